@@ -1,0 +1,1 @@
+"""Tabula's common library: decider protocol and runner, event store, gRPC helpers."""

@@ -1,0 +1,163 @@
+"""The decider protocol that every game's pure rules implement (ARCHITECTURE, rule 2).
+
+A game's ``rules`` package is pure: no I/O, no clock, no ``random``. It sees the world
+only through the arguments below. Randomness comes in as an :class:`shared.rng.Rng`
+derived from the match seed and the version being decided, and every outcome it
+produces is written into an event, so a replay never draws a number.
+
+Types a game defines (all frozen dataclasses, see ``shared.codec`` for what fields
+may hold): ``Config``, ``State``, one dataclass per command and per event, ``View``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from shared.rng import Rng
+
+
+class ActorKind(enum.IntEnum):
+    SEAT = 1
+    SYSTEM = 2
+    SPECTATOR = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who issues a command or looks at a view: a seat, the system, or a spectator."""
+
+    kind: ActorKind
+    seat: int = -1
+
+    @staticmethod
+    def of_seat(seat: int) -> Actor:
+        return Actor(ActorKind.SEAT, seat)
+
+    @property
+    def is_seat(self) -> bool:
+        return self.kind is ActorKind.SEAT
+
+    @property
+    def is_system(self) -> bool:
+        return self.kind is ActorKind.SYSTEM
+
+    def __str__(self) -> str:
+        return f"seat:{self.seat}" if self.is_seat else self.kind.name.lower()
+
+
+SYSTEM = Actor(ActorKind.SYSTEM)
+SPECTATOR = Actor(ActorKind.SPECTATOR)
+
+
+class VisibilityKind(enum.IntEnum):
+    PUBLIC = 1
+    SEAT = 2
+    SERVER = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    """Who may see an event: everyone, one seat, or only the server (ARCHITECTURE, rule 4)."""
+
+    kind: VisibilityKind
+    seat: int = -1
+
+    @staticmethod
+    def to_seat(seat: int) -> Visibility:
+        return Visibility(VisibilityKind.SEAT, seat)
+
+    def visible_to(self, viewer: Actor) -> bool:
+        if viewer.is_system or self.kind is VisibilityKind.PUBLIC:
+            return True
+        return self.kind is VisibilityKind.SEAT and viewer.is_seat and viewer.seat == self.seat
+
+    def encode(self) -> str:
+        if self.kind is VisibilityKind.SEAT:
+            return f"seat:{self.seat}"
+        return self.kind.name.lower()
+
+    @staticmethod
+    def decode(text: str) -> Visibility:
+        if text.startswith("seat:"):
+            return Visibility.to_seat(int(text[5:]))
+        return Visibility(VisibilityKind[text.upper()])
+
+
+PUBLIC = Visibility(VisibilityKind.PUBLIC)
+SERVER_ONLY = Visibility(VisibilityKind.SERVER)
+
+
+class RuleViolation(Exception):
+    """A command the rules reject. ``code`` is a stable, machine-readable reason."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Final result: ``scores[seat]`` and ``placings[seat]`` (1 = winner, ties share)."""
+
+    scores: tuple[int, ...]
+    placings: tuple[int, ...]
+
+
+ConfigT = TypeVar("ConfigT")
+StateT = TypeVar("StateT")
+CommandT = TypeVar("CommandT")
+EventT = TypeVar("EventT")
+ViewT = TypeVar("ViewT")
+
+
+class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
+    """The pure rules of one game. Implementations hold their content, nothing else."""
+
+    game: str
+    min_seats: int
+    max_seats: int
+    config_type: type
+    state_type: type
+    view_type: type
+    command_types: tuple[type, ...]
+    event_types: tuple[type, ...]
+
+    def make_config(self, seats: int, options: Mapping[str, str]) -> ConfigT:
+        """Validate the lobby's options; raise RuleViolation for bad ones."""
+        ...
+
+    def initial_state(self) -> StateT: ...
+
+    def setup(self, config: ConfigT, rng: Rng) -> Sequence[EventT]:
+        """The events that start a match (shuffles and deals recorded as events)."""
+        ...
+
+    def decide(self, state: StateT, actor: Actor, command: CommandT, rng: Rng) -> Sequence[EventT]:
+        """Events the command produces, or raise RuleViolation. Never mutates state."""
+        ...
+
+    def evolve(self, state: StateT, event: EventT) -> StateT:
+        """Apply one event. No conditions: every check lives in decide."""
+        ...
+
+    def legal_commands(self, state: StateT, actor: Actor) -> Sequence[CommandT]:
+        """Exactly the commands decide accepts from actor now (SYSTEM: pending system steps)."""
+        ...
+
+    def to_act(self, state: StateT) -> tuple[Actor, ...]:
+        """Actors who may act now; SYSTEM when a round, period or game end is pending."""
+        ...
+
+    def view(self, state: StateT, viewer: Actor) -> ViewT:
+        """What viewer may see. SYSTEM sees everything; a seat only its own secrets."""
+        ...
+
+    def visibility(self, event: EventT) -> Visibility: ...
+
+    def outcome(self, state: StateT) -> Outcome | None:
+        """None while the match runs."""
+        ...
