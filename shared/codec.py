@@ -1,0 +1,285 @@
+"""One generic codec for the rules' frozen dataclasses: plain JSON values, protobuf, .proto text.
+
+Games write their commands, events, views and state as frozen dataclasses whose fields hold
+only ``int``, ``bool``, ``str``, ``IntEnum`` (values from 1), ``tuple[T, ...]``, nested
+dataclasses and ``T | None``. From that one description this module
+
+* converts to and from plain JSON values (snapshots, exported logs),
+* converts to and from protobuf messages with the same field names (event payloads, views),
+* renders the ``.proto`` file that typed clients generate their code from.
+
+So the Python types are the single source of truth and the committed ``.proto`` is checked
+against them by a test (``tabula proto --check``); nothing is mapped by hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import re
+import types
+import typing
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from google.protobuf.message import Message
+
+
+class CodecError(ValueError):
+    """A value or type that the codec cannot represent."""
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    name: str
+    kind: str  # "int" | "bool" | "str" | "enum" | "message"
+    repeated: bool
+    optional: bool
+    target: type | None  # the enum or dataclass for "enum" / "message"
+
+
+_SCALARS: dict[type, str] = {int: "int", bool: "bool", str: "str"}
+
+
+def _spec(name: str, hint: Any) -> FieldSpec:
+    optional = repeated = False
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) != 1:
+            raise CodecError(f"field {name}: only 'X | None' unions are allowed")
+        optional, hint = True, args[0]
+        origin = typing.get_origin(hint)
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) != 2 or args[1] is not Ellipsis or optional:
+            raise CodecError(f"field {name}: use tuple[T, ...] (not optional)")
+        repeated, hint = True, args[0]
+    if hint in _SCALARS:
+        return FieldSpec(name, _SCALARS[hint], repeated, optional, None)
+    if isinstance(hint, type) and issubclass(hint, enum.IntEnum):
+        return FieldSpec(name, "enum", repeated, optional, hint)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return FieldSpec(name, "message", repeated, optional, hint)
+    raise CodecError(f"field {name}: unsupported type {hint!r}")
+
+
+@functools.cache
+def fields_of(cls: type) -> tuple[FieldSpec, ...]:
+    """The codec's view of a dataclass, computed once per class."""
+    if not dataclasses.is_dataclass(cls):
+        raise CodecError(f"{cls!r} is not a dataclass")
+    hints = typing.get_type_hints(cls)
+    return tuple(_spec(f.name, hints[f.name]) for f in dataclasses.fields(cls))
+
+
+# ---------------------------------------------------------------- plain JSON values
+
+
+def to_plain(obj: Any) -> Any:
+    """A dataclass as JSON-ready dicts, lists, ints, bools and strings."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_plain(getattr(obj, f.name)) for f in fields_of(type(obj))}
+    if isinstance(obj, tuple):
+        return [to_plain(x) for x in obj]
+    if isinstance(obj, enum.IntEnum):
+        return int(obj)
+    return obj
+
+
+def _scalar_from_plain(spec: FieldSpec, value: Any) -> Any:
+    if spec.kind == "message":
+        assert spec.target is not None
+        return from_plain(spec.target, value)
+    if spec.kind == "enum":
+        assert spec.target is not None
+        return spec.target(value)
+    expected = {"int": int, "bool": bool, "str": str}[spec.kind]
+    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+        raise CodecError(f"field {spec.name}: expected {spec.kind}, got {value!r}")
+    return value
+
+
+def from_plain(cls: type[Any], data: Any) -> Any:
+    """Rebuild a dataclass from :func:`to_plain` output; raises CodecError on bad input."""
+    if not isinstance(data, dict):
+        raise CodecError(f"{cls.__name__}: expected an object, got {type(data).__name__}")
+    kwargs: dict[str, Any] = {}
+    for spec in fields_of(cls):
+        if spec.name not in data:
+            raise CodecError(f"{cls.__name__}: missing field {spec.name}")
+        value = data[spec.name]
+        if spec.repeated:
+            kwargs[spec.name] = tuple(_scalar_from_plain(spec, v) for v in value)
+        elif value is None and spec.optional:
+            kwargs[spec.name] = None
+        else:
+            kwargs[spec.name] = _scalar_from_plain(spec, value)
+    return cls(**kwargs)
+
+
+# ---------------------------------------------------------------- protobuf
+
+
+def to_proto(obj: Any, message: Message) -> Message:
+    """Fill ``message`` (a class with the same field names) from dataclass ``obj``."""
+    for spec in fields_of(type(obj)):
+        value = getattr(obj, spec.name)
+        if value is None:
+            continue
+        if spec.kind == "message":
+            if spec.repeated:
+                target = getattr(message, spec.name)
+                for item in value:
+                    to_proto(item, target.add())
+            else:
+                to_proto(value, getattr(message, spec.name))
+                getattr(message, spec.name).SetInParent()
+        elif spec.repeated:
+            getattr(message, spec.name).extend(int(v) if spec.kind == "enum" else v for v in value)
+        else:
+            setattr(message, spec.name, int(value) if spec.kind == "enum" else value)
+    return message
+
+
+def from_proto(cls: type[Any], message: Message) -> Any:
+    """Rebuild a dataclass from a protobuf message with the same field names."""
+    kwargs: dict[str, Any] = {}
+    for spec in fields_of(cls):
+        raw = getattr(message, spec.name)
+        if spec.optional and not message.HasField(spec.name):
+            kwargs[spec.name] = None
+        elif spec.kind == "message":
+            assert spec.target is not None
+            target = spec.target
+            kwargs[spec.name] = tuple(from_proto(target, m) for m in raw) if spec.repeated else (
+                from_proto(target, raw)
+            )
+        elif spec.kind == "enum":
+            assert spec.target is not None
+            enum_cls = spec.target
+            kwargs[spec.name] = tuple(enum_cls(v) for v in raw) if spec.repeated else enum_cls(raw)
+        else:
+            kwargs[spec.name] = tuple(raw) if spec.repeated else raw
+    return cls(**kwargs)
+
+
+class MessageCodec:
+    """Encodes a game's dataclasses as the protobuf messages of its generated module."""
+
+    def __init__(self, pb2_module: types.ModuleType, classes: Iterable[type]) -> None:
+        self._module = pb2_module
+        self._by_name = {cls.__name__: cls for cls in classes}
+
+    def message_class(self, name: str) -> type[Message]:
+        cls: type[Message] = getattr(self._module, name)
+        return cls
+
+    def to_message(self, obj: Any) -> Message:
+        return to_proto(obj, self.message_class(type(obj).__name__)())
+
+    def encode(self, obj: Any) -> tuple[str, bytes]:
+        """The type name and payload bytes stored in an event envelope."""
+        return type(obj).__name__, self.to_message(obj).SerializeToString()
+
+    def decode(self, type_name: str, payload: bytes) -> Any:
+        cls = self._by_name.get(type_name)
+        if cls is None:
+            raise CodecError(f"unknown type {type_name!r}")
+        message = self.message_class(type_name)()
+        message.ParseFromString(payload)
+        return from_proto(cls, message)
+
+    def from_message(self, message: Message) -> Any:
+        name = message.DESCRIPTOR.name
+        cls = self._by_name.get(name)
+        if cls is None:
+            raise CodecError(f"unknown message {name!r}")
+        return from_proto(cls, message)
+
+
+# ---------------------------------------------------------------- .proto rendering
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _collect(roots: Iterable[type]) -> tuple[list[type], list[type[enum.IntEnum]]]:
+    """Every dataclass and enum reachable from ``roots``, dependencies first."""
+    messages: list[type] = []
+    enums: list[type[enum.IntEnum]] = []
+
+    def visit(cls: type) -> None:
+        if cls in messages:
+            return
+        for spec in fields_of(cls):
+            if spec.kind == "message" and spec.target is not None and spec.target is not cls:
+                visit(spec.target)
+            if spec.kind == "enum" and spec.target is not None and spec.target not in enums:
+                enums.append(spec.target)
+        messages.append(cls)
+
+    for root in roots:
+        visit(root)
+    return messages, enums
+
+
+def _proto_type(spec: FieldSpec) -> str:
+    if spec.target is not None:
+        return spec.target.__name__
+    return {"int": "int32", "bool": "bool", "str": "string"}[spec.kind]
+
+
+def _render_enum(cls: type[enum.IntEnum]) -> list[str]:
+    prefix = _snake(cls.__name__).upper()
+    if any(m.value == 0 for m in cls):
+        raise CodecError(f"enum {cls.__name__}: value 0 is reserved for UNSPECIFIED")
+    lines = [f"enum {cls.__name__} {{", f"  {prefix}_UNSPECIFIED = 0;"]
+    lines += [f"  {prefix}_{m.name} = {m.value};" for m in cls]
+    return [*lines, "}"]
+
+
+def _render_message(cls: type) -> list[str]:
+    lines = [f"message {cls.__name__} {{"]
+    for number, spec in enumerate(fields_of(cls), start=1):
+        label = "repeated " if spec.repeated else "optional " if spec.optional else ""
+        lines.append(f"  {label}{_proto_type(spec)} {spec.name} = {number};")
+    return [*lines, "}"]
+
+
+def _render_union(name: str, members: Sequence[type]) -> list[str]:
+    lines = [f"message {name} {{", "  oneof kind {"]
+    lines += [f"    {m.__name__} {_snake(m.__name__)} = {i};" for i, m in enumerate(members, start=1)]
+    return [*lines, "  }", "}"]
+
+
+def render_proto(package: str, roots: Sequence[type], unions: dict[str, Sequence[type]], header: str) -> str:
+    """The ``.proto`` text for every type reachable from ``roots`` plus oneof wrappers."""
+    messages, enums = _collect([*roots, *(m for ms in unions.values() for m in ms)])
+    out = [f"// {line}".rstrip() for line in header.strip().splitlines()]
+    out += ["", 'syntax = "proto3";', "", f"package {package};", ""]
+    for block in [*map(_render_enum, enums), *map(_render_message, messages)]:
+        out += [*block, ""]
+    for name, members in unions.items():
+        out += [*_render_union(name, members), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def union_field(message: Message) -> Message:
+    """The set member of a oneof wrapper generated by :func:`render_proto`."""
+    which = message.WhichOneof("kind")
+    if which is None:
+        raise CodecError(f"{message.DESCRIPTOR.name}: no member set")
+    member: Message = getattr(message, which)
+    return member
+
+
+def wrap_union(wrapper: Message, member: Message) -> Message:
+    getattr(wrapper, _snake(member.DESCRIPTOR.name)).CopyFrom(member)
+    return wrapper
+
+
+Encoder = Callable[[Any], tuple[str, bytes]]

@@ -1,0 +1,152 @@
+"""Event store interface, envelope types and errors (ARCHITECTURE, rules 1 and 3).
+
+A match is one stream of events with dense versions 1, 2, 3, ...  Every append names the
+version it expects and a command id: a stale writer gets :class:`VersionConflict`, and a
+retry of an applied command id gets the first result back and writes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+MAX_PAYLOAD = 64 * 1024
+MAX_BATCH = 256
+DEFAULT_SHARDS = 16
+SCHEMA_VERSION = 1
+_MATCH_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+class StoreError(Exception):
+    """Base class of the store's domain errors."""
+
+
+class VersionConflict(StoreError):
+    def __init__(self, match_id: str, expected: int, actual: int) -> None:
+        super().__init__(f"match {match_id}: expected version {expected}, stream is at {actual}")
+        self.match_id, self.expected, self.actual = match_id, expected, actual
+
+
+class PayloadTooLarge(StoreError):
+    pass
+
+
+class BatchTooLarge(StoreError):
+    pass
+
+
+class InvalidAppend(StoreError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append. ``visibility``: ``public``, ``seat:N`` or ``server``."""
+
+    type: str
+    payload: bytes
+    visibility: str = "public"
+    actor: str = "system"
+    schema_version: int = SCHEMA_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """The envelope of one appended event."""
+
+    version: int
+    type: str
+    payload: bytes
+    visibility: str
+    command_id: str
+    actor: str
+    server_time_ms: int
+    schema_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    first_version: int
+    last_version: int
+    duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    version: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxNotice:
+    """One notice per append on the shard's outbox stream."""
+
+    entry_id: str
+    match_id: str
+    first_version: int
+    last_version: int
+    types: tuple[str, ...]
+    game: str
+
+
+def shard_of(match_id: str, shards: int = DEFAULT_SHARDS) -> int:
+    return zlib.crc32(match_id.encode()) % shards
+
+
+def check_append(match_id: str, expected_version: int, events: Sequence[NewEvent], command_id: str) -> None:
+    """Limits checked before anything is written (so a rejected batch writes nothing)."""
+    if not _MATCH_ID.match(match_id):
+        raise InvalidAppend(f"bad match id {match_id!r}")
+    if not command_id or len(command_id) > 128:
+        raise InvalidAppend("command id must be 1 to 128 characters")
+    if expected_version < 0:
+        raise InvalidAppend("expected version must be >= 0")
+    if not events:
+        raise InvalidAppend("an append needs at least one event")
+    if len(events) > MAX_BATCH:
+        raise BatchTooLarge(f"{len(events)} events in one append; the limit is {MAX_BATCH}")
+    for event in events:
+        if len(event.payload) > MAX_PAYLOAD:
+            raise PayloadTooLarge(f"{event.type} payload is {len(event.payload)} bytes; limit {MAX_PAYLOAD}")
+
+
+class EventStore(Protocol):
+    """What the runner, services and workers need from storage."""
+
+    shards: int
+
+    def append(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command_id: str,
+        meta: Mapping[str, str] | None = None,
+    ) -> AppendResult:
+        """Atomically: dedupe command id, check version, add events, set meta, notify outbox."""
+        ...
+
+    def command_result(self, match_id: str, command_id: str) -> AppendResult | None: ...
+
+    def version(self, match_id: str) -> int: ...
+
+    def read(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]: ...
+
+    def subscribe(self, match_id: str, from_version: int, block_ms: int = 5000) -> Iterator[list[StoredEvent]]:
+        """Batches of events from ``from_version`` on, forever; an empty batch after each idle wait."""
+        ...
+
+    def get_meta(self, match_id: str) -> dict[str, str]: ...
+
+    def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None: ...
+
+    def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None: ...
+
+    def load_snapshot(self, match_id: str) -> Snapshot | None: ...
+
+    def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]: ...
+
+    def outbox_key(self, shard: int) -> str: ...

@@ -1,0 +1,121 @@
+"""In-memory event store: the fake for unit tests and in-process simulation.
+
+Behaves like the Redis adapter (same test suite), guarded by one lock.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+
+from shared.store.base import (
+    DEFAULT_SHARDS,
+    AppendResult,
+    NewEvent,
+    OutboxNotice,
+    Snapshot,
+    StoredEvent,
+    VersionConflict,
+    check_append,
+    shard_of,
+)
+
+
+class MemoryEventStore:
+    def __init__(self, shards: int = DEFAULT_SHARDS) -> None:
+        self.shards = shards
+        self._events: dict[str, list[StoredEvent]] = {}
+        self._meta: dict[str, dict[str, str]] = {}
+        self._commands: dict[str, dict[str, AppendResult]] = {}
+        self._snapshots: dict[str, Snapshot] = {}
+        self._outbox: dict[int, list[OutboxNotice]] = {}
+        self._changed = threading.Condition()
+
+    def append(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command_id: str,
+        meta: Mapping[str, str] | None = None,
+    ) -> AppendResult:
+        check_append(match_id, expected_version, events, command_id)
+        with self._changed:
+            seen = self._commands.setdefault(match_id, {}).get(command_id)
+            if seen is not None:
+                return AppendResult(seen.first_version, seen.last_version, duplicate=True)
+            stream = self._events.setdefault(match_id, [])
+            if len(stream) != expected_version:
+                raise VersionConflict(match_id, expected_version, len(stream))
+            now = int(time.time() * 1000)
+            for e in events:
+                version = len(stream) + 1
+                stream.append(
+                    StoredEvent(version, e.type, e.payload, e.visibility, command_id, e.actor, now, e.schema_version)
+                )
+            result = AppendResult(expected_version + 1, len(stream))
+            self._commands[match_id][command_id] = result
+            fields = self._meta.setdefault(match_id, {})
+            fields.update(meta or {})
+            fields["version"] = str(len(stream))
+            self._notify(match_id, result, events, fields.get("game", ""))
+            self._changed.notify_all()
+            return result
+
+    def _notify(self, match_id: str, result: AppendResult, events: Sequence[NewEvent], game: str) -> None:
+        outbox = self._outbox.setdefault(shard_of(match_id, self.shards), [])
+        notice = OutboxNotice(
+            f"{len(outbox) + 1}-0", match_id, result.first_version, result.last_version,
+            tuple(e.type for e in events), game,
+        )
+        outbox.append(notice)
+
+    def command_result(self, match_id: str, command_id: str) -> AppendResult | None:
+        with self._changed:
+            seen = self._commands.get(match_id, {}).get(command_id)
+        return None if seen is None else AppendResult(seen.first_version, seen.last_version, duplicate=True)
+
+    def version(self, match_id: str) -> int:
+        with self._changed:
+            return len(self._events.get(match_id, ()))
+
+    def read(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
+        with self._changed:
+            stream = self._events.get(match_id, [])
+            end = len(stream) if to_version is None else min(to_version, len(stream))
+            return stream[max(from_version, 1) - 1 : end]
+
+    def subscribe(self, match_id: str, from_version: int, block_ms: int = 5000) -> Iterator[list[StoredEvent]]:
+        next_version = max(from_version, 1)
+        while True:
+            with self._changed:
+                if self.version(match_id) < next_version:
+                    self._changed.wait(block_ms / 1000)
+            batch = self.read(match_id, next_version)
+            next_version += len(batch)
+            yield batch
+
+    def get_meta(self, match_id: str) -> dict[str, str]:
+        with self._changed:
+            return dict(self._meta.get(match_id, {}))
+
+    def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
+        with self._changed:
+            self._meta.setdefault(match_id, {}).update(fields)
+
+    def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None:
+        with self._changed:
+            self._snapshots[match_id] = snapshot
+
+    def load_snapshot(self, match_id: str) -> Snapshot | None:
+        with self._changed:
+            return self._snapshots.get(match_id)
+
+    def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]:
+        after_seq = int(after.split("-")[0])
+        with self._changed:
+            return [n for n in self._outbox.get(shard, []) if int(n.entry_id.split("-")[0]) > after_seq][:count]
+
+    def outbox_key(self, shard: int) -> str:
+        return f"{{s{shard:02d}}}:outbox"

@@ -1,0 +1,176 @@
+"""Redis Streams event store (ARCHITECTURE: Redis layout). Works on one server and on Cluster.
+
+All keys of a match share the hash tag of its shard, ``{sNN}``, with the shard's outbox,
+so the append script touches one slot. Stream entry ids are ``0-<version>``: a read from
+version V is ``XRANGE 0-V +`` and the id itself proves the versions are dense.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import redis
+import redis.cluster
+
+from shared.store.base import (
+    DEFAULT_SHARDS,
+    AppendResult,
+    NewEvent,
+    OutboxNotice,
+    Snapshot,
+    StoredEvent,
+    VersionConflict,
+    check_append,
+    shard_of,
+)
+
+# KEYS: events stream, meta hash, command-id hash, outbox stream.
+# ARGV: match id, expected version, command id, event count, meta pair count,
+#       meta pairs..., then per event: type, payload, visibility, actor, schema version.
+# Returns {0, "first:last"} for a known command id, {-1, "current"} on conflict, {1, "first:last"}.
+APPEND_LUA = """
+local prev = redis.call('HGET', KEYS[3], ARGV[3])
+if prev then return {0, prev} end
+local cur = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
+if cur ~= tonumber(ARGV[2]) then return {-1, tostring(cur)} end
+local t = redis.call('TIME')
+local now = tostring(t[1] * 1000 + math.floor(t[2] / 1000))
+local n, nmeta, i = tonumber(ARGV[4]), tonumber(ARGV[5]), 6
+local meta = {}
+for m = 1, nmeta * 2 do meta[m] = ARGV[i]; i = i + 1 end
+local types = {}
+for k = 1, n do
+  redis.call('XADD', KEYS[1], '0-' .. (cur + k), 'type', ARGV[i], 'payload', ARGV[i + 1],
+    'vis', ARGV[i + 2], 'cmd', ARGV[3], 'actor', ARGV[i + 3], 'schema', ARGV[i + 4], 'time', now)
+  types[k] = ARGV[i]
+  i = i + 5
+end
+local last = cur + n
+local result = (cur + 1) .. ':' .. last
+redis.call('HSET', KEYS[3], ARGV[3], result)
+meta[#meta + 1] = 'version'
+meta[#meta + 1] = tostring(last)
+redis.call('HSET', KEYS[2], unpack(meta))
+local game = redis.call('HGET', KEYS[2], 'game') or ''
+redis.call('XADD', KEYS[4], '*', 'match', ARGV[1], 'first', cur + 1, 'last', last,
+  'types', table.concat(types, ','), 'game', game)
+return {1, result}
+"""
+
+RedisClient = redis.Redis | redis.cluster.RedisCluster
+
+
+def _range(text: bytes | str) -> AppendResult:
+    first, last = (text.decode() if isinstance(text, bytes) else text).split(":")
+    return AppendResult(int(first), int(last))
+
+
+def _event(entry_id: bytes, f: dict[bytes, bytes]) -> StoredEvent:
+    return StoredEvent(
+        version=int(entry_id.split(b"-")[1]),
+        type=f[b"type"].decode(),
+        payload=f[b"payload"],
+        visibility=f[b"vis"].decode(),
+        command_id=f[b"cmd"].decode(),
+        actor=f[b"actor"].decode(),
+        server_time_ms=int(f[b"time"]),
+        schema_version=int(f[b"schema"]),
+    )
+
+
+class RedisEventStore:
+    """The production store. ``client`` must not decode responses (payloads are bytes)."""
+
+    def __init__(self, client: RedisClient, shards: int = DEFAULT_SHARDS) -> None:
+        self.client = client
+        self.shards = shards
+        self._append = client.register_script(APPEND_LUA)
+
+    def _key(self, match_id: str, part: str) -> str:
+        return f"{{s{shard_of(match_id, self.shards):02d}}}:match:{match_id}:{part}"
+
+    def outbox_key(self, shard: int) -> str:
+        return f"{{s{shard:02d}}}:outbox"
+
+    def append(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command_id: str,
+        meta: Mapping[str, str] | None = None,
+    ) -> AppendResult:
+        check_append(match_id, expected_version, events, command_id)
+        meta = dict(meta or {})
+        args: list[Any] = [match_id, expected_version, command_id, len(events), len(meta)]
+        for key, value in meta.items():
+            args += [key, value]
+        for e in events:
+            args += [e.type, e.payload, e.visibility, e.actor, e.schema_version]
+        keys = [self._key(match_id, "events"), self._key(match_id, "meta"), self._key(match_id, "cmds")]
+        keys.append(self.outbox_key(shard_of(match_id, self.shards)))
+        status, detail = self._append(keys=keys, args=args)
+        if status == -1:
+            raise VersionConflict(match_id, expected_version, int(detail))
+        result = _range(detail)
+        return AppendResult(result.first_version, result.last_version, duplicate=status == 0)
+
+    def command_result(self, match_id: str, command_id: str) -> AppendResult | None:
+        raw = self.client.hget(self._key(match_id, "cmds"), command_id)
+        if raw is None:
+            return None
+        result = _range(raw)
+        return AppendResult(result.first_version, result.last_version, duplicate=True)
+
+    def version(self, match_id: str) -> int:
+        raw = self.client.hget(self._key(match_id, "meta"), "version")
+        return int(raw) if raw is not None else 0
+
+    def read(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
+        end = "+" if to_version is None else f"0-{to_version}"
+        entries = self.client.xrange(self._key(match_id, "events"), f"0-{max(from_version, 1)}", end)
+        return [_event(entry_id, fields) for entry_id, fields in entries]
+
+    def subscribe(self, match_id: str, from_version: int, block_ms: int = 5000) -> Iterator[list[StoredEvent]]:
+        key = self._key(match_id, "events")
+        last = max(from_version, 1) - 1
+        while True:
+            reply = self.client.xread({key: f"0-{last}"}, block=block_ms, count=500)
+            batch = [_event(i, f) for _, entries in reply for i, f in entries]
+            if batch:
+                last = batch[-1].version
+            yield batch
+
+    def get_meta(self, match_id: str) -> dict[str, str]:
+        raw = self.client.hgetall(self._key(match_id, "meta"))
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
+        self.client.hset(self._key(match_id, "meta"), mapping=dict(fields))
+
+    def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None:
+        self.client.set(self._key(match_id, "snap"), b"%d:" % snapshot.version + snapshot.data)
+
+    def load_snapshot(self, match_id: str) -> Snapshot | None:
+        raw = self.client.get(self._key(match_id, "snap"))
+        if raw is None:
+            return None
+        version, _, data = raw.partition(b":")
+        return Snapshot(int(version), data)
+
+    def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]:
+        entries = self.client.xrange(self.outbox_key(shard), f"({after}" if after != "0-0" else "-", "+", count=count)
+        return [notice_from_entry(i, f) for i, f in entries]
+
+
+def notice_from_entry(entry_id: bytes, f: dict[bytes, bytes]) -> OutboxNotice:
+    types = f[b"types"].decode()
+    return OutboxNotice(
+        entry_id=entry_id.decode(),
+        match_id=f[b"match"].decode(),
+        first_version=int(f[b"first"]),
+        last_version=int(f[b"last"]),
+        types=tuple(types.split(",")) if types else (),
+        game=f[b"game"].decode(),
+    )

@@ -1,0 +1,64 @@
+"""Test harness: private Redis servers (never the machine's 6379) and folder-based markers.
+
+``TABULA_TEST_DOCKER=1`` with a working Docker uses testcontainers instead of a local
+``redis-server``; without Docker everything runs on a private process.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from shared.redis_server import RedisCluster, docker_available, start_cluster, start_redis
+
+_MARKS = {"unit": pytest.mark.unit, "integration": pytest.mark.integration, "e2e": pytest.mark.e2e}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = Path(__file__).parent
+    soak = os.environ.get("TABULA_SOAK") == "1"
+    for item in items:
+        parts = Path(str(item.fspath)).relative_to(root).parts
+        if parts and parts[0] in _MARKS:
+            item.add_marker(_MARKS[parts[0]])
+        if "soak" in item.keywords and not soak:
+            item.add_marker(pytest.mark.skip(reason="soak run: set TABULA_SOAK=1"))
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One private Redis for the session, with AOF on in a temporary folder."""
+    if docker_available():
+        from testcontainers.redis import RedisContainer  # noqa: PLC0415
+
+        with RedisContainer("redis:7").with_command("redis-server --appendonly yes") as container:
+            host, port = container.get_container_host_ip(), container.get_exposed_port(6379)
+            yield f"redis://{host}:{port}/0"
+        return
+    server = start_redis(folder=tmp_path_factory.mktemp("redis"))
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_client(redis_url: str) -> Iterator[redis.Redis]:
+    """A client of the private server, emptied before each test (it is ours alone)."""
+    client = redis.Redis.from_url(redis_url)
+    client.flushall()
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[RedisCluster]:
+    cluster = start_cluster(3)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()

@@ -1,0 +1,196 @@
+"""One event-store suite, run against the in-memory fake, one Redis server and a 3-master cluster."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import redis
+import redis.cluster
+
+from shared.redis_server import RedisCluster
+from shared.store import (
+    MAX_BATCH,
+    MAX_PAYLOAD,
+    BatchTooLarge,
+    EventStore,
+    MemoryEventStore,
+    NewEvent,
+    PayloadTooLarge,
+    Snapshot,
+    VersionConflict,
+    shard_of,
+)
+from shared.store.base import InvalidAppend
+from shared.store.redis_store import RedisEventStore
+
+
+def _cluster_client(cluster: RedisCluster) -> redis.cluster.RedisCluster:
+    nodes = [redis.cluster.ClusterNode(h, p) for h, p in cluster.startup_nodes]
+    client = redis.cluster.RedisCluster(startup_nodes=nodes)
+    client.flushall(target_nodes=redis.cluster.RedisCluster.PRIMARIES)
+    return client
+
+
+@pytest.fixture(params=["memory", "redis", "cluster"])
+def store(request: pytest.FixtureRequest) -> Iterator[EventStore]:
+    if request.param == "memory":
+        yield MemoryEventStore()
+    elif request.param == "redis":
+        yield RedisEventStore(request.getfixturevalue("redis_client"))
+    else:
+        client = _cluster_client(request.getfixturevalue("redis_cluster"))
+        yield RedisEventStore(client)
+        client.close()
+
+
+def ev(kind: str = "Thing", payload: bytes = b"x", vis: str = "public") -> NewEvent:
+    return NewEvent(kind, payload, vis, actor="seat:0")
+
+
+def test_appends_get_dense_versions_from_one(store: EventStore) -> None:
+    assert store.append("m1", 0, [ev("A"), ev("B")], "c1") .last_version == 2
+    result = store.append("m1", 2, [ev("C")], "c2")
+    assert (result.first_version, result.last_version, result.duplicate) == (3, 3, False)
+    assert [e.version for e in store.read("m1")] == [1, 2, 3]
+    assert [e.type for e in store.read("m1", 2)] == ["B", "C"]
+    assert [e.type for e in store.read("m1", 1, 2)] == ["A", "B"]
+    assert store.version("m1") == 3
+    assert store.version("unknown") == 0
+
+
+def test_envelope_keeps_every_field(store: EventStore) -> None:
+    store.append("m1", 0, [NewEvent("Dealt", b"\x00\xffbytes", "seat:2", "system", 3)], "cmd-7")
+    (event,) = store.read("m1")
+    assert (event.type, event.payload, event.visibility) == ("Dealt", b"\x00\xffbytes", "seat:2")
+    assert (event.command_id, event.actor, event.schema_version) == ("cmd-7", "system", 3)
+    assert event.server_time_ms > 1_600_000_000_000
+
+
+def test_stale_version_is_a_named_conflict_and_writes_nothing(store: EventStore) -> None:
+    store.append("m1", 0, [ev()], "c1")
+    with pytest.raises(VersionConflict) as err:
+        store.append("m1", 0, [ev()], "c2")
+    assert (err.value.expected, err.value.actual) == (0, 1)
+    assert store.version("m1") == 1
+    assert store.command_result("m1", "c2") is None
+
+
+def test_retry_of_a_command_returns_the_first_result(store: EventStore) -> None:
+    first = store.append("m1", 0, [ev(), ev()], "c1")
+    retry = store.append("m1", 0, [ev()], "c1")
+    assert (retry.first_version, retry.last_version, retry.duplicate) == (1, 2, True)
+    assert not first.duplicate
+    assert store.version("m1") == 2
+    assert store.command_result("m1", "c1") == retry
+
+
+def test_oversized_payload_is_rejected_and_nothing_written(store: EventStore) -> None:
+    store.append("m1", 0, [ev(payload=b"a" * MAX_PAYLOAD)], "ok")
+    with pytest.raises(PayloadTooLarge):
+        store.append("m1", 1, [ev(), ev(payload=b"a" * (MAX_PAYLOAD + 1))], "big")
+    assert store.version("m1") == 1
+
+
+def test_oversized_batch_is_rejected_and_nothing_written(store: EventStore) -> None:
+    store.append("m1", 0, [ev()] * MAX_BATCH, "ok")
+    with pytest.raises(BatchTooLarge):
+        store.append("m1", MAX_BATCH, [ev()] * (MAX_BATCH + 1), "big")
+    assert store.version("m1") == MAX_BATCH
+
+
+@pytest.mark.parametrize(
+    ("match_id", "command_id", "events"),
+    [("bad id!", "c", [ev()]), ("m1", "", [ev()]), ("m1", "c", [])],
+)
+def test_malformed_appends_are_refused(store: EventStore, match_id: str, command_id: str, events: list[NewEvent]) -> None:
+    with pytest.raises(InvalidAppend):
+        store.append(match_id, 0, events, command_id)
+    assert store.version("m1") == 0
+
+
+def test_meta_is_set_with_the_append(store: EventStore) -> None:
+    store.append("m1", 0, [ev()], "c1", meta={"game": "test", "seats": "3"})
+    store.set_meta("m1", {"status": "finished"})
+    assert store.get_meta("m1") == {"game": "test", "seats": "3", "version": "1", "status": "finished"}
+    assert store.get_meta("nothing") == {}
+
+
+def test_snapshots_are_optional_and_round_trip(store: EventStore) -> None:
+    assert store.load_snapshot("m1") is None
+    store.save_snapshot("m1", Snapshot(5, b"state:\x00bytes"))
+    assert store.load_snapshot("m1") == Snapshot(5, b"state:\x00bytes")
+
+
+def test_subscribe_yields_the_past_then_pushes_new_events(store: EventStore) -> None:
+    store.append("m1", 0, [ev("A"), ev("B")], "c1")
+    stream = store.subscribe("m1", 2, block_ms=100)
+    assert [e.type for e in next(stream)] == ["B"]
+    timer = threading.Timer(0.05, lambda: store.append("m1", 2, [ev("C")], "c2"))
+    timer.start()
+    seen: list[str] = []
+    for _ in range(50):
+        seen += [e.type for e in next(stream)]
+        if seen:
+            break
+    timer.join()
+    assert seen == ["C"]
+
+
+def test_outbox_holds_one_notice_per_append(store: EventStore) -> None:
+    store.append("m1", 0, [ev("A"), ev("B")], "c1", meta={"game": "lorenzo"})
+    store.append("m1", 2, [ev("C")], "c2")
+    store.append("m1", 2, [ev("C")], "c2")  # retry: no new notice
+    with pytest.raises(VersionConflict):
+        store.append("m1", 0, [ev()], "c3")
+    notices = store.read_outbox(shard_of("m1", store.shards))
+    assert [(n.match_id, n.first_version, n.last_version, n.types) for n in notices] == [
+        ("m1", 1, 2, ("A", "B")),
+        ("m1", 3, 3, ("C",)),
+    ]
+    assert notices[0].game == "lorenzo"
+    assert store.read_outbox(shard_of("m1", store.shards), after=notices[0].entry_id) == notices[1:]
+
+
+def test_sixteen_concurrent_writers_exactly_one_wins(store: EventStore) -> None:
+    store.append("race", 0, [ev()], "setup")
+    barrier = threading.Barrier(16)
+
+    def write(i: int) -> str:
+        barrier.wait()
+        try:
+            store.append("race", 1, [ev(f"W{i}")], f"writer-{i}")
+            return "won"
+        except VersionConflict:
+            return "conflict"
+
+    with ThreadPoolExecutor(16) as pool:
+        outcomes = list(pool.map(write, range(16)))
+    assert outcomes.count("won") == 1 and outcomes.count("conflict") == 15
+    assert store.version("race") == 2
+    assert len(store.read_outbox(shard_of("race", store.shards))) == 2
+
+
+def test_a_thousand_retries_write_nothing_new(store: EventStore) -> None:
+    for i in range(10):
+        store.append("m1", i, [ev()], f"c{i}")
+    for n in range(1000):
+        i = n % 10
+        result = store.append("m1", i, [ev()], f"c{i}")
+        assert result.duplicate and result.last_version == i + 1
+    assert store.version("m1") == 10
+    assert len(store.read_outbox(shard_of("m1", store.shards), count=2000)) == 10
+
+
+def test_keys_of_a_match_and_its_outbox_share_one_cluster_slot() -> None:
+    from redis.crc import key_slot
+
+    store = RedisEventStore.__new__(RedisEventStore)
+    store.shards = 16
+    for match_id in ("a", "match-42", "zz-top"):
+        shard = shard_of(match_id)
+        slots = {key_slot(store._key(match_id, p).encode()) for p in ("events", "meta", "cmds", "snap")}
+        slots.add(key_slot(store.outbox_key(shard).encode()))
+        assert len(slots) == 1
