@@ -1,0 +1,50 @@
+"""Settings from the environment, and the one place that builds Redis clients."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from urllib.parse import urlparse
+
+import redis
+import redis.cluster
+
+from shared.store.redis_store import RedisClient
+
+PORTS = {"lobby": 50051, "lorenzo": 50061, "trajan": 50062, "florenza": 50063, "gateway": 8080}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    redis_url: str
+    redis_cluster: bool
+    shards: int
+    host: str
+    metrics_port: int
+    log_level: str
+
+    @staticmethod
+    def from_env(env: dict[str, str] | None = None) -> Settings:
+        e = env if env is not None else dict(os.environ)
+        return Settings(
+            redis_url=e.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+            redis_cluster=e.get("TABULA_REDIS_CLUSTER", "0") == "1",
+            shards=int(e.get("TABULA_SHARDS", "16")),
+            host=e.get("TABULA_HOST", "127.0.0.1"),
+            metrics_port=int(e.get("TABULA_METRICS_PORT", "-1")),
+            log_level=e.get("TABULA_LOG_LEVEL", "INFO"),
+        )
+
+
+def port_for(service: str, env: dict[str, str] | None = None) -> int:
+    e = env if env is not None else os.environ
+    return int(e.get(f"TABULA_{service.upper()}_PORT", PORTS[service]))
+
+
+def redis_client(settings: Settings) -> RedisClient:
+    """Bytes in, bytes out (payloads are protobuf). Cluster mode follows TABULA_REDIS_CLUSTER."""
+    if settings.redis_cluster:
+        url = urlparse(settings.redis_url)
+        node = redis.cluster.ClusterNode(url.hostname or "127.0.0.1", url.port or 6379)
+        return redis.cluster.RedisCluster(startup_nodes=[node], socket_timeout=30)
+    return redis.Redis.from_url(settings.redis_url, socket_timeout=30, health_check_interval=30)

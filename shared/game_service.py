@@ -1,0 +1,182 @@
+"""The gRPC rule service every game runs: thin translation from protobuf to the runner.
+
+Each RPC: authenticate (bearer token) -> proto to domain -> runner -> domain to proto. The
+game contributes only its rules and its generated modules; guard clauses run in a fixed
+order (shape, credentials, match exists, seat may act, version) before the pure decide.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import grpc
+
+from shared.codec import MessageCodec, to_proto, union_field, wrap_union
+from shared.decider import SPECTATOR, SYSTEM, Actor, Visibility
+from shared.errors import InvalidArgument, PermissionDenied
+from shared.grpc_server import Registration, rpc, stream_rpc
+from shared.runner import MatchRunner
+from shared.store import StoredEvent
+from shared.tokens import Claims, Role, TokenError, TokenSigner
+from tabula.common.v1 import common_pb2
+
+
+@dataclass(frozen=True)
+class GameModules:
+    """A game's generated code: ``<game>_pb2`` and ``<game>_pb2_grpc``."""
+
+    pb2: ModuleType
+    pb2_grpc: ModuleType
+    name: str  # "Lorenzo" for LorenzoService
+
+
+def bearer(context: grpc.ServicerContext) -> str:
+    for key, value in context.invocation_metadata():
+        if key == "authorization" and isinstance(value, str) and value.startswith("Bearer "):
+            return value[len("Bearer ") :]
+    raise TokenError("missing bearer token (metadata 'authorization: Bearer <token>')")
+
+
+def actor_for(claims: Claims, match_id: str) -> Actor:
+    """What a token may be in one match: the system, a seat, or a spectator."""
+    if claims.role is Role.SERVICE:
+        return SYSTEM
+    if claims.role is Role.PLAYER:
+        if claims.match_id != match_id:
+            raise PermissionDenied(f"this seat token is for match {claims.match_id!r}, not {match_id!r}")
+        return Actor.of_seat(claims.seat)
+    if claims.role is Role.SPECTATOR and claims.match_id not in ("", match_id):
+        raise PermissionDenied(f"this spectator token is for match {claims.match_id!r}")
+    return SPECTATOR
+
+
+def envelope(event: StoredEvent) -> common_pb2.EventEnvelope:
+    return common_pb2.EventEnvelope(
+        version=event.version, type=event.type, payload=event.payload, visibility=event.visibility,
+        actor=event.actor, server_time_ms=event.server_time_ms, schema_version=event.schema_version,
+        command_id=event.command_id,
+    )
+
+
+class GameServicer:
+    """Implements ``<Game>Service`` for any game over a :class:`MatchRunner`."""
+
+    def __init__(self, runner: MatchRunner[Any], modules: GameModules, signer: TokenSigner,
+                 keepalive_s: float = 10.0) -> None:
+        self.runner, self.modules, self.signer = runner, modules, signer
+        self.rules = runner.rules
+        self.codec = MessageCodec(modules.pb2, [*self.rules.command_types, *self.rules.event_types,
+                                                self.rules.view_type])
+        self.keepalive_ms = int(keepalive_s * 1000)
+
+    # ------------------------------------------------------------ helpers
+    def _caller(self, context: grpc.ServicerContext, match_id: str) -> Actor:
+        if not match_id:
+            raise InvalidArgument("match_id is required")
+        return actor_for(self.signer.verify(bearer(context)), match_id)
+
+    def _view_message(self, state: Any, viewer: Actor) -> Any:
+        return self.codec.to_message(self.rules.view(state, viewer))
+
+    def _match_event(self, event: StoredEvent) -> Any:
+        pb2 = self.modules.pb2
+        member = self.codec.to_message(self.runner.decode(event))
+        return pb2.MatchEvent(envelope=envelope(event), event=wrap_union(pb2.Event(), member))
+
+    def _revealed(self, match_id: str, viewer: Actor) -> Actor:
+        """After the match ends the full log may be revealed to anyone who may watch it."""
+        return SYSTEM if self.runner.store.get_meta(match_id).get("status") == "finished" else viewer
+
+    # ------------------------------------------------------------ RPCs
+    @rpc("game")
+    def CreateMatch(self, request: Any, context: grpc.ServicerContext) -> Any:
+        claims = self.signer.verify(bearer(context))
+        if claims.role is not Role.SERVICE:
+            raise PermissionDenied("only the lobby (a service token) creates matches")
+        match_id = request.match_id or uuid.uuid4().hex
+        seed = request.seed or secrets.randbits(62)
+        loaded = self.runner.create(match_id, request.seats, dict(request.options), seed)
+        return self.modules.pb2.CreateMatchResponse(match_id=match_id, version=loaded.version)
+
+    @rpc("game")
+    def GetView(self, request: Any, context: grpc.ServicerContext) -> Any:
+        viewer = self._caller(context, request.match_id)
+        loaded = self.runner.load(request.match_id)
+        pb2, state = self.modules.pb2, loaded.state
+        to_act = self.rules.to_act(state)
+        response = pb2.GetViewResponse(
+            version=loaded.version,
+            view=self._view_message(state, viewer),
+            seats_to_act=[a.seat for a in to_act if a.is_seat],
+            system_to_act=any(a.is_system for a in to_act),
+        )
+        if viewer.is_seat or viewer.is_system:
+            for command in self.rules.legal_commands(state, viewer):
+                wrap_union(response.legal_commands.add(), self.codec.to_message(command))
+        outcome = self.rules.outcome(state)
+        if outcome is not None:
+            to_proto(outcome, response.outcome)
+            response.outcome.SetInParent()
+        return response
+
+    @rpc("game")
+    def SubmitCommand(self, request: Any, context: grpc.ServicerContext) -> Any:
+        actor = self._caller(context, request.match_id)
+        if not (actor.is_seat or actor.is_system):
+            raise PermissionDenied("spectators cannot send commands")
+        if not request.command_id:
+            raise InvalidArgument("command_id is required (a retry reuses it)")
+        if not request.HasField("command"):
+            raise InvalidArgument("command is required")
+        command = self.codec.from_message(union_field(request.command))
+        done = self.runner.submit(request.match_id, actor, command, request.expected_version, request.command_id)
+        return self.modules.pb2.SubmitCommandResponse(
+            first_version=done.first_version, last_version=done.last_version, duplicate=done.duplicate
+        )
+
+    @stream_rpc("game")
+    def WatchMatch(self, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        viewer = self._caller(context, request.match_id)
+        self.runner.load(request.match_id)  # NOT_FOUND before the stream starts
+        pb2, head = self.modules.pb2, max(request.from_version, 1) - 1
+        for batch in self.runner.store.subscribe(request.match_id, head + 1, self.keepalive_ms):
+            if not context.is_active():
+                return
+            if not batch:
+                yield pb2.WatchMatchResponse(keepalive=common_pb2.Keepalive(head_version=head))
+            for event in batch:
+                head = event.version
+                if Visibility.decode(event.visibility).visible_to(viewer):
+                    yield pb2.WatchMatchResponse(event=self._match_event(event))
+
+    @rpc("game")
+    def Replay(self, request: Any, context: grpc.ServicerContext) -> Any:
+        viewer = self._caller(context, request.match_id)
+        head = self.runner.load(request.match_id).version
+        if not 0 <= request.version <= head:
+            raise InvalidArgument(f"version must be between 0 and {head}")
+        loaded = self.runner.load(request.match_id, at_version=request.version)
+        viewer = self._revealed(request.match_id, viewer)
+        return self.modules.pb2.ReplayResponse(version=loaded.version, view=self._view_message(loaded.state, viewer))
+
+    @rpc("game")
+    def ExportLog(self, request: Any, context: grpc.ServicerContext) -> Any:
+        viewer = self._revealed(request.match_id, self._caller(context, request.match_id))
+        self.runner.load(request.match_id)
+        if not viewer.is_system:
+            raise PermissionDenied("the full log is revealed only after the match ends")
+        events = [self._match_event(e) for e in self.runner.store.read(request.match_id)]
+        return self.modules.pb2.ExportLogResponse(events=events)
+
+    # ------------------------------------------------------------ wiring
+    def registration(self) -> Registration:
+        """grpc only needs the method names, so this object is the servicer itself."""
+        name = f"{self.modules.name}Service"
+        add = getattr(self.modules.pb2_grpc, f"add_{name}Servicer_to_server")
+        full_name = self.modules.pb2.DESCRIPTOR.services_by_name[name].full_name
+        return Registration(add, self, full_name)

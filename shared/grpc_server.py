@@ -1,0 +1,131 @@
+"""gRPC server bootstrap: health checking, reflection, limits, graceful shutdown, error mapping.
+
+Servicers stay thin: each RPC method is wrapped by :func:`rpc`, which records metrics and
+turns domain errors into ``google.rpc.Status`` (see ``shared.errors``).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent import futures
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from shared.errors import map_error, to_status
+from shared.observability import RPC_SECONDS, RPCS, log_fields
+
+log = logging.getLogger("tabula.grpc")
+MAX_MESSAGE = 8 * 1024 * 1024
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _abort(context: grpc.ServicerContext, err: BaseException, service: str, method: str) -> None:
+    mapped = map_error(err)
+    if mapped is None:
+        log.exception("unexpected error", extra=log_fields(service=service, method=method))
+        RPCS.labels(service, method, "INTERNAL").inc()
+        context.abort(grpc.StatusCode.INTERNAL, "internal error")
+    RPCS.labels(service, method, mapped.code.name).inc()
+    context.abort_with_status(to_status(mapped, f"tabula.{service}"))
+
+
+def rpc(service: str) -> Callable[[F], F]:
+    """Decorate a unary servicer method: metrics plus the error table."""
+
+    def wrap(method: F) -> F:
+        @functools.wraps(method)
+        def handler(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
+            started = time.perf_counter()
+            try:
+                response = method(self, request, context)
+            except Exception as err:  # every domain error is mapped; the rest is INTERNAL
+                _abort(context, err, service, method.__name__)
+            finally:
+                RPC_SECONDS.labels(service, method.__name__).observe(time.perf_counter() - started)
+            RPCS.labels(service, method.__name__, "OK").inc()
+            return response
+
+        return handler  # type: ignore[return-value]
+
+    return wrap
+
+
+def stream_rpc(service: str) -> Callable[[F], F]:
+    """Decorate a server-streaming servicer method: errors before or during the stream are mapped."""
+
+    def wrap(method: F) -> F:
+        @functools.wraps(method)
+        def handler(self: Any, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+            try:
+                yield from method(self, request, context)
+            except Exception as err:
+                _abort(context, err, service, method.__name__)
+            RPCS.labels(service, method.__name__, "OK").inc()
+
+        return handler  # type: ignore[return-value]
+
+    return wrap
+
+
+@dataclass
+class Registration:
+    """One servicer: its add-to-server function and full service name (for health and reflection)."""
+
+    add: Callable[[Any, grpc.Server], None]
+    servicer: Any
+    full_name: str
+
+
+@dataclass
+class RunningServer:
+    server: grpc.Server
+    port: int
+    health: health.HealthServicer
+
+    def stop(self, grace: float = 5.0) -> None:
+        for name in list(self.health._server_status):  # noqa: SLF001 - flip every service to NOT_SERVING
+            self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+        self.server.stop(grace).wait()
+
+
+def start_server(regs: Sequence[Registration], port: int = 0, host: str = "127.0.0.1", workers: int = 32) -> RunningServer:
+    """Build, bind (port 0: a free port) and start a server with health and reflection."""
+    options = [
+        ("grpc.max_receive_message_length", MAX_MESSAGE),
+        ("grpc.max_send_message_length", MAX_MESSAGE),
+        ("grpc.keepalive_time_ms", 30_000),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ]
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers), options=options)
+    health_servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    for reg in regs:
+        reg.add(reg.servicer, server)
+        health_servicer.set(reg.full_name, health_pb2.HealthCheckResponse.SERVING)
+    health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    names = [reg.full_name for reg in regs] + [health.SERVICE_NAME, reflection.SERVICE_NAME]
+    reflection.enable_server_reflection(names, server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    server.start()
+    return RunningServer(server, bound, health_servicer)
+
+
+def serve_forever(running: RunningServer, name: str, grace: float = 5.0) -> None:
+    """Block until SIGTERM or SIGINT, then stop gracefully (in-flight RPCs get ``grace`` s)."""
+    stopping = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stopping.set())
+    log.info("listening", extra=log_fields(service=name, port=running.port))
+    stopping.wait()
+    log.info("stopping", extra=log_fields(service=name))
+    running.stop(grace)

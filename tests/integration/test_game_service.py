@@ -1,0 +1,203 @@
+"""The generic game service and gRPC scaffolding, over real gRPC and real Redis (race test game)."""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import grpc
+import pytest
+import redis
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from shared.errors import error_info
+from shared.game_service import GameModules, GameServicer
+from shared.grpc_server import RunningServer, start_server
+from shared.protogen import compile_protos, render_game_proto
+from shared.runner import MatchRunner
+from shared.store.redis_store import RedisEventStore
+from shared.tokens import Role, TokenSigner
+from tests.support.race import RaceRules
+
+SIGNER = TokenSigner(b"test-secret-0123456789")
+SERVICE = SIGNER.issue("lobby", Role.SERVICE)
+
+
+@pytest.fixture(scope="module")
+def race_modules(tmp_path_factory: pytest.TempPathFactory) -> GameModules:
+    root = tmp_path_factory.mktemp("race")
+    proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
+    proto.parent.mkdir(parents=True)
+    proto.write_text(render_game_proto(RaceRules(), "tests/support/race.py"))
+    compile_protos(root / "proto", root / "gen", includes=(Path("proto"),))
+    pb2 = importlib.import_module("tabula.race.v1.race_pb2")
+    pb2_grpc = importlib.import_module("tabula.race.v1.race_pb2_grpc")
+    return GameModules(pb2, pb2_grpc, "Race")
+
+
+@pytest.fixture
+def server(race_modules: GameModules, redis_client: redis.Redis) -> Iterator[RunningServer]:
+    runner = MatchRunner(RaceRules(), _codec(race_modules), RedisEventStore(redis_client))
+    servicer = GameServicer(runner, race_modules, SIGNER, keepalive_s=0.2)
+    running = start_server([servicer.registration()])
+    yield running
+    running.stop(0)
+
+
+def _codec(m: GameModules) -> Any:
+    from shared.codec import MessageCodec
+
+    rules = RaceRules()
+    return MessageCodec(m.pb2, [*rules.event_types, *rules.command_types])
+
+
+@pytest.fixture
+def stub(server: RunningServer, race_modules: GameModules) -> Iterator[Any]:
+    channel = grpc.insecure_channel(f"127.0.0.1:{server.port}")
+    yield race_modules.pb2_grpc.RaceServiceStub(channel)
+    channel.close()
+
+
+def auth(token: str) -> list[tuple[str, str]]:
+    return [("authorization", f"Bearer {token}")]
+
+
+def seat(match_id: str, n: int) -> list[tuple[str, str]]:
+    return auth(SIGNER.issue(f"p{n}", Role.PLAYER, match_id=match_id, seat=n))
+
+
+def create(stub: Any, pb2: ModuleType, match_id: str = "m1", seats: int = 2, goal: str = "20") -> int:
+    request = pb2.CreateMatchRequest(match_id=match_id, seats=seats, options={"goal": goal}, seed=42)
+    version: int = stub.CreateMatch(request, metadata=auth(SERVICE), timeout=5).version
+    return version
+
+
+def roll(pb2: ModuleType, match_id: str, version: int, command_id: str) -> Any:
+    command = pb2.Command(roll=pb2.Roll())
+    return pb2.SubmitCommandRequest(match_id=match_id, expected_version=version, command_id=command_id, command=command)
+
+
+def fails(call: Any, code: grpc.StatusCode, reason: str | None = None) -> None:
+    with pytest.raises(grpc.RpcError) as err:
+        call()
+    assert err.value.code() == code, err.value.details()
+    if reason is not None:
+        info = error_info(err.value)
+        assert info is not None and info.reason == reason
+
+
+def test_health_and_reflection_are_served(server: RunningServer) -> None:
+    channel = grpc.insecure_channel(f"127.0.0.1:{server.port}")
+    check = health_pb2_grpc.HealthStub(channel).Check(
+        health_pb2.HealthCheckRequest(service="tabula.race.v1.RaceService"), timeout=5
+    )
+    assert check.status == health_pb2.HealthCheckResponse.SERVING
+    reflect = reflection_pb2_grpc.ServerReflectionStub(channel)
+    (reply,) = reflect.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5)
+    assert "tabula.race.v1.RaceService" in {s.name for s in reply.list_services_response.service}
+    channel.close()
+
+
+def test_only_a_service_token_creates_matches(stub: Any, race_modules: GameModules) -> None:
+    pb2 = race_modules.pb2
+    request = pb2.CreateMatchRequest(match_id="m1", seats=2)
+    fails(lambda: stub.CreateMatch(request, timeout=5), grpc.StatusCode.UNAUTHENTICATED, "bad_token")
+    fails(lambda: stub.CreateMatch(request, metadata=auth(SERVICE + "x"), timeout=5), grpc.StatusCode.UNAUTHENTICATED)
+    fails(lambda: stub.CreateMatch(request, metadata=seat("m1", 0), timeout=5), grpc.StatusCode.PERMISSION_DENIED)
+    assert create(stub, pb2) == 3
+    fails(lambda: create(stub, pb2, goal="9"), grpc.StatusCode.ALREADY_EXISTS, "match_exists")
+    bad = pb2.CreateMatchRequest(match_id="m2", seats=7)
+    fails(lambda: stub.CreateMatch(bad, metadata=auth(SERVICE), timeout=5), grpc.StatusCode.FAILED_PRECONDITION,
+          "bad_seats")
+
+
+def test_view_shows_own_secret_and_legal_commands(stub: Any, race_modules: GameModules) -> None:
+    pb2 = race_modules.pb2
+    create(stub, pb2)
+    mine = stub.GetView(pb2.GetViewRequest(match_id="m1"), metadata=seat("m1", 0), timeout=5)
+    assert mine.version == 3 and mine.view.HasField("my_secret") and list(mine.seats_to_act) == [0]
+    assert [c.WhichOneof("kind") for c in mine.legal_commands] == ["roll"]
+    spectator = auth(SIGNER.issue("s", Role.SPECTATOR, match_id="m1"))
+    public = stub.GetView(pb2.GetViewRequest(match_id="m1"), metadata=spectator, timeout=5)
+    assert not public.view.HasField("my_secret") and not public.legal_commands
+
+
+def test_errors_follow_the_table(stub: Any, race_modules: GameModules) -> None:
+    pb2 = race_modules.pb2
+    create(stub, pb2)
+    fails(lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("m1", 1), timeout=5),
+          grpc.StatusCode.FAILED_PRECONDITION, "not_your_turn")
+    fails(lambda: stub.SubmitCommand(roll(pb2, "m1", 2, "a"), metadata=seat("m1", 0), timeout=5),
+          grpc.StatusCode.ABORTED, "stale_version")
+    fails(lambda: stub.SubmitCommand(roll(pb2, "nope", 0, "a"), metadata=seat("nope", 0), timeout=5),
+          grpc.StatusCode.NOT_FOUND, "match_not_found")
+    fails(lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("other", 0), timeout=5),
+          grpc.StatusCode.PERMISSION_DENIED)
+    empty = pb2.SubmitCommandRequest(match_id="m1", expected_version=3, command_id="a")
+    fails(lambda: stub.SubmitCommand(empty, metadata=seat("m1", 0), timeout=5), grpc.StatusCode.INVALID_ARGUMENT)
+    expired = auth(SIGNER.issue("p0", Role.PLAYER, ttl_s=-5, match_id="m1", seat=0))
+    fails(lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=expired, timeout=5),
+          grpc.StatusCode.UNAUTHENTICATED)
+    done = stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("m1", 0), timeout=5)
+    again = stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("m1", 0), timeout=5)
+    assert (done.last_version, done.duplicate, again.last_version, again.duplicate) == (4, False, 4, True)
+
+
+def test_watch_is_redacted_resumable_and_keeps_alive(stub: Any, race_modules: GameModules) -> None:
+    pb2 = race_modules.pb2
+    create(stub, pb2)
+    stream = stub.WatchMatch(pb2.WatchMatchRequest(match_id="m1", from_version=1), metadata=seat("m1", 1), timeout=10)
+    seen: list[tuple[int, str]] = []
+    keepalives = 0
+    submitted = threading.Event()
+    for item in stream:
+        if item.WhichOneof("item") == "keepalive":
+            keepalives += 1
+            if not submitted.is_set():
+                stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("m1", 0), timeout=5)
+                submitted.set()
+            continue
+        seen.append((item.event.envelope.version, item.event.event.WhichOneof("kind")))
+        if item.event.envelope.version == 4:
+            break
+    stream.cancel()
+    assert seen == [(1, "race_started"), (3, "secret_dealt"), (4, "die_rolled")]  # seat 0's secret is hidden
+    assert keepalives >= 1
+    resumed = stub.WatchMatch(pb2.WatchMatchRequest(match_id="m1", from_version=4), metadata=seat("m1", 1), timeout=10)
+    first = next(resumed)
+    resumed.cancel()
+    assert first.event.envelope.version == 4
+
+
+def test_replay_and_export_after_the_end(stub: Any, race_modules: GameModules) -> None:
+    pb2 = race_modules.pb2
+    create(stub, pb2, goal="1")
+    me = seat("m1", 0)
+    at_start = stub.Replay(pb2.ReplayRequest(match_id="m1", version=1), metadata=me, timeout=5)
+    assert list(at_start.view.positions) == [0, 0]
+    fails(lambda: stub.Replay(pb2.ReplayRequest(match_id="m1", version=99), metadata=me, timeout=5),
+          grpc.StatusCode.INVALID_ARGUMENT)
+    fails(lambda: stub.ExportLog(pb2.ExportLogRequest(match_id="m1"), metadata=me, timeout=5),
+          grpc.StatusCode.PERMISSION_DENIED)
+    stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=me, timeout=5)  # goal 1: the first roll wins
+    view = stub.GetView(pb2.GetViewRequest(match_id="m1"), metadata=me, timeout=5)
+    assert view.HasField("outcome") and list(view.outcome.placings)[0] == 1
+    log = stub.ExportLog(pb2.ExportLogRequest(match_id="m1"), metadata=seat("m1", 1), timeout=5)
+    assert [e.envelope.version for e in log.events] == [1, 2, 3, 4]
+
+
+def test_graceful_stop_refuses_new_calls(race_modules: GameModules, redis_client: redis.Redis) -> None:
+    runner = MatchRunner(RaceRules(), _codec(race_modules), RedisEventStore(redis_client))
+    running = start_server([GameServicer(runner, race_modules, SIGNER).registration()])
+    channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
+    health = health_pb2_grpc.HealthStub(channel)
+    assert health.Check(health_pb2.HealthCheckRequest(), timeout=5).status == health_pb2.HealthCheckResponse.SERVING
+    running.stop(1)
+    with pytest.raises(grpc.RpcError):
+        health.Check(health_pb2.HealthCheckRequest(), timeout=1)
+    channel.close()
