@@ -7,11 +7,10 @@ order (shape, credentials, match exists, seat may act, version) before the pure 
 
 from __future__ import annotations
 
+import json
 import secrets
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import grpc
@@ -20,19 +19,11 @@ from shared.codec import MessageCodec, to_proto, union_field, wrap_union
 from shared.decider import SPECTATOR, SYSTEM, Actor, Visibility
 from shared.errors import InvalidArgument, PermissionDenied
 from shared.grpc_server import Registration, rpc, stream_rpc
+from shared.protogen import GameModules
 from shared.runner import MatchRunner
 from shared.store import StoredEvent
 from shared.tokens import Claims, Role, TokenError, TokenSigner
 from tabula.common.v1 import common_pb2
-
-
-@dataclass(frozen=True)
-class GameModules:
-    """A game's generated code: ``<game>_pb2`` and ``<game>_pb2_grpc``."""
-
-    pb2: ModuleType
-    pb2_grpc: ModuleType
-    name: str  # "Lorenzo" for LorenzoService
 
 
 def bearer(context: grpc.ServicerContext) -> str:
@@ -100,7 +91,12 @@ class GameServicer:
             raise PermissionDenied("only the lobby (a service token) creates matches")
         match_id = request.match_id or uuid.uuid4().hex
         seed = request.seed or secrets.randbits(62)
-        loaded = self.runner.create(match_id, request.seats, dict(request.options), seed)
+        extra = {
+            "bots": json.dumps({str(seat): level for seat, level in sorted(request.bots.items())}),
+            "turn_seconds": str(request.turn_seconds),
+            "players": json.dumps(list(request.players)),
+        }
+        loaded = self.runner.create(match_id, request.seats, dict(request.options), seed, extra)
         return self.modules.pb2.CreateMatchResponse(match_id=match_id, version=loaded.version)
 
     @rpc("game")

@@ -8,7 +8,9 @@ rules stay the single source of truth; ``tabula proto --check`` fails when it is
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from shared.codec import render_proto
@@ -35,6 +37,9 @@ message CreateMatchRequest {{
   int32 seats = 2;
   map<string, string> options = 3;
   int64 seed = 4;  // 0: the server draws one
+  map<int32, string> bots = 5;  // seat -> bot level ("random", "greedy", "mcts")
+  int32 turn_seconds = 6;  // 0: no turn clock
+  repeated string players = 7;  // player id per seat ("" for a bot)
 }}
 
 message CreateMatchResponse {{
@@ -103,6 +108,15 @@ message ExportLogResponse {{
   repeated MatchEvent events = 1;
 }}
 """
+
+
+@dataclass(frozen=True)
+class GameModules:
+    """A game's generated code: ``<game>_pb2`` and ``<game>_pb2_grpc``."""
+
+    pb2: ModuleType
+    pb2_grpc: ModuleType
+    name: str  # "Lorenzo" for LorenzoService
 
 
 def proto_path(game: str) -> Path:

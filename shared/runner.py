@@ -73,8 +73,13 @@ class MatchRunner(Generic[S]):
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ create
-    def create(self, match_id: str, seats: int, options: Mapping[str, str], seed: int) -> Loaded[S]:
-        """Set up a match: the game's setup events, appended at version 0 with the meta."""
+    def create(
+        self, match_id: str, seats: int, options: Mapping[str, str], seed: int, extra_meta: Mapping[str, str] | None = None
+    ) -> Loaded[S]:
+        """Set up a match: the game's setup events, appended at version 0 with the meta.
+
+        ``extra_meta`` carries what the platform (not the rules) needs: bots, turn clock, players.
+        """
         config = self.rules.make_config(seats, options)
         events = self.rules.setup(config, Rng.derive(seed, 0))
         meta = {
@@ -83,6 +88,7 @@ class MatchRunner(Generic[S]):
             "seed": str(seed),
             "options": json.dumps(dict(options), sort_keys=True),
             "status": "active",
+            **(extra_meta or {}),
         }
         try:
             result = self.store.append(match_id, 0, self._envelopes(events, SYSTEM), "create", meta=meta)

@@ -16,7 +16,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from shared.errors import error_info
-from shared.game_service import GameModules, GameServicer
+from shared.game_service import GameServicer
+from shared.protogen import GameModules
 from shared.grpc_server import RunningServer, start_server
 from shared.protogen import compile_protos, render_game_proto
 from shared.runner import MatchRunner

@@ -1,0 +1,46 @@
+# Tabula: `make run` starts everything, `make test` runs the whole suite.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+export PYTHONPATH := $(CURDIR):$(CURDIR)/gen
+
+.PHONY: install proto run test test-unit test-integration lint bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	echo "$(CURDIR)/gen" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tabula-gen.pth"
+	touch $(STAMP)
+
+# Game .proto files are generated from the rules and committed; Python code goes to gen/ (not committed).
+proto: install
+	$(PY) -m services.cli proto
+
+run: proto
+	$(PY) -m services.cli run
+
+test: proto
+	$(PY) -m services.cli proto --check
+	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+
+test-unit: proto
+	$(PY) -m pytest -q -m unit $(PYTEST_ARGS)
+
+test-integration: proto
+	$(PY) -m pytest -q -m "integration or e2e" $(PYTEST_ARGS)
+
+lint: proto
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy shared services
+	$(VENV)/bin/lint-imports
+
+bench: proto
+	$(PY) -m services.cli bench
+
+clean:
+	rm -rf gen .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,40 @@
+"""``tabula proto``: write each game's .proto from its rules, then generate Python code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from services.cli.main import app
+from services.games import GAMES, load_rules
+from shared.protogen import compile_protos, proto_path, render_game_proto
+
+
+def stale_protos() -> list[Path]:
+    """Game .proto files that differ from what their rules generate."""
+    stale = []
+    for name, spec in GAMES.items():
+        path = proto_path(name)
+        if not path.exists() or path.read_text() != render_game_proto(load_rules(name), spec.source):
+            stale.append(path)
+    return stale
+
+
+@app.command()
+def proto(
+    check: bool = typer.Option(False, help="only check that the committed game protos are fresh"),
+    out: Path = typer.Option(Path("gen"), help="where generated Python code goes"),
+) -> None:
+    """Regenerate proto/tabula/<game>/v1/<game>.proto and the Python code in gen/."""
+    if check:
+        stale = stale_protos()
+        for path in stale:
+            typer.echo(f"stale: {path} (run `make proto` and commit it)", err=True)
+        raise typer.Exit(1 if stale else 0)
+    for name, spec in GAMES.items():
+        path = proto_path(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(render_game_proto(load_rules(name), spec.source))
+    compile_protos(Path("proto"), out)
+    typer.echo(f"generated {out}/ from proto/")

@@ -1,0 +1,103 @@
+"""``tabula run``: Redis (embedded unless REDIS_URL is set) and every service, in the foreground.
+
+Each service is a child process; the command waits until each answers its health check,
+prints where they listen, and stops them all on Ctrl-C (or when any of them dies).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import typer
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from services.cli.main import app
+from services.games import GAMES
+from shared.config import PORTS
+from shared.redis_server import RedisServer, start_redis
+
+
+@dataclass(frozen=True)
+class Process:
+    name: str
+    port: int | None  # a gRPC port to health-check, or None for background workers
+    argv: tuple[str, ...] = ()
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "services.cli", "serve", self.name, *self.argv]
+
+
+def processes() -> list[Process]:
+    """Everything ``make run`` starts. Later services add themselves here."""
+    return [Process(name, PORTS[name]) for name in GAMES]
+
+
+def wait_healthy(port: int, timeout: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        while time.monotonic() < deadline:
+            try:
+                reply = stub.Check(health_pb2.HealthCheckRequest(), timeout=1)
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    return True
+            except grpc.RpcError:
+                time.sleep(0.2)
+    return False
+
+
+def _stop(children: list[subprocess.Popen[bytes]], redis: RedisServer | None) -> None:
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    for child in children:
+        try:
+            child.wait(10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+    if redis is not None:
+        redis.stop()
+
+
+@app.command()
+def run(data: Path = typer.Option(Path(".tabula/redis"), help="embedded Redis folder (AOF kept here)")) -> None:
+    """Start Redis and every service; Ctrl-C stops them all."""
+    redis = None
+    env = dict(os.environ)
+    if "REDIS_URL" not in env:
+        data.mkdir(parents=True, exist_ok=True)
+        redis = start_redis(folder=data)
+        redis.owns_folder = False
+        env["REDIS_URL"] = redis.url
+    typer.echo(f"redis      {env['REDIS_URL']}" + ("  (embedded, AOF in " + str(data) + ")" if redis else ""))
+    children: list[subprocess.Popen[bytes]] = []
+    stopping = False
+
+    def on_signal(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        for proc in processes():
+            child_env = {**env, **({f"TABULA_{proc.name.upper()}_PORT": str(proc.port)} if proc.port else {})}
+            children.append(subprocess.Popen(proc.command(), env=child_env))
+            if proc.port is not None and not wait_healthy(proc.port):
+                typer.echo(f"{proc.name} did not become healthy on port {proc.port}", err=True)
+                raise typer.Exit(1)
+            where = f"grpc 127.0.0.1:{proc.port}" if proc.port else "running"
+            typer.echo(f"{proc.name:<10} {where}  (pid {children[-1].pid})")
+        typer.echo("all services up; Ctrl-C stops them")
+        while not stopping and all(c.poll() is None for c in children):
+            time.sleep(0.2)
+    finally:
+        _stop(children, redis)
+        typer.echo("stopped")

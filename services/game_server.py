@@ -1,0 +1,27 @@
+"""Bootstrap of a game's rule service: the one place that wires settings, Redis and gRPC."""
+
+from __future__ import annotations
+
+from shared.config import Settings, port_for, redis_client
+from shared.game_service import GameServicer
+from shared.grpc_server import RunningServer, serve_forever, start_server
+from shared.observability import setup_logging, start_metrics
+from shared.runner import MatchRunner
+from shared.store.redis_store import RedisEventStore
+from shared.tokens import TokenSigner, load_secret
+from services.games import load_game
+
+
+def build(game: str, settings: Settings, port: int) -> RunningServer:
+    loaded = load_game(game)
+    store = RedisEventStore(redis_client(settings), shards=settings.shards)
+    runner = MatchRunner(loaded.rules, loaded.codec, store)
+    servicer = GameServicer(runner, loaded.modules, TokenSigner(load_secret()))
+    return start_server([servicer.registration()], port=port, host=settings.host, workers=256)
+
+
+def main(game: str) -> None:
+    settings = Settings.from_env()
+    setup_logging(settings.log_level)
+    start_metrics(settings.metrics_port)
+    serve_forever(build(game, settings, port_for(game)), game)

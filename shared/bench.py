@@ -1,0 +1,50 @@
+"""Platform benchmarks: raw XADD against the scripted append, and reads of a 200-event match.
+
+Numbers, not assertions: ``make bench`` records them in ``bench/results/latest.json``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import redis
+
+from shared.store import NewEvent
+from shared.store.redis_store import RedisEventStore
+
+
+@dataclass(frozen=True)
+class Result:
+    name: str
+    value: float
+    unit: str
+    goal: str = ""
+    meets_goal: bool | None = None
+
+
+def rate(fn: Callable[[int], None], n: int) -> float:
+    """Calls per second of ``fn(i)`` for i in range(n)."""
+    started = time.perf_counter()
+    for i in range(n):
+        fn(i)
+    return n / (time.perf_counter() - started)
+
+
+def store_benchmarks(client: redis.Redis, n: int = 5000) -> list[Result]:
+    client.flushall()
+    store = RedisEventStore(client)
+    payload = b"x" * 200
+    raw = rate(lambda i: client.xadd("bench:raw", {"type": "E", "payload": payload}), n)
+    event = [NewEvent("E", payload, "public", "seat:0")]
+    scripted = rate(lambda i: store.append("bench-append", i, event, f"c{i}"), n)
+    store.append("bench-read", 0, [NewEvent("E", payload)] * 200, "fill")
+    reads = rate(lambda i: store.read("bench-read"), max(n // 10, 50))
+    ratio = scripted / raw
+    return [
+        Result("store.raw_xadd_per_s", raw, "ops/s"),
+        Result("store.scripted_append_per_s", scripted, "ops/s"),
+        Result("store.append_vs_raw_ratio", ratio, "ratio", ">= 0.5", ratio >= 0.5),
+        Result("store.read_200_event_match_per_s", reads, "reads/s"),
+    ]
