@@ -1,0 +1,191 @@
+"""``evolve``: apply one event to the state. No rule checks, no conditions on the game: decide did that."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import assert_never
+
+from services.lorenzo.rules.content_types import CardType
+from services.lorenzo.rules.events import (
+    BonusActionPerformed,
+    BonusActionSkipped,
+    BonusCardActionTaken,
+    BonusTileChosen,
+    BonusTileSelectionStarted,
+    CardTaken,
+    ChurchSupported,
+    CouncilPrivilegesChosen,
+    DecisionsQueued,
+    DecksShuffled,
+    DiceRolled,
+    DraftHandReceived,
+    Event,
+    ExchangeBudgetSet,
+    ExchangeChosen,
+    Excommunicated,
+    ExcommunicationTilesDrawn,
+    FaithPointsConverted,
+    FamilyMemberPlaced,
+    FamilyMemberValueSet,
+    FinalScoreComputed,
+    GameEnded,
+    GameStarted,
+    LeaderActivated,
+    LeaderDiscarded,
+    LeaderDrafted,
+    LeaderPlayed,
+    LeadersDealt,
+    PhaseChanged,
+    PlacementPassed,
+    ResourcesGained,
+    ResourcesPaid,
+    RoundEnded,
+    RoundStarted,
+    TowersFilled,
+    TurnEnded,
+    VaticanAnswerGiven,
+)
+from services.lorenzo.rules.goods import Goods
+from services.lorenzo.rules.model import Config, Deck, Occupant, Phase, PlayedLeader, PlayerState, State
+
+_FIELD_BY_TYPE = {
+    CardType.TERRITORY: "territories",
+    CardType.BUILDING: "buildings",
+    CardType.CHARACTER: "characters",
+    CardType.VENTURE: "ventures",
+}
+
+
+def _set(state: State, player: PlayerState) -> State:
+    players = list(state.players)
+    players[player.seat] = player
+    return replace(state, players=tuple(players))
+
+
+def _add(state: State, seat: int, goods: Goods) -> State:
+    p = state.players[seat]
+    return _set(state, replace(p, goods=p.goods + goods))
+
+
+def _without(items: tuple[int, ...], item: int) -> tuple[int, ...]:
+    i = items.index(item)
+    return items[:i] + items[i + 1 :]
+
+
+def _use_leader(played: tuple[PlayedLeader, ...], leader: int) -> tuple[PlayedLeader, ...]:
+    return tuple(replace(x, used=True) if x.leader == leader else x for x in played)
+
+
+def evolve(state: State, event: Event) -> State:  # noqa: C901 - one flat dispatch
+    match event:
+        case ResourcesGained(seat, goods, _):
+            return _add(state, seat, goods)
+        case ResourcesPaid(seat, goods, _):
+            return _add(state, seat, Goods() - goods)
+        case FamilyMemberPlaced(seat, member, space, _):
+            p = state.players[seat]
+            state = _set(state, replace(p, placed=(*p.placed, member)))
+            return replace(state, occupants=(*state.occupants, Occupant(space, seat, member)), acted=True)
+        case CardTaken(seat, card, card_type, space):
+            p = state.players[seat]
+            field = _FIELD_BY_TYPE[card_type]
+            p = replace(p, **{field: (*getattr(p, field), card)})
+            towers = state.towers[: space - 1] + (0,) + state.towers[space:]
+            return replace(_set(state, p), towers=towers)
+        case DecisionsQueued(_, decisions):
+            return replace(state, pending=decisions + state.pending)
+        case CouncilPrivilegesChosen() | BonusCardActionTaken() | BonusActionPerformed() | BonusActionSkipped():
+            return replace(state, pending=state.pending[1:])
+        case ExchangeChosen(_, _, _, paid):
+            return replace(state, pending=state.pending[1:], budget=state.budget - paid)
+        case ExchangeBudgetSet(_, goods):
+            return replace(state, budget=goods)
+        case TurnEnded():
+            return replace(state, turn_index=state.turn_index + 1, acted=False)
+        case PlacementPassed():
+            return replace(state, acted=True)
+        case LeaderPlayed(seat, leader, copy_of):
+            p = state.players[seat]
+            return _set(state, replace(p, hand=_without(p.hand, leader), played=(*p.played, PlayedLeader(leader, copy_of))))
+        case LeaderDiscarded(seat, leader):
+            p = state.players[seat]
+            return _set(state, replace(p, hand=_without(p.hand, leader), discarded=(*p.discarded, leader)))
+        case LeaderActivated(seat, leader):
+            p = state.players[seat]
+            return _set(state, replace(p, played=_use_leader(p.played, leader)))
+        case FamilyMemberValueSet(seat, member, _):
+            return _set(state, replace(state.players[seat], six_member=member))
+        case _:
+            return _evolve_rare(state, event)
+
+
+def _evolve_rare(state: State, event: Event) -> State:  # noqa: C901 - one flat dispatch
+    match event:
+        case GameStarted(seats, advanced, turn_order):
+            return replace(
+                state,
+                config=Config(seats, advanced),
+                turn_order=turn_order,
+                players=tuple(PlayerState(seat=i) for i in range(seats)),
+                towers=(0,) * 16,
+            )
+        case ExcommunicationTilesDrawn(tiles):
+            return replace(state, excommunication_tiles=tiles)
+        case DecksShuffled(decks):
+            return replace(state, decks=decks)
+        case BonusTileSelectionStarted(pickers, tiles):
+            return replace(state, phase=Phase.CHOOSE_BONUS_TILES, tile_pickers=pickers, bonus_tiles_left=tiles)
+        case BonusTileChosen(seat, tile):
+            state = _set(state, replace(state.players[seat], bonus_tile=tile))
+            left = tuple(t for t in state.bonus_tiles_left if t != tile)
+            return replace(state, bonus_tiles_left=left, tile_pickers=state.tile_pickers[1:])
+        case LeadersDealt(seat, leaders) | DraftHandReceived(seat, leaders):
+            return _set(state, replace(state.players[seat], draft_hand=leaders))
+        case LeaderDrafted(seat, leader):
+            p = state.players[seat]
+            return _set(state, replace(p, draft_hand=_without(p.draft_hand, leader), hand=(*p.hand, leader)))
+        case PhaseChanged(phase):
+            return replace(state, phase=phase)
+        case RoundStarted(number, queue):
+            return replace(
+                state, round=number, turn_queue=queue, turn_index=0, acted=False, pending=(), phase=Phase.ACTIONS
+            )
+        case TowersFilled(cards):
+            n = len(cards) // len(state.decks)
+            return replace(state, towers=cards, decks=tuple(Deck(d.card_type, d.cards[n:]) for d in state.decks))
+        case DiceRolled(black, white, orange):
+            return replace(state, dice=(black, white, orange))
+        case VaticanAnswerGiven(seat, support):
+            return _set(state, replace(state.players[seat], vatican_answer=support))
+        case ChurchSupported(seat, faith, victory) | FaithPointsConverted(seat, faith, victory):
+            return _add(state, seat, Goods(faith=-faith, victory=victory))
+        case Excommunicated(seat, tile):
+            p = state.players[seat]
+            return _set(state, replace(p, excommunications=(*p.excommunications, tile)))
+        case RoundEnded(_, turn_order):
+            players = tuple(
+                replace(
+                    p,
+                    placed=(),
+                    six_member=None,
+                    vatican_answer=None,
+                    played=tuple(replace(x, used=False) for x in p.played),
+                )
+                for p in state.players
+            )
+            return replace(
+                state, turn_order=turn_order, towers=(0,) * 16, occupants=(), players=players, turn_queue=()
+            )
+        case FinalScoreComputed(score):
+            return replace(state, final=(*state.final, score))
+        case GameEnded(_, placings):
+            return replace(state, placings=placings, phase=Phase.FINISHED)
+        case (
+            ResourcesGained() | ResourcesPaid() | FamilyMemberPlaced() | CardTaken() | DecisionsQueued()
+            | CouncilPrivilegesChosen() | BonusCardActionTaken() | BonusActionPerformed() | BonusActionSkipped()
+            | ExchangeChosen() | ExchangeBudgetSet() | TurnEnded() | PlacementPassed() | LeaderPlayed()
+            | LeaderDiscarded() | LeaderActivated() | FamilyMemberValueSet()
+        ):  # fmt: skip
+            return evolve(state, event)
+        case _:
+            assert_never(event)

@@ -1,0 +1,214 @@
+"""``legal_commands``: candidate commands filtered through the same checks ``decide`` runs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from services.lorenzo.rules.actions import (
+    base_value,
+    bonus_action_range,
+    check_bonus_take,
+    check_place,
+    servant_range,
+)
+from services.lorenzo.rules.commands import (
+    ActivateLeader,
+    AnswerVaticanReport,
+    ChooseBonusTile,
+    ChooseCouncilPrivileges,
+    ChooseExchange,
+    Command,
+    DiscardLeader,
+    DraftLeader,
+    EndGame,
+    EndRound,
+    EndTurn,
+    Pass,
+    PerformBonusAction,
+    PlaceFamilyMember,
+    PlayLeader,
+    ResolveVaticanReport,
+    SkipBonusAction,
+    StartRound,
+    TakeBonusCard,
+)
+from services.lorenzo.rules.content_types import ActionKind, AbilityKind, Content, SpaceKind
+from services.lorenzo.rules.leaders import activation_members, check_play, copy_targets
+from services.lorenzo.rules.model import ALL_MEMBERS, DecisionKind, Phase, Privilege, State
+from services.lorenzo.rules.queries import action_modifier, discounts, servant_rate
+from services.lorenzo.rules.rounds import drafters, vatican_voters
+from shared.decider import Actor, RuleViolation
+
+
+def to_act(c: Content, s: State) -> tuple[Actor, ...]:
+    match s.phase:
+        case Phase.CHOOSE_BONUS_TILES:
+            return (Actor.of_seat(s.tile_pickers[0]),)
+        case Phase.DRAFT_LEADERS:
+            return tuple(Actor.of_seat(x) for x in drafters(s))
+        case Phase.ACTIONS:
+            return (Actor.of_seat(s.active_seat),)
+        case Phase.VATICAN:
+            voters = vatican_voters(c, s)
+            return tuple(Actor.of_seat(x) for x in voters) if voters else (_system(),)
+        case Phase.ROUND_START | Phase.ROUND_END | Phase.GAME_END:
+            return (_system(),)
+        case Phase.FINISHED:
+            return ()
+
+
+def _system() -> Actor:
+    from shared.decider import SYSTEM
+
+    return SYSTEM
+
+
+def legal_commands(c: Content, s: State, actor: Actor) -> list[Command]:
+    if actor not in to_act(c, s):
+        return []
+    match s.phase:
+        case Phase.CHOOSE_BONUS_TILES:
+            return [ChooseBonusTile(t) for t in s.bonus_tiles_left]
+        case Phase.DRAFT_LEADERS:
+            return [DraftLeader(x) for x in s.players[actor.seat].draft_hand]
+        case Phase.ROUND_START:
+            return [StartRound()]
+        case Phase.ROUND_END:
+            return [EndRound()]
+        case Phase.GAME_END:
+            return [EndGame()]
+        case Phase.VATICAN:
+            if actor.is_system:
+                return [ResolveVaticanReport()]
+            return [AnswerVaticanReport(True), AnswerVaticanReport(False)]
+        case Phase.ACTIONS:
+            return _turn_commands(c, s, actor.seat)
+        case Phase.FINISHED:
+            return []
+
+
+def _turn_commands(c: Content, s: State, seat: int) -> list[Command]:
+    if s.pending:
+        return _decision_commands(c, s, seat)
+    out: list[Command] = list(_leader_commands(c, s, seat))
+    if s.acted:
+        out.append(EndTurn())
+        return out
+    placements = list(placement_commands(c, s, seat))
+    return out + (placements if placements else [Pass()])
+
+
+def _ok_place(c: Content, s: State, seat: int, cmd: PlaceFamilyMember) -> bool:
+    try:
+        check_place(c, s, seat, cmd.member, cmd.space, cmd.servants, cmd.cost_option, cmd.discount_option)
+    except RuleViolation:
+        return False
+    return True
+
+
+def _options(c: Content, s: State, seat: int, space_id: int) -> Iterator[tuple[int, int]]:
+    """(cost_option, discount_option) pairs worth checking for the card on a tower space."""
+    card = c.card[s.towers[space_id - 1]]
+    _, options = discounts(c, s.players[seat], card.card_type)
+    for co in range(max(1, len(card.costs))):
+        for do in range(max(1, len(options))):
+            yield co, do
+
+
+def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyMember]:
+    p = s.players[seat]
+    rate = servant_rate(c, p)
+    assert s.config is not None
+    for member in ALL_MEMBERS:
+        if member in p.placed:
+            continue
+        for space in c.board.spaces:
+            if space.min_players > s.config.seats:
+                continue
+            if space.kind is SpaceKind.TOWER and not s.towers[space.id - 1]:
+                continue
+            v0 = base_value(c, s, seat, member, space)
+            flexible = space.kind in (SpaceKind.HARVEST, SpaceKind.PRODUCTION)
+            lo, hi = servant_range(v0, space.value, flexible)
+            hi = min(hi, p.goods.servants // rate)
+            if space.kind is SpaceKind.TOWER:
+                if lo > hi:
+                    continue
+                for co, do in _options(c, s, seat, space.id):
+                    cmd = PlaceFamilyMember(member, space.id, lo * rate, co, do)
+                    if _ok_place(c, s, seat, cmd):
+                        yield cmd
+                continue
+            for boost in range(lo, hi + 1):
+                cmd = PlaceFamilyMember(member, space.id, boost * rate)
+                if _ok_place(c, s, seat, cmd):
+                    yield cmd
+                else:
+                    break
+
+
+def has_placement(c: Content, s: State, seat: int) -> bool:
+    return next(placement_commands(c, s, seat), None) is not None
+
+
+def _leader_commands(c: Content, s: State, seat: int) -> Iterator[Command]:
+    p = s.players[seat]
+    for leader in p.hand:
+        if c.leader[leader].ability is AbilityKind.COPY:
+            for target in copy_targets(c, s, seat):
+                if _ok(lambda t=target, x=leader: check_play(c, s, seat, x, t)):
+                    yield PlayLeader(leader, target)
+        elif _ok(lambda x=leader: check_play(c, s, seat, x, None)):
+            yield PlayLeader(leader)
+    for leader in p.hand:
+        yield DiscardLeader(leader)
+    for pl in p.played:
+        for member in activation_members(c, s, seat, pl):
+            yield ActivateLeader(pl.leader, member)
+
+
+def _ok(check: object) -> bool:
+    try:
+        check()  # type: ignore[operator]
+    except RuleViolation:
+        return False
+    return True
+
+
+def _decision_commands(c: Content, s: State, seat: int) -> list[Command]:
+    d = s.pending[0]
+    p = s.players[seat]
+    rate = servant_rate(c, p)
+    match d.kind:
+        case DecisionKind.PRIVILEGES:
+            return [ChooseCouncilPrivileges(combo) for combo in combinations(tuple(Privilege), d.count)]
+        case DecisionKind.EXCHANGE:
+            prod = c.card[d.card].production
+            assert prod is not None
+            out: list[Command] = [ChooseExchange(d.card, 0)]
+            for i, x in enumerate(prod.exchanges, start=1):
+                if s.budget.covers(x.pay):
+                    out.append(ChooseExchange(d.card, i))
+            return out
+        case DecisionKind.HARVEST | DecisionKind.PRODUCTION:
+            _, lo, hi = bonus_action_range(c, s, seat)
+            hi = min(hi, p.goods.servants // rate)
+            return [PerformBonusAction(b * rate) for b in range(lo, hi + 1)] + [SkipBonusAction()]
+        case DecisionKind.TAKE_CARD:
+            out = []
+            for space in c.board.spaces:
+                if space.kind is not SpaceKind.TOWER or not s.towers[space.id - 1]:
+                    continue
+                if d.card_type is not None and space.tower is not d.card_type:
+                    continue
+                assert space.tower is not None
+                v0 = d.value + action_modifier(c, p, ActionKind(int(space.tower)))
+                servants = max(0, space.value - v0) * rate
+                for co, do in _options(c, s, seat, space.id):
+                    try:
+                        check_bonus_take(c, s, seat, space.id, servants, co, do)
+                    except RuleViolation:
+                        continue
+                    out.append(TakeBonusCard(space.id, servants, co, do))
+            return [*out, SkipBonusAction()]

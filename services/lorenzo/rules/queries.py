@@ -1,0 +1,134 @@
+"""Derived values: member and action values, discounts, penalties and leader abilities in force."""
+
+from __future__ import annotations
+
+from services.lorenzo.rules.content_types import (
+    AbilityKind,
+    ActionKind,
+    Card,
+    CardType,
+    Content,
+    ExcommunicationTile,
+    Leader,
+    PenaltyKind,
+)
+from services.lorenzo.rules.goods import ZERO, Goods
+from services.lorenzo.rules.model import COLORED, Member, PlayerState, State
+
+MAX_ACTIVATION = 6  # highest harvest/production activation value printed on a card; checked at import of content
+
+
+def ability(c: Content, p: PlayerState, kind: AbilityKind) -> Leader | None:
+    """The played leader (or Lorenzo de' Medici's copy) giving ``kind``, if any."""
+    for pl in p.played:
+        leader = c.leader[pl.copied if pl.copied is not None else pl.leader]
+        if leader.ability is kind:
+            return leader
+    return None
+
+
+def effective_leader(c: Content, leader_id: int, copied: int | None) -> Leader:
+    return c.leader[copied if copied is not None else leader_id]
+
+
+def penalties(c: Content, p: PlayerState, kind: PenaltyKind) -> list[ExcommunicationTile]:
+    return [c.tile[t] for t in p.excommunications if c.tile[t].penalty is kind]
+
+
+def has_penalty(c: Content, p: PlayerState, kind: PenaltyKind) -> bool:
+    return any(c.tile[t].penalty is kind for t in p.excommunications)
+
+
+def servant_rate(c: Content, p: PlayerState) -> int:
+    """Servants per +1 (excommunication 2_6: two)."""
+    rate = 1
+    for t in penalties(c, p, PenaltyKind.SERVANT_RATE):
+        rate = max(rate, t.value)
+    return rate
+
+
+def member_value(c: Content, s: State, p: PlayerState, member: Member) -> int:
+    """A member's value before servants and action bonuses (dice, leaders, excommunication 1_7)."""
+    if member is Member.NEUTRAL:
+        bonus = ability(c, p, AbilityKind.NEUTRAL_BONUS)
+        return bonus.value if bonus else 0
+    if p.six_member is member:
+        six = ability(c, p, AbilityKind.MEMBER_SIX)
+        value = six.value if six else 6
+    else:
+        fixed = ability(c, p, AbilityKind.COLORED_VALUE)
+        value = fixed.value if fixed else s.dice[COLORED.index(member)]
+    plus = ability(c, p, AbilityKind.COLORED_BONUS)
+    if plus:
+        value += plus.value
+    for t in penalties(c, p, PenaltyKind.COLORED_MEMBER_MODIFIER):
+        value += t.value
+    return value
+
+
+def action_modifier(c: Content, p: PlayerState, action: ActionKind, servants_only: bool = False) -> int:
+    """Character bonuses (unless only servants may raise the action) plus excommunication modifiers."""
+    total = 0
+    if not servants_only:
+        for cid in p.characters:
+            bonus = c.card[cid].action_bonus
+            if bonus is not None and bonus.action is action:
+                total += bonus.value
+    for t in penalties(c, p, PenaltyKind.ACTION_MODIFIER):
+        if t.action is action:
+            total += t.value
+    return total
+
+
+def discounts(c: Content, p: PlayerState, card_type: CardType) -> tuple[Goods, tuple[Goods, ...]]:
+    """Fixed discount and the alternatives to choose from (Stonemason: wood OR stone)."""
+    fixed, options = ZERO, ()
+    action = ActionKind(int(card_type))
+    for cid in p.characters:
+        bonus = c.card[cid].action_bonus
+        if bonus is None or bonus.action is not action or not bonus.discounts:
+            continue
+        if len(bonus.discounts) == 1:
+            fixed = fixed + bonus.discounts[0]
+        elif not options:
+            options = bonus.discounts
+    return fixed, options
+
+
+def reduce_gain(c: Content, p: PlayerState, goods: Goods) -> Goods:
+    """Excommunications 1_1..1_4: each source gives one fewer of the named goods (never below 0)."""
+    for t in penalties(c, p, PenaltyKind.GAIN_REDUCTION):
+        goods = goods - t.goods
+    return goods.floor0()
+
+
+def card_count(p: PlayerState, card_type: CardType) -> int:
+    return len(p.cards_of(card_type))
+
+
+def meets_requirement(c: Content, p: PlayerState, leader: Leader) -> bool:
+    req = leader.requirement
+    counts = (len(p.territories), len(p.buildings), len(p.characters), len(p.ventures))
+    if any(have < need for have, need in zip(counts, req.cards, strict=True)):
+        return False
+    if req.same_type and max(counts) < req.same_type:
+        return False
+    return p.goods.covers(req.goods)
+
+
+def faith_required(c: Content, s: State) -> int:
+    return c.board.vatican_faith_required[s.period - 1]
+
+
+def faith_victory(c: Content, faith: int) -> int:
+    table = c.board.faith_victory
+    return table[min(faith, len(table) - 1)]
+
+
+def is_tower_occupied(c: Content, s: State, tower: CardType) -> bool:
+    return any(c.space[o.space].tower is tower for o in s.occupants)
+
+
+def card_of(c: Content, s: State, space: int) -> Card | None:
+    cid = s.towers[space - 1] if 1 <= space <= len(s.towers) else 0
+    return c.card[cid] if cid else None

@@ -1,0 +1,178 @@
+"""Per-viewer views, event visibility and determinization (resampling what a seat cannot see)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from services.lorenzo.rules.content_types import Content
+from services.lorenzo.rules.events import (
+    DecksShuffled,
+    DraftHandReceived,
+    Event,
+    LeaderDrafted,
+    LeadersDealt,
+    VaticanAnswerGiven,
+)
+from services.lorenzo.rules.goods import Goods
+from services.lorenzo.rules.model import (
+    Decision,
+    Deck,
+    FinalScore,
+    Member,
+    Occupant,
+    Phase,
+    PlayedLeader,
+    PlayerState,
+    State,
+)
+from shared.decider import PUBLIC, SERVER_ONLY, Actor, Visibility
+from shared.rng import Rng
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    goods: Goods
+    territories: tuple[int, ...]
+    buildings: tuple[int, ...]
+    characters: tuple[int, ...]
+    ventures: tuple[int, ...]
+    placed: tuple[Member, ...]
+    bonus_tile: int
+    hand: tuple[int, ...]  # empty unless it is the viewer's own (or the viewer is the system)
+    hand_size: int
+    draft_hand: tuple[int, ...]
+    draft_hand_size: int
+    played: tuple[PlayedLeader, ...]
+    discarded: tuple[int, ...]
+    excommunications: tuple[int, ...]
+    vatican_answered: bool
+    vatican_answer: bool | None  # only the viewer's own
+    six_member: Member | None
+
+
+@dataclass(frozen=True, slots=True)
+class LorenzoView:
+    viewer_seat: int  # -1 for spectators and the system
+    phase: Phase
+    round: int
+    period: int
+    turn_order: tuple[int, ...]
+    turn_queue: tuple[int, ...]
+    turn_index: int
+    active_seat: int
+    acted: bool
+    pending: tuple[Decision, ...]
+    budget: Goods
+    dice: tuple[int, ...]
+    towers: tuple[int, ...]
+    occupants: tuple[Occupant, ...]
+    excommunication_tiles: tuple[int, ...]
+    bonus_tiles_left: tuple[int, ...]
+    tile_pickers: tuple[int, ...]
+    players: tuple[PlayerView, ...]
+    deck_sizes: tuple[int, ...]
+    decks: tuple[Deck, ...]  # the system only
+    final: tuple[FinalScore, ...]
+    placings: tuple[int, ...]
+
+
+def _player_view(p: PlayerState, sees_all: bool, own: bool) -> PlayerView:
+    secret = sees_all or own
+    return PlayerView(
+        seat=p.seat,
+        goods=p.goods,
+        territories=p.territories,
+        buildings=p.buildings,
+        characters=p.characters,
+        ventures=p.ventures,
+        placed=p.placed,
+        bonus_tile=p.bonus_tile,
+        hand=p.hand if secret else (),
+        hand_size=len(p.hand),
+        draft_hand=p.draft_hand if secret else (),
+        draft_hand_size=len(p.draft_hand),
+        played=p.played,
+        discarded=p.discarded,
+        excommunications=p.excommunications,
+        vatican_answered=p.vatican_answer is not None,
+        vatican_answer=p.vatican_answer if secret else None,
+        six_member=p.six_member,
+    )
+
+
+def view(s: State, viewer: Actor) -> LorenzoView:
+    sees_all = viewer.is_system
+    seat = viewer.seat if viewer.is_seat else -1
+    return LorenzoView(
+        viewer_seat=seat,
+        phase=s.phase,
+        round=s.round,
+        period=s.period,
+        turn_order=s.turn_order,
+        turn_queue=s.turn_queue,
+        turn_index=s.turn_index,
+        active_seat=s.active_seat if s.phase is Phase.ACTIONS else -1,
+        acted=s.acted,
+        pending=s.pending,
+        budget=s.budget,
+        dice=s.dice,
+        towers=s.towers,
+        occupants=s.occupants,
+        excommunication_tiles=s.excommunication_tiles,
+        bonus_tiles_left=s.bonus_tiles_left,
+        tile_pickers=s.tile_pickers,
+        players=tuple(_player_view(p, sees_all, p.seat == seat) for p in s.players),
+        deck_sizes=tuple(len(d.cards) for d in s.decks),
+        decks=s.decks if sees_all else (),
+        final=s.final,
+        placings=s.placings,
+    )
+
+
+def visibility(event: Event) -> Visibility:
+    match event:
+        case DecksShuffled():
+            return SERVER_ONLY
+        case LeadersDealt(seat, _) | LeaderDrafted(seat, _) | DraftHandReceived(seat, _):
+            return Visibility.to_seat(seat)
+        case VaticanAnswerGiven(seat, _):
+            return Visibility.to_seat(seat)
+        case _:
+            return PUBLIC
+
+
+def determinize(c: Content, s: State, seat: int, rng: Rng) -> State:
+    """A state consistent with what ``seat`` sees: other seats' leader hands (and draft hands) are dealt
+    again from the leaders ``seat`` cannot see, each deck is reshuffled within its periods, and other
+    seats' unrevealed Vatican answers are forgotten (they will be asked again)."""
+    seen: set[int] = set()
+    for p in s.players:
+        seen.update(pl.leader for pl in p.played)
+        seen.update(p.discarded)
+    me = s.players[seat] if 0 <= seat < len(s.players) else None
+    if me is not None:
+        seen.update(me.hand)
+        seen.update(me.draft_hand)
+    unseen = [x.id for x in c.leaders if x.id not in seen]
+    hidden_sizes = [(len(p.hand), len(p.draft_hand)) for p in s.players]
+    pool = list(rng.shuffled(unseen))
+    players = []
+    for p in s.players:
+        if p.seat == seat:
+            players.append(p)
+            continue
+        n_hand, n_draft = hidden_sizes[p.seat]
+        hand, pool = tuple(pool[:n_hand]), pool[n_hand:]
+        draft, pool = tuple(pool[:n_draft]), pool[n_draft:]
+        answer = p.vatican_answer if s.phase is not Phase.VATICAN else None
+        players.append(replace(p, hand=hand, draft_hand=draft, vatican_answer=answer))
+    decks = tuple(Deck(d.card_type, _reshuffle(c, d.cards, rng)) for d in s.decks)
+    return replace(s, players=tuple(players), decks=decks)
+
+
+def _reshuffle(c: Content, cards: tuple[int, ...], rng: Rng) -> tuple[int, ...]:
+    out: tuple[int, ...] = ()
+    for period in sorted({c.card[x].period for x in cards}):
+        out += rng.shuffled([x for x in cards if c.card[x].period == period])
+    return out
