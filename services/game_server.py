@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from services.games import load_game
 from shared.config import Settings, port_for, redis_client
 from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, serve_forever, start_server
@@ -9,7 +10,6 @@ from shared.observability import setup_logging, start_metrics
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import TokenSigner, load_secret
-from services.games import load_game
 
 
 def build(game: str, settings: Settings, port: int) -> RunningServer:

@@ -26,8 +26,9 @@ class GameSpec:
 
 
 GAMES: dict[str, GameSpec] = {
-    "lorenzo": GameSpec("lorenzo", "Lorenzo il Magnifico", "services.lorenzo.content:load_rules",
-                        "services/lorenzo/rules"),
+    "lorenzo": GameSpec(
+        "lorenzo", "Lorenzo il Magnifico", "services.lorenzo.content:load_rules", "services/lorenzo/rules"
+    ),
 }
 
 
@@ -66,4 +67,6 @@ def load_game(name: str) -> LoadedGame:
     pb2 = importlib.import_module(f"tabula.{name}.v1.{name}_pb2")
     pb2_grpc = importlib.import_module(f"tabula.{name}.v1.{name}_pb2_grpc")
     codec = MessageCodec(pb2, [*rules.command_types, *rules.event_types, rules.view_type])
-    return LoadedGame({**GAMES, **_extra()}[name], rules, GameModules(pb2, pb2_grpc, name.capitalize()), codec)
+    return LoadedGame(
+        {**GAMES, **_extra()}[name], rules, GameModules(pb2, pb2_grpc, name.capitalize()), codec
+    )

@@ -24,7 +24,7 @@ class Result:
     meets_goal: bool | None = None
 
 
-def rate(fn: Callable[[int], None], n: int) -> float:
+def rate(fn: Callable[[int], object], n: int) -> float:
     """Calls per second of ``fn(i)`` for i in range(n)."""
     started = time.perf_counter()
     for i in range(n):

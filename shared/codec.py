@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import functools
 import re
 import types
 import typing
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,10 +46,10 @@ def _spec(name: str, hint: Any) -> FieldSpec:
     optional = repeated = False
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(hint) if a is not type(None)]
-        if len(args) != 1:
+        members = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(members) != 1:
             raise CodecError(f"field {name}: only 'X | None' unions are allowed")
-        optional, hint = True, args[0]
+        optional, hint = True, members[0]
         origin = typing.get_origin(hint)
     if origin is tuple:
         args = typing.get_args(hint)
@@ -66,13 +65,18 @@ def _spec(name: str, hint: Any) -> FieldSpec:
     raise CodecError(f"field {name}: unsupported type {hint!r}")
 
 
-@functools.cache
+_FIELDS: dict[type, tuple[FieldSpec, ...]] = {}
+
+
 def fields_of(cls: type) -> tuple[FieldSpec, ...]:
     """The codec's view of a dataclass, computed once per class."""
-    if not dataclasses.is_dataclass(cls):
-        raise CodecError(f"{cls!r} is not a dataclass")
-    hints = typing.get_type_hints(cls)
-    return tuple(_spec(f.name, hints[f.name]) for f in dataclasses.fields(cls))
+    cached = _FIELDS.get(cls)
+    if cached is None:
+        if not dataclasses.is_dataclass(cls):
+            raise CodecError(f"{cls!r} is not a dataclass")
+        hints = typing.get_type_hints(cls)
+        cached = _FIELDS[cls] = tuple(_spec(f.name, hints[f.name]) for f in dataclasses.fields(cls))
+    return cached
 
 
 # ---------------------------------------------------------------- plain JSON values
@@ -154,8 +158,8 @@ def from_proto(cls: type[Any], message: Message) -> Any:
         elif spec.kind == "message":
             assert spec.target is not None
             target = spec.target
-            kwargs[spec.name] = tuple(from_proto(target, m) for m in raw) if spec.repeated else (
-                from_proto(target, raw)
+            kwargs[spec.name] = (
+                tuple(from_proto(target, m) for m in raw) if spec.repeated else (from_proto(target, raw))
             )
         elif spec.kind == "enum":
             assert spec.target is not None
@@ -280,6 +284,3 @@ def union_field(message: Message) -> Message:
 def wrap_union(wrapper: Message, member: Message) -> Message:
     getattr(wrapper, _snake(member.DESCRIPTOR.name)).CopyFrom(member)
     return wrapper
-
-
-Encoder = Callable[[Any], tuple[str, bytes]]

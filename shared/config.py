@@ -45,6 +45,6 @@ def redis_client(settings: Settings) -> RedisClient:
     """Bytes in, bytes out (payloads are protobuf). Cluster mode follows TABULA_REDIS_CLUSTER."""
     if settings.redis_cluster:
         url = urlparse(settings.redis_url)
-        node = redis.cluster.ClusterNode(url.hostname or "127.0.0.1", url.port or 6379)
+        node = redis.cluster.ClusterNode(url.hostname or "127.0.0.1", url.port or 6379)  # type: ignore[no-untyped-call]
         return redis.cluster.RedisCluster(startup_nodes=[node], socket_timeout=30)
     return redis.Redis.from_url(settings.redis_url, socket_timeout=30, health_check_interval=30)

@@ -111,7 +111,7 @@ ConfigT = TypeVar("ConfigT")
 StateT = TypeVar("StateT")
 CommandT = TypeVar("CommandT")
 EventT = TypeVar("EventT")
-ViewT = TypeVar("ViewT")
+ViewT = TypeVar("ViewT", covariant=True)
 
 
 class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):

@@ -62,7 +62,9 @@ def map_error(err: BaseException) -> Mapped | None:
         case NotFound():
             return Mapped(grpc.StatusCode.NOT_FOUND, "not_found", str(err), {})
         case MatchExists():
-            return Mapped(grpc.StatusCode.ALREADY_EXISTS, "match_exists", str(err), {"match_id": err.match_id})
+            return Mapped(
+                grpc.StatusCode.ALREADY_EXISTS, "match_exists", str(err), {"match_id": err.match_id}
+            )
         case TokenError():
             return Mapped(grpc.StatusCode.UNAUTHENTICATED, "bad_token", str(err), {})
         case PermissionDenied():
@@ -84,7 +86,7 @@ def to_status(mapped: Mapped, domain: str) -> grpc.Status:
 
 def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
     """Client side: the ErrorInfo detail of a failed call, if any."""
-    status = rpc_status.from_call(err)  # type: ignore[arg-type]
+    status = rpc_status.from_call(err)
     if status is None:
         return None
     for detail in status.details:

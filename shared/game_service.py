@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import grpc
+from tabula.common.v1 import common_pb2
 
 from shared.codec import MessageCodec, to_proto, union_field, wrap_union
 from shared.decider import SPECTATOR, SYSTEM, Actor, Visibility
@@ -23,7 +24,6 @@ from shared.protogen import GameModules
 from shared.runner import MatchRunner
 from shared.store import StoredEvent
 from shared.tokens import Claims, Role, TokenError, TokenSigner
-from tabula.common.v1 import common_pb2
 
 
 def bearer(context: grpc.ServicerContext) -> str:
@@ -48,8 +48,13 @@ def actor_for(claims: Claims, match_id: str) -> Actor:
 
 def envelope(event: StoredEvent) -> common_pb2.EventEnvelope:
     return common_pb2.EventEnvelope(
-        version=event.version, type=event.type, payload=event.payload, visibility=event.visibility,
-        actor=event.actor, server_time_ms=event.server_time_ms, schema_version=event.schema_version,
+        version=event.version,
+        type=event.type,
+        payload=event.payload,
+        visibility=event.visibility,
+        actor=event.actor,
+        server_time_ms=event.server_time_ms,
+        schema_version=event.schema_version,
         command_id=event.command_id,
     )
 
@@ -57,12 +62,14 @@ def envelope(event: StoredEvent) -> common_pb2.EventEnvelope:
 class GameServicer:
     """Implements ``<Game>Service`` for any game over a :class:`MatchRunner`."""
 
-    def __init__(self, runner: MatchRunner[Any], modules: GameModules, signer: TokenSigner,
-                 keepalive_s: float = 10.0) -> None:
+    def __init__(
+        self, runner: MatchRunner[Any], modules: GameModules, signer: TokenSigner, keepalive_s: float = 10.0
+    ) -> None:
         self.runner, self.modules, self.signer = runner, modules, signer
         self.rules = runner.rules
-        self.codec = MessageCodec(modules.pb2, [*self.rules.command_types, *self.rules.event_types,
-                                                self.rules.view_type])
+        self.codec = MessageCodec(
+            modules.pb2, [*self.rules.command_types, *self.rules.event_types, self.rules.view_type]
+        )
         self.keepalive_ms = int(keepalive_s * 1000)
 
     # ------------------------------------------------------------ helpers
@@ -130,7 +137,9 @@ class GameServicer:
         if not request.HasField("command"):
             raise InvalidArgument("command is required")
         command = self.codec.from_message(union_field(request.command))
-        done = self.runner.submit(request.match_id, actor, command, request.expected_version, request.command_id)
+        done = self.runner.submit(
+            request.match_id, actor, command, request.expected_version, request.command_id
+        )
         return self.modules.pb2.SubmitCommandResponse(
             first_version=done.first_version, last_version=done.last_version, duplicate=done.duplicate
         )
@@ -158,7 +167,9 @@ class GameServicer:
             raise InvalidArgument(f"version must be between 0 and {head}")
         loaded = self.runner.load(request.match_id, at_version=request.version)
         viewer = self._revealed(request.match_id, viewer)
-        return self.modules.pb2.ReplayResponse(version=loaded.version, view=self._view_message(loaded.state, viewer))
+        return self.modules.pb2.ReplayResponse(
+            version=loaded.version, view=self._view_message(loaded.state, viewer)
+        )
 
     @rpc("game")
     def ExportLog(self, request: Any, context: grpc.ServicerContext) -> Any:

@@ -34,8 +34,9 @@ def _abort(context: grpc.ServicerContext, err: BaseException, service: str, meth
         log.exception("unexpected error", extra=log_fields(service=service, method=method))
         RPCS.labels(service, method, "INTERNAL").inc()
         context.abort(grpc.StatusCode.INTERNAL, "internal error")
-    RPCS.labels(service, method, mapped.code.name).inc()
-    context.abort_with_status(to_status(mapped, f"tabula.{service}"))
+    else:
+        RPCS.labels(service, method, mapped.code.name).inc()
+        context.abort_with_status(to_status(mapped, f"tabula.{service}"))
 
 
 def rpc(service: str) -> Callable[[F], F]:
@@ -92,12 +93,14 @@ class RunningServer:
     health: health.HealthServicer
 
     def stop(self, grace: float = 5.0) -> None:
-        for name in list(self.health._server_status):  # noqa: SLF001 - flip every service to NOT_SERVING
+        for name in list(self.health._server_status):
             self.health.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
         self.server.stop(grace).wait()
 
 
-def start_server(regs: Sequence[Registration], port: int = 0, host: str = "127.0.0.1", workers: int = 32) -> RunningServer:
+def start_server(
+    regs: Sequence[Registration], port: int = 0, host: str = "127.0.0.1", workers: int = 32
+) -> RunningServer:
     """Build, bind (port 0: a free port) and start a server with health and reflection."""
     options = [
         ("grpc.max_receive_message_length", MAX_MESSAGE),

@@ -18,7 +18,8 @@ EVENTS_APPENDED = Counter("tabula_events_appended_total", "Events appended", ["g
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
-            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),

@@ -144,13 +144,21 @@ def compile_protos(proto_root: Path, out_dir: Path, includes: tuple[Path, ...] =
     No ``__init__.py`` is written: ``tabula`` stays a namespace package, so code generated
     into several folders (the repo's ``gen/``, a test's temporary one) imports side by side.
     """
-    from grpc_tools import protoc  # noqa: PLC0415 - a build step, not a runtime import
+    from grpc_tools import protoc
 
     out_dir.mkdir(parents=True, exist_ok=True)
     files = sorted(str(p.relative_to(proto_root)) for p in proto_root.rglob("*.proto"))
     include = Path(protoc.__file__).parent / "_proto"
-    args = ["protoc", f"-I{proto_root}", *(f"-I{p}" for p in includes), f"-I{include}", f"--python_out={out_dir}", f"--pyi_out={out_dir}",
-            f"--grpc_python_out={out_dir}", *files]
+    args = [
+        "protoc",
+        f"-I{proto_root}",
+        *(f"-I{p}" for p in includes),
+        f"-I{include}",
+        f"--python_out={out_dir}",
+        f"--pyi_out={out_dir}",
+        f"--grpc_python_out={out_dir}",
+        *files,
+    ]
     if protoc.main(args) != 0:
         raise RuntimeError(f"protoc failed on {proto_root}")
     if str(out_dir) not in sys.path:

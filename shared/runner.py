@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from shared.codec import CodecError, from_plain, to_plain
-from shared.decider import SYSTEM, Actor, RuleViolation, Rules
+from shared.decider import SYSTEM, Actor, Rules, RuleViolation
 from shared.rng import Rng
 from shared.store import EventStore, NewEvent, Snapshot, StoredEvent, VersionConflict
 
@@ -74,7 +74,12 @@ class MatchRunner(Generic[S]):
 
     # ------------------------------------------------------------ create
     def create(
-        self, match_id: str, seats: int, options: Mapping[str, str], seed: int, extra_meta: Mapping[str, str] | None = None
+        self,
+        match_id: str,
+        seats: int,
+        options: Mapping[str, str],
+        seed: int,
+        extra_meta: Mapping[str, str] | None = None,
     ) -> Loaded[S]:
         """Set up a match: the game's setup events, appended at version 0 with the meta.
 

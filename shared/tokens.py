@@ -56,10 +56,22 @@ class TokenSigner:
         self._secret = secret
 
     def issue(
-        self, player_id: str, role: Role, ttl_s: int = 24 * 3600, match_id: str = "", seat: int = -1, name: str = ""
+        self,
+        player_id: str,
+        role: Role,
+        ttl_s: int = 24 * 3600,
+        match_id: str = "",
+        seat: int = -1,
+        name: str = "",
     ) -> str:
-        claims = {"sub": player_id, "role": role.value, "exp": int(time.time()) + ttl_s,
-                  "mid": match_id, "seat": seat, "name": name}
+        claims = {
+            "sub": player_id,
+            "role": role.value,
+            "exp": int(time.time()) + ttl_s,
+            "mid": match_id,
+            "seat": seat,
+            "name": name,
+        }
         body = _b64(json.dumps(claims, separators=(",", ":"), sort_keys=True).encode())
         return f"{body}.{self._sign(body)}"
 
@@ -69,8 +81,14 @@ class TokenSigner:
             raise TokenError("token signature is not valid")
         try:
             raw = json.loads(_unb64(body))
-            claims = Claims(str(raw["sub"]), Role(raw["role"]), int(raw["exp"]), str(raw["mid"]), int(raw["seat"]),
-                            str(raw.get("name", "")))
+            claims = Claims(
+                str(raw["sub"]),
+                Role(raw["role"]),
+                int(raw["exp"]),
+                str(raw["mid"]),
+                int(raw["seat"]),
+                str(raw.get("name", "")),
+            )
         except (ValueError, KeyError, TypeError, binascii.Error) as err:
             raise TokenError("token is malformed") from err
         if claims.expires_at < (time.time() if now is None else now):

@@ -33,7 +33,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One private Redis for the session, with AOF on in a temporary folder."""
     if docker_available():
-        from testcontainers.redis import RedisContainer  # noqa: PLC0415
+        from testcontainers.redis import RedisContainer
 
         with RedisContainer("redis:7").with_command("redis-server --appendonly yes") as container:
             host, port = container.get_container_host_ip(), container.get_exposed_port(6379)

@@ -67,7 +67,9 @@ def _stop(children: list[subprocess.Popen[bytes]], redis: RedisServer | None) ->
 
 
 @app.command()
-def run(data: Path = typer.Option(Path(".tabula/redis"), help="embedded Redis folder (AOF kept here)")) -> None:
+def run(
+    data: Path = typer.Option(Path(".tabula/redis"), help="embedded Redis folder (AOF kept here)"),
+) -> None:
     """Start Redis and every service; Ctrl-C stops them all."""
     redis = None
     env = dict(os.environ)

@@ -133,9 +133,13 @@ class EventStore(Protocol):
 
     def version(self, match_id: str) -> int: ...
 
-    def read(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]: ...
+    def read(
+        self, match_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[StoredEvent]: ...
 
-    def subscribe(self, match_id: str, from_version: int, block_ms: int = 5000) -> Iterator[list[StoredEvent]]:
+    def subscribe(
+        self, match_id: str, from_version: int, block_ms: int = 5000
+    ) -> Iterator[list[StoredEvent]]:
         """Batches of events from ``from_version`` on, forever; an empty batch after each idle wait."""
         ...
 

@@ -52,7 +52,9 @@ class MemoryEventStore:
             for e in events:
                 version = len(stream) + 1
                 stream.append(
-                    StoredEvent(version, e.type, e.payload, e.visibility, command_id, e.actor, now, e.schema_version)
+                    StoredEvent(
+                        version, e.type, e.payload, e.visibility, command_id, e.actor, now, e.schema_version
+                    )
                 )
             result = AppendResult(expected_version + 1, len(stream))
             self._commands[match_id][command_id] = result
@@ -66,8 +68,12 @@ class MemoryEventStore:
     def _notify(self, match_id: str, result: AppendResult, events: Sequence[NewEvent], game: str) -> None:
         outbox = self._outbox.setdefault(shard_of(match_id, self.shards), [])
         notice = OutboxNotice(
-            f"{len(outbox) + 1}-0", match_id, result.first_version, result.last_version,
-            tuple(e.type for e in events), game,
+            f"{len(outbox) + 1}-0",
+            match_id,
+            result.first_version,
+            result.last_version,
+            tuple(e.type for e in events),
+            game,
         )
         outbox.append(notice)
 
@@ -86,7 +92,9 @@ class MemoryEventStore:
             end = len(stream) if to_version is None else min(to_version, len(stream))
             return stream[max(from_version, 1) - 1 : end]
 
-    def subscribe(self, match_id: str, from_version: int, block_ms: int = 5000) -> Iterator[list[StoredEvent]]:
+    def subscribe(
+        self, match_id: str, from_version: int, block_ms: int = 5000
+    ) -> Iterator[list[StoredEvent]]:
         next_version = max(from_version, 1)
         while True:
             with self._changed:
@@ -115,7 +123,9 @@ class MemoryEventStore:
     def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]:
         after_seq = int(after.split("-")[0])
         with self._changed:
-            return [n for n in self._outbox.get(shard, []) if int(n.entry_id.split("-")[0]) > after_seq][:count]
+            return [n for n in self._outbox.get(shard, []) if int(n.entry_id.split("-")[0]) > after_seq][
+                :count
+            ]
 
     def outbox_key(self, shard: int) -> str:
         return f"{{s{shard:02d}}}:outbox"

@@ -59,6 +59,8 @@ return {1, result}
 """
 
 RedisClient = redis.Redis | redis.cluster.RedisCluster
+# redis-py's stubs type replies as "bytes | str | Any | None" whatever the client's decoding;
+# this adapter always uses a bytes client, so replies are handled as Any.
 
 
 def _range(text: bytes | str) -> AppendResult:
@@ -83,7 +85,7 @@ class RedisEventStore:
     """The production store. ``client`` must not decode responses (payloads are bytes)."""
 
     def __init__(self, client: RedisClient, shards: int = DEFAULT_SHARDS) -> None:
-        self.client = client
+        self.client: Any = client
         self.shards = shards
         self._append = client.register_script(APPEND_LUA)
 
@@ -132,7 +134,9 @@ class RedisEventStore:
         entries = self.client.xrange(self._key(match_id, "events"), f"0-{max(from_version, 1)}", end)
         return [_event(entry_id, fields) for entry_id, fields in entries]
 
-    def subscribe(self, match_id: str, from_version: int, block_ms: int = 5000) -> Iterator[list[StoredEvent]]:
+    def subscribe(
+        self, match_id: str, from_version: int, block_ms: int = 5000
+    ) -> Iterator[list[StoredEvent]]:
         key = self._key(match_id, "events")
         last = max(from_version, 1) - 1
         while True:
@@ -160,7 +164,9 @@ class RedisEventStore:
         return Snapshot(int(version), data)
 
     def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]:
-        entries = self.client.xrange(self.outbox_key(shard), f"({after}" if after != "0-0" else "-", "+", count=count)
+        entries = self.client.xrange(
+            self.outbox_key(shard), f"({after}" if after != "0-0" else "-", "+", count=count
+        )
         return [notice_from_entry(i, f) for i, f in entries]
 
 

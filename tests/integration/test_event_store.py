@@ -51,7 +51,7 @@ def ev(kind: str = "Thing", payload: bytes = b"x", vis: str = "public") -> NewEv
 
 
 def test_appends_get_dense_versions_from_one(store: EventStore) -> None:
-    assert store.append("m1", 0, [ev("A"), ev("B")], "c1") .last_version == 2
+    assert store.append("m1", 0, [ev("A"), ev("B")], "c1").last_version == 2
     result = store.append("m1", 2, [ev("C")], "c2")
     assert (result.first_version, result.last_version, result.duplicate) == (3, 3, False)
     assert [e.version for e in store.read("m1")] == [1, 2, 3]
@@ -105,7 +105,9 @@ def test_oversized_batch_is_rejected_and_nothing_written(store: EventStore) -> N
     ("match_id", "command_id", "events"),
     [("bad id!", "c", [ev()]), ("m1", "", [ev()]), ("m1", "c", [])],
 )
-def test_malformed_appends_are_refused(store: EventStore, match_id: str, command_id: str, events: list[NewEvent]) -> None:
+def test_malformed_appends_are_refused(
+    store: EventStore, match_id: str, command_id: str, events: list[NewEvent]
+) -> None:
     with pytest.raises(InvalidAppend):
         store.append(match_id, 0, events, command_id)
     assert store.version("m1") == 0

@@ -17,9 +17,8 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from shared.errors import error_info
 from shared.game_service import GameServicer
-from shared.protogen import GameModules
 from shared.grpc_server import RunningServer, start_server
-from shared.protogen import compile_protos, render_game_proto
+from shared.protogen import GameModules, compile_protos, render_game_proto
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import Role, TokenSigner
@@ -80,7 +79,9 @@ def create(stub: Any, pb2: ModuleType, match_id: str = "m1", seats: int = 2, goa
 
 def roll(pb2: ModuleType, match_id: str, version: int, command_id: str) -> Any:
     command = pb2.Command(roll=pb2.Roll())
-    return pb2.SubmitCommandRequest(match_id=match_id, expected_version=version, command_id=command_id, command=command)
+    return pb2.SubmitCommandRequest(
+        match_id=match_id, expected_version=version, command_id=command_id, command=command
+    )
 
 
 def fails(call: Any, code: grpc.StatusCode, reason: str | None = None) -> None:
@@ -99,7 +100,9 @@ def test_health_and_reflection_are_served(server: RunningServer) -> None:
     )
     assert check.status == health_pb2.HealthCheckResponse.SERVING
     reflect = reflection_pb2_grpc.ServerReflectionStub(channel)
-    (reply,) = reflect.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5)
+    (reply,) = reflect.ServerReflectionInfo(
+        iter([reflection_pb2.ServerReflectionRequest(list_services="")]), timeout=5
+    )
     assert "tabula.race.v1.RaceService" in {s.name for s in reply.list_services_response.service}
     channel.close()
 
@@ -108,13 +111,22 @@ def test_only_a_service_token_creates_matches(stub: Any, race_modules: GameModul
     pb2 = race_modules.pb2
     request = pb2.CreateMatchRequest(match_id="m1", seats=2)
     fails(lambda: stub.CreateMatch(request, timeout=5), grpc.StatusCode.UNAUTHENTICATED, "bad_token")
-    fails(lambda: stub.CreateMatch(request, metadata=auth(SERVICE + "x"), timeout=5), grpc.StatusCode.UNAUTHENTICATED)
-    fails(lambda: stub.CreateMatch(request, metadata=seat("m1", 0), timeout=5), grpc.StatusCode.PERMISSION_DENIED)
+    fails(
+        lambda: stub.CreateMatch(request, metadata=auth(SERVICE + "x"), timeout=5),
+        grpc.StatusCode.UNAUTHENTICATED,
+    )
+    fails(
+        lambda: stub.CreateMatch(request, metadata=seat("m1", 0), timeout=5),
+        grpc.StatusCode.PERMISSION_DENIED,
+    )
     assert create(stub, pb2) == 3
     fails(lambda: create(stub, pb2, goal="9"), grpc.StatusCode.ALREADY_EXISTS, "match_exists")
     bad = pb2.CreateMatchRequest(match_id="m2", seats=7)
-    fails(lambda: stub.CreateMatch(bad, metadata=auth(SERVICE), timeout=5), grpc.StatusCode.FAILED_PRECONDITION,
-          "bad_seats")
+    fails(
+        lambda: stub.CreateMatch(bad, metadata=auth(SERVICE), timeout=5),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "bad_seats",
+    )
 
 
 def test_view_shows_own_secret_and_legal_commands(stub: Any, race_modules: GameModules) -> None:
@@ -131,19 +143,34 @@ def test_view_shows_own_secret_and_legal_commands(stub: Any, race_modules: GameM
 def test_errors_follow_the_table(stub: Any, race_modules: GameModules) -> None:
     pb2 = race_modules.pb2
     create(stub, pb2)
-    fails(lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("m1", 1), timeout=5),
-          grpc.StatusCode.FAILED_PRECONDITION, "not_your_turn")
-    fails(lambda: stub.SubmitCommand(roll(pb2, "m1", 2, "a"), metadata=seat("m1", 0), timeout=5),
-          grpc.StatusCode.ABORTED, "stale_version")
-    fails(lambda: stub.SubmitCommand(roll(pb2, "nope", 0, "a"), metadata=seat("nope", 0), timeout=5),
-          grpc.StatusCode.NOT_FOUND, "match_not_found")
-    fails(lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("other", 0), timeout=5),
-          grpc.StatusCode.PERMISSION_DENIED)
+    fails(
+        lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("m1", 1), timeout=5),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "not_your_turn",
+    )
+    fails(
+        lambda: stub.SubmitCommand(roll(pb2, "m1", 2, "a"), metadata=seat("m1", 0), timeout=5),
+        grpc.StatusCode.ABORTED,
+        "stale_version",
+    )
+    fails(
+        lambda: stub.SubmitCommand(roll(pb2, "nope", 0, "a"), metadata=seat("nope", 0), timeout=5),
+        grpc.StatusCode.NOT_FOUND,
+        "match_not_found",
+    )
+    fails(
+        lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("other", 0), timeout=5),
+        grpc.StatusCode.PERMISSION_DENIED,
+    )
     empty = pb2.SubmitCommandRequest(match_id="m1", expected_version=3, command_id="a")
-    fails(lambda: stub.SubmitCommand(empty, metadata=seat("m1", 0), timeout=5), grpc.StatusCode.INVALID_ARGUMENT)
+    fails(
+        lambda: stub.SubmitCommand(empty, metadata=seat("m1", 0), timeout=5), grpc.StatusCode.INVALID_ARGUMENT
+    )
     expired = auth(SIGNER.issue("p0", Role.PLAYER, ttl_s=-5, match_id="m1", seat=0))
-    fails(lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=expired, timeout=5),
-          grpc.StatusCode.UNAUTHENTICATED)
+    fails(
+        lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=expired, timeout=5),
+        grpc.StatusCode.UNAUTHENTICATED,
+    )
     done = stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("m1", 0), timeout=5)
     again = stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("m1", 0), timeout=5)
     assert (done.last_version, done.duplicate, again.last_version, again.duplicate) == (4, False, 4, True)
@@ -152,7 +179,9 @@ def test_errors_follow_the_table(stub: Any, race_modules: GameModules) -> None:
 def test_watch_is_redacted_resumable_and_keeps_alive(stub: Any, race_modules: GameModules) -> None:
     pb2 = race_modules.pb2
     create(stub, pb2)
-    stream = stub.WatchMatch(pb2.WatchMatchRequest(match_id="m1", from_version=1), metadata=seat("m1", 1), timeout=10)
+    stream = stub.WatchMatch(
+        pb2.WatchMatchRequest(match_id="m1", from_version=1), metadata=seat("m1", 1), timeout=10
+    )
     seen: list[tuple[int, str]] = []
     keepalives = 0
     submitted = threading.Event()
@@ -169,7 +198,9 @@ def test_watch_is_redacted_resumable_and_keeps_alive(stub: Any, race_modules: Ga
     stream.cancel()
     assert seen == [(1, "race_started"), (3, "secret_dealt"), (4, "die_rolled")]  # seat 0's secret is hidden
     assert keepalives >= 1
-    resumed = stub.WatchMatch(pb2.WatchMatchRequest(match_id="m1", from_version=4), metadata=seat("m1", 1), timeout=10)
+    resumed = stub.WatchMatch(
+        pb2.WatchMatchRequest(match_id="m1", from_version=4), metadata=seat("m1", 1), timeout=10
+    )
     first = next(resumed)
     resumed.cancel()
     assert first.event.envelope.version == 4
@@ -181,13 +212,17 @@ def test_replay_and_export_after_the_end(stub: Any, race_modules: GameModules) -
     me = seat("m1", 0)
     at_start = stub.Replay(pb2.ReplayRequest(match_id="m1", version=1), metadata=me, timeout=5)
     assert list(at_start.view.positions) == [0, 0]
-    fails(lambda: stub.Replay(pb2.ReplayRequest(match_id="m1", version=99), metadata=me, timeout=5),
-          grpc.StatusCode.INVALID_ARGUMENT)
-    fails(lambda: stub.ExportLog(pb2.ExportLogRequest(match_id="m1"), metadata=me, timeout=5),
-          grpc.StatusCode.PERMISSION_DENIED)
+    fails(
+        lambda: stub.Replay(pb2.ReplayRequest(match_id="m1", version=99), metadata=me, timeout=5),
+        grpc.StatusCode.INVALID_ARGUMENT,
+    )
+    fails(
+        lambda: stub.ExportLog(pb2.ExportLogRequest(match_id="m1"), metadata=me, timeout=5),
+        grpc.StatusCode.PERMISSION_DENIED,
+    )
     stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=me, timeout=5)  # goal 1: the first roll wins
     view = stub.GetView(pb2.GetViewRequest(match_id="m1"), metadata=me, timeout=5)
-    assert view.HasField("outcome") and list(view.outcome.placings)[0] == 1
+    assert view.HasField("outcome") and view.outcome.placings[0] == 1
     log = stub.ExportLog(pb2.ExportLogRequest(match_id="m1"), metadata=seat("m1", 1), timeout=5)
     assert [e.envelope.version for e in log.events] == [1, 2, 3, 4]
 
@@ -197,7 +232,10 @@ def test_graceful_stop_refuses_new_calls(race_modules: GameModules, redis_client
     running = start_server([GameServicer(runner, race_modules, SIGNER).registration()])
     channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
     health = health_pb2_grpc.HealthStub(channel)
-    assert health.Check(health_pb2.HealthCheckRequest(), timeout=5).status == health_pb2.HealthCheckResponse.SERVING
+    assert (
+        health.Check(health_pb2.HealthCheckRequest(), timeout=5).status
+        == health_pb2.HealthCheckResponse.SERVING
+    )
     running.stop(1)
     with pytest.raises(grpc.RpcError):
         health.Check(health_pb2.HealthCheckRequest(), timeout=1)

@@ -7,7 +7,7 @@ import pytest
 from shared.decider import SYSTEM, Actor, RuleViolation
 from shared.runner import MatchExists, MatchNotFound, MatchRunner
 from shared.store import MemoryEventStore, Snapshot, VersionConflict
-from tests.support.race import DieRolled, EndRound, RaceRules, RaceState, Roll, JsonCodec
+from tests.support.race import DieRolled, EndRound, JsonCodec, RaceRules, RaceState, Roll
 
 RULES = RaceRules()
 CODEC = JsonCodec([*RULES.event_types, *RULES.command_types])
@@ -82,7 +82,10 @@ def test_retried_command_id_returns_the_first_result() -> None:
     runner.create("m1", 2, {}, seed=3)
     first = runner.submit("m1", Actor.of_seat(0), Roll(), 3, "c1")
     again = runner.submit("m1", Actor.of_seat(0), Roll(), 3, "c1")
-    assert again.duplicate and (again.first_version, again.last_version) == (first.first_version, first.last_version)
+    assert again.duplicate and (again.first_version, again.last_version) == (
+        first.first_version,
+        first.last_version,
+    )
     assert runner.store.version("m1") == 4
 
 

@@ -1,0 +1,67 @@
+"""docker-compose.yml and the Kubernetes manifests name real entry points, ports and health checks."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from services.cli.main import ENTRY_POINTS
+from services.cli.run import processes
+from services.games import GAMES
+from shared.config import PORTS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def compose() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return data["services"]
+
+
+def test_every_tabula_service_runs_a_real_entry_point_from_the_one_image() -> None:
+    for name, svc in compose().items():
+        if name == "redis":
+            continue
+        assert svc["build"]["dockerfile"] == "deploy/Dockerfile", name
+        verb, target = svc["command"][:2]
+        assert verb == "serve"
+        if target in ENTRY_POINTS:
+            module, _, attr = ENTRY_POINTS[target].partition(":")
+            assert callable(getattr(importlib.import_module(module), attr)), target
+        else:
+            assert target in GAMES, f"{name}: {target} is neither a game nor an entry point"
+
+
+def test_grpc_services_publish_their_port_and_health_check_it() -> None:
+    for name, svc in compose().items():
+        if name == "redis":
+            continue
+        check = svc["healthcheck"]["test"]
+        assert check[0] == "CMD" and len(check) > 1, name
+        if "ports" in svc:
+            port = PORTS[svc["command"][1]]
+            assert svc["ports"] == [f"{port}:{port}"], name
+            assert check[-2:] == ["health", f"127.0.0.1:{port}"], name
+
+
+def test_compose_runs_every_process_that_make_run_starts() -> None:
+    services = compose()
+    assert services["redis"]["healthcheck"]["test"][-1] == "ping"
+    assert "redis.conf" in " ".join(services["redis"]["volumes"])
+    assert "appendonly yes" in (ROOT / "deploy" / "redis.conf").read_text()
+    started = {p.name for p in processes()}
+    assert started <= {svc["command"][1] for name, svc in compose().items() if name != "redis"}
+
+
+def test_kubernetes_manifests_probe_the_grpc_port() -> None:
+    for path in (ROOT / "deploy" / "k8s").glob("*.yaml"):
+        for doc in yaml.safe_load_all(path.read_text()):
+            if doc["kind"] != "Deployment":
+                continue
+            (container,) = doc["spec"]["template"]["spec"]["containers"]
+            target = container["args"][1]
+            if target in PORTS:
+                assert container["readinessProbe"]["grpc"]["port"] == PORTS[target], path
