@@ -17,8 +17,8 @@ from services.lorenzo.rules.content_types import (
     AbilityKind,
     ActionBonus,
     ActionKind,
-    BonusTile,
     Board,
+    BonusTile,
     Card,
     CardType,
     Content,
@@ -37,6 +37,7 @@ from services.lorenzo.rules.content_types import (
     SpaceKind,
 )
 from services.lorenzo.rules.goods import GOODS_FIELDS, Goods
+from services.lorenzo.rules.queries import MAX_ACTIVATION
 
 CONTENT_DIR = Path(__file__).parent
 T = TypeVar("T")
@@ -165,7 +166,10 @@ def _immediate(r: _Reader, i: int, raw: Any) -> Immediate:
         t.only("type", "value", "discount")
         kind = None if t.data.get("type") == "any" else t.enum("type", _by_name(CardType))
         return Immediate(
-            ImmediateKind.TAKE_CARD, card_type=kind, value=t.int("value", lo=0), discount=t.goods("discount").goods
+            ImmediateKind.TAKE_CARD,
+            card_type=kind,
+            value=t.int("value", lo=0),
+            discount=t.goods("discount").goods,
         )
     for key, kind2 in (("harvest", ImmediateKind.HARVEST), ("production", ImmediateKind.PRODUCTION)):
         if key in e.data:
@@ -267,7 +271,11 @@ def _tile(r: _Reader) -> ExcommunicationTile:
 def _bonus_tile(r: _Reader) -> BonusTile:
     r.only("id", "name", "advanced", "harvest", "production")
     return BonusTile(
-        r.int("id", lo=1), r.str("name"), r.bool("advanced"), r.goods("harvest").goods, r.goods("production").goods
+        r.int("id", lo=1),
+        r.str("name"),
+        r.bool("advanced"),
+        r.goods("harvest").goods,
+        r.goods("production").goods,
     )
 
 
@@ -338,7 +346,10 @@ def _check_board(r: _Reader, b: Board) -> None:
         raise r.fail("territory_slot_military", "one requirement per territory slot")
     if len(b.vatican_faith_required) != b.periods:
         raise r.fail("vatican_faith_required", "one threshold per period")
-    for field, table in (("territory_victory", b.territory_victory), ("character_victory", b.character_victory)):
+    for field, table in (
+        ("territory_victory", b.territory_victory),
+        ("character_victory", b.character_victory),
+    ):
         if len(table) != b.max_cards_per_type + 1:
             raise r.fail(f"end_game.{field}", "one value per card count 0..max")
 
@@ -365,6 +376,10 @@ def _check_references(content: Content) -> None:
     for t in content.excommunications:
         if not 1 <= t.period <= content.board.periods:
             raise ContentError("excommunications.yaml", t.id, "period", "outside the game's periods")
+    for c in content.cards:
+        for value in (c.harvest.value if c.harvest else 0, c.production.value if c.production else 0):
+            if value > MAX_ACTIVATION:
+                raise ContentError("cards.yaml", c.id, "value", f"activation values stop at {MAX_ACTIVATION}")
     for ct in CardType:
         for p in range(1, content.board.periods + 1):
             n = sum(1 for c in content.cards if c.card_type is ct and c.period == p)

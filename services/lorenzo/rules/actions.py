@@ -32,7 +32,6 @@ from services.lorenzo.rules.events import (
 )
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import Decision, DecisionKind, Member, Privilege, Source, State
-from shared.decider import RuleViolation
 from services.lorenzo.rules.queries import (
     MAX_ACTIVATION,
     ability,
@@ -44,6 +43,7 @@ from services.lorenzo.rules.queries import (
     reduce_gain,
     servant_rate,
 )
+from shared.decider import RuleViolation
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,15 +130,23 @@ def check_take(
     owned = len(p.cards_of(card.card_type))
     if owned >= c.board.max_cards_per_type:
         raise RuleViolation("card_limit", "you already have 6 cards of that type")
-    if card.card_type is CardType.TERRITORY and not ability(c, p, AbilityKind.IGNORE_TERRITORY_REQUIREMENT):
-        if have.military < c.board.territory_slot_military[owned]:
-            raise RuleViolation("territory_slot_locked", "not enough military points for the next territory slot")
+    is_territory = card.card_type is CardType.TERRITORY
+    borgia = ability(c, p, AbilityKind.IGNORE_TERRITORY_REQUIREMENT)
+    if is_territory and not borgia and have.military < c.board.territory_slot_military[owned]:
+        raise RuleViolation("territory_slot_locked", "not enough military points for the next territory slot")
     cost_to_pay = _cost(c, s, seat, card, cost_option, discount_option, extra_discount, have)
     return TakePlan(card, space, servants, fee, bonus, cost_to_pay, v0 + boost)
 
 
 def _cost(
-    c: Content, s: State, seat: int, card: Card, cost_option: int, discount_option: int, extra: Goods, have: Goods
+    c: Content,
+    s: State,
+    seat: int,
+    card: Card,
+    cost_option: int,
+    discount_option: int,
+    extra: Goods,
+    have: Goods,
 ) -> Goods:
     p = s.players[seat]
     costs = card.costs
@@ -167,7 +175,14 @@ def _rest(g: Goods) -> tuple[int, int, int, int, int, int]:
 
 
 def check_place(
-    c: Content, s: State, seat: int, member: Member, space_id: int, servants: int, cost_option: int, discount_option: int
+    c: Content,
+    s: State,
+    seat: int,
+    member: Member,
+    space_id: int,
+    servants: int,
+    cost_option: int,
+    discount_option: int,
 ) -> PlacePlan:
     p = s.players[seat]
     if member in p.placed:
@@ -200,7 +215,7 @@ def check_place(
 
 
 def _has_colored_in_area(c: Content, s: State, seat: int, space: Space) -> bool:
-    """One coloured member per player per tower and per harvest / production area (the neutral one is free)."""
+    """One coloured member per player per tower and per harvest / production area (neutral: free)."""
     if space.kind in (SpaceKind.MARKET, SpaceKind.COUNCIL):
         return False
     for o in s.occupants:

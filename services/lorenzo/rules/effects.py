@@ -85,7 +85,11 @@ def apply_immediate(ctx: Ctx, seat: int, card: Card) -> None:
                 n = p.goods.military // e.value
                 gain(ctx, seat, Gain(e.gain.goods.times(n)), Source.CARD_EFFECT)
             case ImmediateKind.TAKE_CARD:
-                ctx.owe(Decision(DecisionKind.TAKE_CARD, card_type=e.card_type, value=e.value, discount=e.discount))
+                ctx.owe(
+                    Decision(
+                        DecisionKind.TAKE_CARD, card_type=e.card_type, value=e.value, discount=e.discount
+                    )
+                )
             case ImmediateKind.HARVEST:
                 ctx.owe(Decision(DecisionKind.HARVEST, value=e.value))
             case ImmediateKind.PRODUCTION:

@@ -1,4 +1,4 @@
-"""Events of Lorenzo il Magnifico (past tense). Everything random is recorded here, so ``evolve`` never draws."""
+"""Events of Lorenzo il Magnifico (past tense). Everything random is recorded here; ``evolve`` never draws."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from services.lorenzo.rules.content_types import CardType
 from services.lorenzo.rules.goods import Goods
-from services.lorenzo.rules.model import Deck, Decision, FinalScore, Member, Phase, Privilege, Source
+from services.lorenzo.rules.model import Decision, Deck, FinalScore, Member, Phase, Privilege, Source
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,12 +48,17 @@ from services.lorenzo.rules.events import (
 from services.lorenzo.rules.goods import Goods
 from services.lorenzo.rules.model import Config, Deck, Occupant, Phase, PlayedLeader, PlayerState, State
 
-_FIELD_BY_TYPE = {
-    CardType.TERRITORY: "territories",
-    CardType.BUILDING: "buildings",
-    CardType.CHARACTER: "characters",
-    CardType.VENTURE: "ventures",
-}
+
+def _with_card(p: PlayerState, card_type: CardType, card: int) -> PlayerState:
+    match card_type:
+        case CardType.TERRITORY:
+            return replace(p, territories=(*p.territories, card))
+        case CardType.BUILDING:
+            return replace(p, buildings=(*p.buildings, card))
+        case CardType.CHARACTER:
+            return replace(p, characters=(*p.characters, card))
+        case CardType.VENTURE:
+            return replace(p, ventures=(*p.ventures, card))
 
 
 def _set(state: State, player: PlayerState) -> State:
@@ -76,7 +81,7 @@ def _use_leader(played: tuple[PlayedLeader, ...], leader: int) -> tuple[PlayedLe
     return tuple(replace(x, used=True) if x.leader == leader else x for x in played)
 
 
-def evolve(state: State, event: Event) -> State:  # noqa: C901 - one flat dispatch
+def evolve(state: State, event: Event) -> State:
     match event:
         case ResourcesGained(seat, goods, _):
             return _add(state, seat, goods)
@@ -88,13 +93,14 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 - one flat dispat
             return replace(state, occupants=(*state.occupants, Occupant(space, seat, member)), acted=True)
         case CardTaken(seat, card, card_type, space):
             p = state.players[seat]
-            field = _FIELD_BY_TYPE[card_type]
-            p = replace(p, **{field: (*getattr(p, field), card)})
-            towers = state.towers[: space - 1] + (0,) + state.towers[space:]
+            p = _with_card(p, card_type, card)
+            towers = (*state.towers[: space - 1], 0, *state.towers[space:])
             return replace(_set(state, p), towers=towers)
         case DecisionsQueued(_, decisions):
             return replace(state, pending=decisions + state.pending)
-        case CouncilPrivilegesChosen() | BonusCardActionTaken() | BonusActionPerformed() | BonusActionSkipped():
+        case (
+            CouncilPrivilegesChosen() | BonusCardActionTaken() | BonusActionPerformed() | BonusActionSkipped()
+        ):
             return replace(state, pending=state.pending[1:])
         case ExchangeChosen(_, _, _, paid):
             return replace(state, pending=state.pending[1:], budget=state.budget - paid)
@@ -106,7 +112,10 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 - one flat dispat
             return replace(state, acted=True)
         case LeaderPlayed(seat, leader, copy_of):
             p = state.players[seat]
-            return _set(state, replace(p, hand=_without(p.hand, leader), played=(*p.played, PlayedLeader(leader, copy_of))))
+            return _set(
+                state,
+                replace(p, hand=_without(p.hand, leader), played=(*p.played, PlayedLeader(leader, copy_of))),
+            )
         case LeaderDiscarded(seat, leader):
             p = state.players[seat]
             return _set(state, replace(p, hand=_without(p.hand, leader), discarded=(*p.discarded, leader)))
@@ -119,7 +128,7 @@ def evolve(state: State, event: Event) -> State:  # noqa: C901 - one flat dispat
             return _evolve_rare(state, event)
 
 
-def _evolve_rare(state: State, event: Event) -> State:  # noqa: C901 - one flat dispatch
+def _evolve_rare(state: State, event: Event) -> State:
     match event:
         case GameStarted(seats, advanced, turn_order):
             return replace(
@@ -134,7 +143,9 @@ def _evolve_rare(state: State, event: Event) -> State:  # noqa: C901 - one flat 
         case DecksShuffled(decks):
             return replace(state, decks=decks)
         case BonusTileSelectionStarted(pickers, tiles):
-            return replace(state, phase=Phase.CHOOSE_BONUS_TILES, tile_pickers=pickers, bonus_tiles_left=tiles)
+            return replace(
+                state, phase=Phase.CHOOSE_BONUS_TILES, tile_pickers=pickers, bonus_tiles_left=tiles
+            )
         case BonusTileChosen(seat, tile):
             state = _set(state, replace(state.players[seat], bonus_tile=tile))
             left = tuple(t for t in state.bonus_tiles_left if t != tile)
@@ -148,11 +159,19 @@ def _evolve_rare(state: State, event: Event) -> State:  # noqa: C901 - one flat 
             return replace(state, phase=phase)
         case RoundStarted(number, queue):
             return replace(
-                state, round=number, turn_queue=queue, turn_index=0, acted=False, pending=(), phase=Phase.ACTIONS
+                state,
+                round=number,
+                turn_queue=queue,
+                turn_index=0,
+                acted=False,
+                pending=(),
+                phase=Phase.ACTIONS,
             )
         case TowersFilled(cards):
             n = len(cards) // len(state.decks)
-            return replace(state, towers=cards, decks=tuple(Deck(d.card_type, d.cards[n:]) for d in state.decks))
+            return replace(
+                state, towers=cards, decks=tuple(Deck(d.card_type, d.cards[n:]) for d in state.decks)
+            )
         case DiceRolled(black, white, orange):
             return replace(state, dice=(black, white, orange))
         case VaticanAnswerGiven(seat, support):
@@ -182,9 +201,10 @@ def _evolve_rare(state: State, event: Event) -> State:  # noqa: C901 - one flat 
             return replace(state, placings=placings, phase=Phase.FINISHED)
         case (
             ResourcesGained() | ResourcesPaid() | FamilyMemberPlaced() | CardTaken() | DecisionsQueued()
-            | CouncilPrivilegesChosen() | BonusCardActionTaken() | BonusActionPerformed() | BonusActionSkipped()
-            | ExchangeChosen() | ExchangeBudgetSet() | TurnEnded() | PlacementPassed() | LeaderPlayed()
-            | LeaderDiscarded() | LeaderActivated() | FamilyMemberValueSet()
+            | CouncilPrivilegesChosen() | BonusCardActionTaken() | BonusActionPerformed()
+            | BonusActionSkipped() | ExchangeChosen() | ExchangeBudgetSet() | TurnEnded()
+            | PlacementPassed() | LeaderPlayed() | LeaderDiscarded() | LeaderActivated()
+            | FamilyMemberValueSet()
         ):  # fmt: skip
             return evolve(state, event)
         case _:

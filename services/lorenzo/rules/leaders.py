@@ -92,4 +92,3 @@ def can_act_with_leaders(c: Content, s: State, seat: int) -> bool:
     if p.hand:
         return True
     return any(activation_members(c, s, seat, pl) for pl in p.played)
-

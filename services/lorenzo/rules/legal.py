@@ -33,7 +33,7 @@ from services.lorenzo.rules.commands import (
     StartRound,
     TakeBonusCard,
 )
-from services.lorenzo.rules.content_types import ActionKind, AbilityKind, Content, SpaceKind
+from services.lorenzo.rules.content_types import AbilityKind, ActionKind, Content, SpaceKind
 from services.lorenzo.rules.leaders import activation_members, check_play, copy_targets
 from services.lorenzo.rules.model import ALL_MEMBERS, DecisionKind, Phase, Privilege, State
 from services.lorenzo.rules.queries import action_modifier, discounts, servant_rate
@@ -194,7 +194,8 @@ def _decision_commands(c: Content, s: State, seat: int) -> list[Command]:
         case DecisionKind.HARVEST | DecisionKind.PRODUCTION:
             _, lo, hi = bonus_action_range(c, s, seat)
             hi = min(hi, p.goods.servants // rate)
-            return [PerformBonusAction(b * rate) for b in range(lo, hi + 1)] + [SkipBonusAction()]
+            bonus: list[Command] = [PerformBonusAction(b * rate) for b in range(lo, hi + 1)]
+            return [*bonus, SkipBonusAction()]
         case DecisionKind.TAKE_CARD:
             out = []
             for space in c.board.spaces:

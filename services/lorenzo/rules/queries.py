@@ -15,7 +15,9 @@ from services.lorenzo.rules.content_types import (
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import COLORED, Member, PlayerState, State
 
-MAX_ACTIVATION = 6  # highest harvest/production activation value printed on a card; checked at import of content
+MAX_ACTIVATION = (
+    6  # highest harvest/production activation value printed on a card; checked at import of content
+)
 
 
 def ability(c: Content, p: PlayerState, kind: AbilityKind) -> Leader | None:
@@ -82,7 +84,8 @@ def action_modifier(c: Content, p: PlayerState, action: ActionKind, servants_onl
 
 def discounts(c: Content, p: PlayerState, card_type: CardType) -> tuple[Goods, tuple[Goods, ...]]:
     """Fixed discount and the alternatives to choose from (Stonemason: wood OR stone)."""
-    fixed, options = ZERO, ()
+    fixed: Goods = ZERO
+    options: tuple[Goods, ...] = ()
     action = ActionKind(int(card_type))
     for cid in p.characters:
         bonus = c.card[cid].action_bonus

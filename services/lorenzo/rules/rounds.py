@@ -134,9 +134,7 @@ def end_turn(ctx: Ctx, seat: int) -> None:
 def vatican_voters(c: Content, s: State) -> tuple[int, ...]:
     """Seats that reached the period's faith requirement and have not answered yet."""
     need = faith_required(c, s)
-    return tuple(
-        p.seat for p in s.players if p.goods.faith >= need and p.vatican_answer is None
-    )
+    return tuple(p.seat for p in s.players if p.goods.faith >= need and p.vatican_answer is None)
 
 
 def answer_vatican(ctx: Ctx, seat: int, support: bool) -> None:

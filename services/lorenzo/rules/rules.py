@@ -190,5 +190,3 @@ class LorenzoRules:
 
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
         return determinize(self.content, state, seat, rng)
-
-
