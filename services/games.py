@@ -23,11 +23,16 @@ class GameSpec:
     title: str
     rules_factory: str  # "package.module:function" returning the game's Rules
     source: str  # where the rules live, for the generated .proto header
+    counts: str = ""  # "module:function" taking rules.content -> component counts per family
 
 
 GAMES: dict[str, GameSpec] = {
     "lorenzo": GameSpec(
-        "lorenzo", "Lorenzo il Magnifico", "services.lorenzo.content:load_rules", "services/lorenzo/rules"
+        name="lorenzo",
+        title="Lorenzo il Magnifico",
+        rules_factory="services.lorenzo.content:load_rules",
+        source="services/lorenzo/rules",
+        counts="services.lorenzo.rules.content_types:content_counts",
     ),
 }
 
@@ -50,6 +55,14 @@ class LoadedGame:
     rules: Any
     modules: GameModules
     codec: MessageCodec
+
+
+def content_counts(name: str) -> dict[str, int]:
+    """Component counts of a game's content, validated on load."""
+    spec = GAMES[name]
+    module, _, attr = spec.counts.partition(":")
+    counts: dict[str, int] = getattr(importlib.import_module(module), attr)(load_rules(name).content)
+    return counts
 
 
 def load_rules(name: str) -> Any:

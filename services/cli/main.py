@@ -47,5 +47,5 @@ def health(address: str = typer.Argument(..., help="host:port of a gRPC service"
     raise typer.Exit(0 if serving else 1)
 
 
-for _module in ("proto", "run", "bench"):
+for _module in ("proto", "run", "bench", "simulate", "content"):
     importlib.import_module(f"services.cli.{_module}")

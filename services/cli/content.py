@@ -1,0 +1,23 @@
+"""``tabula content GAME``: load and validate a game's content files, print counts per family."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+from services.cli.main import app
+from services.games import GAMES, content_counts
+
+
+@app.command()
+def content(game: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")) -> None:
+    """Validate GAME's content (cards, tiles, board) and print the counts per component family."""
+    if game not in GAMES:
+        raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(sorted(GAMES))}")
+    counts = content_counts(game)
+    if as_json:
+        typer.echo(json.dumps({"game": game, "counts": counts}, indent=2))
+        return
+    for family, n in counts.items():
+        typer.echo(f"{family:>24}: {n}")

@@ -1,0 +1,48 @@
+"""``tabula simulate``: play whole matches in-process and print a summary."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from typing import Any
+
+import typer
+
+from services.cli.main import app
+from services.games import load_rules
+from shared.simulate import Policy, random_policy, simulate
+
+# Bot levels: name -> factory(rules) -> policy. The workers add their bots here.
+BOTS: dict[str, Callable[[Any], Policy]] = {"random": lambda rules: random_policy}
+
+
+@app.command(name="simulate")
+def simulate_command(
+    game: str = typer.Option("lorenzo"),
+    players: int = typer.Option(4, min=1),
+    games: int = typer.Option(10, min=1),
+    seed: int = typer.Option(1),
+    bots: str = typer.Option("random", help="one level for all seats, or one per seat, comma-separated"),
+    option: list[str] = typer.Option([], help="game option KEY=VALUE, repeatable"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Play GAMES full matches with bots and report finished games, events, violations and speed."""
+    rules = load_rules(game)
+    levels = bots.split(",")
+    if len(levels) == 1:
+        levels *= players
+    unknown = sorted(set(levels) - set(BOTS))
+    if len(levels) != players or unknown:
+        raise typer.BadParameter(f"--bots needs 1 or {players} levels from {sorted(BOTS)}; got {bots!r}")
+    config = rules.make_config(players, dict(o.split("=", 1) for o in option))
+    policies = {seat: BOTS[level](rules) for seat, level in enumerate(levels)}
+    summary = simulate(rules, config, players, games, seed, policies)
+    report = {"game": game, "players": players, "bots": levels, "seed": seed, **dataclasses.asdict(summary)}
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    for key, value in report.items():
+        typer.echo(f"{key:>22}: {value}")
+    if summary.invariant_violations:
+        raise typer.Exit(1)
