@@ -49,7 +49,7 @@ def stub(server: RunningServer, game: LoadedGame) -> Iterator[Any]:
 
 
 def step(stub: Any, pb2: Any, match_id: str, rng: Rng, n: int) -> Any:
-    """One command by whoever is to act (the system through a service token), chosen among its legal commands."""
+    """One command by whoever is to act (the system with a service token), chosen among its legal ones."""
     head = stub.GetView(pb2.GetViewRequest(match_id=match_id), metadata=SERVICE, timeout=10)
     auth = SERVICE if head.system_to_act else seat_auth(match_id, rng.choice(list(head.seats_to_act)))
     view = stub.GetView(pb2.GetViewRequest(match_id=match_id), metadata=auth, timeout=10)
