@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 
@@ -47,4 +48,23 @@ def store_benchmarks(client: redis.Redis, n: int = 5000) -> list[Result]:
         Result("store.scripted_append_per_s", scripted, "ops/s"),
         Result("store.append_vs_raw_ratio", ratio, "ratio", ">= 0.5", ratio >= 0.5),
         Result("store.read_200_event_match_per_s", reads, "reads/s"),
+    ]
+
+
+def game_benchmarks(game: str, rules: Any, config: Any, games: int = 40) -> list[Result]:
+    """Random full games per second (legal-command enumeration included) and events folded per second."""
+    from shared.simulate import play_game  # noqa: PLC0415 - only this suite needs it
+
+    started = time.perf_counter()
+    results = [play_game(rules, config, seed, {}, check=False) for seed in range(games)]
+    games_per_s = games / (time.perf_counter() - started)
+    started = time.perf_counter()
+    for result in results:
+        state = rules.initial_state()
+        for event in result.log:
+            state = rules.evolve(state, event)
+    fold_per_s = sum(len(r.log) for r in results) / (time.perf_counter() - started)
+    return [
+        Result(f"{game}.random_games_per_s", games_per_s, "games/s", ">= 20", games_per_s >= 20),
+        Result(f"{game}.events_folded_per_s", fold_per_s, "events/s", ">= 50000", fold_per_s >= 50_000),
     ]

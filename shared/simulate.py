@@ -32,6 +32,7 @@ class GameResult:
     steps: int
     outcome: Outcome | None
     violations: list[str] = field(default_factory=list)
+    log: list[Any] = field(default_factory=list, repr=False)
 
 
 def play_game(
@@ -67,7 +68,7 @@ def play_game(
         steps += 1
     if check:
         violations += _check(rules, events, state)
-    return GameResult(seed, len(events), steps, rules.outcome(state), violations)
+    return GameResult(seed, len(events), steps, rules.outcome(state), violations, events)
 
 
 def _fold(rules: Rules[Any, Any, Any, Any, Any], events: Sequence[Any]) -> Any:
@@ -111,6 +112,8 @@ def simulate(
 ) -> Summary:
     started = time.perf_counter()
     results = [play_game(rules, config, seed + i, policies) for i in range(games)]
+    for r in results:
+        r.log = []  # a summary keeps no event lists
     seconds = time.perf_counter() - started
     finished = [r for r in results if r.outcome is not None]
     scores = [[r.outcome.scores[s] for r in finished if r.outcome] for s in range(seats)]

@@ -14,7 +14,8 @@ from rich.console import Console
 from rich.table import Table
 
 from services.cli.main import app
-from shared.bench import Result, store_benchmarks
+from services.games import load_rules
+from shared.bench import Result, game_benchmarks, store_benchmarks
 from shared.redis_server import private_redis
 
 
@@ -23,8 +24,13 @@ def _store() -> list[Result]:
         return store_benchmarks(server.client())
 
 
+def _lorenzo() -> list[Result]:
+    rules = load_rules("lorenzo")
+    return game_benchmarks("lorenzo", rules, rules.make_config(4, {"advanced": "true"}))
+
+
 # Each suite returns results; later issues add theirs (games per second, bots, ...).
-SUITES: dict[str, Callable[[], list[Result]]] = {"store": _store}
+SUITES: dict[str, Callable[[], list[Result]]] = {"store": _store, "lorenzo": _lorenzo}
 
 
 @app.command()
