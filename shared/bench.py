@@ -53,7 +53,7 @@ def store_benchmarks(client: redis.Redis, n: int = 5000) -> list[Result]:
 
 def game_benchmarks(game: str, rules: Any, config: Any, games: int = 40) -> list[Result]:
     """Random full games per second (legal-command enumeration included) and events folded per second."""
-    from shared.simulate import play_game  # noqa: PLC0415 - only this suite needs it
+    from shared.simulate import play_game
 
     started = time.perf_counter()
     results = [play_game(rules, config, seed, {}, check=False) for seed in range(games)]
