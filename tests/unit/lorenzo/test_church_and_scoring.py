@@ -14,7 +14,6 @@ from services.lorenzo.rules.commands import (
     StartRound,
 )
 from services.lorenzo.rules.events import (
-    ChurchSupported,
     Excommunicated,
     FaithPointsConverted,
     FamilyMemberPlaced,
@@ -141,7 +140,12 @@ def _final(*players: dict[str, object], order: tuple[int, ...] | None = None) ->
 
 def test_final_scoring_tables() -> None:
     ended = _final(
-        {"territories": (1, 2, 3, 4), "characters": (49, 50, 51), "ventures": (73, 74), "goods": Goods(coins=11)},
+        {
+            "territories": (1, 2, 3, 4),
+            "characters": (49, 50, 51),
+            "ventures": (73, 74),
+            "goods": Goods(coins=11),
+        },
         {"goods": Goods(military=1)},
     )
     # 4 territories 4, 3 characters 6, ventures 4 + 5, military: second (2), 11 coins -> 2

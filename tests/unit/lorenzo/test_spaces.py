@@ -31,7 +31,9 @@ def test_rulebook_harvest_example_is_worth_five() -> None:
     s = game(dice=(3, 3, 3))
     s = with_player(s, 0, goods=Goods(servants=2), territories=(FOREST, MANOR_HOUSE, MARBLE_PIT, MONASTERY))
     events = when(s, 0, PlaceFamilyMember(B, 22, servants=2))
-    assert net(events, 0, Source.HARVEST) == Goods(wood=1 + 3, stone=1 + 2, servants=1 + 2, military=2, victory=1)
+    assert net(events, 0, Source.HARVEST) == Goods(
+        wood=1 + 3, stone=1 + 2, servants=1 + 2, military=2, victory=1
+    )
     assert net(events, 0) == Goods(wood=4, stone=3, servants=1, military=2, victory=1)
 
 

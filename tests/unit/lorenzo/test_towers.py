@@ -119,7 +119,9 @@ def test_no_more_than_six_cards_of_a_type() -> None:
     assert e.value.code == "card_limit"
 
 
-@pytest.mark.parametrize(("owned", "military", "ok"), [(2, 2, False), (2, 3, True), (3, 6, False), (5, 18, True)])
+@pytest.mark.parametrize(
+    ("owned", "military", "ok"), [(2, 2, False), (2, 3, True), (3, 6, False), (5, 18, True)]
+)
 def test_territory_slots_need_military_points(owned: int, military: int, ok: bool) -> None:
     s = with_player(game(), 0, goods=Goods(military=military), territories=(17, 18, 19, 20, 21)[:owned])
     if ok:
