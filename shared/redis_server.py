@@ -90,7 +90,7 @@ def start_redis(
 ) -> RedisServer:
     """A new redis-server on a free port; waits until it answers PING."""
     owns = folder is None
-    folder = folder or Path(tempfile.mkdtemp(prefix="tabula-redis-"))
+    folder = (folder or Path(tempfile.mkdtemp(prefix="tabula-redis-"))).resolve()
     port = free_port(cluster="--cluster-enabled" in (extra or []))
     args = [
         redis_binary(),

@@ -20,7 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.cli.main import app
 from services.games import GAMES
-from shared.config import PORTS
+from shared.config import port_for
 from shared.redis_server import RedisServer, start_redis
 
 
@@ -36,7 +36,7 @@ class Process:
 
 def processes() -> list[Process]:
     """Everything ``make run`` starts. Later services add themselves here."""
-    return [Process(name, PORTS[name]) for name in GAMES]
+    return [Process(name, port_for(name)) for name in GAMES]
 
 
 def wait_healthy(port: int, timeout: float = 30.0) -> bool:

@@ -240,3 +240,16 @@ def test_graceful_stop_refuses_new_calls(race_modules: GameModules, redis_client
     with pytest.raises(grpc.RpcError):
         health.Check(health_pb2.HealthCheckRequest(), timeout=1)
     channel.close()
+
+
+def test_metrics_endpoint_counts_rpcs(stub: Any, race_modules: GameModules) -> None:
+    import urllib.request
+
+    from shared.observability import start_metrics
+
+    port = start_metrics(0)
+    create(stub, race_modules.pb2)
+    stub.GetView(race_modules.pb2.GetViewRequest(match_id="m1"), metadata=seat("m1", 0), timeout=5)
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    assert 'tabula_rpcs_total{code="OK",method="GetView",service="game"}' in text
+    assert "tabula_rpc_seconds_bucket" in text
