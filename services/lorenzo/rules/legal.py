@@ -33,10 +33,18 @@ from services.lorenzo.rules.commands import (
     StartRound,
     TakeBonusCard,
 )
-from services.lorenzo.rules.content_types import AbilityKind, ActionKind, Content, SpaceKind
+from services.lorenzo.rules.content_types import (
+    AbilityKind,
+    ActionKind,
+    CardType,
+    Content,
+    PenaltyKind,
+    Space,
+    SpaceKind,
+)
 from services.lorenzo.rules.leaders import activation_members, check_play, copy_targets
-from services.lorenzo.rules.model import ALL_MEMBERS, DecisionKind, Phase, Privilege, State
-from services.lorenzo.rules.queries import action_modifier, discounts, servant_rate
+from services.lorenzo.rules.model import ALL_MEMBERS, DecisionKind, Member, Phase, Privilege, State
+from services.lorenzo.rules.queries import ability, action_modifier, discounts, has_penalty, servant_rate
 from services.lorenzo.rules.rounds import drafters, vatican_voters
 from shared.decider import Actor, RuleViolation
 
@@ -116,17 +124,44 @@ def _options(c: Content, s: State, seat: int, space_id: int) -> Iterator[tuple[i
             yield co, do
 
 
+def _open_spaces(c: Content, s: State, seat: int) -> list[tuple[Space, bool]]:
+    """Spaces worth checking for this seat, with whether a coloured member is already in their area.
+
+    A cheap pre-filter only: every candidate still goes through ``check_place``."""
+    assert s.config is not None
+    p = s.players[seat]
+    ariosto = ability(c, p, AbilityKind.OCCUPIED_SPACES) is not None
+    no_market = has_penalty(c, p, PenaltyKind.NO_MARKET)
+    taken: dict[int, int] = {}
+    colored_areas: set[tuple[SpaceKind, CardType | None]] = set()
+    for o in s.occupants:
+        taken[o.space] = taken.get(o.space, 0) + 1
+        if o.seat == seat and o.member is not Member.NEUTRAL:
+            other = c.space[o.space]
+            colored_areas.add((other.kind, other.tower))
+    out = []
+    for space in c.board.spaces:
+        if space.min_players > s.config.seats or (no_market and space.kind is SpaceKind.MARKET):
+            continue
+        if space.kind is SpaceKind.TOWER and not s.towers[space.id - 1]:
+            continue
+        if space.capacity and taken.get(space.id, 0) >= space.capacity:
+            if space.kind is SpaceKind.TOWER or not ariosto:
+                continue
+        area = space.kind not in (SpaceKind.MARKET, SpaceKind.COUNCIL)
+        out.append((space, area and (space.kind, space.tower) in colored_areas))
+    return out
+
+
 def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyMember]:
     p = s.players[seat]
     rate = servant_rate(c, p)
-    assert s.config is not None
+    spaces = _open_spaces(c, s, seat)
     for member in ALL_MEMBERS:
         if member in p.placed:
             continue
-        for space in c.board.spaces:
-            if space.min_players > s.config.seats:
-                continue
-            if space.kind is SpaceKind.TOWER and not s.towers[space.id - 1]:
+        for space, colored_there in spaces:
+            if colored_there and member is not Member.NEUTRAL:
                 continue
             v0 = base_value(c, s, seat, member, space)
             flexible = space.kind in (SpaceKind.HARVEST, SpaceKind.PRODUCTION)

@@ -22,6 +22,8 @@ MAX_ACTIVATION = (
 
 def ability(c: Content, p: PlayerState, kind: AbilityKind) -> Leader | None:
     """The played leader (or Lorenzo de' Medici's copy) giving ``kind``, if any."""
+    if not p.played:
+        return None
     for pl in p.played:
         leader = c.leader[pl.copied if pl.copied is not None else pl.leader]
         if leader.ability is kind:
@@ -34,6 +36,8 @@ def effective_leader(c: Content, leader_id: int, copied: int | None) -> Leader:
 
 
 def penalties(c: Content, p: PlayerState, kind: PenaltyKind) -> list[ExcommunicationTile]:
+    if not p.excommunications:
+        return []
     return [c.tile[t] for t in p.excommunications if c.tile[t].penalty is kind]
 
 

@@ -28,8 +28,8 @@ from shared.rng import Rng
 RULES = LorenzoRules(load_content())
 
 
-def _fold(events: list[object]) -> State:
-    state = RULES.initial_state()
+def _fold(events: list[object], state: State | None = None) -> State:
+    state = state or RULES.initial_state()
     for e in events:
         state = RULES.evolve(state, e)  # type: ignore[arg-type]
     return state
@@ -111,3 +111,42 @@ def test_exhaustive_playouts_accept_every_listed_command(seats: int) -> None:
 def test_one_hundred_random_playouts_keep_every_invariant(seats: int) -> None:
     for seed in range(100):
         _play(seats, seed, exhaustive=False)
+
+
+def _leaders_in_play(seats: int, seed: int) -> None:
+    """Random play where every seat has played all four drafted leaders before round 1 (Lorenzo copying
+    another seat's leader), so every leader ability meets the random rules in play."""
+    from dataclasses import replace
+
+    from services.lorenzo.rules.model import PlayedLeader
+
+    rng = Rng(seed)
+    state = _fold(list(RULES.setup(RULES.make_config(seats, {"advanced": "true"}), rng.fork("setup"))))
+    while state.phase is not Phase.ROUND_START:
+        actor = RULES.to_act(state)[0]
+        cmd = rng.choice(list(RULES.legal_commands(state, actor)))
+        state = _fold(list(RULES.decide(state, actor, cmd, Rng(0))), state)
+    players = []
+    for p in state.players:
+        other = state.players[(p.seat + 1) % seats].hand[0]
+        played = tuple(PlayedLeader(x, other if x == 15 and other != 15 else None) for x in p.hand)
+        players.append(replace(p, hand=(), played=tuple(x for x in played if x.leader != 15 or x.copied)))
+    state = replace(state, players=tuple(players))
+    for step in range(3000):
+        actors = RULES.to_act(state)
+        if not actors:
+            break
+        actor = rng.choice(actors)
+        legal = list(RULES.legal_commands(state, actor))
+        for cmd in legal:
+            RULES.decide(state, actor, cmd, Rng(step))
+        _check_state(state)
+        cmd = rng.choice(legal)
+        state = _fold(list(RULES.decide(state, actor, cmd, Rng(step))), state)
+    assert state.phase is Phase.FINISHED
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_playouts_with_every_leader_in_play(seats: int) -> None:
+    for seed in range(4):
+        _leaders_in_play(seats, 500 + seed)
