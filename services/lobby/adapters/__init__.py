@@ -1,0 +1,1 @@
+"""Redis repositories (atomic Lua scripts) and the game-service client."""

@@ -1,0 +1,134 @@
+"""The lobby's view of the games: their rules (for validation and outcomes) and their services.
+
+Game services are reached at ``TABULA_<GAME>_ADDR`` (default ``127.0.0.1:<port>``) with a
+short-lived service token and a deadline on every call. Channels are opened lazily, once.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from services.games import LoadedGame, game_names, load_game, load_rules
+from services.lobby.domain import validation
+from shared.config import PORTS
+from shared.errors import Conflict
+from shared.observability import log_fields
+from shared.runner import MatchRunner
+from shared.store import EventStore
+from shared.tokens import Role, TokenSigner
+
+log = logging.getLogger("tabula.lobby")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRequest:
+    """What the lobby asks a rule service to set up."""
+
+    game: str
+    match_id: str
+    seats: int
+    options: Mapping[str, str]
+    bots: Mapping[int, str]  # seat -> level
+    players: tuple[str, ...]  # player id per seat, "" for bots
+    turn_seconds: int
+
+
+class GameCatalog:
+    def __init__(
+        self, signer: TokenSigner, env: Mapping[str, str] | None = None, timeout_s: float = 10.0
+    ) -> None:
+        self.signer, self.timeout_s = signer, timeout_s
+        self.env = dict(env if env is not None else os.environ)
+        self._rules: dict[str, Any] = {}
+        self._channels: dict[str, grpc.Channel] = {}
+        self._lock = threading.Lock()
+
+    def names(self) -> list[str]:
+        return game_names()
+
+    def rules(self, game: str) -> Any:
+        """The game's pure rules; an unknown game is INVALID_ARGUMENT, a broken one UNAVAILABLE-like."""
+        validation.game_name(game, self.names())
+        with self._lock:
+            if game not in self._rules:
+                self._rules[game] = self._load(game)
+            return self._rules[game]
+
+    def available(self) -> list[Any]:
+        """Rules of every game that loads (a game mid-development is left out and logged)."""
+        out = []
+        for name in self.names():
+            try:
+                out.append(self.rules(name))
+            except Conflict:
+                continue
+        return out
+
+    def runner(self, game: str, store: EventStore) -> MatchRunner[Any]:
+        loaded = self._game(game)
+        return MatchRunner(loaded.rules, loaded.codec, store)
+
+    def create_match(self, request: MatchRequest) -> None:
+        loaded = self._game(request.game)
+        pb2 = loaded.modules.pb2
+        message = pb2.CreateMatchRequest(
+            match_id=request.match_id,
+            seats=request.seats,
+            options=dict(request.options),
+            bots=dict(request.bots),
+            turn_seconds=request.turn_seconds,
+            players=list(request.players),
+        )
+        stub = getattr(loaded.modules.pb2_grpc, f"{loaded.modules.name}ServiceStub")(
+            self._channel(request.game)
+        )
+        token = self.signer.issue("lobby", Role.SERVICE, ttl_s=300)
+        try:
+            stub.CreateMatch(message, metadata=[("authorization", f"Bearer {token}")], timeout=self.timeout_s)
+        except grpc.RpcError as err:
+            log.warning(
+                "create match failed",
+                extra=log_fields(
+                    game=request.game, match_id=request.match_id, code=str(err.code()), details=err.details()
+                ),
+            )
+            raise Conflict(
+                "match_create_failed", f"the {request.game} service refused: {err.details()}"
+            ) from err
+
+    def close(self) -> None:
+        with self._lock:
+            for channel in self._channels.values():
+                channel.close()
+            self._channels.clear()
+
+    # ------------------------------------------------------------ helpers
+    def _load(self, game: str) -> Any:
+        try:
+            return load_rules(game)
+        except Exception as err:  # a game whose code does not import yet must not take the lobby down
+            log.warning("game rules unavailable", extra=log_fields(game=game, error=repr(err)))
+            raise Conflict("game_unavailable", f"{game} is not available right now") from err
+
+    def _game(self, game: str) -> LoadedGame:
+        validation.game_name(game, self.names())
+        try:
+            return load_game(game)
+        except Exception as err:  # rules or generated code missing: the game is not deployable yet
+            log.warning("game unavailable", extra=log_fields(game=game, error=repr(err)))
+            raise Conflict("game_unavailable", f"{game} is not available right now") from err
+
+    def _channel(self, game: str) -> grpc.Channel:
+        with self._lock:
+            if game not in self._channels:
+                default = f"127.0.0.1:{PORTS.get(game, 0)}"
+                address = self.env.get(f"TABULA_{game.upper()}_ADDR", default)
+                self._channels[game] = grpc.insecure_channel(address)
+            return self._channels[game]

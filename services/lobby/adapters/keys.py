@@ -1,0 +1,70 @@
+"""Every Redis key the lobby writes. All share the hash tag ``{lobby}``, so each Lua script
+touches one slot and runs unchanged on Redis Cluster (the lobby's state is small)."""
+
+from __future__ import annotations
+
+P = "{lobby}"
+GROUP = "lobby-projections"  # consumer group on every {sNN}:outbox stream
+TTL_S = 24 * 3600  # rooms, tickets and their feeds expire a day after their last change
+
+
+def busy(player_id: str) -> str:
+    """ "room:<id>" or "ticket:<id>": what the player is waiting in (at most one thing)."""
+    return f"{P}:busy:{player_id}"
+
+
+def names() -> str:
+    return f"{P}:names"
+
+
+def room(room_id: str) -> str:
+    return f"{P}:room:{room_id}"
+
+
+def room_feed(room_id: str) -> str:
+    return f"{P}:room:{room_id}:feed"
+
+
+def open_rooms(game: str) -> str:
+    return f"{P}:open:{game}"
+
+
+def invite(code: str) -> str:
+    return f"{P}:invite:{code}"
+
+
+def queue(game: str) -> str:
+    return f"{P}:mm:{game}:queue"
+
+
+def queue_lock(game: str) -> str:
+    return f"{P}:mm:{game}:lock"
+
+
+def ticket(ticket_id: str) -> str:
+    return f"{P}:mm:ticket:{ticket_id}"
+
+
+def ticket_feed(ticket_id: str) -> str:
+    return f"{P}:mm:ticket:{ticket_id}:feed"
+
+
+def ratings(game: str) -> str:
+    return f"{P}:rating:{game}"
+
+
+def leaderboard(game: str) -> str:
+    return f"{P}:leaderboard:{game}"
+
+
+def rated() -> str:
+    return f"{P}:rated"
+
+
+def history(player_id: str) -> str:
+    return f"{P}:history:{player_id}"
+
+
+def text(raw: object) -> str:
+    """A Redis reply as text (clients here return bytes; tests may decode)."""
+    return raw.decode() if isinstance(raw, bytes) else str(raw)

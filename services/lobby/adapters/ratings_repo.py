@@ -1,0 +1,153 @@
+"""Ratings, leaderboards, match history and display names in Redis.
+
+A finished match is applied by one script: skip it if its id is in the rated set, check
+that no player's rating changed since it was read (another instance rating another match),
+then write ratings, leaderboard scores and history entries and remember the match id.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from services.lobby.adapters import keys
+from services.lobby.domain.ratings import FinishedMatch, SkillRating
+from shared.store.redis_store import RedisClient
+
+# KEYS: rated set, ratings hash, leaderboard zset, one history zset per player.
+# ARGV: match id, player count, rated (1/0), then per player: id, old value, new value,
+#       ordinal, history JSON, finished ms.
+# Returns 1 applied, 0 already applied, -1 a rating changed since it was read (retry).
+APPLY_LUA = """
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 0 end
+local n, rated = tonumber(ARGV[2]), ARGV[3] == '1'
+if rated then
+  for k = 0, n - 1 do
+    local at = 4 + k * 6
+    if (redis.call('HGET', KEYS[2], ARGV[at]) or '') ~= ARGV[at + 1] then return -1 end
+  end
+end
+for k = 0, n - 1 do
+  local at = 4 + k * 6
+  if rated then
+    redis.call('HSET', KEYS[2], ARGV[at], ARGV[at + 2])
+    redis.call('ZADD', KEYS[3], ARGV[at + 3], ARGV[at])
+  end
+  redis.call('ZADD', KEYS[4 + k], ARGV[at + 5], ARGV[at + 4])
+end
+redis.call('SADD', KEYS[1], ARGV[1])
+return 1
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    player_id: str
+    name: str
+    rating: SkillRating
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryItem:
+    match_id: str
+    game: str
+    seat: int
+    placing: int
+    placings: tuple[int, ...]
+    finished_ms: int
+    rating_after: float
+
+
+def _encode(r: SkillRating) -> str:
+    return f"{r.mu!r}:{r.sigma!r}:{r.matches}"
+
+
+def _decode(raw: object) -> SkillRating:
+    if raw is None:
+        return SkillRating()
+    mu, sigma, matches = keys.text(raw).split(":")
+    return SkillRating(float(mu), float(sigma), int(matches))
+
+
+class RatingsRepository:
+    def __init__(self, client: RedisClient) -> None:
+        self.client = client
+        self._apply = client.register_script(APPLY_LUA)
+
+    # ------------------------------------------------------------ names
+    def set_name(self, player_id: str, name: str) -> None:
+        self.client.hset(keys.names(), player_id, name)
+
+    def names(self, player_ids: Sequence[str]) -> list[str]:
+        if not player_ids:
+            return []
+        return [keys.text(n or b"") for n in self.client.hmget(keys.names(), list(player_ids))]
+
+    # ------------------------------------------------------------ ratings
+    def ratings(self, game: str, player_ids: Sequence[str]) -> tuple[list[SkillRating], list[str]]:
+        """Current ratings and their raw values (the raw values guard the compare-and-set)."""
+        raws = self.client.hmget(keys.ratings(game), list(player_ids)) if player_ids else []
+        return [_decode(r) for r in raws], [keys.text(r or b"") for r in raws]
+
+    def rating(self, game: str, player_id: str) -> SkillRating:
+        return _decode(self.client.hget(keys.ratings(game), player_id))
+
+    def is_rated(self, match_id: str) -> bool:
+        return bool(self.client.sismember(keys.rated(), match_id))
+
+    def apply(
+        self, match: FinishedMatch, old: Sequence[str], new: Sequence[SkillRating], finished_ms: int
+    ) -> int:
+        """1 applied, 0 already applied, -1 lost a race with another update (re-read and retry)."""
+        humans = match.humans
+        args: list[str | int] = [match.match_id, len(humans), int(match.is_rated)]
+        for human, before, after in zip(humans, old, new, strict=True):
+            item = {
+                "match": match.match_id,
+                "game": match.game,
+                "seat": human.seat,
+                "placing": human.placing,
+                "placings": list(match.placings),
+                "finished": finished_ms,
+                "rating": after.ordinal if match.is_rated else 0.0,
+            }
+            args += [
+                human.player_id,
+                before,
+                _encode(after),
+                repr(after.ordinal),
+                json.dumps(item),
+                finished_ms,
+            ]
+        key_list = [
+            keys.rated(),
+            keys.ratings(match.game),
+            keys.leaderboard(match.game),
+            *(keys.history(h.player_id) for h in humans),
+        ]
+        return int(self._apply(keys=key_list, args=args))
+
+    # ------------------------------------------------------------ reads
+    def leaderboard(self, game: str, limit: int) -> list[Standing]:
+        top = self.client.zrevrange(keys.leaderboard(game), 0, limit - 1)
+        ids = [keys.text(p) for p in top]
+        ratings, _ = self.ratings(game, ids)
+        return [Standing(p, n, r) for p, n, r in zip(ids, self.names(ids), ratings, strict=True)]
+
+    def history(self, player_id: str, limit: int) -> list[HistoryItem]:
+        items = []
+        for raw in self.client.zrevrange(keys.history(player_id), 0, limit - 1):
+            h = json.loads(keys.text(raw))
+            items.append(
+                HistoryItem(
+                    h["match"],
+                    h["game"],
+                    h["seat"],
+                    h["placing"],
+                    tuple(h["placings"]),
+                    h["finished"],
+                    h["rating"],
+                )
+            )
+        return items

@@ -1,0 +1,1 @@
+"""Pure lobby logic: no Redis, no gRPC, no clock."""

@@ -1,0 +1,95 @@
+"""Shape checks on what clients send: names, codes, ids, seat counts, options, turn clocks.
+
+Each check raises ``InvalidArgument`` with a message a player can act on; game options are
+checked by the game's own pure ``rules.make_config`` so the lobby never starts a match the
+rule service would refuse.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from shared.decider import RuleViolation
+from shared.errors import InvalidArgument
+
+MAX_NAME = 32
+INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: codes are read aloud
+INVITE_LENGTH = 8
+MAX_TURN_SECONDS = 7 * 24 * 3600
+MIN_TURN_SECONDS = 10
+MAX_OPTIONS = 16
+MAX_OPTION_TEXT = 64
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def display_name(raw: str) -> str:
+    name = " ".join(raw.split())
+    if not name:
+        raise InvalidArgument("display_name must not be empty")
+    if len(name) > MAX_NAME:
+        raise InvalidArgument(f"display_name must be at most {MAX_NAME} characters, not {len(name)}")
+    if not name.isprintable():
+        raise InvalidArgument("display_name must be printable text")
+    return name
+
+
+def invite_code(raw: str) -> str:
+    code = raw.strip().upper()
+    if len(code) != INVITE_LENGTH or any(c not in INVITE_ALPHABET for c in code):
+        raise InvalidArgument(f"an invite code is {INVITE_LENGTH} letters and digits, e.g. K7QX2MPA")
+    return code
+
+
+def identifier(raw: str, what: str) -> str:
+    if not _ID.match(raw):
+        raise InvalidArgument(f"{what} must be 1 to 64 letters, digits, '-' or '_'")
+    return raw
+
+
+def game_name(raw: str, known: Iterable[str]) -> str:
+    names = sorted(known)
+    if raw not in names:
+        raise InvalidArgument(f"unknown game {raw!r}; known: {', '.join(names)}")
+    return raw
+
+
+def seat_count(seats: int, rules: Any) -> int:
+    if not rules.min_seats <= seats <= rules.max_seats:
+        raise InvalidArgument(f"{rules.game} takes {rules.min_seats} to {rules.max_seats} seats, not {seats}")
+    return seats
+
+
+def seat_counts(counts: Iterable[int], rules: Any) -> tuple[int, ...]:
+    """Acceptable player counts for matchmaking; none given means every count the game allows."""
+    chosen = tuple(sorted(set(counts))) or tuple(range(rules.min_seats, rules.max_seats + 1))
+    for count in chosen:
+        seat_count(count, rules)
+    return chosen
+
+
+def turn_seconds(value: int) -> int:
+    if value != 0 and not MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS:
+        raise InvalidArgument(f"turn_seconds is 0 (no clock) or {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}")
+    return value
+
+
+def game_options(options: Mapping[str, str], seats: int, rules: Any) -> dict[str, str]:
+    """Bounded in size, then validated by the game's rules for this seat count."""
+    if len(options) > MAX_OPTIONS:
+        raise InvalidArgument(f"at most {MAX_OPTIONS} options")
+    for key, value in options.items():
+        if not key or len(key) > MAX_OPTION_TEXT or len(value) > MAX_OPTION_TEXT:
+            raise InvalidArgument(f"option names and values are 1 to {MAX_OPTION_TEXT} characters")
+    try:
+        rules.make_config(seats, dict(options))
+    except RuleViolation as err:
+        raise InvalidArgument(f"bad option for {rules.game}: {err.message}") from err
+    return dict(options)
+
+
+def limit(value: int, default: int, most: int) -> int:
+    if value < 0:
+        raise InvalidArgument("limit must not be negative")
+    return min(value or default, most)

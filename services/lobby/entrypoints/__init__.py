@@ -1,0 +1,1 @@
+"""The gRPC servicer and the proto <-> domain translation."""

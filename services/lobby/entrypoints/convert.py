@@ -1,0 +1,122 @@
+"""Translation between lobby protobuf messages and domain objects (no logic beyond the mapping)."""
+
+from __future__ import annotations
+
+from tabula.lobby.v1 import lobby_pb2 as pb
+
+from services.lobby.adapters.ratings_repo import HistoryItem, Standing
+from services.lobby.domain.matchmaking import TicketStatus
+from services.lobby.domain.rooms import BotLevel, Room, RoomStatus, RoomVisibility
+from services.lobby.service_layer.matchmaking import TicketSeen
+from services.lobby.service_layer.rooms import RoomSeen
+from shared.errors import InvalidArgument
+
+BOT_LEVELS = {
+    pb.BOT_LEVEL_RANDOM: BotLevel.RANDOM,
+    pb.BOT_LEVEL_GREEDY: BotLevel.GREEDY,
+    pb.BOT_LEVEL_MCTS: BotLevel.MCTS,
+}
+BOT_LEVEL_PB = {level: value for value, level in BOT_LEVELS.items()}
+VISIBILITY = {
+    pb.ROOM_VISIBILITY_PUBLIC: RoomVisibility.PUBLIC,
+    pb.ROOM_VISIBILITY_PRIVATE: RoomVisibility.PRIVATE,
+}
+VISIBILITY_PB = {v: k for k, v in VISIBILITY.items()}
+ROOM_STATUS_PB = {
+    RoomStatus.OPEN: pb.ROOM_STATUS_OPEN,
+    RoomStatus.STARTING: pb.ROOM_STATUS_STARTING,
+    RoomStatus.STARTED: pb.ROOM_STATUS_STARTED,
+    RoomStatus.CLOSED: pb.ROOM_STATUS_CLOSED,
+}
+TICKET_STATUS_PB = {
+    TicketStatus.WAITING: pb.TICKET_STATUS_WAITING,
+    TicketStatus.CLAIMED: pb.TICKET_STATUS_CLAIMED,
+    TicketStatus.MATCHED: pb.TICKET_STATUS_MATCHED,
+    TicketStatus.CANCELLED: pb.TICKET_STATUS_CANCELLED,
+}
+
+
+def bot_level(value: int, default: BotLevel | None = None) -> BotLevel:
+    if value in BOT_LEVELS:
+        return BOT_LEVELS[value]
+    if value == pb.BOT_LEVEL_UNSPECIFIED and default is not None:
+        return default
+    raise InvalidArgument("level must be BOT_LEVEL_RANDOM, BOT_LEVEL_GREEDY or BOT_LEVEL_MCTS")
+
+
+def visibility(value: int) -> RoomVisibility:
+    if value == pb.ROOM_VISIBILITY_UNSPECIFIED:
+        return RoomVisibility.PUBLIC
+    if value not in VISIBILITY:
+        raise InvalidArgument("visibility must be ROOM_VISIBILITY_PUBLIC or ROOM_VISIBILITY_PRIVATE")
+    return VISIBILITY[value]
+
+
+def room(r: Room) -> pb.Room:
+    seats = [
+        pb.Seat(
+            index=i,
+            player_id=s.player_id,
+            display_name=s.name,
+            bot=BOT_LEVEL_PB[s.bot] if s.bot else pb.BOT_LEVEL_UNSPECIFIED,
+            ready=s.ready,
+            empty=s.is_empty,
+        )
+        for i, s in enumerate(r.seats)
+    ]
+    return pb.Room(
+        room_id=r.room_id,
+        game=r.game,
+        host_player_id=r.host,
+        seats=seats,
+        options=dict(r.options),
+        turn_seconds=r.turn_seconds,
+        visibility=VISIBILITY_PB[r.visibility],
+        invite_code=r.invite_code,
+        status=ROOM_STATUS_PB[r.status],
+        match_id=r.match_id,
+        version=r.version,
+    )
+
+
+def room_seen(seen: RoomSeen) -> pb.GetRoomResponse:
+    return pb.GetRoomResponse(room=room(seen.room), seat_token=seen.seat_token)
+
+
+def ticket(seen: TicketSeen) -> pb.Ticket:
+    t = seen.ticket
+    return pb.Ticket(
+        ticket_id=t.ticket_id,
+        game=t.game,
+        status=TICKET_STATUS_PB[t.status],
+        waited_seconds=seen.waited_s,
+        match_id=t.match_id,
+        seat=t.seat,
+        seat_token=seen.seat_token,
+    )
+
+
+def standing(rank: int, s: Standing) -> pb.LeaderboardEntry:
+    r = s.rating
+    return pb.LeaderboardEntry(
+        rank=rank,
+        player_id=s.player_id,
+        display_name=s.name,
+        rating=r.ordinal,
+        mu=r.mu,
+        sigma=r.sigma,
+        matches=r.matches,
+    )
+
+
+def history(h: HistoryItem) -> pb.HistoryEntry:
+    return pb.HistoryEntry(
+        match_id=h.match_id,
+        game=h.game,
+        seat=h.seat,
+        placing=h.placing,
+        seats=len(h.placings),
+        placings=list(h.placings),
+        finished_at_ms=h.finished_ms,
+        rating_after=h.rating_after,
+    )

@@ -1,0 +1,189 @@
+"""The gRPC LobbyService: authenticate, translate, call one use case, translate back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TypeAlias
+
+import grpc
+from tabula.common.v1 import common_pb2
+from tabula.lobby.v1 import lobby_pb2 as pb
+from tabula.lobby.v1 import lobby_pb2_grpc
+
+from services.lobby.domain.rooms import BotLevel
+from services.lobby.entrypoints import convert
+from services.lobby.service_layer.identity import Identity
+from services.lobby.service_layer.matchmaking import QueueRequest, QueueService
+from services.lobby.service_layer.projections import Standings
+from services.lobby.service_layer.rooms import RoomService
+from shared.errors import InvalidArgument
+from shared.game_service import bearer
+from shared.grpc_server import Registration, rpc, stream_rpc
+from shared.tokens import Claims
+
+Ctx: TypeAlias = grpc.ServicerContext
+
+
+@dataclass
+class LobbyServicer:
+    identity: Identity
+    rooms: RoomService
+    queue: QueueService
+    standings: Standings
+    keepalive_ms: int = 10_000
+
+    def _caller(self, context: Ctx) -> Claims:
+        return self.identity.guest(bearer(context))
+
+    # ------------------------------------------------------------ identity
+    @rpc("lobby")
+    def SignInGuest(self, request: pb.SignInGuestRequest, context: Ctx) -> pb.SignInGuestResponse:
+        player_id, token, expires_at = self.identity.sign_in(request.display_name)
+        return pb.SignInGuestResponse(player_id=player_id, token=token, expires_at=expires_at)
+
+    @rpc("lobby")
+    def ListGames(self, request: pb.ListGamesRequest, context: Ctx) -> pb.ListGamesResponse:
+        games = [
+            pb.GameInfo(name=r.game, min_seats=r.min_seats, max_seats=r.max_seats)
+            for r in self.rooms.catalog.available()
+        ]
+        return pb.ListGamesResponse(games=games)
+
+    @rpc("lobby")
+    def GetSpectatorToken(
+        self, request: pb.GetSpectatorTokenRequest, context: Ctx
+    ) -> pb.GetSpectatorTokenResponse:
+        token, game = self.identity.spectator_token(self._caller(context), request.match_id)
+        return pb.GetSpectatorTokenResponse(token=token, game=game)
+
+    # ------------------------------------------------------------ rooms
+    @rpc("lobby")
+    def CreateRoom(self, request: pb.CreateRoomRequest, context: Ctx) -> pb.CreateRoomResponse:
+        caller = self._caller(context)
+        seen = self.rooms.create(
+            caller,
+            request.game,
+            request.seats,
+            dict(request.options),
+            request.turn_seconds,
+            convert.visibility(request.visibility),
+        )
+        return pb.CreateRoomResponse(room=convert.room(seen.room))
+
+    @rpc("lobby")
+    def ListRooms(self, request: pb.ListRoomsRequest, context: Ctx) -> pb.ListRoomsResponse:
+        self._caller(context)
+        return pb.ListRoomsResponse(
+            rooms=[convert.room(r) for r in self.rooms.list_open(request.game, request.limit)]
+        )
+
+    @rpc("lobby")
+    def GetRoom(self, request: pb.GetRoomRequest, context: Ctx) -> pb.GetRoomResponse:
+        return convert.room_seen(self.rooms.get(self._caller(context), request.room_id))
+
+    @rpc("lobby")
+    def JoinRoom(self, request: pb.JoinRoomRequest, context: Ctx) -> pb.JoinRoomResponse:
+        caller = self._caller(context)
+        match request.WhichOneof("target"):
+            case "invite_code":
+                seen = self.rooms.join_by_code(caller, request.invite_code)
+            case "room_id":
+                seen = self.rooms.join_by_id(caller, request.room_id)
+            case _:
+                raise InvalidArgument("room_id or invite_code is required")
+        return pb.JoinRoomResponse(
+            room=convert.room(seen.room), seat=seen.seat if seen.seat is not None else -1
+        )
+
+    @rpc("lobby")
+    def LeaveRoom(self, request: pb.LeaveRoomRequest, context: Ctx) -> pb.LeaveRoomResponse:
+        seen = self.rooms.leave(self._caller(context), request.room_id)
+        return pb.LeaveRoomResponse(room=convert.room(seen.room))
+
+    @rpc("lobby")
+    def AddBot(self, request: pb.AddBotRequest, context: Ctx) -> pb.AddBotResponse:
+        caller, level = self._caller(context), convert.bot_level(request.level)
+        seen, seat = self.rooms.add_bot(caller, request.room_id, level)
+        return pb.AddBotResponse(room=convert.room(seen.room), seat=seat)
+
+    @rpc("lobby")
+    def RemoveBot(self, request: pb.RemoveBotRequest, context: Ctx) -> pb.RemoveBotResponse:
+        seen = self.rooms.remove_bot(self._caller(context), request.room_id, request.seat)
+        return pb.RemoveBotResponse(room=convert.room(seen.room))
+
+    @rpc("lobby")
+    def SetReady(self, request: pb.SetReadyRequest, context: Ctx) -> pb.SetReadyResponse:
+        seen = self.rooms.set_ready(self._caller(context), request.room_id, request.ready)
+        return pb.SetReadyResponse(room=convert.room(seen.room))
+
+    @rpc("lobby")
+    def StartRoom(self, request: pb.StartRoomRequest, context: Ctx) -> pb.StartRoomResponse:
+        seen = self.rooms.start(self._caller(context), request.room_id)
+        return pb.StartRoomResponse(
+            room=convert.room(seen.room),
+            match_id=seen.room.match_id,
+            seat_token=seen.seat_token,
+            seat=seen.seat if seen.seat is not None else -1,
+        )
+
+    @stream_rpc("lobby")
+    def WatchRoom(self, request: pb.WatchRoomRequest, context: Ctx) -> Iterator[pb.WatchRoomResponse]:
+        version = 0
+        for seen in self.rooms.watch(self._caller(context), request.room_id, self.keepalive_ms):
+            if not context.is_active():
+                return
+            if seen is None:
+                yield pb.WatchRoomResponse(keepalive=common_pb2.Keepalive(head_version=version))
+                continue
+            version = seen.room.version
+            yield pb.WatchRoomResponse(room=convert.room_seen(seen))
+
+    # ------------------------------------------------------------ matchmaking
+    @rpc("lobby")
+    def Enqueue(self, request: pb.EnqueueRequest, context: Ctx) -> pb.EnqueueResponse:
+        caller = self._caller(context)
+        wanted = QueueRequest(
+            request.game,
+            list(request.seat_counts),
+            request.bot_fill_after_seconds,
+            convert.bot_level(request.bot_level, BotLevel.GREEDY),
+            dict(request.options),
+            request.turn_seconds,
+        )
+        ticket = self.queue.enqueue(caller, wanted)
+        return pb.EnqueueResponse(ticket_id=ticket.ticket_id, rating=ticket.rating)
+
+    @rpc("lobby")
+    def CancelQueue(self, request: pb.CancelQueueRequest, context: Ctx) -> pb.CancelQueueResponse:
+        self.queue.cancel(self._caller(context), request.ticket_id)
+        return pb.CancelQueueResponse()
+
+    @stream_rpc("lobby")
+    def WatchQueue(self, request: pb.WatchQueueRequest, context: Ctx) -> Iterator[pb.WatchQueueResponse]:
+        for seen in self.queue.watch(self._caller(context), request.ticket_id, self.keepalive_ms):
+            if not context.is_active():
+                return
+            if seen is None:
+                yield pb.WatchQueueResponse(keepalive=common_pb2.Keepalive())
+                continue
+            yield pb.WatchQueueResponse(ticket=convert.ticket(seen))
+
+    # ------------------------------------------------------------ ratings and history
+    @rpc("lobby")
+    def GetLeaderboard(self, request: pb.GetLeaderboardRequest, context: Ctx) -> pb.GetLeaderboardResponse:
+        self._caller(context)
+        standings = self.standings.leaderboard(request.game, request.limit)
+        return pb.GetLeaderboardResponse(
+            entries=[convert.standing(i + 1, s) for i, s in enumerate(standings)]
+        )
+
+    @rpc("lobby")
+    def GetMatchHistory(self, request: pb.GetMatchHistoryRequest, context: Ctx) -> pb.GetMatchHistoryResponse:
+        items = self.standings.history(self._caller(context), request.player_id, request.limit)
+        return pb.GetMatchHistoryResponse(entries=[convert.history(h) for h in items])
+
+    # ------------------------------------------------------------ wiring
+    def registration(self) -> Registration:
+        full_name = pb.DESCRIPTOR.services_by_name["LobbyService"].full_name
+        return Registration(lobby_pb2_grpc.add_LobbyServiceServicer_to_server, self, full_name)

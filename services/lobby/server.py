@@ -1,0 +1,116 @@
+"""Bootstrap of the lobby: the one place that wires settings, Redis, the games, gRPC and threads.
+
+Besides the gRPC server, every lobby instance runs two background threads: the matcher
+(one tick every ``TABULA_MATCH_TICK_S``, default 0.5 s) and the ratings projector (the
+``lobby-projections`` consumer group on every outbox shard). Both are safe to run in many
+instances at once.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from services.lobby.adapters.games import GameCatalog
+from services.lobby.adapters.queue_repo import QueueRepository
+from services.lobby.adapters.ratings_repo import RatingsRepository
+from services.lobby.adapters.rooms_repo import RoomRepository
+from services.lobby.domain.matchmaking import Policy
+from services.lobby.entrypoints.servicer import LobbyServicer
+from services.lobby.service_layer.identity import Identity
+from services.lobby.service_layer.matchmaking import Matcher, QueueService
+from services.lobby.service_layer.projections import RatingsProjector, Standings
+from services.lobby.service_layer.rooms import RoomService
+from shared.config import Settings, port_for, redis_client
+from shared.grpc_server import RunningServer, serve_forever, start_server
+from shared.observability import setup_logging, start_metrics
+from shared.store.redis_store import RedisEventStore
+from shared.tokens import TokenSigner, load_secret
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass
+class Lobby:
+    """A running lobby: the gRPC server plus its background threads."""
+
+    server: RunningServer
+    matcher: Matcher
+    projector: RatingsProjector
+    catalog: GameCatalog
+    stopping: threading.Event = field(default_factory=threading.Event)
+    threads: list[threading.Thread] = field(default_factory=list)
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    def start_background(self, tick_s: float) -> None:
+        self.projector.ensure_groups()
+        for name, loop in (("matcher", self.matcher.run), ("projector", self.projector.run)):
+            thread = threading.Thread(
+                target=loop, args=(self.stopping, tick_s), name=f"lobby-{name}", daemon=True
+            )
+            thread.start()
+            self.threads.append(thread)
+
+    def stop(self, grace: float = 5.0) -> None:
+        self.stopping.set()
+        self.server.stop(grace)
+        for thread in self.threads:
+            thread.join(5)
+        self.catalog.close()
+
+
+def build(
+    settings: Settings,
+    port: int,
+    signer: TokenSigner,
+    env: Mapping[str, str] | None = None,
+    clock: Callable[[], int] = now_ms,
+    policy: Policy | None = None,
+    keepalive_ms: int = 10_000,
+) -> Lobby:
+    client = redis_client(settings)
+    store = RedisEventStore(client, shards=settings.shards)
+    catalog = GameCatalog(signer, env)
+    ratings = RatingsRepository(client)
+    identity = Identity(signer, ratings, store)
+    queue_repo = QueueRepository(client)
+    servicer = LobbyServicer(
+        identity,
+        RoomService(RoomRepository(client), catalog, identity, clock),
+        QueueService(queue_repo, ratings, catalog, identity, clock),
+        Standings(ratings, catalog),
+        keepalive_ms,
+    )
+    consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
+    server = start_server([servicer.registration()], port=port, host=settings.host, workers=256)
+    return Lobby(
+        server,
+        Matcher(queue_repo, catalog, clock, policy),
+        RatingsProjector(store, ratings, catalog, consumer),
+        catalog,
+    )
+
+
+def main() -> None:
+    settings = Settings.from_env()
+    setup_logging(settings.log_level)
+    start_metrics(settings.metrics_port)
+    lobby = build(settings, port_for("lobby"), TokenSigner(load_secret()))
+    lobby.start_background(float(os.environ.get("TABULA_MATCH_TICK_S", "0.5")))
+    try:
+        serve_forever(lobby.server, "lobby")
+    finally:
+        lobby.stop(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Use cases: each one loads, calls the pure domain, and saves atomically."""
