@@ -145,9 +145,9 @@ def _open_spaces(c: Content, s: State, seat: int) -> list[tuple[Space, bool]]:
             continue
         if space.kind is SpaceKind.TOWER and not s.towers[space.id - 1]:
             continue
-        if space.capacity and taken.get(space.id, 0) >= space.capacity:
-            if space.kind is SpaceKind.TOWER or not ariosto:
-                continue
+        full = space.capacity and taken.get(space.id, 0) >= space.capacity
+        if full and (space.kind is SpaceKind.TOWER or not ariosto):
+            continue
         area = space.kind not in (SpaceKind.MARKET, SpaceKind.COUNCIL)
         out.append((space, area and (space.kind, space.tower) in colored_areas))
     return out

@@ -92,9 +92,9 @@ def net(events: list[Any], seat: int, source: Source | None = None) -> Goods:
     """Goods gained minus paid by ``seat`` in these events (optionally only one source)."""
     total = ZERO
     for e in events:
-        if isinstance(e, ResourcesGained | ResourcesPaid) and e.seat == seat:
-            if source is None or e.source is source:
-                total = total + e.goods if isinstance(e, ResourcesGained) else total - e.goods
+        wanted = source is None or getattr(e, "source", None) is source
+        if isinstance(e, ResourcesGained | ResourcesPaid) and e.seat == seat and wanted:
+            total = total + e.goods if isinstance(e, ResourcesGained) else total - e.goods
     return total
 
 

@@ -23,7 +23,7 @@ from shared.rng import Rng
 
 from .helpers import RULES, fold, game, net, of_type, then, when, with_player
 
-B, W, O, N = Member.BLACK, Member.WHITE, Member.ORANGE, Member.NEUTRAL
+B, W, OR, N = Member.BLACK, Member.WHITE, Member.ORANGE, Member.NEUTRAL
 
 
 def _advanced(seats: int = 3) -> object:
@@ -144,7 +144,7 @@ def test_lucrezia_borgia_and_sigismondo_malatesta_raise_members() -> None:
 
 def test_ludovico_il_moro_makes_coloured_members_five() -> None:
     s = with_player(game(dice=(1, 1, 1)), 0, leaders=(16,))
-    assert of_type(when(s, 0, PlaceFamilyMember(O, 3)), FamilyMemberPlaced)[0].value == 5
+    assert of_type(when(s, 0, PlaceFamilyMember(OR, 3)), FamilyMemberPlaced)[0].value == 5
 
 
 def test_cesare_borgia_ignores_territory_military_requirements() -> None:

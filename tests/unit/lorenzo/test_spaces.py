@@ -21,7 +21,7 @@ from shared.decider import SYSTEM, Actor, RuleViolation
 
 from .helpers import RULES, game, net, of_type, then, when, with_player
 
-B, W, O, N = Member.BLACK, Member.WHITE, Member.ORANGE, Member.NEUTRAL
+B, W, OR, N = Member.BLACK, Member.WHITE, Member.ORANGE, Member.NEUTRAL
 FOREST, MONASTERY, MANOR_HOUSE, MARBLE_PIT = 5, 6, 15, 20
 CARPENTER, TREASURY, FORTRESS = 29, 34, 44
 
@@ -157,7 +157,7 @@ def test_pass_is_only_allowed_when_no_member_can_be_placed() -> None:
     with pytest.raises(RuleViolation) as e:
         when(s, 0, Pass())
     assert e.value.code == "can_place"
-    s = with_player(s, 0, placed=(B, W, O))  # only the neutral member (0) and no servants left
+    s = with_player(s, 0, placed=(B, W, OR))  # only the neutral member (0) and no servants left
     assert RULES.legal_commands(s, Actor.of_seat(0)) == [Pass()]
     assert of_type(when(s, 0, Pass()), TurnEnded)
 
@@ -178,7 +178,7 @@ def test_turn_waits_for_end_turn_while_a_leader_can_still_be_discarded() -> None
 def test_round_runs_four_turns_each_then_waits_for_the_system() -> None:
     s = game(seats=2, dice=(1, 1, 1))
     s = replace(s, turn_index=7)
-    s = with_player(s, 1, placed=(B, W, O))
+    s = with_player(s, 1, placed=(B, W, OR))
     s = with_player(s, 1, goods=Goods(servants=1))
     s = then(s, 1, PlaceFamilyMember(N, 21, servants=1))
     s = then(s, 1, ChooseCouncilPrivileges((Privilege.COINS,)))

@@ -1,4 +1,4 @@
-"""Towers: floor values, servants, occupied-tower fee, floor bonuses, colours, card limits, territory slots."""
+"""Towers: floor values, servants, occupied-tower fee, floor bonuses, colours, card limits, slots."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from shared.decider import RuleViolation
 
 from .helpers import game, net, of_type, then, when, with_player
 
-B, W, O, N = Member.BLACK, Member.WHITE, Member.ORANGE, Member.NEUTRAL
+B, W, OR, N = Member.BLACK, Member.WHITE, Member.ORANGE, Member.NEUTRAL
 
 
 def test_coloured_member_takes_its_die_value() -> None:
