@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml
 
@@ -38,6 +38,9 @@ from services.lorenzo.rules.content_types import (
 )
 from services.lorenzo.rules.goods import GOODS_FIELDS, Goods
 from services.lorenzo.rules.queries import MAX_ACTIVATION
+
+if TYPE_CHECKING:
+    from services.lorenzo.rules.rules import LorenzoRules
 
 CONTENT_DIR = Path(__file__).parent
 T = TypeVar("T")
@@ -69,7 +72,7 @@ class _Reader:
         r.file, r.record, r.data = self.file, self.record, data
         return r
 
-    def int(self, field: str, default: int | None = None, lo: int | None = None) -> int:
+    def integer(self, field: str, default: int | None = None, lo: int | None = None) -> int:
         v = self.data.get(field, default)
         if isinstance(v, bool) or not isinstance(v, int):
             raise self.fail(field, f"must be an integer, got {v!r}")
@@ -77,19 +80,19 @@ class _Reader:
             raise self.fail(field, f"must be >= {lo}, got {v}")
         return v
 
-    def str(self, field: str) -> str:
+    def text(self, field: str) -> str:
         v = self.data.get(field)
         if not isinstance(v, str) or not v:
             raise self.fail(field, f"must be a non-empty string, got {v!r}")
         return v
 
-    def bool(self, field: str, default: bool = False) -> bool:
+    def flag(self, field: str, default: bool = False) -> bool:
         v = self.data.get(field, default)
         if not isinstance(v, bool):
             raise self.fail(field, f"must be true or false, got {v!r}")
         return v
 
-    def list(self, field: str) -> list[Any]:
+    def entries(self, field: str) -> list[Any]:
         v = self.data.get(field, [])
         if not isinstance(v, list):
             raise self.fail(field, "must be a list")
@@ -129,8 +132,8 @@ def _by_name(enum_type: Any) -> Callable[[str], Any]:
     return lambda name: enum_type[name]
 
 
-def _records(file: str, key: str) -> list[Any]:
-    path = CONTENT_DIR / file
+def _records(directory: Path, file: str, key: str) -> list[Any]:
+    path = directory / file
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as e:
@@ -158,7 +161,7 @@ def _immediate(r: _Reader, i: int, raw: Any) -> Immediate:
     if "gain_per" in e.data:
         e.only("gain_per", "every_military")
         return Immediate(
-            ImmediateKind.GAIN_PER_MILITARY, e.goods("gain_per"), value=e.int("every_military", lo=1)
+            ImmediateKind.GAIN_PER_MILITARY, e.goods("gain_per"), value=e.integer("every_military", lo=1)
         )
     if "take_card" in e.data:
         e.only("take_card")
@@ -168,13 +171,13 @@ def _immediate(r: _Reader, i: int, raw: Any) -> Immediate:
         return Immediate(
             ImmediateKind.TAKE_CARD,
             card_type=kind,
-            value=t.int("value", lo=0),
+            value=t.integer("value", lo=0),
             discount=t.goods("discount").goods,
         )
     for key, kind2 in (("harvest", ImmediateKind.HARVEST), ("production", ImmediateKind.PRODUCTION)):
         if key in e.data:
             e.only(key)
-            return Immediate(kind2, value=e.int(key, lo=0))
+            return Immediate(kind2, value=e.integer(key, lo=0))
     raise r.fail(f, "unknown immediate effect")
 
 
@@ -182,20 +185,20 @@ def _card(r: _Reader) -> Card:
     r.only("id", "name", "type", "period", "costs", "immediate", "harvest", "production", "action_bonus",
            "no_floor_bonus", "end_victory")  # fmt: skip
     costs = []
-    for i, raw in enumerate(r.list("costs")):
+    for i, raw in enumerate(r.entries("costs")):
         c = r.sub(f"costs[{i}]", raw)
         c.only("pay", "require_military")
-        costs.append(Cost(c.goods("pay").goods, c.int("require_military", 0, lo=0)))
+        costs.append(Cost(c.goods("pay").goods, c.integer("require_military", 0, lo=0)))
     harvest = production = bonus = None
     if "harvest" in r.data:
         h = r.sub("harvest", r.data["harvest"])
         h.only("value", "gain")
-        harvest = Harvest(h.int("value", lo=1), h.goods("gain", privileges=True))
+        harvest = Harvest(h.integer("value", lo=1), h.goods("gain", privileges=True))
     if "production" in r.data:
         p = r.sub("production", r.data["production"])
         p.only("value", "gain", "gain_per_card", "per", "exchange")
         exchanges = []
-        for i, raw in enumerate(p.list("exchange")):
+        for i, raw in enumerate(p.entries("exchange")):
             x = p.sub(f"production.exchange[{i}]", raw)
             x.only("pay", "gain")
             exchanges.append(Exchange(x.goods("pay").goods, x.goods("gain", privileges=True)))
@@ -203,29 +206,29 @@ def _card(r: _Reader) -> Card:
         if (per is None) != ("gain_per_card" not in p.data):
             raise p.fail("production.per", "gain_per_card and per go together")
         production = Production(
-            p.int("value", lo=1), p.goods("gain", privileges=True), per, p.goods("gain_per_card").goods,
+            p.integer("value", lo=1), p.goods("gain", privileges=True), per, p.goods("gain_per_card").goods,
             tuple(exchanges),
         )  # fmt: skip
     if "action_bonus" in r.data:
         a = r.sub("action_bonus", r.data["action_bonus"])
         a.only("action", "value", "discount")
-        discounts = tuple(a.goods("discount", d).goods for d in a.list("discount"))
-        bonus = ActionBonus(a.enum("action", _by_name(ActionKind)), a.int("value"), discounts)
+        discounts = tuple(a.goods("discount", d).goods for d in a.entries("discount"))
+        bonus = ActionBonus(a.enum("action", _by_name(ActionKind)), a.integer("value"), discounts)
     card_type = r.enum("type", _by_name(CardType))
     if card_type is not CardType.TERRITORY and not costs:
         raise r.fail("costs", "only territories are free")
     return Card(
-        id=r.int("id", lo=1),
-        name=r.str("name"),
+        id=r.integer("id", lo=1),
+        name=r.text("name"),
         card_type=card_type,
-        period=r.int("period", lo=1),
+        period=r.integer("period", lo=1),
         costs=tuple(costs),
-        immediate=tuple(_immediate(r, i, raw) for i, raw in enumerate(r.list("immediate"))),
+        immediate=tuple(_immediate(r, i, raw) for i, raw in enumerate(r.entries("immediate"))),
         harvest=harvest,
         production=production,
         action_bonus=bonus,
-        no_floor_bonus=r.bool("no_floor_bonus"),
-        end_victory=r.int("end_victory", 0, lo=0),
+        no_floor_bonus=r.flag("no_floor_bonus"),
+        end_victory=r.integer("end_victory", 0, lo=0),
     )
 
 
@@ -237,18 +240,18 @@ def _leader(r: _Reader) -> Leader:
     for k in cards.data:
         if k.upper() not in CardType.__members__:
             raise q.fail(f"requires.cards.{k}", "unknown card type")
-    counts = tuple(cards.int(t.name.lower(), 0, lo=0) for t in CardType)
-    req = LeaderRequirement(counts, q.int("same_type", 0, lo=0), q.goods("goods").goods)  # type: ignore[arg-type]
+    counts = tuple(cards.integer(t.name.lower(), 0, lo=0) for t in CardType)
+    req = LeaderRequirement(counts, q.integer("same_type", 0, lo=0), q.goods("goods").goods)  # type: ignore[arg-type]
     a = r.sub("ability", r.data.get("ability"))
     a.only("kind", "gain", "value")
     return Leader(
-        id=r.int("id", lo=1),
-        name=r.str("name"),
+        id=r.integer("id", lo=1),
+        name=r.text("name"),
         requirement=req,
-        once_per_round=r.bool("once_per_round"),
+        once_per_round=r.flag("once_per_round"),
         ability=a.enum("kind", _by_name(AbilityKind)),
         gain=a.goods("gain", privileges=True),
-        value=a.int("value", 0),
+        value=a.integer("value", 0),
     )
 
 
@@ -257,23 +260,23 @@ def _tile(r: _Reader) -> ExcommunicationTile:
     p = r.sub("penalty", r.data.get("penalty"))
     p.only("kind", "goods", "action", "type", "value", "every")
     return ExcommunicationTile(
-        id=r.int("id", lo=1),
-        code=r.str("code"),
-        period=r.int("period", lo=1),
+        id=r.integer("id", lo=1),
+        code=r.text("code"),
+        period=r.integer("period", lo=1),
         penalty=p.enum("kind", _by_name(PenaltyKind)),
         goods=p.goods("goods").goods,
         action=p.enum("action", _by_name(ActionKind)) if "action" in p.data else None,
         card_type=p.enum("type", _by_name(CardType)) if "type" in p.data else None,
-        value=p.int("value", p.data.get("every", 0)),
+        value=p.integer("value", p.data.get("every", 0)),
     )
 
 
 def _bonus_tile(r: _Reader) -> BonusTile:
     r.only("id", "name", "advanced", "harvest", "production")
     return BonusTile(
-        r.int("id", lo=1),
-        r.str("name"),
-        r.bool("advanced"),
+        r.integer("id", lo=1),
+        r.text("name"),
+        r.flag("advanced"),
         r.goods("harvest").goods,
         r.goods("production").goods,
     )
@@ -284,15 +287,15 @@ def _space(r: _Reader) -> Space:
     kind = r.enum("kind", _by_name(SpaceKind))
     tower = r.enum("tower", _by_name(CardType)) if kind is SpaceKind.TOWER else None
     return Space(
-        id=r.int("id", lo=1),
+        id=r.integer("id", lo=1),
         kind=kind,
-        value=r.int("value", lo=0),
+        value=r.integer("value", lo=0),
         tower=tower,
-        floor=r.int("floor", 0, lo=0),
+        floor=r.integer("floor", 0, lo=0),
         bonus=r.goods("bonus", privileges=True),
-        capacity=r.int("capacity", 1, lo=0),
-        min_players=r.int("min_players", 2, lo=2),
-        modifier=r.int("modifier", 0),
+        capacity=r.integer("capacity", 1, lo=0),
+        min_players=r.integer("min_players", 2, lo=2),
+        modifier=r.integer("modifier", 0),
     )
 
 
@@ -303,34 +306,34 @@ def _ints(r: _Reader, field: str, data: Any = None) -> tuple[int, ...]:
     return tuple(v)
 
 
-def _board(file: str) -> Board:
-    path = CONTENT_DIR / file
+def _board(directory: Path, file: str) -> Board:
+    path = directory / file
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as e:
         raise ContentError(file, "-", "<yaml>", f"not valid YAML: {e}") from None
     r = _Reader(file, "board", data)
-    spaces = tuple(_space(_Reader(file, _id(file, s, i), s)) for i, s in enumerate(r.list("spaces")))
-    privileges = tuple(r.goods(f"privileges[{i}]", p).goods for i, p in enumerate(r.list("privileges")))
+    spaces = tuple(_space(_Reader(file, _id(file, s, i), s)) for i, s in enumerate(r.entries("spaces")))
+    privileges = tuple(r.goods(f"privileges[{i}]", p).goods for i, p in enumerate(r.entries("privileges")))
     setup = r.sub("setup", r.data.get("setup"))
     end = r.sub("end_game", r.data.get("end_game"))
     board = Board(
         spaces=spaces,
         privileges=privileges,
-        occupied_tower_fee=r.int("occupied_tower_fee", lo=0),
-        max_cards_per_type=r.int("max_cards_per_type", lo=1),
+        occupied_tower_fee=r.integer("occupied_tower_fee", lo=0),
+        max_cards_per_type=r.integer("max_cards_per_type", lo=1),
         territory_slot_military=_ints(r, "territory_slot_military"),
         setup_goods=setup.goods("goods").goods,
         coins_by_turn_order=_ints(setup, "coins_by_turn_order"),
-        periods=r.int("periods", lo=1),
-        rounds_per_period=r.int("rounds_per_period", lo=1),
-        cards_per_tower_per_round=r.int("cards_per_tower_per_round", lo=1),
+        periods=r.integer("periods", lo=1),
+        rounds_per_period=r.integer("rounds_per_period", lo=1),
+        cards_per_tower_per_round=r.integer("cards_per_tower_per_round", lo=1),
         vatican_faith_required=_ints(r, "vatican_faith_required"),
         faith_victory=_ints(r, "faith_victory"),
         territory_victory=_ints(end, "territory_victory"),
         character_victory=_ints(end, "character_victory"),
         military_victory=_ints(end, "military_victory"),
-        resources_per_victory=end.int("resources_per_victory", lo=1),
+        resources_per_victory=end.integer("resources_per_victory", lo=1),
     )
     _check_board(r, board)
     return board
@@ -354,10 +357,12 @@ def _check_board(r: _Reader, b: Board) -> None:
             raise r.fail(f"end_game.{field}", "one value per card count 0..max")
 
 
-def _load_list(file: str, key: str, build: Callable[[_Reader], T], count: int) -> tuple[T, ...]:
+def _load_list(
+    directory: Path, file: str, key: str, build: Callable[[_Reader], T], count: int
+) -> tuple[T, ...]:
     out = []
     seen: set[object] = set()
-    for i, raw in enumerate(_records(file, key)):
+    for i, raw in enumerate(_records(directory, file, key)):
         rid = _id(file, raw, i)
         rec = build(_Reader(file, rid, raw))
         if rid in seen:
@@ -388,19 +393,14 @@ def _check_references(content: Content) -> None:
 
 
 def load_from(directory: Path) -> Content:
-    """Load content from another directory (tests use this for malformed files)."""
-    global CONTENT_DIR
-    saved, CONTENT_DIR = CONTENT_DIR, directory
-    try:
-        content = Content(
-            cards=_load_list("cards.yaml", "cards", _card, 96),
-            leaders=_load_list("leaders.yaml", "leaders", _leader, 20),
-            excommunications=_load_list("excommunications.yaml", "tiles", _tile, 21),
-            bonus_tiles=_load_list("bonus_tiles.yaml", "tiles", _bonus_tile, 5),
-            board=_board("board.yaml"),
-        )
-    finally:
-        CONTENT_DIR = saved
+    """Load content from a directory of the same five YAML files (tests use this for malformed files)."""
+    content = Content(
+        cards=_load_list(directory, "cards.yaml", "cards", _card, 96),
+        leaders=_load_list(directory, "leaders.yaml", "leaders", _leader, 20),
+        excommunications=_load_list(directory, "excommunications.yaml", "tiles", _tile, 21),
+        bonus_tiles=_load_list(directory, "bonus_tiles.yaml", "tiles", _bonus_tile, 5),
+        board=_board(directory, "board.yaml"),
+    )
     _check_references(content)
     return content
 
@@ -408,10 +408,10 @@ def load_from(directory: Path) -> Content:
 @functools.cache
 def load_content() -> Content:
     """The game's content, read and validated once per process."""
-    return load_from(Path(__file__).parent)
+    return load_from(CONTENT_DIR)
 
 
-def load_rules() -> Any:
+def load_rules() -> LorenzoRules:
     """A ``LorenzoRules`` over the packaged content."""
     from services.lorenzo.rules import LorenzoRules
 
