@@ -1,0 +1,132 @@
+"""A real lobby over gRPC and a private Redis, in front of the test race game's real rule service."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+import redis
+
+from services.games import load_game
+from services.lobby.domain.matchmaking import Policy
+from services.lobby.server import Lobby, build
+from shared.config import Settings
+from shared.errors import error_info
+from shared.game_service import GameServicer
+from shared.grpc_server import RunningServer, start_server
+from shared.protogen import compile_protos, render_game_proto
+from shared.runner import MatchRunner
+from shared.store.redis_store import RedisEventStore
+from shared.tokens import Role, TokenSigner
+from tabula.lobby.v1 import lobby_pb2 as pb
+from tabula.lobby.v1 import lobby_pb2_grpc
+from tests.support.race import RaceRules
+
+SIGNER = TokenSigner(b"lobby-test-secret-0123456789")
+RACE = "race=tests.support.race:RaceRules"
+
+
+@pytest.fixture(scope="session")
+def race_pb(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The race game's generated code, compiled once into a temporary folder."""
+    root = tmp_path_factory.mktemp("lobby-race")
+    proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
+    proto.parent.mkdir(parents=True)
+    proto.write_text(render_game_proto(RaceRules(), "tests/support/race.py"))
+    compile_protos(root / "proto", root / "gen", includes=(Path("proto"),))
+    return importlib.import_module("tabula.race.v1.race_pb2")
+
+
+@pytest.fixture(autouse=True)
+def race_registered(monkeypatch: pytest.MonkeyPatch, race_pb: Any) -> None:
+    monkeypatch.setenv("TABULA_EXTRA_GAMES", RACE)
+
+
+@pytest.fixture
+def race_server(race_pb: Any, redis_client: redis.Redis) -> Iterator[RunningServer]:
+    game = load_game("race")
+    runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
+    running = start_server([GameServicer(runner, game.modules, SIGNER).registration()])
+    yield running
+    running.stop(0)
+
+
+@pytest.fixture
+def race_stub(race_server: RunningServer) -> Iterator[Any]:
+    channel = grpc.insecure_channel(f"127.0.0.1:{race_server.port}")
+    yield load_game("race").modules.pb2_grpc.RaceServiceStub(channel)
+    channel.close()
+
+
+@dataclass
+class LobbyFactory:
+    redis_url: str
+    race_port: int
+    started: list[Lobby]
+
+    def __call__(self, policy: Policy | None = None, background: bool = True) -> Lobby:
+        settings = Settings.from_env({"REDIS_URL": self.redis_url})
+        env = {"TABULA_RACE_ADDR": f"127.0.0.1:{self.race_port}"}
+        lobby = build(settings, 0, SIGNER, env=env, policy=policy, keepalive_ms=300)
+        if background:
+            lobby.start_background(0.1)
+        self.started.append(lobby)
+        return lobby
+
+
+@pytest.fixture
+def make_lobby(redis_url: str, redis_client: redis.Redis, race_server: RunningServer) -> Iterator[LobbyFactory]:
+    factory = LobbyFactory(redis_url, race_server.port, [])
+    yield factory
+    for lobby in factory.started:
+        lobby.stop(0)
+
+
+@pytest.fixture
+def lobby(make_lobby: LobbyFactory) -> Lobby:
+    return make_lobby()
+
+
+@pytest.fixture
+def stub(lobby: Lobby) -> Iterator[Any]:
+    channel = grpc.insecure_channel(f"127.0.0.1:{lobby.port}")
+    yield lobby_pb2_grpc.LobbyServiceStub(channel)
+    channel.close()
+
+
+def auth(token: str) -> list[tuple[str, str]]:
+    return [("authorization", f"Bearer {token}")]
+
+
+@dataclass(frozen=True)
+class Guest:
+    player_id: str
+    token: str
+
+    @property
+    def md(self) -> list[tuple[str, str]]:
+        return auth(self.token)
+
+
+def sign_in(stub: Any, name: str) -> Guest:
+    reply = stub.SignInGuest(pb.SignInGuestRequest(display_name=name), timeout=5)
+    return Guest(reply.player_id, reply.token)
+
+
+def fails(call: Callable[[], Any], code: grpc.StatusCode, reason: str | None = None) -> grpc.RpcError:
+    with pytest.raises(grpc.RpcError) as err:
+        call()
+    assert err.value.code() == code, err.value.details()
+    if reason is not None:
+        info = error_info(err.value)
+        assert info is not None and info.reason == reason, info
+    return err.value
+
+
+def service_token() -> list[tuple[str, str]]:
+    return auth(SIGNER.issue("test", Role.SERVICE))

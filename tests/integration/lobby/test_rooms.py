@@ -1,0 +1,234 @@
+"""Rooms through the real LobbyService on real Redis, starting real matches on the race rule service."""
+
+from __future__ import annotations
+
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import grpc
+import redis
+
+from shared.store.redis_store import RedisEventStore
+from shared.tokens import Role
+from tabula.lobby.v1 import lobby_pb2 as pb
+from tests.integration.lobby.conftest import SIGNER, Guest, auth, fails, sign_in
+
+INVALID, DENIED, UNAUTH = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.PERMISSION_DENIED,
+                           grpc.StatusCode.UNAUTHENTICATED)
+REFUSED, MISSING = grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND
+
+
+def create(stub: Any, host: Guest, seats: int = 4, private: bool = False, **options: str) -> Any:
+    vis = pb.ROOM_VISIBILITY_PRIVATE if private else pb.ROOM_VISIBILITY_PUBLIC
+    request = pb.CreateRoomRequest(game="race", seats=seats, options=options, visibility=vis, turn_seconds=60)
+    return stub.CreateRoom(request, metadata=host.md, timeout=5).room
+
+
+def join(stub: Any, guest: Guest, room_id: str) -> Any:
+    return stub.JoinRoom(pb.JoinRoomRequest(room_id=room_id), metadata=guest.md, timeout=5)
+
+
+def add_bot(stub: Any, host: Guest, room_id: str, level: int = pb.BOT_LEVEL_GREEDY) -> Any:
+    return stub.AddBot(pb.AddBotRequest(room_id=room_id, level=level), metadata=host.md, timeout=5)
+
+
+def ready(stub: Any, guest: Guest, room_id: str) -> Any:
+    return stub.SetReady(pb.SetReadyRequest(room_id=room_id, ready=True), metadata=guest.md, timeout=5)
+
+
+def test_guest_sign_in_gives_a_guest_token_with_the_name(stub: Any) -> None:
+    reply = stub.SignInGuest(pb.SignInGuestRequest(display_name="  Ada   Lovelace "), timeout=5)
+    claims = SIGNER.verify(reply.token)
+    assert (claims.player_id, claims.role, claims.name) == (reply.player_id, Role.GUEST, "Ada Lovelace")
+
+
+def test_bad_names_and_tokens_are_refused(stub: Any, redis_client: redis.Redis) -> None:
+    before = redis_client.dbsize()
+    for name in ("", "   ", "x" * 33, "bad\x00name"):
+        fails(lambda n=name: stub.SignInGuest(pb.SignInGuestRequest(display_name=n), timeout=5), INVALID)
+    assert redis_client.dbsize() == before
+    guest = sign_in(stub, "Ada")
+    request = pb.ListRoomsRequest(game="race")
+    fails(lambda: stub.ListRooms(request, timeout=5), UNAUTH, "bad_token")
+    fails(lambda: stub.ListRooms(request, metadata=auth(guest.token + "x"), timeout=5), UNAUTH, "bad_token")
+    expired = SIGNER.issue(guest.player_id, Role.GUEST, ttl_s=-1)
+    fails(lambda: stub.ListRooms(request, metadata=auth(expired), timeout=5), UNAUTH, "bad_token")
+    seat = SIGNER.issue(guest.player_id, Role.PLAYER, match_id="m", seat=0)
+    fails(lambda: stub.ListRooms(request, metadata=auth(seat), timeout=5), DENIED, "forbidden")
+
+
+def test_bad_rooms_are_refused_and_change_nothing(stub: Any, redis_client: redis.Redis) -> None:
+    host = sign_in(stub, "Ada")
+    before = redis_client.dbsize()
+    bad = [
+        pb.CreateRoomRequest(game="chess", seats=2),
+        pb.CreateRoomRequest(game="race", seats=1),
+        pb.CreateRoomRequest(game="race", seats=5),
+        pb.CreateRoomRequest(game="race", seats=2, options={"goal": "zero"}),
+        pb.CreateRoomRequest(game="race", seats=2, turn_seconds=3),
+        pb.CreateRoomRequest(game="race", seats=2, visibility=7),
+    ]
+    for request in bad:
+        fails(lambda r=request: stub.CreateRoom(r, metadata=host.md, timeout=5), INVALID, "invalid_argument")
+    assert redis_client.dbsize() == before
+    err = fails(lambda: stub.CreateRoom(bad[0], metadata=host.md, timeout=5), INVALID)
+    assert "unknown game 'chess'" in (err.details() or "")
+
+
+def test_two_guests_and_two_bots_start_a_race_match(stub: Any, race_stub: Any, redis_client: redis.Redis) -> None:
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    room = create(stub, ada, goal="30")
+    listed = stub.ListRooms(pb.ListRoomsRequest(game="race"), metadata=bob.md, timeout=5).rooms
+    assert [r.room_id for r in listed] == [room.room_id]
+    assert join(stub, bob, room.room_id).seat == 1
+    assert add_bot(stub, ada, room.room_id).seat == 2
+    assert add_bot(stub, ada, room.room_id, pb.BOT_LEVEL_MCTS).seat == 3
+    fails(lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5),
+          REFUSED, "players_not_ready")
+    ready(stub, bob, room.room_id)
+    fails(lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5), DENIED)
+    started = stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=10)
+    assert started.room.status == pb.ROOM_STATUS_STARTED and started.seat == 0 and started.match_id
+    meta = RedisEventStore(redis_client).get_meta(started.match_id)
+    assert json.loads(meta["bots"]) == {"2": "greedy", "3": "mcts"}
+    assert json.loads(meta["players"]) == [ada.player_id, bob.player_id, "", ""]
+    assert json.loads(meta["options"]) == {"goal": "30"} and meta["turn_seconds"] == "60"
+    bob_view = stub.GetRoom(pb.GetRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5)
+    claims = SIGNER.verify(bob_view.seat_token)
+    assert (claims.role, claims.match_id, claims.seat) == (Role.PLAYER, started.match_id, 1)
+    race_pb = race_stub_pb()
+    view = race_stub.GetView(race_pb.GetViewRequest(match_id=started.match_id), metadata=auth(bob_view.seat_token),
+                             timeout=5)
+    assert view.view.HasField("my_secret") and list(view.view.positions) == [0, 0, 0, 0]
+    assert not stub.ListRooms(pb.ListRoomsRequest(game="race"), metadata=bob.md, timeout=5).rooms
+
+
+def race_stub_pb() -> Any:
+    from services.games import load_game  # noqa: PLC0415
+
+    return load_game("race").modules.pb2
+
+
+def test_exactly_one_of_many_takes_the_last_seat(stub: Any) -> None:
+    host = sign_in(stub, "Host")
+    room = create(stub, host, seats=2)
+    guests = [sign_in(stub, f"G{i}") for i in range(12)]
+    barrier = threading.Barrier(len(guests))
+
+    def try_join(guest: Guest) -> str:
+        barrier.wait()
+        try:
+            join(stub, guest, room.room_id)
+            return "ok"
+        except grpc.RpcError as err:
+            assert err.code() == REFUSED, err.details()
+            return "refused"
+
+    with ThreadPoolExecutor(len(guests)) as pool:
+        results = list(pool.map(try_join, guests))
+    assert results.count("ok") == 1
+    final = stub.GetRoom(pb.GetRoomRequest(room_id=room.room_id), metadata=host.md, timeout=5).room
+    winner = guests[results.index("ok")]
+    assert [s.player_id for s in final.seats] == [host.player_id, winner.player_id]
+
+
+def test_private_rooms_are_joined_by_invite_code_only(stub: Any) -> None:
+    ada, bob, eve = sign_in(stub, "Ada"), sign_in(stub, "Bob"), sign_in(stub, "Eve")
+    room = create(stub, ada, seats=3, private=True)
+    assert len(room.invite_code) == 8
+    assert not stub.ListRooms(pb.ListRoomsRequest(game="race"), metadata=bob.md, timeout=5).rooms
+    fails(lambda: join(stub, bob, room.room_id), DENIED)
+    seen = stub.GetRoom(pb.GetRoomRequest(room_id=room.room_id), metadata=eve.md, timeout=5).room
+    assert seen.invite_code == ""
+    for code in ("", "short", "TOOLONGCODE1", "lower!!!"):
+        fails(lambda c=code: stub.JoinRoom(pb.JoinRoomRequest(invite_code=c), metadata=bob.md, timeout=5), INVALID)
+    fails(lambda: stub.JoinRoom(pb.JoinRoomRequest(invite_code="ABCDEFGH"), metadata=bob.md, timeout=5), MISSING)
+    fails(lambda: stub.JoinRoom(pb.JoinRoomRequest(), metadata=bob.md, timeout=5), INVALID)
+    joined = stub.JoinRoom(pb.JoinRoomRequest(invite_code=room.invite_code.lower()), metadata=bob.md, timeout=5)
+    assert joined.seat == 1 and joined.room.invite_code == room.invite_code
+
+
+def test_leaving_hands_over_the_host_and_the_last_one_out_closes(stub: Any) -> None:
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    room = create(stub, ada)
+    join(stub, bob, room.room_id)
+    after = stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5).room
+    assert after.host_player_id == bob.player_id and after.seats[0].empty
+    fails(lambda: stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5),
+          REFUSED, "not_in_room")
+    closed = stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5).room
+    assert closed.status == pb.ROOM_STATUS_CLOSED
+    fails(lambda: join(stub, ada, room.room_id), REFUSED, "room_closed")
+    assert not stub.ListRooms(pb.ListRoomsRequest(game="race"), metadata=ada.md, timeout=5).rooms
+
+
+def test_a_player_waits_in_one_room_at_a_time(stub: Any) -> None:
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    first = create(stub, ada)
+    second = create(stub, bob)
+    fails(lambda: join(stub, ada, second.room_id), REFUSED, "busy")
+    fails(lambda: create(stub, ada), REFUSED, "busy")
+    stub.LeaveRoom(pb.LeaveRoomRequest(room_id=first.room_id), metadata=ada.md, timeout=5)
+    assert join(stub, ada, second.room_id).seat == 1
+
+
+def test_bots_are_managed_by_the_host(stub: Any) -> None:
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    room = create(stub, ada, seats=2)
+    fails(lambda: add_bot(stub, bob, room.room_id), DENIED)
+    fails(lambda: add_bot(stub, ada, room.room_id, pb.BOT_LEVEL_UNSPECIFIED), INVALID)
+    add_bot(stub, ada, room.room_id, pb.BOT_LEVEL_RANDOM)
+    fails(lambda: add_bot(stub, ada, room.room_id), REFUSED, "room_full")
+    fails(lambda: join(stub, bob, room.room_id), REFUSED, "room_full")
+    remove = pb.RemoveBotRequest(room_id=room.room_id, seat=0)
+    fails(lambda: stub.RemoveBot(remove, metadata=ada.md, timeout=5), REFUSED, "not_a_bot")
+    fails(lambda: stub.RemoveBot(pb.RemoveBotRequest(room_id=room.room_id, seat=9), metadata=ada.md, timeout=5),
+          INVALID)
+    after = stub.RemoveBot(pb.RemoveBotRequest(room_id=room.room_id, seat=1), metadata=ada.md, timeout=5).room
+    assert after.seats[1].empty
+    fails(lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5),
+          REFUSED, "seats_not_full")
+    fails(lambda: stub.GetRoom(pb.GetRoomRequest(room_id="nope"), metadata=ada.md, timeout=5), MISSING, "not_found")
+
+
+def test_watch_room_pushes_changes_and_ends_with_the_seat_token(stub: Any) -> None:
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    room = create(stub, ada, seats=2)
+    stream = stub.WatchRoom(pb.WatchRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=20)
+    first = next(stream)
+    assert first.room.room.version == room.version
+    join(stub, bob, room.room_id)
+    ready(stub, bob, room.room_id)
+    stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=10)
+    rooms = [item.room for item in stream if item.WhichOneof("item") == "room"]
+    assert rooms[-1].room.status == pb.ROOM_STATUS_STARTED
+    assert SIGNER.verify(rooms[-1].seat_token).seat == 1
+    versions = [r.room.version for r in rooms]
+    assert versions == sorted(set(versions))
+
+
+def test_failed_start_reopens_the_room(stub: Any, race_server: Any) -> None:
+    ada = sign_in(stub, "Ada")
+    room = create(stub, ada, seats=2)
+    add_bot(stub, ada, room.room_id)
+    race_server.stop(0)
+    fails(lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=20),
+          REFUSED, "match_create_failed")
+    after = stub.GetRoom(pb.GetRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5).room
+    assert after.status == pb.ROOM_STATUS_OPEN and after.match_id == ""
+
+
+def test_spectator_tokens_see_the_public_view(stub: Any, race_stub: Any) -> None:
+    ada, eve = sign_in(stub, "Ada"), sign_in(stub, "Eve")
+    room = create(stub, ada, seats=2)
+    add_bot(stub, ada, room.room_id)
+    match_id = stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=10).match_id
+    reply = stub.GetSpectatorToken(pb.GetSpectatorTokenRequest(match_id=match_id), metadata=eve.md, timeout=5)
+    assert reply.game == "race" and SIGNER.verify(reply.token).role is Role.SPECTATOR
+    race_pb = race_stub_pb()
+    view = race_stub.GetView(race_pb.GetViewRequest(match_id=match_id), metadata=auth(reply.token), timeout=5)
+    assert not view.view.HasField("my_secret") and not view.legal_commands
+    fails(lambda: stub.GetSpectatorToken(pb.GetSpectatorTokenRequest(match_id="nope"), metadata=eve.md, timeout=5),
+          MISSING)
