@@ -11,6 +11,8 @@ from typing import Any
 import grpc
 import pytest
 import redis
+from tabula.lobby.v1 import lobby_pb2 as pb
+from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.games import load_game
 from services.lobby.domain.matchmaking import Policy
@@ -23,8 +25,6 @@ from shared.protogen import compile_protos, render_game_proto
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import Role, TokenSigner
-from tabula.lobby.v1 import lobby_pb2 as pb
-from tabula.lobby.v1 import lobby_pb2_grpc
 from tests.support.race import RaceRules
 
 SIGNER = TokenSigner(b"lobby-test-secret-0123456789")
@@ -80,7 +80,9 @@ class LobbyFactory:
 
 
 @pytest.fixture
-def make_lobby(redis_url: str, redis_client: redis.Redis, race_server: RunningServer) -> Iterator[LobbyFactory]:
+def make_lobby(
+    redis_url: str, redis_client: redis.Redis, race_server: RunningServer
+) -> Iterator[LobbyFactory]:
     factory = LobbyFactory(redis_url, race_server.port, [])
     yield factory
     for lobby in factory.started:

@@ -9,14 +9,17 @@ from typing import Any
 
 import grpc
 import redis
+from tabula.lobby.v1 import lobby_pb2 as pb
 
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import Role
-from tabula.lobby.v1 import lobby_pb2 as pb
 from tests.integration.lobby.conftest import SIGNER, Guest, auth, fails, sign_in
 
-INVALID, DENIED, UNAUTH = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.PERMISSION_DENIED,
-                           grpc.StatusCode.UNAUTHENTICATED)
+INVALID, DENIED, UNAUTH = (
+    grpc.StatusCode.INVALID_ARGUMENT,
+    grpc.StatusCode.PERMISSION_DENIED,
+    grpc.StatusCode.UNAUTHENTICATED,
+)
 REFUSED, MISSING = grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND
 
 
@@ -77,7 +80,9 @@ def test_bad_rooms_are_refused_and_change_nothing(stub: Any, redis_client: redis
     assert "unknown game 'chess'" in (err.details() or "")
 
 
-def test_two_guests_and_two_bots_start_a_race_match(stub: Any, race_stub: Any, redis_client: redis.Redis) -> None:
+def test_two_guests_and_two_bots_start_a_race_match(
+    stub: Any, race_stub: Any, redis_client: redis.Redis
+) -> None:
     ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
     room = create(stub, ada, goal="30")
     listed = stub.ListRooms(pb.ListRoomsRequest(game="race"), metadata=bob.md, timeout=5).rooms
@@ -85,10 +90,15 @@ def test_two_guests_and_two_bots_start_a_race_match(stub: Any, race_stub: Any, r
     assert join(stub, bob, room.room_id).seat == 1
     assert add_bot(stub, ada, room.room_id).seat == 2
     assert add_bot(stub, ada, room.room_id, pb.BOT_LEVEL_MCTS).seat == 3
-    fails(lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5),
-          REFUSED, "players_not_ready")
+    fails(
+        lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5),
+        REFUSED,
+        "players_not_ready",
+    )
     ready(stub, bob, room.room_id)
-    fails(lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5), DENIED)
+    fails(
+        lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5), DENIED
+    )
     started = stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=10)
     assert started.room.status == pb.ROOM_STATUS_STARTED and started.seat == 0 and started.match_id
     meta = RedisEventStore(redis_client).get_meta(started.match_id)
@@ -99,14 +109,15 @@ def test_two_guests_and_two_bots_start_a_race_match(stub: Any, race_stub: Any, r
     claims = SIGNER.verify(bob_view.seat_token)
     assert (claims.role, claims.match_id, claims.seat) == (Role.PLAYER, started.match_id, 1)
     race_pb = race_stub_pb()
-    view = race_stub.GetView(race_pb.GetViewRequest(match_id=started.match_id), metadata=auth(bob_view.seat_token),
-                             timeout=5)
+    view = race_stub.GetView(
+        race_pb.GetViewRequest(match_id=started.match_id), metadata=auth(bob_view.seat_token), timeout=5
+    )
     assert view.view.HasField("my_secret") and list(view.view.positions) == [0, 0, 0, 0]
     assert not stub.ListRooms(pb.ListRoomsRequest(game="race"), metadata=bob.md, timeout=5).rooms
 
 
 def race_stub_pb() -> Any:
-    from services.games import load_game  # noqa: PLC0415
+    from services.games import load_game
 
     return load_game("race").modules.pb2
 
@@ -143,10 +154,17 @@ def test_private_rooms_are_joined_by_invite_code_only(stub: Any) -> None:
     seen = stub.GetRoom(pb.GetRoomRequest(room_id=room.room_id), metadata=eve.md, timeout=5).room
     assert seen.invite_code == ""
     for code in ("", "short", "TOOLONGCODE1", "lower!!!"):
-        fails(lambda c=code: stub.JoinRoom(pb.JoinRoomRequest(invite_code=c), metadata=bob.md, timeout=5), INVALID)
-    fails(lambda: stub.JoinRoom(pb.JoinRoomRequest(invite_code="ABCDEFGH"), metadata=bob.md, timeout=5), MISSING)
+        fails(
+            lambda c=code: stub.JoinRoom(pb.JoinRoomRequest(invite_code=c), metadata=bob.md, timeout=5),
+            INVALID,
+        )
+    fails(
+        lambda: stub.JoinRoom(pb.JoinRoomRequest(invite_code="ABCDEFGH"), metadata=bob.md, timeout=5), MISSING
+    )
     fails(lambda: stub.JoinRoom(pb.JoinRoomRequest(), metadata=bob.md, timeout=5), INVALID)
-    joined = stub.JoinRoom(pb.JoinRoomRequest(invite_code=room.invite_code.lower()), metadata=bob.md, timeout=5)
+    joined = stub.JoinRoom(
+        pb.JoinRoomRequest(invite_code=room.invite_code.lower()), metadata=bob.md, timeout=5
+    )
     assert joined.seat == 1 and joined.room.invite_code == room.invite_code
 
 
@@ -156,8 +174,11 @@ def test_leaving_hands_over_the_host_and_the_last_one_out_closes(stub: Any) -> N
     join(stub, bob, room.room_id)
     after = stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5).room
     assert after.host_player_id == bob.player_id and after.seats[0].empty
-    fails(lambda: stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5),
-          REFUSED, "not_in_room")
+    fails(
+        lambda: stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5),
+        REFUSED,
+        "not_in_room",
+    )
     closed = stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5).room
     assert closed.status == pb.ROOM_STATUS_CLOSED
     fails(lambda: join(stub, ada, room.room_id), REFUSED, "room_closed")
@@ -184,13 +205,22 @@ def test_bots_are_managed_by_the_host(stub: Any) -> None:
     fails(lambda: join(stub, bob, room.room_id), REFUSED, "room_full")
     remove = pb.RemoveBotRequest(room_id=room.room_id, seat=0)
     fails(lambda: stub.RemoveBot(remove, metadata=ada.md, timeout=5), REFUSED, "not_a_bot")
-    fails(lambda: stub.RemoveBot(pb.RemoveBotRequest(room_id=room.room_id, seat=9), metadata=ada.md, timeout=5),
-          INVALID)
+    fails(
+        lambda: stub.RemoveBot(pb.RemoveBotRequest(room_id=room.room_id, seat=9), metadata=ada.md, timeout=5),
+        INVALID,
+    )
     after = stub.RemoveBot(pb.RemoveBotRequest(room_id=room.room_id, seat=1), metadata=ada.md, timeout=5).room
     assert after.seats[1].empty
-    fails(lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5),
-          REFUSED, "seats_not_full")
-    fails(lambda: stub.GetRoom(pb.GetRoomRequest(room_id="nope"), metadata=ada.md, timeout=5), MISSING, "not_found")
+    fails(
+        lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5),
+        REFUSED,
+        "seats_not_full",
+    )
+    fails(
+        lambda: stub.GetRoom(pb.GetRoomRequest(room_id="nope"), metadata=ada.md, timeout=5),
+        MISSING,
+        "not_found",
+    )
 
 
 def test_watch_room_pushes_changes_and_ends_with_the_seat_token(stub: Any) -> None:
@@ -214,8 +244,11 @@ def test_failed_start_reopens_the_room(stub: Any, race_server: Any) -> None:
     room = create(stub, ada, seats=2)
     add_bot(stub, ada, room.room_id)
     race_server.stop(0)
-    fails(lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=20),
-          REFUSED, "match_create_failed")
+    fails(
+        lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=20),
+        REFUSED,
+        "match_create_failed",
+    )
     after = stub.GetRoom(pb.GetRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5).room
     assert after.status == pb.ROOM_STATUS_OPEN and after.match_id == ""
 
@@ -230,5 +263,9 @@ def test_spectator_tokens_see_the_public_view(stub: Any, race_stub: Any) -> None
     race_pb = race_stub_pb()
     view = race_stub.GetView(race_pb.GetViewRequest(match_id=match_id), metadata=auth(reply.token), timeout=5)
     assert not view.view.HasField("my_secret") and not view.legal_commands
-    fails(lambda: stub.GetSpectatorToken(pb.GetSpectatorTokenRequest(match_id="nope"), metadata=eve.md, timeout=5),
-          MISSING)
+    fails(
+        lambda: stub.GetSpectatorToken(
+            pb.GetSpectatorTokenRequest(match_id="nope"), metadata=eve.md, timeout=5
+        ),
+        MISSING,
+    )
