@@ -1,0 +1,51 @@
+"""Bootstrap of the browser gateway: settings, the registry of backends, and the HTTP server.
+
+``tabula serve gateway`` runs it on ``TABULA_HOST``:``TABULA_GATEWAY_PORT`` (default 8080) until
+SIGTERM / Ctrl-C; open WebSockets are closed with 1001 on the way out.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+
+from aiohttp import web
+
+from services.gateway.app import GatewayConfig, build_app
+from services.gateway.registry import discover
+from shared.config import Settings, port_for
+from shared.observability import setup_logging
+
+log = logging.getLogger("tabula.gateway")
+
+
+def config_from_env(env: Mapping[str, str]) -> GatewayConfig:
+    return GatewayConfig(
+        deadline_s=float(env.get("TABULA_GATEWAY_DEADLINE_S", "10")),
+        stream_deadline_s=float(env.get("TABULA_GATEWAY_STREAM_DEADLINE_S", "3600")),
+    )
+
+
+def make_app(env: Mapping[str, str] | None = None) -> web.Application:
+    e = os.environ if env is None else env
+    registry = discover(e)
+    for area, address in sorted(registry.addresses.items()):
+        log.info("routing %s to %s", area, address)
+    return build_app(registry, config_from_env(e))
+
+
+def main() -> None:
+    settings = Settings.from_env()
+    setup_logging(settings.log_level)
+    port = port_for("gateway")
+    log.info("gateway on http://%s:%d/", settings.host, port)
+    web.run_app(
+        make_app(),
+        host=settings.host,
+        port=port,
+        print=None,
+        access_log=None,
+        shutdown_timeout=5,
+        handle_signals=True,
+    )
