@@ -1,0 +1,91 @@
+"""Ratings and history from the outbox: a race match played to the end is rated exactly once."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+import redis
+from tabula.lobby.v1 import lobby_pb2 as pb
+from tabula.lobby.v1 import lobby_pb2_grpc
+
+from services.games import load_game
+from services.lobby.adapters import keys
+from services.lobby.server import Lobby
+from shared.store.redis_store import RedisEventStore
+from tests.integration.lobby.conftest import Guest, LobbyFactory, auth, sign_in
+
+
+def play_to_the_end(stub: Any, race_stub: Any, ada: Guest, bob: Guest) -> str:
+    """A 2-seat race to 1: the first roll (Ada's, seat 0) wins."""
+    request = pb.CreateRoomRequest(game="race", seats=2, options={"goal": "1"})
+    room = stub.CreateRoom(request, metadata=ada.md, timeout=5).room
+    stub.JoinRoom(pb.JoinRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5)
+    stub.SetReady(pb.SetReadyRequest(room_id=room.room_id, ready=True), metadata=bob.md, timeout=5)
+    started = stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=10)
+    race = load_game("race").modules.pb2
+    roll = race.SubmitCommandRequest(
+        match_id=started.match_id, expected_version=3, command_id="r1", command=race.Command(roll=race.Roll())
+    )
+    race_stub.SubmitCommand(roll, metadata=auth(started.seat_token), timeout=5)
+    match_id: str = started.match_id
+    return match_id
+
+
+def eventually(check: Callable[[], Any], timeout_s: float = 10) -> Any:
+    deadline = time.monotonic() + timeout_s
+    while not (result := check()):
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+    return result
+
+
+def leaderboard(stub: Any, guest: Guest) -> list[Any]:
+    return list(
+        stub.GetLeaderboard(pb.GetLeaderboardRequest(game="race"), metadata=guest.md, timeout=5).entries
+    )
+
+
+def test_a_finished_match_updates_ratings_leaderboard_and_history(stub: Any, race_stub: Any) -> None:
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    match_id = play_to_the_end(stub, race_stub, ada, bob)
+    board = eventually(lambda: leaderboard(stub, bob))
+    assert [(e.rank, e.display_name, e.matches) for e in board] == [(1, "Ada", 1), (2, "Bob", 1)]
+    assert board[0].mu > 25 > board[1].mu and board[0].rating == board[0].mu - 3 * board[0].sigma
+    mine = stub.GetMatchHistory(pb.GetMatchHistoryRequest(), metadata=bob.md, timeout=5).entries
+    assert [(h.match_id, h.seat, h.placing, list(h.placings)) for h in mine] == [(match_id, 1, 2, [1, 2])]
+    theirs = stub.GetMatchHistory(
+        pb.GetMatchHistoryRequest(player_id=ada.player_id), metadata=bob.md, timeout=5
+    )
+    assert theirs.entries[0].placing == 1 and theirs.entries[0].rating_after == board[0].rating
+
+
+def test_each_match_is_rated_once_even_when_notices_are_replayed(
+    make_lobby: LobbyFactory, race_stub: Any, redis_client: redis.Redis
+) -> None:
+    first, second = make_lobby(), make_lobby()  # two projectors in one consumer group
+    channel = grpc.insecure_channel(f"127.0.0.1:{first.port}")
+    stub = lobby_pb2_grpc.LobbyServiceStub(channel)
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    match_id = play_to_the_end(stub, race_stub, ada, bob)
+    eventually(lambda: leaderboard(stub, ada))
+    before = redis_client.hgetall(keys.ratings("race"))
+    _replay_outbox([first, second], redis_client)
+    assert second.projector.poll() >= 1
+    assert not first.projector.project(match_id, 0)
+    assert redis_client.hgetall(keys.ratings("race")) == before
+    assert redis_client.zcard(keys.history(ada.player_id)) == 1
+    channel.close()
+
+
+def _replay_outbox(lobbies: list[Lobby], client: redis.Redis) -> None:
+    """Stop the background projectors, then rewind the group so every notice is delivered again."""
+    for lobby in lobbies:
+        lobby.stopping.set()
+        for thread in lobby.threads:
+            thread.join(5)
+    store = RedisEventStore(client)
+    for shard in range(store.shards):
+        client.xgroup_setid(store.outbox_key(shard), keys.GROUP, "0")
