@@ -18,7 +18,9 @@ from typing import Any
 import grpc
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from services.games import game_names
 from services.gateway.backends import Backends
+from services.gateway.content import component_tables
 from services.gateway.registry import Method, Registry
 from services.gateway.transcode import BadRequest, error_json, parse_request, rpc_error_json, to_json
 
@@ -198,6 +200,18 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response(body, status=200 if serving else 503)
 
 
+async def content(request: web.Request) -> web.Response:
+    """A game's component labels (``services.gateway.content``), so pages can show names, not ids."""
+    game = request.match_info["game"]
+    if game not in game_names():
+        raise ApiError(grpc.StatusCode.NOT_FOUND, f"no game {game!r}", "unknown_game")
+    try:
+        tables = component_tables(game)
+    except KeyError as err:
+        raise ApiError(grpc.StatusCode.NOT_FOUND, f"{game} has no content tables", "no_content") from err
+    return web.json_response(tables, headers={"Cache-Control": "max-age=3600"})
+
+
 async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(request.app[CONFIG].static_dir / "index.html")
 
@@ -226,6 +240,7 @@ def build_app(registry: Registry, config: GatewayConfig | None = None) -> web.Ap
     app.router.add_get("/api", describe)
     app.router.add_post("/api/{service}/{method}", call_unary)
     app.router.add_get("/ws/{service}/{method}", stream)
+    app.router.add_get("/content/{game}", content)
     app.router.add_get("/", index)
     app.router.add_static("/static/", app[CONFIG].static_dir)
     return app

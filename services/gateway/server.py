@@ -15,7 +15,7 @@ from aiohttp import web
 from services.gateway.app import GatewayConfig, build_app
 from services.gateway.registry import discover
 from shared.config import Settings, port_for
-from shared.observability import setup_logging
+from shared.observability import setup_logging, start_metrics
 
 log = logging.getLogger("tabula.gateway")
 
@@ -38,6 +38,7 @@ def make_app(env: Mapping[str, str] | None = None) -> web.Application:
 def main() -> None:
     settings = Settings.from_env()
     setup_logging(settings.log_level)
+    start_metrics(settings.metrics_port)
     port = port_for("gateway")
     log.info("gateway on http://%s:%d/", settings.host, port)
     web.run_app(
