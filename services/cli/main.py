@@ -9,7 +9,9 @@ import typer
 app = typer.Typer(help="Tabula: event-sourced backend for Euro board games.", no_args_is_help=True)
 
 # Non-game processes: name -> "module:function" (games are served by services.game_server).
-ENTRY_POINTS: dict[str, str] = {}
+ENTRY_POINTS: dict[str, str] = {
+    "gateway": "services.gateway.server:main",
+}
 
 
 @app.command()

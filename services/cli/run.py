@@ -29,6 +29,7 @@ class Process:
     name: str
     port: int | None  # a gRPC port to health-check, or None for background workers
     argv: tuple[str, ...] = ()
+    http: bool = False  # the port speaks HTTP (the gateway): health is GET /healthz
 
     def command(self) -> list[str]:
         return [sys.executable, "-m", "services.cli", "serve", self.name, *self.argv]
@@ -36,7 +37,11 @@ class Process:
 
 def processes() -> list[Process]:
     """Everything ``make run`` starts. Later services add themselves here."""
-    return [Process(name, port_for(name)) for name in GAMES]
+    return [
+        *(Process(name, port_for(name)) for name in GAMES),
+        Process("lobby", port_for("lobby")),
+        Process("gateway", port_for("gateway"), http=True),
+    ]
 
 
 def wait_healthy(port: int, timeout: float = 30.0) -> bool:
@@ -50,6 +55,17 @@ def wait_healthy(port: int, timeout: float = 30.0) -> bool:
                     return True
             except grpc.RpcError:
                 time.sleep(0.2)
+    return False
+
+
+def wait_http_healthy(port: int, timeout: float = 30.0) -> bool:
+    from services.gateway.__main__ import check
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check(f"127.0.0.1:{port}", timeout_s=1):
+            return True
+        time.sleep(0.2)
     return False
 
 
@@ -92,10 +108,13 @@ def run(
         for proc in processes():
             child_env = {**env, **({f"TABULA_{proc.name.upper()}_PORT": str(proc.port)} if proc.port else {})}
             children.append(subprocess.Popen(proc.command(), env=child_env))
-            if proc.port is not None and not wait_healthy(proc.port):
+            healthy = wait_http_healthy if proc.http else wait_healthy
+            if proc.port is not None and not healthy(proc.port):
                 typer.echo(f"{proc.name} did not become healthy on port {proc.port}", err=True)
                 raise typer.Exit(1)
             where = f"grpc 127.0.0.1:{proc.port}" if proc.port else "running"
+            if proc.http:
+                where = f"http://127.0.0.1:{proc.port}/ (spectator page)"
             typer.echo(f"{proc.name:<10} {where}  (pid {children[-1].pid})")
         typer.echo("all services up; Ctrl-C stops them")
         while not stopping and all(c.poll() is None for c in children):
