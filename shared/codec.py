@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
 
 
 class CodecError(ValueError):
@@ -193,7 +193,10 @@ class MessageCodec:
         if cls is None:
             raise CodecError(f"unknown type {type_name!r}")
         message = self.message_class(type_name)()
-        message.ParseFromString(payload)
+        try:
+            message.ParseFromString(payload)
+        except DecodeError as err:
+            raise CodecError(f"{type_name}: payload is not a valid message: {err}") from err
         return from_proto(cls, message)
 
     def from_message(self, message: Message) -> Any:

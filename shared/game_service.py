@@ -24,6 +24,7 @@ from shared.protogen import GameModules
 from shared.runner import MatchRunner
 from shared.store import StoredEvent
 from shared.tokens import Claims, Role, TokenError, TokenSigner
+from shared.watch import WatchHub
 
 
 def bearer(context: grpc.ServicerContext) -> str:
@@ -71,6 +72,7 @@ class GameServicer:
             modules.pb2, [*self.rules.command_types, *self.rules.event_types, self.rules.view_type]
         )
         self.keepalive_ms = int(keepalive_s * 1000)
+        self.hub = WatchHub(runner.store)
 
     # ------------------------------------------------------------ helpers
     def _caller(self, context: grpc.ServicerContext, match_id: str) -> Actor:
@@ -149,10 +151,11 @@ class GameServicer:
         viewer = self._caller(context, request.match_id)
         self.runner.load(request.match_id)  # NOT_FOUND before the stream starts
         pb2, head = self.modules.pb2, max(request.from_version, 1) - 1
-        for batch in self.runner.store.subscribe(request.match_id, head + 1, self.keepalive_ms):
+        for batch in self.hub.watch(request.match_id, head + 1, self.keepalive_ms / 1000):
             if not context.is_active():
                 return
             if not batch:
+                head = max(head, self.hub.head(request.match_id))
                 yield pb2.WatchMatchResponse(keepalive=common_pb2.Keepalive(head_version=head))
             for event in batch:
                 head = event.version

@@ -99,9 +99,12 @@ class RunningServer:
 
 
 def start_server(
-    regs: Sequence[Registration], port: int = 0, host: str = "127.0.0.1", workers: int = 32
+    regs: Sequence[Registration], port: int = 0, host: str = "127.0.0.1", workers: int = 256
 ) -> RunningServer:
-    """Build, bind (port 0: a free port) and start a server with health and reflection."""
+    """Build, bind (port 0: a free port) and start a server with health and reflection.
+
+    Each open watch stream holds a worker thread, so the pool is large (threads start lazily).
+    """
     options = [
         ("grpc.max_receive_message_length", MAX_MESSAGE),
         ("grpc.max_send_message_length", MAX_MESSAGE),

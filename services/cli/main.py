@@ -11,6 +11,7 @@ app = typer.Typer(help="Tabula: event-sourced backend for Euro board games.", no
 # Non-game processes: name -> "module:function" (games are served by services.game_server).
 ENTRY_POINTS: dict[str, str] = {
     "gateway": "services.gateway.server:main",
+    "lobby": "services.lobby.server:main",
 }
 
 
@@ -49,5 +50,5 @@ def health(address: str = typer.Argument(..., help="host:port of a gRPC service"
     raise typer.Exit(0 if serving else 1)
 
 
-for _module in ("proto", "run", "bench", "simulate", "content"):
+for _module in ("proto", "run", "bench", "simulate", "content", "logs"):
     importlib.import_module(f"services.cli.{_module}")
