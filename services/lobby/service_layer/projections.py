@@ -60,10 +60,11 @@ class RatingsProjector:
         entries = [item for _, items in reply for item in items]
         claimed = self.client.xautoclaim(key, self.group, self.consumer, RECLAIM_IDLE_MS, count=50)
         entries += claimed[1]
+        # an entry trimmed from the stream while pending comes back without fields: nothing to do
         done = [
             entry_id
             for entry_id, fields in entries
-            if fields and self._handled(notice_from_entry(entry_id, fields))
+            if not fields or self._handled(notice_from_entry(entry_id, fields))
         ]
         if done:
             self.client.xack(key, self.group, *done)
