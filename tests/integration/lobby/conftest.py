@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import grpc
 import pytest
@@ -37,7 +37,7 @@ def race_pb(tmp_path_factory: pytest.TempPathFactory) -> Any:
     root = tmp_path_factory.mktemp("lobby-race")
     proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
     proto.parent.mkdir(parents=True)
-    proto.write_text(render_game_proto(RaceRules(), "tests/support/race.py"))
+    proto.write_text(render_game_proto(cast(Any, RaceRules()), "tests/support/race.py"))
     compile_protos(root / "proto", root / "gen", includes=(Path("proto"),))
     return importlib.import_module("tabula.race.v1.race_pb2")
 

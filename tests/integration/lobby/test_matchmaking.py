@@ -6,6 +6,7 @@ import json
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import grpc
@@ -115,7 +116,7 @@ def test_bad_queue_requests_are_refused_and_change_nothing(stub: Any, redis_clie
         pb.EnqueueRequest(game="race", bot_level=9),
     ]
     for request in bad:
-        fails(lambda r=request: stub.Enqueue(r, metadata=ada.md, timeout=5), grpc.StatusCode.INVALID_ARGUMENT)
+        fails(partial(stub.Enqueue, request, metadata=ada.md, timeout=5), grpc.StatusCode.INVALID_ARGUMENT)
     assert redis_client.dbsize() == before
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import grpc
@@ -50,7 +51,8 @@ def test_guest_sign_in_gives_a_guest_token_with_the_name(stub: Any) -> None:
 def test_bad_names_and_tokens_are_refused(stub: Any, redis_client: redis.Redis) -> None:
     before = redis_client.dbsize()
     for name in ("", "   ", "x" * 33, "bad\x00name"):
-        fails(lambda n=name: stub.SignInGuest(pb.SignInGuestRequest(display_name=n), timeout=5), INVALID)
+        request = pb.SignInGuestRequest(display_name=name)
+        fails(partial(stub.SignInGuest, request, timeout=5), INVALID)
     assert redis_client.dbsize() == before
     guest = sign_in(stub, "Ada")
     request = pb.ListRoomsRequest(game="race")
@@ -74,7 +76,7 @@ def test_bad_rooms_are_refused_and_change_nothing(stub: Any, redis_client: redis
         pb.CreateRoomRequest(game="race", seats=2, visibility=7),
     ]
     for request in bad:
-        fails(lambda r=request: stub.CreateRoom(r, metadata=host.md, timeout=5), INVALID, "invalid_argument")
+        fails(partial(stub.CreateRoom, request, metadata=host.md, timeout=5), INVALID, "invalid_argument")
     assert redis_client.dbsize() == before
     err = fails(lambda: stub.CreateRoom(bad[0], metadata=host.md, timeout=5), INVALID)
     assert "unknown game 'chess'" in (err.details() or "")
@@ -155,7 +157,7 @@ def test_private_rooms_are_joined_by_invite_code_only(stub: Any) -> None:
     assert seen.invite_code == ""
     for code in ("", "short", "TOOLONGCODE1", "lower!!!"):
         fails(
-            lambda c=code: stub.JoinRoom(pb.JoinRoomRequest(invite_code=c), metadata=bob.md, timeout=5),
+            partial(stub.JoinRoom, pb.JoinRoomRequest(invite_code=code), metadata=bob.md, timeout=5),
             INVALID,
         )
     fails(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from services.lobby.domain.matchmaking import Group, Policy, Ticket, form_groups
 from services.lobby.domain.rooms import BotLevel
 
@@ -9,7 +11,7 @@ POLICY = Policy(base_window=3.0, widen_per_s=1.0, max_window=20.0)
 
 
 def ticket(
-    name: str, rating: float = 25.0, counts: tuple[int, ...] = (2,), at_ms: int = 0, **kw: object
+    name: str, rating: float = 25.0, counts: tuple[int, ...] = (2,), at_ms: int = 0, **kw: Any
 ) -> Ticket:
     return Ticket(name, f"p-{name}", "race", rating, counts, at_ms, **kw)
 
