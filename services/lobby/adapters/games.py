@@ -17,7 +17,7 @@ import grpc
 
 from services.games import LoadedGame, game_names, load_game, load_rules
 from services.lobby.domain import validation
-from shared.config import PORTS
+from shared.config import PORTS, port_for
 from shared.errors import Conflict
 from shared.observability import log_fields
 from shared.runner import MatchRunner
@@ -128,7 +128,7 @@ class GameCatalog:
     def _channel(self, game: str) -> grpc.Channel:
         with self._lock:
             if game not in self._channels:
-                default = f"127.0.0.1:{PORTS.get(game, 0)}"
-                address = self.env.get(f"TABULA_{game.upper()}_ADDR", default)
+                port = port_for(game, self.env) if game in PORTS else 0  # honours TABULA_<GAME>_PORT
+                address = self.env.get(f"TABULA_{game.upper()}_ADDR", f"127.0.0.1:{port}")
                 self._channels[game] = grpc.insecure_channel(address)
             return self._channels[game]
