@@ -1,0 +1,98 @@
+"""The Lorenzo il Magnifico heuristic: victory points now plus a valuation of what may become points.
+
+Reads only the public fields of ``State`` / ``PlayerState`` and the board tables of the content
+(the same tables the final scoring uses). Weights are hand-tuned against the ``random`` and
+``greedy`` levels with ``tabula simulate``; the scale is victory points.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.lorenzo.rules.content_types import Board, Content
+from services.lorenzo.rules.model import DecisionKind, Phase, PlayerState, State
+
+ROUNDS = 6
+PRIVILEGE_VALUE = 1.5  # a council privilege is about two resources
+LEADER_IN_HAND = 1.0
+LEADER_PLAYED = 2.5
+EXCOMMUNICATION = 3.0
+
+
+def evaluate(rules: Any, state: State, seat: int) -> float:
+    """How good ``state`` looks for ``seat``, in victory points (higher is better)."""
+    content: Content = rules.content
+    if not state.players:
+        return 0.0
+    if state.phase is Phase.FINISHED and state.final:
+        return float(state.final[seat].total)
+    board, player = content.board, state.players[seat]
+    left = _rounds_left(state)
+    return (
+        player.goods.victory
+        + _cards(content, player, left)
+        + _military(board, state, seat, left)
+        + _faith(board, state, player)
+        + _resources(board, player, left)
+        + _leaders(player)
+        - EXCOMMUNICATION * len(player.excommunications)
+        + _pending(state, seat)
+    )
+
+
+def _rounds_left(state: State) -> int:
+    return max(ROUNDS - max(state.round, 1), 0)
+
+
+def _cards(content: Content, p: PlayerState, left: int) -> float:
+    """End-of-game card points, plus what cards still earn in the rounds left."""
+    board = content.board
+    territories = board.territory_victory[min(len(p.territories), len(board.territory_victory) - 1)]
+    characters = board.character_victory[min(len(p.characters), len(board.character_victory) - 1)]
+    ventures = sum(content.card[card].end_victory for card in p.ventures)
+    engines = 0.6 * left * (len(p.territories) + len(p.buildings)) / 2
+    return territories + characters + ventures + engines + 0.5 * len(p.characters)
+
+
+def _military(board: Board, state: State, seat: int, left: int) -> float:
+    """Projected 5 / 2 points for the military race, and room for more territories."""
+    mine = state.players[seat].goods.military
+    ahead = sum(1 for other in state.players if other.seat != seat and other.goods.military > mine)
+    race = board.military_victory[ahead] if ahead < len(board.military_victory) else 0.0
+    return race * (0.5 + 0.5 * (ROUNDS - left) / ROUNDS) + 0.15 * mine
+
+
+def _faith(board: Board, state: State, p: PlayerState) -> float:
+    """Faith scores at the next Vatican report; below the requirement it costs an excommunication."""
+    table = board.faith_victory
+    value = 0.8 * table[min(p.goods.faith, len(table) - 1)]
+    period = max(min(state.period, len(board.vatican_faith_required)), 1)
+    if p.goods.faith < board.vatican_faith_required[period - 1]:
+        value -= 0.4 * EXCOMMUNICATION
+    return value
+
+
+def _resources(board: Board, p: PlayerState, left: int) -> float:
+    """Early, a resource buys cards (worth ~0.5 point); at the end only 1 point per 5 remains."""
+    g = p.goods
+    per = 1.0 / board.resources_per_victory + 0.06 * left
+    return per * (g.coins + g.wood + g.stone) + (per + 0.05) * g.servants
+
+
+def _leaders(p: PlayerState) -> float:
+    return LEADER_IN_HAND * len(p.hand) + LEADER_PLAYED * len(p.played)
+
+
+def _pending(state: State, seat: int) -> float:
+    """Choices the seat still owes are worth something before they are made (greedy sees one ply)."""
+    if state.active_seat != seat:
+        return 0.0
+    value = 0.0
+    for decision in state.pending:
+        if decision.kind is DecisionKind.PRIVILEGES:
+            value += PRIVILEGE_VALUE * decision.count
+        elif decision.kind is DecisionKind.TAKE_CARD:
+            value += 1.5
+        elif decision.kind in (DecisionKind.HARVEST, DecisionKind.PRODUCTION):
+            value += 0.3 * decision.value
+    return value

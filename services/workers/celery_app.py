@@ -1,0 +1,117 @@
+"""The Celery app and its thin tasks: ids and an expected version in, one idempotent job out.
+
+Reliability settings (docs/workers.md): ``acks_late`` + ``task_reject_on_worker_lost`` (a task
+whose worker dies is delivered again), prefetch 1, a broker visibility timeout longer than any
+task or turn clock, retries with backoff only on transient Redis errors. Importing this module
+builds the app object and reads the environment; it opens no connection. The Redis client
+is built in each process on first use (see ``services.workers.context``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+import redis
+from celery import Celery, signals
+from kombu.entity import Queue
+
+from services.workers import context, jobs
+from services.workers.settings import QUEUES, WorkerSettings
+from shared.observability import log_fields, setup_logging, start_metrics
+
+log = logging.getLogger(__name__)
+TRANSIENT = (redis.ConnectionError, redis.TimeoutError)
+RETRY: dict[str, Any] = {
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
+
+
+def configure(app: Celery, settings: WorkerSettings) -> None:
+    transport = {
+        "visibility_timeout": settings.visibility_timeout,
+        "unacked_restore_interval": settings.restore_interval,
+        "unacked_restore_throttle": 1,
+    }
+    app.conf.update(
+        broker_url=settings.broker_url,
+        result_backend=settings.broker_url,
+        broker_transport_options=transport,
+        result_backend_transport_options={"visibility_timeout": settings.visibility_timeout},
+        broker_connection_retry_on_startup=True,
+        task_queues=[Queue(name) for name in QUEUES],  # type: ignore[no-untyped-call]
+        task_default_queue="bots",
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        task_track_started=True,
+        task_time_limit=settings.task_time_limit,
+        task_soft_time_limit=max(settings.task_time_limit - 10, 1),
+        worker_prefetch_multiplier=1,
+        worker_hijack_root_logger=False,
+        task_serializer="json",
+        result_serializer="json",
+        accept_content=["json"],
+        result_expires=3600,
+    )
+
+
+app = Celery("tabula")
+configure(app, WorkerSettings.from_env())
+
+
+@signals.worker_process_init.connect  # type: ignore[untyped-decorator]
+def _after_fork(**_: Any) -> None:
+    context.reset()
+
+
+@signals.setup_logging.connect  # type: ignore[untyped-decorator]
+def _json_logs(**_: Any) -> None:
+    setup_logging(WorkerSettings.from_env().base.log_level)
+
+
+def _done(task: str, match_id: str, version: int, result: jobs.Result) -> str:
+    log.info("task done", extra=log_fields(task=task, match_id=match_id, version=version, result=str(result)))
+    return str(result)
+
+
+@app.task(name="tabula.bot_turn", **RETRY)  # type: ignore[untyped-decorator]
+def bot_turn(match_id: str, game: str, seat: int, version: int, level: str) -> str:
+    ctx = context.current()
+    result = jobs.play_bot_turn(ctx.runner(game), match_id, seat, version, level, ctx.settings.mcts)
+    return _done("bot_turn", match_id, version, result)
+
+
+@app.task(name="tabula.system_step", **RETRY)  # type: ignore[untyped-decorator]
+def system_step(match_id: str, game: str, version: int) -> str:
+    result = jobs.apply_system_step(context.current().runner(game), match_id, version)
+    return _done("system_step", match_id, version, result)
+
+
+@app.task(name="tabula.turn_timeout", **RETRY)  # type: ignore[untyped-decorator]
+def turn_timeout(match_id: str, game: str, seat: int, version: int) -> str:
+    ctx = context.current()
+    result = jobs.expire_turn(ctx.runner(game), match_id, seat, version, ctx.settings.mcts)
+    return _done("turn_timeout", match_id, version, result)
+
+
+def main() -> None:
+    """``tabula serve worker``: a Celery worker on the queues of TABULA_WORKER_QUEUES."""
+    settings = WorkerSettings.from_env()
+    start_metrics(settings.base.metrics_port)
+    app.worker_main(
+        [
+            "worker",
+            f"--loglevel={settings.base.log_level}",
+            f"--queues={','.join(settings.queues)}",
+            f"--pool={settings.pool}",
+            f"--concurrency={settings.concurrency}",
+            f"--hostname=tabula-{os.getpid()}@%h",  # unique per process: several workers per host
+            "--without-gossip",
+            "--without-mingle",
+        ]
+    )

@@ -1,0 +1,125 @@
+"""The work behind each Celery task, as plain functions over a :class:`MatchRunner`.
+
+Each one is idempotent: it loads the match, returns early when the work is already done
+(the version moved on, the actor is no longer to act, the match is over), calls pure code,
+and appends with the expected version and a deterministic command id. A redelivered task
+therefore changes nothing: either the version moved (stale) or the command id is known
+(duplicate). Workers are inside the trust boundary and append straight to the event store.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from typing import Any
+
+from services.workers.bots import Budget, bot_rng, make_bot
+from services.workers.planner import away_key
+from shared.decider import SYSTEM, Actor
+from shared.observability import log_fields
+from shared.runner import Loaded, MatchRunner
+from shared.store import VersionConflict
+
+log = logging.getLogger(__name__)
+TIMEOUT_LEVEL = "greedy"
+
+
+class Result(enum.StrEnum):
+    APPLIED = "applied"
+    DUPLICATE = "duplicate"  # this command id was applied before
+    STALE = "stale"  # the match moved on since the job was planned
+    NOT_TO_ACT = "not_to_act"
+    FINISHED = "finished"
+
+
+def bot_command_id(match_id: str, version: int, seat: int) -> str:
+    return f"bot:{match_id}:{version}:{seat}"
+
+
+def system_command_id(match_id: str, version: int) -> str:
+    return f"system:{match_id}:{version}"
+
+
+def timeout_command_id(match_id: str, version: int, seat: int) -> str:
+    return f"timeout:{match_id}:{version}:{seat}"
+
+
+def _check(runner: MatchRunner[Any], match_id: str, version: int, actor: Actor) -> Loaded[Any] | Result:
+    loaded = runner.load(match_id)
+    if runner.rules.outcome(loaded.state) is not None:
+        return Result.FINISHED
+    if loaded.version != version:
+        return Result.STALE
+    if actor not in runner.rules.to_act(loaded.state):
+        return Result.NOT_TO_ACT
+    return loaded
+
+
+def _submit(
+    runner: MatchRunner[Any],
+    match_id: str,
+    actor: Actor,
+    command: Any,
+    version: int,
+    command_id: str,
+    label: str,
+) -> Result:
+    try:
+        done = runner.submit(match_id, actor, command, version, command_id, actor_label=label)
+    except VersionConflict:
+        return Result.STALE  # someone else moved between our load and our append
+    return Result.DUPLICATE if done.duplicate else Result.APPLIED
+
+
+def _bot_move(runner: MatchRunner[Any], loaded: Loaded[Any], seat: int, level: str, budget: Budget) -> Any:
+    bot = make_bot(runner.rules.game, level, budget)
+    rng = bot_rng(int(loaded.meta["seed"]), loaded.version, seat)
+    return bot.choose(runner.rules, loaded.state, seat, int(loaded.meta["seats"]), rng)
+
+
+def play_bot_turn(
+    runner: MatchRunner[Any], match_id: str, seat: int, version: int, level: str, budget: Budget
+) -> Result:
+    """A bot seat's move at ``version``."""
+    checked = _check(runner, match_id, version, Actor.of_seat(seat))
+    if isinstance(checked, Result):
+        return checked
+    command = _bot_move(runner, checked, seat, level, budget)
+    command_id = bot_command_id(match_id, version, seat)
+    return _submit(runner, match_id, Actor.of_seat(seat), command, version, command_id, f"bot:{seat}:{level}")
+
+
+def apply_system_step(runner: MatchRunner[Any], match_id: str, version: int) -> Result:
+    """The pending round, period or game end: the rules list the one system step and do the work."""
+    checked = _check(runner, match_id, version, SYSTEM)
+    if isinstance(checked, Result):
+        return checked
+    legal = runner.rules.legal_commands(checked.state, SYSTEM)
+    command_id = system_command_id(match_id, version)
+    return _submit(runner, match_id, SYSTEM, legal[0], version, command_id, str(SYSTEM))
+
+
+def expire_turn(runner: MatchRunner[Any], match_id: str, seat: int, version: int, budget: Budget) -> Result:
+    """The seat's clock ran out at ``version``: a greedy bot plays the turn and the seat is marked away.
+
+    The away mark is set only once the timeout move is in the log (checked by its command id),
+    so a player who moved just in time is never marked, and a redelivery still sets it.
+    """
+    command_id = timeout_command_id(match_id, version, seat)
+    if runner.store.command_result(match_id, command_id) is not None:
+        _mark_away(runner, match_id, seat)
+        return Result.DUPLICATE
+    checked = _check(runner, match_id, version, Actor.of_seat(seat))
+    if isinstance(checked, Result):
+        return checked
+    command = _bot_move(runner, checked, seat, TIMEOUT_LEVEL, budget)
+    label = f"timeout:{seat}:{TIMEOUT_LEVEL}"
+    result = _submit(runner, match_id, Actor.of_seat(seat), command, version, command_id, label)
+    if result in (Result.APPLIED, Result.DUPLICATE):
+        _mark_away(runner, match_id, seat)
+    return result
+
+
+def _mark_away(runner: MatchRunner[Any], match_id: str, seat: int) -> None:
+    runner.store.set_meta(match_id, {away_key(seat): "1"})
+    log.info("seat marked away", extra=log_fields(match_id=match_id, seat=seat))

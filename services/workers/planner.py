@@ -1,0 +1,109 @@
+"""What a match needs from the workers at its head: pure decisions from state and meta.
+
+The reactor calls :func:`plan` for each outbox notice that is still the head of its match:
+a pending system step becomes a ``scoring`` job, a bot seat to act a ``bots`` job, a human
+seat to act (with a turn clock) a ``timers`` job due when the clock runs out. The meta keys
+are the platform's: ``bots`` {"<seat>": "<level>"}, ``turn_seconds``, ``away:<seat>``.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from shared.decider import SYSTEM
+from shared.store import StoredEvent
+
+
+class JobKind(enum.StrEnum):
+    BOT = "bot"
+    SYSTEM = "system"
+    TIMER = "timer"
+
+
+QUEUE = {JobKind.BOT: "bots", JobKind.SYSTEM: "scoring", JobKind.TIMER: "timers"}
+TASK = {
+    JobKind.BOT: "tabula.bot_turn",
+    JobKind.SYSTEM: "tabula.system_step",
+    JobKind.TIMER: "tabula.turn_timeout",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    kind: JobKind
+    match_id: str
+    game: str
+    version: int
+    seat: int = -1
+    level: str = ""
+    countdown: float = 0.0
+
+    @property
+    def task_id(self) -> str:
+        """Deterministic, so a re-enqueued job is recognisable in logs and results."""
+        return f"{self.kind}:{self.match_id}:{self.version}:{self.seat}"
+
+    @property
+    def queue(self) -> str:
+        return QUEUE[self.kind]
+
+    @property
+    def task_name(self) -> str:
+        return TASK[self.kind]
+
+    def args(self) -> list[Any]:
+        match self.kind:
+            case JobKind.BOT:
+                return [self.match_id, self.game, self.seat, self.version, self.level]
+            case JobKind.SYSTEM:
+                return [self.match_id, self.game, self.version]
+            case JobKind.TIMER:
+                return [self.match_id, self.game, self.seat, self.version]
+
+
+def bot_levels(meta: Mapping[str, str]) -> dict[int, str]:
+    raw = json.loads(meta.get("bots") or "{}")
+    return {int(seat): str(level) for seat, level in raw.items()}
+
+
+def turn_seconds(meta: Mapping[str, str]) -> int:
+    return int(meta.get("turn_seconds") or "0")
+
+
+def away_key(seat: int) -> str:
+    return f"away:{seat}"
+
+
+def away_seats(meta: Mapping[str, str]) -> set[int]:
+    return {int(k.partition(":")[2]) for k, v in meta.items() if k.startswith("away:") and v == "1"}
+
+
+def plan(
+    rules: Any, state: Any, version: int, meta: Mapping[str, str], match_id: str, away_seconds: int
+) -> list[Job]:
+    """The jobs the match at ``version`` needs; none once it is over."""
+    if rules.outcome(state) is not None:
+        return []
+    actors = rules.to_act(state)
+    game = meta.get("game", rules.game)
+    if SYSTEM in actors:
+        return [Job(JobKind.SYSTEM, match_id, game, version)]
+    bots, clock, away = bot_levels(meta), turn_seconds(meta), away_seats(meta)
+    jobs = []
+    for actor in actors:
+        if actor.seat in bots:
+            jobs.append(Job(JobKind.BOT, match_id, game, version, actor.seat, bots[actor.seat]))
+        elif clock > 0:
+            seconds = min(clock, away_seconds) if actor.seat in away else clock
+            jobs.append(Job(JobKind.TIMER, match_id, game, version, actor.seat, countdown=float(seconds)))
+    return jobs
+
+
+def seats_back(meta: Mapping[str, str], events: Iterable[StoredEvent]) -> set[int]:
+    """Away seats whose player acted in ``events`` (the actor label of a human seat is ``seat:N``)."""
+    away = away_seats(meta)
+    return {seat for seat in away for e in events if e.actor == f"seat:{seat}"}

@@ -1,0 +1,56 @@
+"""Settings of the worker and the reactor, from the environment (read when a process starts)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from services.workers.bots import Budget
+from shared.config import Settings
+
+QUEUES = ("bots", "scoring", "timers")
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerSettings:
+    base: Settings
+    broker_url: str
+    visibility_timeout: int  # seconds; longer than the longest task and the longest turn clock
+    restore_interval: int  # seconds between sweeps that put back messages of dead workers
+    task_time_limit: int
+    mcts: Budget
+    away_seconds: int  # the clock of a seat marked away
+    pool: str
+    concurrency: int
+    queues: tuple[str, ...]
+    reactor_index: int
+    reactor_count: int
+    reactor_claim_idle_ms: int  # an entry pending this long is taken over (crashed consumer, failure)
+    reactor_max_deliveries: int  # then it goes to the dead-letter stream
+    reactor_block_ms: int
+
+    @staticmethod
+    def from_env(env: Mapping[str, str] | None = None) -> WorkerSettings:
+        e = dict(env if env is not None else os.environ)
+        base = Settings.from_env(e)
+        return WorkerSettings(
+            base=base,
+            broker_url=e.get("TABULA_BROKER_URL", base.redis_url),
+            visibility_timeout=int(e.get("TABULA_VISIBILITY_TIMEOUT", "3600")),
+            restore_interval=int(e.get("TABULA_RESTORE_INTERVAL", "10")),
+            task_time_limit=int(e.get("TABULA_TASK_TIME_LIMIT", "120")),
+            mcts=Budget(
+                seconds=float(e.get("TABULA_MCTS_SECONDS", "1.5")),
+                iterations=int(e.get("TABULA_MCTS_ITERATIONS", "20000")),
+            ),
+            away_seconds=int(e.get("TABULA_AWAY_SECONDS", "5")),
+            pool=e.get("TABULA_WORKER_POOL", "prefork"),
+            concurrency=int(e.get("TABULA_WORKER_CONCURRENCY", "2")),
+            queues=tuple(filter(None, e.get("TABULA_WORKER_QUEUES", ",".join(QUEUES)).split(","))),
+            reactor_index=int(e.get("TABULA_REACTOR_INDEX", "0")),
+            reactor_count=int(e.get("TABULA_REACTOR_COUNT", "1")),
+            reactor_claim_idle_ms=int(e.get("TABULA_REACTOR_CLAIM_IDLE_MS", "30000")),
+            reactor_max_deliveries=int(e.get("TABULA_REACTOR_MAX_DELIVERIES", "5")),
+            reactor_block_ms=int(e.get("TABULA_REACTOR_BLOCK_MS", "1000")),
+        )

@@ -1,0 +1,21 @@
+"""The race test game with a ``determinize`` (secrets of other seats resampled), for worker tests.
+
+Subprocess workers load it with ``TABULA_EXTRA_GAMES=race=tests.integration.workers.race_game:rules``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from shared.rng import Rng
+from tests.support.race import RaceRules, RaceState
+
+
+class RaceWithSecrets(RaceRules):
+    def determinize(self, state: RaceState, seat: int, rng: Rng) -> RaceState:
+        secrets = tuple(s if i == seat else rng.randint(1, 3) for i, s in enumerate(state.secrets))
+        return replace(state, secrets=secrets)
+
+
+def rules() -> RaceWithSecrets:
+    return RaceWithSecrets()

@@ -1,0 +1,28 @@
+"""Race matches on the in-memory store, run by the same runner the workers use."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from shared.runner import MatchRunner
+from shared.store import MemoryEventStore
+from tests.integration.workers.race_game import RaceWithSecrets
+from tests.support.race import JsonCodec
+
+
+def make_runner() -> MatchRunner[Any]:
+    rules = RaceWithSecrets()
+    return MatchRunner(rules, JsonCodec([*rules.command_types, *rules.event_types]), MemoryEventStore())
+
+
+def create(runner: MatchRunner[Any], match_id: str = "m1", seats: int = 2, goal: str = "20", **extra: Any) -> int:
+    meta = {"bots": json.dumps(extra.get("bots", {})), "turn_seconds": str(extra.get("turn_seconds", 0))}
+    return runner.create(match_id, seats, {"goal": goal}, seed=7, extra_meta=meta).version
+
+
+@pytest.fixture
+def runner() -> MatchRunner[Any]:
+    return make_runner()
