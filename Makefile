@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export PYTHONPATH := $(CURDIR):$(CURDIR)/gen
 
-.PHONY: install proto run test test-unit test-integration lint bench clean
+.PHONY: install proto run test test-unit test-integration lint bench clean browser node
 
 install: $(STAMP)
 
@@ -23,9 +23,19 @@ proto: install
 run: proto
 	$(PY) -m services.cli run
 
-test: proto
+test: proto browser node
 	$(PY) -m services.cli proto --check
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+
+# Debian's Chromium for the browser tests (apt-get only when /usr/bin/chromium is missing; never a download).
+browser:
+	bash deploy/setup-browser.sh
+
+# The Node.js client test's packages, exactly as pinned in tests/node/package-lock.json.
+node: tests/node/node_modules/.package-lock.json
+
+tests/node/node_modules/.package-lock.json: tests/node/package.json tests/node/package-lock.json
+	cd tests/node && npm ci --no-audit --no-fund
 
 test-unit: proto
 	$(PY) -m pytest -q -m unit $(PYTEST_ARGS)

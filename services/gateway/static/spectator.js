@@ -157,6 +157,7 @@ function renderOutcome(reply, view) {
 function render(reply) {
   const view = reply.view || {};
   S.shown = num(reply.version);
+  document.body.dataset.rendered = String(S.shown);  // the version on screen (tests wait for it)
   if (S.game !== "lorenzo") {
     $("raw-section").hidden = false;
     $("raw").textContent = JSON.stringify(view, null, 2);
@@ -227,7 +228,10 @@ function connect(generation) {
       logEvent(item.event);
       refresh();
     } else if (item.keepalive) {
-      S.lastSeen = Math.max(S.lastSeen, num(item.keepalive.headVersion));
+      // events this viewer may not see still move the head: catch up on the keepalive
+      const head = num(item.keepalive.headVersion);
+      S.lastSeen = Math.max(S.lastSeen, head);
+      if (head > S.head) { S.head = head; refresh(); }
     }
     if (S.follow) setStatus("live", "live");
   };
