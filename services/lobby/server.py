@@ -94,7 +94,7 @@ def build(
     server = start_server([servicer.registration()], port=port, host=settings.host, workers=256)
     return Lobby(
         server,
-        Matcher(queue_repo, catalog, clock, policy),
+        Matcher(queue_repo, catalog, clock, store, policy),
         RatingsProjector(store, ratings, catalog, consumer),
         catalog,
     )

@@ -37,6 +37,11 @@ def queue(game: str) -> str:
     return f"{P}:mm:{game}:queue"
 
 
+def claimed(game: str) -> str:
+    """Claimed tickets by claim time: a matcher that died mid-start is recovered from here."""
+    return f"{P}:mm:{game}:claimed"
+
+
 def queue_lock(game: str) -> str:
     return f"{P}:mm:{game}:lock"
 

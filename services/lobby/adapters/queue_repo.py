@@ -47,28 +47,47 @@ redis.call('XADD', KEYS[4], 'MAXLEN', '~', 20, '*', 'status', 'cancelled')
 return {1, ''}
 """
 
-# KEYS: queue, n tickets, n feeds. ARGV: match id, n ticket ids.
+# KEYS: queue, claimed zset, n tickets, n feeds. ARGV: match id, now ms, n ticket ids.
 CLAIM_LUA = """
-local n = (#KEYS - 1) / 2
+local n = (#KEYS - 2) / 2
 for i = 1, n do
-  if redis.call('HGET', KEYS[1 + i], 'status') ~= 'waiting' then return 0 end
+  if redis.call('HGET', KEYS[2 + i], 'status') ~= 'waiting' then return 0 end
 end
 for i = 1, n do
-  redis.call('HSET', KEYS[1 + i], 'status', 'claimed', 'match', ARGV[1])
-  redis.call('ZREM', KEYS[1], ARGV[1 + i])
-  redis.call('XADD', KEYS[1 + n + i], 'MAXLEN', '~', 20, '*', 'status', 'claimed')
+  redis.call('HSET', KEYS[2 + i], 'status', 'claimed', 'match', ARGV[1])
+  redis.call('ZREM', KEYS[1], ARGV[2 + i])
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[2 + i])
+  redis.call('XADD', KEYS[2 + n + i], 'MAXLEN', '~', 20, '*', 'status', 'claimed')
 end
 return 1
 """
 
-# KEYS: n tickets, n feeds, n busy keys. ARGV: match id, n seats, n busy marks.
-COMPLETE_LUA = """
-local n = #KEYS / 3
+# KEYS: queue, claimed zset, n tickets, n feeds. ARGV: match id, n ticket ids, n queue scores.
+RELEASE_LUA = """
+local n = (#KEYS - 2) / 2
 for i = 1, n do
-  if redis.call('HGET', KEYS[i], 'match') == ARGV[1] then
-    redis.call('HSET', KEYS[i], 'status', 'matched', 'seat', ARGV[1 + i])
-    redis.call('XADD', KEYS[n + i], 'MAXLEN', '~', 20, '*', 'status', 'matched')
-    if redis.call('GET', KEYS[2 * n + i]) == ARGV[1 + n + i] then redis.call('DEL', KEYS[2 * n + i]) end
+  local t = KEYS[2 + i]
+  if redis.call('HGET', t, 'status') == 'claimed' and redis.call('HGET', t, 'match') == ARGV[1] then
+    redis.call('HSET', t, 'status', 'waiting', 'match', '')
+    redis.call('ZREM', KEYS[2], ARGV[1 + i])
+    redis.call('ZADD', KEYS[1], ARGV[1 + n + i], ARGV[1 + i])
+    redis.call('XADD', KEYS[2 + n + i], 'MAXLEN', '~', 20, '*', 'status', 'waiting')
+  end
+end
+return 1
+"""
+
+# KEYS: claimed zset, n tickets, n feeds, n busy keys. ARGV: match id, n seats, n busy marks, n ticket ids.
+COMPLETE_LUA = """
+local n = (#KEYS - 1) / 3
+for i = 1, n do
+  local t = KEYS[1 + i]
+  if redis.call('HGET', t, 'status') == 'claimed' and redis.call('HGET', t, 'match') == ARGV[1] then
+    redis.call('HSET', t, 'status', 'matched', 'seat', ARGV[1 + i])
+    redis.call('ZREM', KEYS[1], ARGV[1 + 2 * n + i])
+    redis.call('XADD', KEYS[1 + n + i], 'MAXLEN', '~', 20, '*', 'status', 'matched')
+    local busy = KEYS[1 + 2 * n + i]
+    if redis.call('GET', busy) == ARGV[1 + n + i] then redis.call('DEL', busy) end
   end
 end
 return 1
@@ -128,6 +147,7 @@ class QueueRepository:
         self._cancel = client.register_script(CANCEL_LUA)
         self._claim = client.register_script(CLAIM_LUA)
         self._complete = client.register_script(COMPLETE_LUA)
+        self._release = client.register_script(RELEASE_LUA)
         self._unlock = client.register_script(UNLOCK_LUA)
 
     # ------------------------------------------------------------ one ticket
@@ -184,30 +204,40 @@ class QueueRepository:
         found = [_ticket(tid, raw) for tid, raw in zip(ids, raws, strict=True) if raw]
         return [t for t in found if t.status is TicketStatus.WAITING]
 
-    def claim(self, tickets: Sequence[Ticket], match_id: str) -> bool:
+    def claim(self, tickets: Sequence[Ticket], match_id: str, now_ms: int) -> bool:
         """Atomically take every ticket of a group, or none if any is no longer waiting."""
         ids = [t.ticket_id for t in tickets]
-        key_list = [keys.queue(tickets[0].game), *map(keys.ticket, ids), *map(keys.ticket_feed, ids)]
-        return bool(self._claim(keys=key_list, args=[match_id, *ids]))
+        game = tickets[0].game
+        key_list = [keys.queue(game), keys.claimed(game), *map(keys.ticket, ids), *map(keys.ticket_feed, ids)]
+        return bool(self._claim(keys=key_list, args=[match_id, now_ms, *ids]))
 
-    def release(self, tickets: Sequence[Ticket]) -> None:
+    def release(self, tickets: Sequence[Ticket], match_id: str) -> None:
         """A claimed group whose match could not be created waits again, in its old place."""
-        pipe = self.client.pipeline(transaction=True)
-        for t in tickets:
-            pipe.hset(keys.ticket(t.ticket_id), mapping={"status": TicketStatus.WAITING.value, "match": ""})
-            pipe.zadd(keys.queue(t.game), {t.ticket_id: t.enqueued_ms})
-            pipe.xadd(keys.ticket_feed(t.ticket_id), {"status": "waiting"}, maxlen=20, approximate=True)
-        pipe.execute()
-
-    def complete(self, tickets: Sequence[Ticket], match_id: str) -> None:
-        """Seat i of the match goes to tickets[i]; their players are free to queue again."""
         ids = [t.ticket_id for t in tickets]
-        key_list = [
-            *map(keys.ticket, ids),
-            *map(keys.ticket_feed, ids),
-            *(keys.busy(t.player_id) for t in tickets),
-        ]
-        self._complete(keys=key_list, args=[match_id, *range(len(ids)), *map(_mark, ids)])
+        game = tickets[0].game
+        key_list = [keys.queue(game), keys.claimed(game), *map(keys.ticket, ids), *map(keys.ticket_feed, ids)]
+        self._release(keys=key_list, args=[match_id, *ids, *(t.enqueued_ms for t in tickets)])
+
+    def complete(self, tickets: Sequence[Ticket], match_id: str, seats: Sequence[int] = ()) -> None:
+        """Seat ``seats[i]`` (default i) goes to tickets[i]; their players are free to queue again."""
+        ids = [t.ticket_id for t in tickets]
+        busy = [keys.busy(t.player_id) for t in tickets]
+        key_list = [keys.claimed(tickets[0].game), *map(keys.ticket, ids), *map(keys.ticket_feed, ids), *busy]
+        self._complete(keys=key_list, args=[match_id, *(seats or range(len(ids))), *map(_mark, ids), *ids])
+
+    def stale_claims(self, game: str, before_ms: int) -> dict[str, list[Ticket]]:
+        """Claimed tickets older than ``before_ms`` (their matcher died), by match id."""
+        ids = [keys.text(i) for i in self.client.zrangebyscore(keys.claimed(game), 0, before_ms)]
+        groups: dict[str, list[Ticket]] = {}
+        for tid in ids:
+            try:
+                ticket = self.get(tid)
+            except NotFound:
+                self.client.zrem(keys.claimed(game), tid)  # expired: nothing left to recover
+                continue
+            if ticket.status is TicketStatus.CLAIMED:
+                groups.setdefault(ticket.match_id, []).append(ticket)
+        return groups
 
     def lock(self, game: str, ttl_ms: int) -> str | None:
         token = secrets.token_hex(8)

@@ -8,6 +8,7 @@ service, then mark the tickets matched, or put them back in the queue if that fa
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import uuid
@@ -23,11 +24,13 @@ from services.lobby.domain.rooms import BotLevel
 from services.lobby.service_layer.identity import Identity
 from shared.errors import Conflict, InvalidArgument, PermissionDenied
 from shared.observability import log_fields
+from shared.store import EventStore
 from shared.tokens import Claims
 
 log = logging.getLogger("tabula.lobby.matcher")
 Clock = Callable[[], int]  # milliseconds
 MAX_BOT_FILL_S = 3600
+STALE_CLAIM_MS = 60_000  # far beyond a CreateMatch deadline: the claiming matcher has died
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,15 +121,18 @@ class QueueService:
 
 
 class Matcher:
+    """Groups and starts matches; also finishes the work of a matcher that died mid-start."""
+
     def __init__(
         self,
         repo: QueueRepository,
         catalog: GameCatalog,
         clock: Clock,
+        store: EventStore,
         policy: Policy | None = None,
         lock_ms: int = 30_000,
     ) -> None:
-        self.repo, self.catalog, self.clock = repo, catalog, clock
+        self.repo, self.catalog, self.clock, self.store = repo, catalog, clock, store
         self.policy = policy or Policy()
         self.lock_ms = lock_ms
 
@@ -139,6 +145,7 @@ class Matcher:
         if token is None:
             return 0  # another lobby instance is matching this game right now
         try:
+            self._recover(game)
             tickets = self.repo.waiting(game)
             groups = form_groups(tickets, self.clock(), self.policy) if tickets else []
             return sum(self._start(group) for group in groups)
@@ -147,12 +154,12 @@ class Matcher:
 
     def _start(self, group: Group) -> int:
         match_id = uuid.uuid4().hex
-        if not self.repo.claim(group.tickets, match_id):
+        if not self.repo.claim(group.tickets, match_id, self.clock()):
             return 0  # a ticket was cancelled or taken since it was read
         try:
             self.catalog.create_match(_match_request(group, match_id))
         except Conflict:
-            self.repo.release(group.tickets)
+            self.repo.release(group.tickets, match_id)
             return 0
         self.repo.complete(group.tickets, match_id)
         log.info(
@@ -162,6 +169,16 @@ class Matcher:
             ),
         )
         return 1
+
+    def _recover(self, game: str) -> None:
+        """Claims older than STALE_CLAIM_MS: seat them if their match exists, else queue them again."""
+        for match_id, tickets in self.repo.stale_claims(game, self.clock() - STALE_CLAIM_MS).items():
+            players = json.loads(self.store.get_meta(match_id).get("players", "[]"))
+            if not all(t.player_id in players for t in tickets):
+                self.repo.release(tickets, match_id)
+                continue
+            self.repo.complete(tickets, match_id, [players.index(t.player_id) for t in tickets])
+            log.warning("recovered a stale claim", extra=log_fields(match_id=match_id, game=game))
 
     def run(self, stopping: threading.Event, interval_s: float = 0.5) -> None:
         while not stopping.wait(interval_s):

@@ -17,9 +17,10 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.games import load_game
 from services.lobby.adapters import keys
+from services.lobby.adapters.games import MatchRequest
 from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.domain.matchmaking import Ticket, TicketStatus
-from services.lobby.server import now_ms
+from services.lobby.server import Lobby, now_ms
 from services.lobby.service_layer.matchmaking import Matcher
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import Role
@@ -125,11 +126,34 @@ def test_a_claim_takes_all_tickets_of_a_group_or_none(redis_client: redis.Redis)
     tickets = [Ticket(f"t{i}", f"p{i}", "race", 25.0, (2,), i) for i in range(3)]
     for ticket in tickets:
         repo.add(ticket)
-    assert repo.claim(tickets[:2], "m1")
-    assert not repo.claim(tickets[1:], "m2")
+    assert repo.claim(tickets[:2], "m1", 0)
+    assert not repo.claim(tickets[1:], "m2", 0)
     assert [t.ticket_id for t in repo.waiting("race")] == ["t2"]
-    repo.release(tickets[:2])
+    repo.release(tickets[:2], "m2")  # not their match: nothing changes
+    assert [t.ticket_id for t in repo.waiting("race")] == ["t2"]
+    repo.release(tickets[:2], "m1")
     assert [t.ticket_id for t in repo.waiting("race")] == ["t0", "t1", "t2"]
+
+
+def test_claims_left_by_a_dead_matcher_are_seated_or_requeued(
+    lobby: Lobby, redis_client: redis.Redis
+) -> None:
+    repo, store = QueueRepository(redis_client), RedisEventStore(redis_client)
+    tickets = [Ticket(f"t{i}", f"p{i}", "race", 25.0, (2,), i) for i in range(4)]
+    for ticket in tickets:
+        repo.add(ticket)
+    assert repo.claim(tickets[:2], "made", 0) and repo.claim(tickets[2:], "lost", 0)
+    request = MatchRequest("race", "made", 2, {}, {}, ("p1", "p0"), 0)  # died after CreateMatch
+    lobby.catalog.create_match(request)
+    Matcher(repo, lobby.catalog, lambda: 10**6, store).tick_game("race")
+    seated = {t.player_id: (t.status, t.match_id, t.seat) for t in map(repo.get, ["t0", "t1"])}
+    assert seated == {"p0": (TicketStatus.MATCHED, "made", 1), "p1": (TicketStatus.MATCHED, "made", 0)}
+    requeued = [repo.get(t) for t in ("t2", "t3")]  # their match never existed: they were grouped again
+    assert {t.status for t in requeued} == {TicketStatus.MATCHED} and requeued[0].match_id not in (
+        "lost",
+        "made",
+    )
+    assert not redis_client.zcard(keys.claimed("race"))
 
 
 class UnlockedQueue(QueueRepository):
@@ -167,7 +191,9 @@ def test_500_concurrent_enqueues_on_two_lobbies_match_everyone_once(
         assert results == {"ok": 500, "busy": 100}
         for lobby in lobbies:
             lobby.start_background(0.05)
-        unlocked = Matcher(UnlockedQueue(redis_client), lobbies[0].catalog, now_ms)
+        unlocked = Matcher(
+            UnlockedQueue(redis_client), lobbies[0].catalog, now_ms, RedisEventStore(redis_client)
+        )
         racing = [pool.submit(_tick_for, unlocked, 3.0) for _ in range(4)]
         tickets = _wait_all_done(redis_client, 500)
         for future in racing:
