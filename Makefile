@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export PYTHONPATH := $(CURDIR):$(CURDIR)/gen
 
-.PHONY: install proto run test test-unit test-integration lint bench clean browser node
+.PHONY: install proto proto-update run test test-unit test-integration lint bench clean browser node
 
 install: $(STAMP)
 
@@ -16,9 +16,13 @@ $(STAMP): pyproject.toml
 	echo "$(CURDIR)/gen" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tabula-gen.pth"
 	touch $(STAMP)
 
-# Game .proto files are generated from the rules and committed; Python code goes to gen/ (not committed).
+# Game .proto files are generated from the rules and committed (`make proto-update` after a rules
+# change); the Python code of every .proto goes to gen/ (not committed).
 proto: install
 	$(PY) -m services.cli proto
+
+proto-update: install
+	$(PY) -m services.cli proto --update
 
 run: proto
 	$(PY) -m services.cli run

@@ -23,18 +23,21 @@ def stale_protos() -> list[Path]:
 
 @app.command()
 def proto(
-    check: bool = typer.Option(False, help="only check that the committed game protos are fresh"),
+    check: bool = typer.Option(False, help="only check that the committed game protos match the rules"),
+    update: bool = typer.Option(False, help="first rewrite each game's .proto from its rules"),
     out: Path = typer.Option(Path("gen"), help="where generated Python code goes"),
 ) -> None:
-    """Regenerate proto/tabula/<game>/v1/<game>.proto and the Python code in gen/."""
+    """Generate Python code from proto/ into gen/ (``--update``: regenerate game protos from the rules first)."""
     if check:
         stale = stale_protos()
         for path in stale:
-            typer.echo(f"stale: {path} (run `make proto` and commit it)", err=True)
+            typer.echo(f"stale: {path} differs from its rules (run `make proto-update` and commit it)", err=True)
         raise typer.Exit(1 if stale else 0)
-    for name, spec in GAMES.items():
-        path = proto_path(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(render_game_proto(load_rules(name), spec.source))
+    if update:
+        for name, spec in GAMES.items():
+            path = proto_path(name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(render_game_proto(load_rules(name), spec.source))
+            typer.echo(f"wrote {path}")
     compile_protos(Path("proto"), out)
     typer.echo(f"generated {out}/ from proto/")
