@@ -50,5 +50,5 @@ def health(address: str = typer.Argument(..., help="host:port of a gRPC service"
     raise typer.Exit(0 if serving else 1)
 
 
-for _module in ("proto", "run", "bench", "simulate", "content", "logs"):
+for _module in ("proto", "run", "bench", "simulate", "content", "logs", "play"):
     importlib.import_module(f"services.cli.{_module}")

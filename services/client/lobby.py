@@ -1,0 +1,96 @@
+"""The lobby side of ``tabula play`` and ``tabula watch``: sign in, fill a room with bots, start it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tabula.lobby.v1 import lobby_pb2 as pb
+from tabula.lobby.v1 import lobby_pb2_grpc
+
+from services.client.rpc import auth
+
+BOT_LEVELS = {"random": pb.BOT_LEVEL_RANDOM, "greedy": pb.BOT_LEVEL_GREEDY, "mcts": pb.BOT_LEVEL_MCTS}
+
+
+def bot_levels(spec: str, seats: int) -> list[str]:
+    """``--bots`` for ``seats`` seats (one is the player's): one level for every bot seat, or one each."""
+    levels = [s.strip().lower() for s in spec.split(",") if s.strip()]
+    if len(levels) == 1:
+        levels *= seats - 1
+    unknown = sorted(set(levels) - set(BOT_LEVELS))
+    if unknown:
+        raise ValueError(f"unknown bot level {unknown[0]!r}; known: {', '.join(BOT_LEVELS)}")
+    if len(levels) != seats - 1:
+        raise ValueError(f"{seats} seats need {seats - 1} bot levels (or one for all), got {len(levels)}")
+    return levels
+
+
+@dataclass(frozen=True)
+class Started:
+    match_id: str
+    seat: int
+    seat_token: str
+    names: tuple[str, ...]  # display name per seat ("greedy bot" for bots)
+    room_id: str
+
+
+def seat_names(room: Any) -> tuple[str, ...]:
+    names = []
+    for seat in room.seats:
+        if seat.bot:
+            level = pb.BotLevel.Name(seat.bot).removeprefix("BOT_LEVEL_").lower()
+            names.append(seat.display_name or f"{level} bot")
+        else:
+            names.append(seat.display_name or f"seat {seat.index}")
+    return tuple(names)
+
+
+class Lobby:
+    """The lobby calls of the terminal client, each with a deadline."""
+
+    def __init__(self, channel: Any, deadline_s: float = 10.0) -> None:
+        self.stub = lobby_pb2_grpc.LobbyServiceStub(channel)
+        self.deadline_s = deadline_s
+        self.token = ""
+        self.player_id = ""
+
+    def sign_in(self, name: str) -> str:
+        reply = self.stub.SignInGuest(pb.SignInGuestRequest(display_name=name), timeout=self.deadline_s)
+        self.token, self.player_id = reply.token, reply.player_id
+        return str(reply.player_id)
+
+    def start_with_bots(
+        self, game: str, seats: int, bots: Sequence[str], options: dict[str, str], turn_seconds: int = 0
+    ) -> Started:
+        """Create a private room, add one bot per level, start it (the host's start is its ready)."""
+        md = auth(self.token)
+        request = pb.CreateRoomRequest(
+            game=game,
+            seats=seats,
+            options=options,
+            turn_seconds=turn_seconds,
+            visibility=pb.ROOM_VISIBILITY_PRIVATE,
+        )
+        room = self.stub.CreateRoom(request, metadata=md, timeout=self.deadline_s).room
+        for level in bots:
+            add = pb.AddBotRequest(room_id=room.room_id, level=BOT_LEVELS[level])
+            room = self.stub.AddBot(add, metadata=md, timeout=self.deadline_s).room
+        started = self.stub.StartRoom(
+            pb.StartRoomRequest(room_id=room.room_id), metadata=md, timeout=max(self.deadline_s, 30.0)
+        )
+        return Started(
+            match_id=started.match_id,
+            seat=started.seat,
+            seat_token=started.seat_token,
+            names=seat_names(started.room),
+            room_id=room.room_id,
+        )
+
+    def spectator_token(self, match_id: str) -> tuple[str, str]:
+        """(token, game) to watch one match's public view."""
+        reply = self.stub.GetSpectatorToken(
+            pb.GetSpectatorTokenRequest(match_id=match_id), metadata=auth(self.token), timeout=self.deadline_s
+        )
+        return reply.token, reply.game

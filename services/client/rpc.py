@@ -1,0 +1,120 @@
+"""Thin gRPC clients for the terminal: a game's rule service and the lobby, with a deadline on every call.
+
+:class:`GameClient` wraps ``<Game>Service`` for one match and one token; :meth:`GameClient.follow`
+is a resumable watch: on a stream error (the server restarting, the stream's own deadline) it
+reconnects from the last version it delivered, so no event is lost or repeated.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+# Errors that a retry (after a short wait) may cure; anything else is the caller's problem.
+RETRYABLE = frozenset(
+    {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.RESOURCE_EXHAUSTED}
+)
+
+
+def auth(token: str) -> tuple[tuple[str, str], ...]:
+    return (("authorization", f"Bearer {token}"),)
+
+
+def game_modules(game: str) -> tuple[Any, Any]:
+    """The generated ``<game>_pb2`` and ``<game>_pb2_grpc`` modules (``make proto``)."""
+    pb2 = importlib.import_module(f"tabula.{game}.v1.{game}_pb2")
+    pb2_grpc = importlib.import_module(f"tabula.{game}.v1.{game}_pb2_grpc")
+    return pb2, pb2_grpc
+
+
+@dataclass(frozen=True)
+class Followed:
+    """One item of a followed match: an event (``event`` set) or the head version of a keepalive."""
+
+    version: int
+    event: Any = None
+
+
+@dataclass
+class GameClient:
+    """One match of one game, seen with one token (a seat's or a spectator's)."""
+
+    stub: Any
+    pb2: Any
+    match_id: str
+    token: str
+    deadline_s: float = 10.0
+    stream_deadline_s: float = 120.0
+    retries: int = 5
+    sleep: Callable[[float], None] = time.sleep
+    reconnects: int = field(default=0, init=False)
+
+    @classmethod
+    def connect(cls, channel: grpc.Channel, game: str, match_id: str, token: str, **kw: Any) -> GameClient:
+        pb2, pb2_grpc = game_modules(game)
+        stub = getattr(pb2_grpc, f"{game.capitalize()}ServiceStub")(channel)
+        return cls(stub, pb2, match_id, token, **kw)
+
+    def _call(self, method: str, request: Any) -> Any:
+        """A unary call with a deadline; retried a few times on UNAVAILABLE / DEADLINE_EXCEEDED."""
+        for attempt in range(self.retries + 1):
+            try:
+                return getattr(self.stub, method)(request, metadata=auth(self.token), timeout=self.deadline_s)
+            except grpc.RpcError as err:
+                if err.code() not in RETRYABLE or attempt == self.retries:
+                    raise
+                self.sleep(min(0.2 * 2**attempt, 3.0))
+        raise AssertionError("unreachable")
+
+    def get_view(self) -> Any:
+        return self._call("GetView", self.pb2.GetViewRequest(match_id=self.match_id))
+
+    def replay(self, version: int) -> Any:
+        return self._call("Replay", self.pb2.ReplayRequest(match_id=self.match_id, version=version))
+
+    def submit(self, command: Any, expected_version: int, command_id: str | None = None) -> Any:
+        """Send one command with a fresh command id (a retry after a lost answer reuses it)."""
+        request = self.pb2.SubmitCommandRequest(
+            match_id=self.match_id,
+            expected_version=expected_version,
+            command_id=command_id or uuid.uuid4().hex,
+            command=command,
+        )
+        return self._call("SubmitCommand", request)
+
+    def follow(self, from_version: int) -> Iterator[Followed]:
+        """Events from ``from_version`` on, forever; keepalives as head versions. Reconnects on
+        retryable errors (and after the stream's own deadline) from the last delivered version."""
+        next_version = max(from_version, 1)
+        failures = 0
+        while True:
+            request = self.pb2.WatchMatchRequest(match_id=self.match_id, from_version=next_version)
+            try:
+                stream = self.stub.WatchMatch(
+                    request, metadata=auth(self.token), timeout=self.stream_deadline_s
+                )
+                for item in stream:
+                    failures = 0
+                    if item.WhichOneof("item") == "event":
+                        version = item.event.envelope.version
+                        if version < next_version:
+                            continue  # already delivered before a reconnect
+                        next_version = version + 1
+                        yield Followed(version, item.event)
+                    else:
+                        yield Followed(item.keepalive.head_version)
+            except grpc.RpcError as err:
+                if err.code() not in RETRYABLE:
+                    raise
+                if err.code() is not grpc.StatusCode.DEADLINE_EXCEEDED:
+                    failures += 1
+                    if failures > self.retries:
+                        raise
+                    self.sleep(min(0.2 * 2**failures, 3.0))
+            self.reconnects += 1
