@@ -94,20 +94,21 @@ def _serve(name: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     folder = tmp_path_factory.mktemp("browser")
     redis: RedisServer = start_redis()
-    lorenzo_port, gateway_port = free_port(), free_port()
+    lorenzo_port, lobby_port, gateway_port = free_port(), free_port(), free_port()
     env = {
         **os.environ,
         "REDIS_URL": redis.url,
         "TABULA_SECRET": SECRET,
         "TABULA_LORENZO_PORT": str(lorenzo_port),
         "TABULA_GATEWAY_PORT": str(gateway_port),
-        "TABULA_LOBBY_ADDR": f"127.0.0.1:{free_port()}",  # no lobby in this test
+        "TABULA_LOBBY_PORT": str(lobby_port),
         "TABULA_METRICS_PORT": "-1",
     }
-    children = [_serve(name, env, folder / f"{name}.log") for name in ("lorenzo", "gateway")]
+    children = [_serve(name, env, folder / f"{name}.log") for name in ("lorenzo", "lobby", "gateway")]
     channel = grpc.insecure_channel(f"127.0.0.1:{lorenzo_port}")
     try:
         assert wait_healthy(lorenzo_port), (folder / "lorenzo.log").read_text()
+        assert wait_healthy(lobby_port), (folder / "lobby.log").read_text()
         assert wait_http_healthy(gateway_port), (folder / "gateway.log").read_text()
         game = load_game("lorenzo")
         stack = Stack(
@@ -128,20 +129,31 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 
 @pytest.fixture(scope="module")
-def page(stack: Stack) -> Iterator[Any]:
+def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1300, "height": 1200})
-        page.set_default_timeout(WAIT_MS)
-        errors: list[str] = []
-        page.on("pageerror", lambda err: errors.append(str(err)))
-        token = SIGNER.issue("watcher", Role.SPECTATOR, match_id=MATCH)
-        page.goto(f"{stack.gateway_url}/?match={MATCH}&token={token}")
-        yield page
-        assert not errors, errors
-        browser.close()
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _open(browser: Any, url: str) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": 1300, "height": 1200})
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(url)
+    return page, errors
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, stack: Stack) -> Iterator[Any]:
+    token = SIGNER.issue("watcher", Role.SPECTATOR, match_id=MATCH)
+    page, errors = _open(browser, f"{stack.gateway_url}/?match={MATCH}&token={token}")
+    yield page
+    assert not errors, errors
+    page.close()
 
 
 def _label(page: Any) -> str:
@@ -220,3 +232,17 @@ def test_the_replay_slider_and_buttons_show_earlier_states(page: Any, stack: Sta
     page.click("#live")
     _wait_label(page, f"live at version {new_head} of {new_head}")
     shows(page, stack.view().view, stack.pb2)
+
+
+def test_a_match_id_and_a_spectator_token_from_the_lobby_are_enough(browser: Any, stack: Stack) -> None:
+    page, errors = _open(browser, stack.gateway_url + "/")
+    page.fill("#match-id", MATCH)
+    page.click("#lobby-token")  # signs in as a guest and asks the lobby, all through the gateway
+    page.wait_for_function("() => document.getElementById('token').value.length > 20")
+    page.click("#watch")
+    page.wait_for_selector("#status.live")
+    head = stack.view()
+    _wait_label(page, f"live at version {head.version} of {head.version}")
+    shows(page, head.view, stack.pb2)
+    assert not errors, errors
+    page.close()
