@@ -139,13 +139,14 @@ async def _stream_to(ws: web.WebSocketResponse, request: web.Request, method: Me
     try:
         await asyncio.wait({pump, reader}, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        call.cancel()
+        call.cancel()  # the client left, or the stream ended: either way the backend call is over
         reader.cancel()
-    if pump.done() and not pump.cancelled():
+        if not pump.done():
+            pump.cancel()
+        await asyncio.gather(pump, reader, return_exceptions=True)
+    if not pump.cancelled():
         pump.result()  # raises the backend's error, if any
         await ws.close(code=WSCloseCode.OK)
-    else:
-        pump.cancel()
 
 
 async def stream(request: web.Request) -> web.StreamResponse:

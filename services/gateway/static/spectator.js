@@ -237,7 +237,8 @@ function connect(generation) {
   };
   ws.onclose = (ev) => {
     if (generation !== S.generation) return;
-    if (ev.code >= 4000) return;  // an error: the last message said which; no retry
+    // an error: the last message said which; retry only what may pass (deadline, backend unavailable)
+    if (ev.code >= 4000 && ev.code !== 4503 && ev.code !== 4504) return;
     setStatus("reconnecting…", "idle");
     setTimeout(() => generation === S.generation && connect(generation), 1000);
   };

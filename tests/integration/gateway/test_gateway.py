@@ -199,3 +199,21 @@ def test_a_websocket_error_is_the_last_message_and_the_close_code(gw: GatewayThr
     body, close_code = asyncio.run(go())
     assert body["error"]["status"] == "UNAUTHENTICATED" and body["error"]["reason"] == "bad_token"
     assert close_code == 4401
+
+
+def test_streams_have_a_deadline_too(redis_client: redis.Redis) -> None:
+    with lorenzo_service(redis_client) as lorenzo:
+        env = {"TABULA_LORENZO_ADDR": f"127.0.0.1:{lorenzo.port}"}
+        with gateway(env, GatewayConfig(stream_deadline_s=1.0)) as gw:
+            create(gw)
+
+            async def go() -> tuple[list[Any], int | None]:
+                url = f"{gw.url}/ws/{LORENZO}/WatchMatch?token={spectator_token('m1')}"
+                async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
+                    await ws.send_str(json.dumps({"matchId": "m1"}))
+                    items = [json.loads(msg.data) async for msg in ws]
+                    return items, ws.close_code
+
+            items, close_code = asyncio.run(go())
+    assert any("event" in item for item in items)
+    assert items[-1]["error"]["status"] == "DEADLINE_EXCEEDED" and close_code == 4504
