@@ -56,12 +56,13 @@ def test_compose_runs_every_process_that_make_run_starts() -> None:
     assert started <= {svc["command"][1] for name, svc in compose().items() if name != "redis"}
 
 
-def test_kubernetes_manifests_probe_the_grpc_port() -> None:
+def test_kubernetes_manifests_probe_the_service_port() -> None:
     for path in (ROOT / "deploy" / "k8s").glob("*.yaml"):
         for doc in yaml.safe_load_all(path.read_text()):
             if doc["kind"] != "Deployment":
                 continue
             (container,) = doc["spec"]["template"]["spec"]["containers"]
             target = container["args"][1]
-            if target in PORTS:
-                assert container["readinessProbe"]["grpc"]["port"] == PORTS[target], path
+            probe = container["readinessProbe"]
+            probed = probe["grpc"]["port"] if "grpc" in probe else probe["httpGet"]["port"]
+            assert probed == PORTS[target], path
