@@ -1,18 +1,25 @@
 """The ``mcts`` level: determinized (single-observer information-set) Monte Carlo tree search.
 
 Each iteration samples a world the seat cannot tell from the real one (the game's pure
-``determinize``), walks the tree by the commands legal in that world (UCB1 over availability
-counts, as in SO-ISMCTS), expands one command, plays a few random plies, and scores the leaf
-with the game's heuristic turned into per-seat rewards. Each node keeps the reward of the seat
-that chose its command (max^n, so it works for any number of players). Pending system steps
-(round ends, reports) are applied on the way, never branched on. The search stops at the
-iteration budget or the time budget, whichever comes first; the most visited command wins.
+``determinize``) and walks the tree by UCB1 over commands. A node is expanded all at once:
+every legal command of the seat to move is applied and scored with the game's heuristic (a
+per-seat reward vector), which both seeds the children with prior visits (progressive bias)
+and gives the iteration its value, the vector of the mover's best child (each seat is
+assumed to play its one-ply best: max^n, so any number of players works). Deeper iterations
+then refine the values with the opponents' replies and the seat's own follow-up choices.
+Pending system steps (round ends, reports) are applied on the way, never branched on.
+The search stops at the iteration or the time budget, whichever comes first; the most
+visited root command wins.
+
+A node's commands come from the first world that reaches it (``legal_commands`` is the
+costly part of a step); a command another sampled world refuses just drops that sample.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,19 +28,20 @@ from services.workers.bots.heuristics import seat_values
 from shared.decider import Actor, RuleViolation
 from shared.rng import Rng
 
+PRIOR_VISITS = 2
+
+Rewards = tuple[float, ...]
+
 
 @dataclass(eq=False)
 class Node:
     seat: int  # the seat whose command leads here; -1 at the root
     visits: int = 0
-    available: int = 1
-    reward: float = 0.0
+    reward: float = 0.0  # sum of ``seat``'s rewards over the visits
     children: dict[Any, Node] = field(default_factory=dict)
-    legal: tuple[Any, ...] | None = None  # computed in the first world that reaches the node
 
-    def ucb(self, exploration: float) -> float:
-        mean = self.reward / self.visits
-        return mean + exploration * math.sqrt(math.log(self.available) / self.visits)
+    def ucb(self, parent_visits: int, exploration: float) -> float:
+        return self.reward / self.visits + exploration * math.sqrt(math.log(parent_visits) / self.visits)
 
 
 @dataclass
@@ -54,23 +62,25 @@ class MctsBot:
         if len(legal) == 1:
             return legal[0]
         root, _ = self.search(rules, state, seat, seats, rng)
-        return max(legal, key=lambda c: _visits(root, c))
+        return max(legal, key=lambda c: _rank(root, c))
 
     def search(self, rules: Any, state: Any, seat: int, seats: int, rng: Rng) -> tuple[Node, SearchStats]:
-        search = _Search(rules, seats, self, rng)
         started = time.perf_counter()
-        root, stats = search.seeded_root(sample_for_seat(rules, state, seat, rng), seat), SearchStats()
         deadline = started + self.budget.seconds
-        while stats.iterations < self.budget.iterations and time.perf_counter() < deadline:
+        search = _Search(rules, seats, self, rng)
+        root, stats = Node(-1), SearchStats()
+        while stats.iterations < self.budget.iterations and (
+            stats.iterations == 0 or time.perf_counter() < deadline
+        ):
             search.iterate(root, sample_for_seat(rules, state, seat, rng))
             stats.iterations += 1
         stats.seconds = time.perf_counter() - started
         return root, stats
 
 
-def _visits(root: Node, command: Any) -> tuple[int, float]:
+def _rank(root: Node, command: Any) -> tuple[int, float]:
     child = root.children.get(command)
-    return (0, 0.0) if child is None else (child.visits, child.reward)
+    return (0, float("-inf")) if child is None else (child.visits, child.reward / child.visits)
 
 
 class _Search:
@@ -78,43 +88,25 @@ class _Search:
         self.rules, self.seats, self.bot, self.rng = rules, seats, bot, rng
 
     def iterate(self, root: Node, world: Any) -> None:
-        node, path = root, []
+        node, path = root, [root]
         try:
             while True:
                 world, actor = self._advance(world)
                 if actor is None:
+                    rewards = self._evaluate(world)
                     break
-                if node.legal is None:
-                    node.legal = tuple(self.rules.legal_commands(world, actor))
-                child, command, expanded = self._select(node, node.legal, actor.seat)
+                if not node.children:
+                    rewards = self._expand(node, world, actor)
+                    break
+                command, node = self._select(node)
                 world = step(self.rules, world, actor, command, self.rng)
-                path.append(child)
-                node = child
-                if expanded:
-                    break
-            rewards = self._evaluate(self._rollout(world))
+                path.append(node)
         except RuleViolation:
-            # a node's commands come from the first world that reached it (legal_commands is the
-            # costly part of a step); one that another sampled world refuses just drops that sample
             return
         for visited in path:
             visited.visits += 1
-            visited.reward += rewards[visited.seat]
-
-    def seeded_root(self, world: Any, seat: int) -> Node:
-        """Every root command starts with one visit worth its one-ply heuristic value (greedy's view),
-        so even a tiny budget plays no worse than ``greedy`` and the search refines from there."""
-        root = Node(-1)
-        actor = Actor.of_seat(seat)
-        root.legal = tuple(legal_for(self.rules, world, actor))
-        for command in root.legal:
-            try:
-                after = step(self.rules, world, actor, command, self.rng)
-            except RuleViolation:
-                continue
-            reward = self._evaluate(after)[seat]
-            root.children[command] = Node(seat, visits=1, reward=reward)
-        return root
+            if visited.seat >= 0:
+                visited.reward += rewards[visited.seat]
 
     def _advance(self, world: Any) -> tuple[Any, Actor | None]:
         """Apply pending system steps; return the world and the seat to move (None: game over)."""
@@ -127,31 +119,25 @@ class _Search:
                 return world, seat_actors[0]
             world = step(self.rules, world, actors[0], legal_for(self.rules, world, actors[0])[0], self.rng)
 
-    def _select(self, node: Node, legal: Any, seat: int) -> tuple[Node, Any, bool]:
-        untried = []
-        for command in legal:
-            child = node.children.get(command)
-            if child is None or child.visits == 0:  # 0: its last sample was dropped
-                untried.append(command)
-            else:
-                child.available += 1
-        if untried:
-            command = untried[self.rng.below(len(untried))]
-            child = node.children.setdefault(command, Node(seat))
-            return child, command, True
-        exploration = self.bot.budget.exploration
-        command = max(legal, key=lambda c: node.children[c].ucb(exploration))
-        return node.children[command], command, False
+    def _expand(self, node: Node, world: Any, actor: Actor) -> Rewards:
+        """Score every command of the mover; return the rewards after the mover's best one."""
+        best: Rewards | None = None
+        for command in legal_for(self.rules, world, actor):
+            try:
+                rewards = self._evaluate(step(self.rules, world, actor, command, self.rng))
+            except RuleViolation:
+                continue
+            node.children[command] = Node(actor.seat, PRIOR_VISITS, PRIOR_VISITS * rewards[actor.seat])
+            if best is None or rewards[actor.seat] > best[actor.seat]:
+                best = rewards
+        if best is None:
+            raise RuleViolation("no_command", "every command was refused in this sampled world")
+        return best
 
-    def _rollout(self, world: Any) -> Any:
-        for _ in range(self.bot.budget.rollout_depth):
-            world, actor = self._advance(world)
-            if actor is None:
-                break
-            command = self.rng.choice(legal_for(self.rules, world, actor))
-            world = step(self.rules, world, actor, command, self.rng)
-        return world
+    def _select(self, node: Node) -> tuple[Any, Node]:
+        exploration, parent = self.bot.budget.exploration, max(node.visits, 1)
+        return max(node.children.items(), key=lambda item: item[1].ucb(parent + 1, exploration))
 
-    def _evaluate(self, world: Any) -> tuple[float, ...]:
-        values = seat_values(self.rules, world, self.seats, self.bot.heuristic)
+    def _evaluate(self, world: Any) -> Rewards:
+        values: Sequence[float] = seat_values(self.rules, world, self.seats, self.bot.heuristic)
         return relative_rewards(values, self.bot.reward_scale)

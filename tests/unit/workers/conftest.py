@@ -18,7 +18,9 @@ def make_runner() -> MatchRunner[Any]:
     return MatchRunner(rules, JsonCodec([*rules.command_types, *rules.event_types]), MemoryEventStore())
 
 
-def create(runner: MatchRunner[Any], match_id: str = "m1", seats: int = 2, goal: str = "20", **extra: Any) -> int:
+def create(
+    runner: MatchRunner[Any], match_id: str = "m1", seats: int = 2, goal: str = "20", **extra: Any
+) -> int:
     meta = {"bots": json.dumps(extra.get("bots", {})), "turn_seconds": str(extra.get("turn_seconds", 0))}
     return runner.create(match_id, seats, {"goal": goal}, seed=7, extra_meta=meta).version
 

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from services.workers.arena import play_game
 from services.workers.bots import LEVELS, Budget, UnknownLevel, bot_rng, make_bot
 from services.workers.bots.base import relative_rewards
+from services.workers.policies import bot_policy
 from shared.decider import Actor
 from shared.rng import Rng
+from shared.simulate import play_game
 from tests.integration.workers.race_game import RaceWithSecrets
 from tests.support.race import RaceState
 
@@ -39,8 +40,9 @@ def test_every_level_plays_a_legal_command(level: str) -> None:
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_finishes_whole_games_without_breaking_an_invariant(level: str) -> None:
     rules = RaceWithSecrets()
-    result = play_game(rules, 3, 11, [make_bot("race", level, BUDGET)] * 3)
-    assert result.finished and result.violations == [] and sorted(result.placings)[0] == 1
+    policies = {seat: bot_policy(rules, level, BUDGET) for seat in range(3)}
+    result = play_game(rules, rules.make_config(3, {}), 11, policies)
+    assert result.violations == [] and result.outcome is not None and 1 in result.outcome.placings
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -48,7 +50,9 @@ def test_the_same_rng_makes_the_same_choice(level: str) -> None:
     rules = RaceWithSecrets()
     state = _started(rules)
     bot = make_bot("race", level, Budget(seconds=60, iterations=25))
-    assert bot.choose(rules, state, 0, 3, bot_rng(5, 3, 0)) == bot.choose(rules, state, 0, 3, bot_rng(5, 3, 0))
+    assert bot.choose(rules, state, 0, 3, bot_rng(5, 3, 0)) == bot.choose(
+        rules, state, 0, 3, bot_rng(5, 3, 0)
+    )
 
 
 @dataclass

@@ -1,0 +1,65 @@
+"""Bots as ``shared.simulate`` policies, for ``tabula simulate`` and the bot bench.
+
+A policy gets ``(state, actor, legal, rng)``; the adapter hands the bot the full state (the
+bot itself determinizes for its seat) and an RNG forked per seat, and can time every move.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from services.workers.bots import LEVELS, Budget, make_bot
+from shared.decider import Actor
+from shared.rng import Rng
+from shared.simulate import Policy
+
+
+def seat_count(rules: Any, state: Any) -> int:
+    """How many seats a game state has: ``config.seats``, ``seats`` or ``len(players)``."""
+    config = getattr(state, "config", None)
+    for value in (getattr(config, "seats", None), getattr(state, "seats", None)):
+        if isinstance(value, int) and value > 0:
+            return value
+    players = getattr(state, "players", None)
+    return len(players) if players else int(rules.max_seats)
+
+
+@dataclass
+class MoveClock:
+    """Seconds per move, by bot level."""
+
+    seconds: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+
+    def mean(self, level: str) -> float:
+        times = self.seconds.get(level, [])
+        return sum(times) / len(times) if times else 0.0
+
+
+def bot_policy(
+    rules: Any, level: str, budget: Budget | None = None, clock: MoveClock | None = None
+) -> Policy:
+    bot = make_bot(rules.game, level, budget)
+
+    def policy(state: Any, actor: Actor, legal: Any, rng: Rng) -> Any:
+        started = time.perf_counter()
+        command = bot.choose(
+            rules, state, actor.seat, seat_count(rules, state), rng.fork(f"bot:{actor.seat}")
+        )
+        if clock is not None:
+            clock.seconds[level].append(time.perf_counter() - started)
+        return command
+
+    return policy
+
+
+def policy_factories(budget: Budget | None = None) -> dict[str, Callable[[Any], Policy]]:
+    """Level -> factory(rules) -> policy, the shape ``tabula simulate`` registers."""
+
+    def factory(level: str) -> Callable[[Any], Policy]:
+        return lambda rules: bot_policy(rules, level, budget)
+
+    return {level: factory(level) for level in LEVELS}
