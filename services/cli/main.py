@@ -12,6 +12,8 @@ app = typer.Typer(help="Tabula: event-sourced backend for Euro board games.", no
 ENTRY_POINTS: dict[str, str] = {
     "gateway": "services.gateway.server:main",
     "lobby": "services.lobby.server:main",
+    "worker": "services.workers.celery_app:main",
+    "reactor": "services.workers.reactor:main",
 }
 
 

@@ -41,6 +41,8 @@ def processes() -> list[Process]:
         *(Process(name, port_for(name)) for name in GAMES),
         Process("lobby", port_for("lobby")),
         Process("gateway", port_for("gateway"), http=True),
+        Process("worker", None),
+        Process("reactor", None),
     ]
 
 
