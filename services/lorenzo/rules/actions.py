@@ -10,13 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from services.lorenzo.rules.content_types import (
-    AbilityKind,
+    NO_GAIN,
     ActionKind,
     Card,
     CardType,
     Content,
     Gain,
-    PenaltyKind,
     Space,
     SpaceKind,
 )
@@ -34,13 +33,8 @@ from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import Decision, DecisionKind, Member, Privilege, Source, State
 from services.lorenzo.rules.queries import (
     MAX_ACTIVATION,
-    ability,
+    SeatCache,
     action_modifier,
-    discounts,
-    has_penalty,
-    is_tower_occupied,
-    member_value,
-    reduce_gain,
     servant_rate,
 )
 from shared.decider import RuleViolation
@@ -74,34 +68,24 @@ def servant_range(v0: int, target: int, flexible: bool) -> tuple[int, int]:
 def check_servants(c: Content, s: State, seat: int, servants: int, lo: int, hi: int) -> int:
     """Validate the servants of a command; returns the value raise they buy."""
     p = s.players[seat]
-    rate = servant_rate(c, p)
+    return _check_servants(servant_rate(c, p), p.goods.servants, servants, lo, hi)
+
+
+def _check_servants(rate: int, owned: int, servants: int, lo: int, hi: int) -> int:
     if servants < 0 or servants % rate or not lo <= servants // rate <= hi:
         raise RuleViolation("wrong_servants", f"spend {lo * rate}..{hi * rate} servants (by {rate}) here")
-    if servants > p.goods.servants:
+    if servants > owned:
         raise RuleViolation("not_enough_servants", "you do not have that many servants")
     return servants // rate
 
 
-def base_value(c: Content, s: State, seat: int, member: Member, space: Space) -> int:
+def base_value(x: SeatCache, member: Member, space: Space) -> int:
     """Action value of ``member`` on ``space`` before servants."""
-    p = s.players[seat]
-    v = member_value(c, s, p, member)
-    match space.kind:
-        case SpaceKind.TOWER:
-            assert space.tower is not None
-            return v + action_modifier(c, p, ActionKind(int(space.tower)))
-        case SpaceKind.HARVEST:
-            return v + action_modifier(c, p, ActionKind.HARVEST) + space.modifier
-        case SpaceKind.PRODUCTION:
-            return v + action_modifier(c, p, ActionKind.PRODUCTION) + space.modifier
-        case SpaceKind.MARKET | SpaceKind.COUNCIL:
-            return v
+    return x.member_value(member) + x.space_modifier(space)
 
 
 def check_take(
-    c: Content,
-    s: State,
-    seat: int,
+    x: SeatCache,
     space: Space,
     v0: int,
     servants: int,
@@ -110,57 +94,58 @@ def check_take(
     extra_discount: Goods = ZERO,
 ) -> TakePlan:
     """Taking the card on a tower space (by a member or a card effect): value, fee, bonus, cost, slots."""
-    p = s.players[seat]
-    cid = s.towers[space.id - 1]
+    c, p = x.content, x.player
+    cid = x.state.towers[space.id - 1]
     if not cid:
         raise RuleViolation("no_card", "that floor has no card left")
     card = c.card[cid]
     lo, hi = servant_range(v0, space.value, False)
-    boost = check_servants(c, s, seat, servants, lo, hi)
-    have = p.goods - Goods(servants=servants)
+    boost = _check_servants(x.rate, p.goods.servants, servants, lo, hi)
+    have = p.goods - Goods(servants=servants) if servants else p.goods
     fee = 0
-    if is_tower_occupied(c, s, card.card_type) and not ability(c, p, AbilityKind.NO_TOWER_FEE):
+    if card.card_type in x.occupied_towers and not x.no_fee:
         fee = c.board.occupied_tower_fee
     if have.coins < fee:
         raise RuleViolation("cannot_pay_tower_fee", "an occupied tower costs 3 coins, paid before the bonus")
-    have = have - Goods(coins=fee)
-    no_bonus = any(c.card[x].no_floor_bonus for x in p.characters)
-    bonus = Gain() if no_bonus else space.bonus
-    have = have + (reduce_gain(c, p, bonus.goods) if p.excommunications else bonus.goods)
+    if fee:
+        have = have - Goods(coins=fee)
+    bonus = NO_GAIN if x.no_floor_bonus else space.bonus
+    floor_goods = x.floor_bonus(space)
+    if floor_goods is not ZERO:
+        have = have + floor_goods
     owned = len(p.cards_of(card.card_type))
     if owned >= c.board.max_cards_per_type:
         raise RuleViolation("card_limit", "you already have 6 cards of that type")
     is_territory = card.card_type is CardType.TERRITORY
-    borgia = ability(c, p, AbilityKind.IGNORE_TERRITORY_REQUIREMENT)
+    borgia = x.ignore_territory_requirement
     if is_territory and not borgia and have.military < c.board.territory_slot_military[owned]:
         raise RuleViolation("territory_slot_locked", "not enough military points for the next territory slot")
-    cost_to_pay = _cost(c, s, seat, card, cost_option, discount_option, extra_discount, have)
+    cost_to_pay = _cost(x, card, cost_option, discount_option, extra_discount, have)
     return TakePlan(card, space, servants, fee, bonus, cost_to_pay, v0 + boost)
 
 
 def _cost(
-    c: Content,
-    s: State,
-    seat: int,
+    x: SeatCache,
     card: Card,
     cost_option: int,
     discount_option: int,
     extra: Goods,
     have: Goods,
 ) -> Goods:
-    p = s.players[seat]
     costs = card.costs
     if not 0 <= cost_option < max(1, len(costs)):
         raise RuleViolation("bad_cost_option", "no such cost alternative")
-    fixed, options = discounts(c, p, card.card_type)
+    fixed, options = x.discounts(card.card_type)
     if not 0 <= discount_option < max(1, len(options)):
         raise RuleViolation("bad_discount_option", "no such discount alternative")
     if not costs:
         return ZERO
     cost = costs[cost_option]
     chosen = options[discount_option] if options else ZERO
-    to_pay = (cost.pay - fixed - chosen - extra).floor0()
-    pico = ability(c, p, AbilityKind.COIN_DISCOUNT)
+    to_pay = cost.pay
+    if fixed is not ZERO or chosen is not ZERO or extra is not ZERO:
+        to_pay = (to_pay - fixed - chosen - extra).floor0()
+    pico = x.coin_discount
     if pico and cost.pay.coins > 0:
         to_pay = Goods(max(0, to_pay.coins - pico.value), *_rest(to_pay))
     if have.military < cost.require_military:
@@ -175,16 +160,20 @@ def _rest(g: Goods) -> tuple[int, int, int, int, int, int]:
 
 
 def check_place(
-    c: Content,
-    s: State,
-    seat: int,
+    x: SeatCache,
     member: Member,
     space_id: int,
     servants: int,
     cost_option: int,
     discount_option: int,
 ) -> PlacePlan:
-    p = s.players[seat]
+    space = check_spot(x, member, space_id)
+    return check_action(x, space, base_value(x, member, space), servants, cost_option, discount_option)
+
+
+def check_spot(x: SeatCache, member: Member, space_id: int) -> Space:
+    """The checks of a placement that depend on neither servants nor cost options; returns the space."""
+    c, s, p = x.content, x.state, x.player
     if member in p.placed:
         raise RuleViolation("member_already_placed", "that family member is already on the board")
     space = c.space.get(space_id)
@@ -193,38 +182,30 @@ def check_place(
     assert s.config is not None
     if space.min_players > s.config.seats:
         raise RuleViolation("space_covered", "that space is covered with this many players")
-    here = sum(1 for o in s.occupants if o.space == space_id)
-    if space.capacity and here >= space.capacity:
-        ariosto = ability(c, p, AbilityKind.OCCUPIED_SPACES)
-        if space.kind is SpaceKind.TOWER or not ariosto:
-            raise RuleViolation("space_occupied", "that action space is taken")
-    if member is not Member.NEUTRAL and _has_colored_in_area(c, s, seat, space):
+    full = space.capacity and x.taken.get(space_id, 0) >= space.capacity
+    if full and (space.kind is SpaceKind.TOWER or not x.occupied_spaces):
+        raise RuleViolation("space_occupied", "that action space is taken")
+    if member is not Member.NEUTRAL and x.has_colored_in_area(space):
         raise RuleViolation("colored_member_in_area", "you already have a coloured member there")
-    v0 = base_value(c, s, seat, member, space)
+    return space
+
+
+def check_action(
+    x: SeatCache, space: Space, v0: int, servants: int, cost_option: int, discount_option: int
+) -> PlacePlan:
+    """The rest of ``check_place`` (``v0``: the member's value on the space before servants): servants,
+    and on a tower taking the card."""
     if space.kind is SpaceKind.TOWER:
-        take = check_take(c, s, seat, space, v0, servants, cost_option, discount_option)
+        take = check_take(x, space, v0, servants, cost_option, discount_option)
         return PlacePlan(space, servants, take.value, take)
     if cost_option or discount_option:
         raise RuleViolation("bad_cost_option", "only cards have cost alternatives")
-    if space.kind is SpaceKind.MARKET and has_penalty(c, p, PenaltyKind.NO_MARKET):
+    if space.kind is SpaceKind.MARKET and x.no_market:
         raise RuleViolation("market_forbidden", "your excommunication forbids the market")
     flexible = space.kind in (SpaceKind.HARVEST, SpaceKind.PRODUCTION)
     lo, hi = servant_range(v0, space.value, flexible)
-    boost = check_servants(c, s, seat, servants, lo, hi)
+    boost = _check_servants(x.rate, x.player.goods.servants, servants, lo, hi)
     return PlacePlan(space, servants, v0 + boost, None)
-
-
-def _has_colored_in_area(c: Content, s: State, seat: int, space: Space) -> bool:
-    """One coloured member per player per tower and per harvest / production area (neutral: free)."""
-    if space.kind in (SpaceKind.MARKET, SpaceKind.COUNCIL):
-        return False
-    for o in s.occupants:
-        if o.seat != seat or o.member is Member.NEUTRAL:
-            continue
-        other = c.space[o.space]
-        if other.kind is space.kind and other.tower is space.tower:
-            return True
-    return False
 
 
 def place(ctx: Ctx, seat: int, member: Member, plan: PlacePlan) -> None:
@@ -264,18 +245,17 @@ def head(s: State, *kinds: DecisionKind) -> Decision:
 
 
 def check_bonus_take(
-    c: Content, s: State, seat: int, space_id: int, servants: int, cost_option: int, discount_option: int
+    x: SeatCache, space_id: int, servants: int, cost_option: int, discount_option: int
 ) -> TakePlan:
-    d = head(s, DecisionKind.TAKE_CARD)
-    space = c.space.get(space_id)
+    d = head(x.state, DecisionKind.TAKE_CARD)
+    space = x.content.space.get(space_id)
     if space is None or space.kind is not SpaceKind.TOWER:
         raise RuleViolation("unknown_space", "a card action needs a tower space")
     assert space.tower is not None
     if d.card_type is not None and space.tower is not d.card_type:
         raise RuleViolation("wrong_tower", f"this action takes a {d.card_type.name.lower()} card")
-    p = s.players[seat]
-    v0 = d.value + action_modifier(c, p, ActionKind(int(space.tower)))
-    return check_take(c, s, seat, space, v0, servants, cost_option, discount_option, d.discount)
+    v0 = d.value + x.action_modifier(ActionKind(int(space.tower)))
+    return check_take(x, space, v0, servants, cost_option, discount_option, d.discount)
 
 
 def take_bonus_card(ctx: Ctx, seat: int, plan: TakePlan) -> None:

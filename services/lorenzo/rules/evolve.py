@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import assert_never
+from dataclasses import fields, replace
+from typing import Any, TypeVar, assert_never
 
 from services.lorenzo.rules.content_types import CardType
 from services.lorenzo.rules.events import (
@@ -48,28 +48,48 @@ from services.lorenzo.rules.events import (
 from services.lorenzo.rules.goods import Goods
 from services.lorenzo.rules.model import Config, Deck, Occupant, Phase, PlayedLeader, PlayerState, State
 
+_Record = TypeVar("_Record", State, PlayerState)
+_FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in (State, PlayerState)}
+_set_slot = object.__setattr__
+
+
+def _copy(record: _Record, **changes: Any) -> _Record:
+    """``dataclasses.replace`` for the two records ``evolve`` copies most, without its per-call checks:
+    copy every slot, then set the changed ones (an unknown name raises ``AttributeError``). Neither record
+    has ``__post_init__`` or init-only fields, so the result equals ``replace``'s."""
+    new = object.__new__(type(record))
+    for name in _FIELDS[type(record)]:
+        _set_slot(new, name, getattr(record, name))
+    for name, value in changes.items():
+        _set_slot(new, name, value)
+    return new
+
 
 def _with_card(p: PlayerState, card_type: CardType, card: int) -> PlayerState:
     match card_type:
         case CardType.TERRITORY:
-            return replace(p, territories=(*p.territories, card))
+            return _copy(p, territories=(*p.territories, card))
         case CardType.BUILDING:
-            return replace(p, buildings=(*p.buildings, card))
+            return _copy(p, buildings=(*p.buildings, card))
         case CardType.CHARACTER:
-            return replace(p, characters=(*p.characters, card))
+            return _copy(p, characters=(*p.characters, card))
         case CardType.VENTURE:
-            return replace(p, ventures=(*p.ventures, card))
+            return _copy(p, ventures=(*p.ventures, card))
+
+
+def _players(state: State, player: PlayerState) -> tuple[PlayerState, ...]:
+    players = list(state.players)
+    players[player.seat] = player
+    return tuple(players)
 
 
 def _set(state: State, player: PlayerState) -> State:
-    players = list(state.players)
-    players[player.seat] = player
-    return replace(state, players=tuple(players))
+    return _copy(state, players=_players(state, player))
 
 
 def _add(state: State, seat: int, goods: Goods) -> State:
     p = state.players[seat]
-    return _set(state, replace(p, goods=p.goods + goods))
+    return _set(state, _copy(p, goods=p.goods + goods))
 
 
 def _without(items: tuple[int, ...], item: int) -> tuple[int, ...]:
@@ -88,42 +108,41 @@ def evolve(state: State, event: Event) -> State:
         case ResourcesPaid(seat, goods, _):
             return _add(state, seat, Goods() - goods)
         case FamilyMemberPlaced(seat, member, space, _):
-            p = state.players[seat]
-            state = _set(state, replace(p, placed=(*p.placed, member)))
-            return replace(state, occupants=(*state.occupants, Occupant(space, seat, member)), acted=True)
+            p = _copy(state.players[seat], placed=(*state.players[seat].placed, member))
+            occupants = (*state.occupants, Occupant(space, seat, member))
+            return _copy(state, players=_players(state, p), occupants=occupants, acted=True)
         case CardTaken(seat, card, card_type, space):
-            p = state.players[seat]
-            p = _with_card(p, card_type, card)
+            p = _with_card(state.players[seat], card_type, card)
             towers = (*state.towers[: space - 1], 0, *state.towers[space:])
-            return replace(_set(state, p), towers=towers)
+            return _copy(state, players=_players(state, p), towers=towers)
         case DecisionsQueued(_, decisions):
-            return replace(state, pending=decisions + state.pending)
+            return _copy(state, pending=decisions + state.pending)
         case (
             CouncilPrivilegesChosen() | BonusCardActionTaken() | BonusActionPerformed() | BonusActionSkipped()
         ):
-            return replace(state, pending=state.pending[1:])
+            return _copy(state, pending=state.pending[1:])
         case ExchangeChosen(_, _, _, paid):
-            return replace(state, pending=state.pending[1:], budget=state.budget - paid)
+            return _copy(state, pending=state.pending[1:], budget=state.budget - paid)
         case ExchangeBudgetSet(_, goods):
-            return replace(state, budget=goods)
+            return _copy(state, budget=goods)
         case TurnEnded():
-            return replace(state, turn_index=state.turn_index + 1, acted=False)
+            return _copy(state, turn_index=state.turn_index + 1, acted=False)
         case PlacementPassed():
-            return replace(state, acted=True)
+            return _copy(state, acted=True)
         case LeaderPlayed(seat, leader, copy_of):
             p = state.players[seat]
             return _set(
                 state,
-                replace(p, hand=_without(p.hand, leader), played=(*p.played, PlayedLeader(leader, copy_of))),
+                _copy(p, hand=_without(p.hand, leader), played=(*p.played, PlayedLeader(leader, copy_of))),
             )
         case LeaderDiscarded(seat, leader):
             p = state.players[seat]
-            return _set(state, replace(p, hand=_without(p.hand, leader), discarded=(*p.discarded, leader)))
+            return _set(state, _copy(p, hand=_without(p.hand, leader), discarded=(*p.discarded, leader)))
         case LeaderActivated(seat, leader):
             p = state.players[seat]
-            return _set(state, replace(p, played=_use_leader(p.played, leader)))
+            return _set(state, _copy(p, played=_use_leader(p.played, leader)))
         case FamilyMemberValueSet(seat, member, _):
-            return _set(state, replace(state.players[seat], six_member=member))
+            return _set(state, _copy(state.players[seat], six_member=member))
         case _:
             return _evolve_rare(state, event)
 

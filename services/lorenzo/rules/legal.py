@@ -6,10 +6,10 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from services.lorenzo.rules.actions import (
-    base_value,
     bonus_action_range,
+    check_action,
     check_bonus_take,
-    check_place,
+    check_spot,
     servant_range,
 )
 from services.lorenzo.rules.commands import (
@@ -36,15 +36,13 @@ from services.lorenzo.rules.commands import (
 from services.lorenzo.rules.content_types import (
     AbilityKind,
     ActionKind,
-    CardType,
     Content,
-    PenaltyKind,
     Space,
     SpaceKind,
 )
 from services.lorenzo.rules.leaders import activation_members, check_play, copy_targets
 from services.lorenzo.rules.model import ALL_MEMBERS, DecisionKind, Member, Phase, Privilege, State
-from services.lorenzo.rules.queries import ability, action_modifier, discounts, has_penalty, servant_rate
+from services.lorenzo.rules.queries import SeatCache, servant_rate
 from services.lorenzo.rules.rounds import drafters, vatican_voters
 from shared.decider import Actor, RuleViolation
 
@@ -107,80 +105,84 @@ def _turn_commands(c: Content, s: State, seat: int) -> list[Command]:
     return out + (placements if placements else [Pass()])
 
 
-def _ok_place(c: Content, s: State, seat: int, cmd: PlaceFamilyMember) -> bool:
+def _ok_action(x: SeatCache, space: Space, v0: int, servants: int, co: int, do: int) -> bool:
     try:
-        check_place(c, s, seat, cmd.member, cmd.space, cmd.servants, cmd.cost_option, cmd.discount_option)
+        check_action(x, space, v0, servants, co, do)
     except RuleViolation:
         return False
     return True
 
 
-def _options(c: Content, s: State, seat: int, space_id: int) -> Iterator[tuple[int, int]]:
+def _options(x: SeatCache, space_id: int) -> Iterator[tuple[int, int]]:
     """(cost_option, discount_option) pairs worth checking for the card on a tower space."""
-    card = c.card[s.towers[space_id - 1]]
-    _, options = discounts(c, s.players[seat], card.card_type)
+    card = x.content.card[x.state.towers[space_id - 1]]
+    _, options = x.discounts(card.card_type)
     for co in range(max(1, len(card.costs))):
         for do in range(max(1, len(options))):
             yield co, do
 
 
-def _open_spaces(c: Content, s: State, seat: int) -> list[tuple[Space, bool]]:
-    """Spaces worth checking for this seat, with whether a coloured member is already in their area.
+def _open_spaces(x: SeatCache) -> list[tuple[Space, bool, bool, int]]:
+    """Spaces worth checking for this seat, with whether a coloured member is already in their area,
+    whether servants may raise the value freely (harvest / production) and the space's value modifier.
 
     A cheap pre-filter only: every candidate still goes through ``check_place``."""
+    s = x.state
     assert s.config is not None
-    p = s.players[seat]
-    ariosto = ability(c, p, AbilityKind.OCCUPIED_SPACES) is not None
-    no_market = has_penalty(c, p, PenaltyKind.NO_MARKET)
-    taken: dict[int, int] = {}
-    colored_areas: set[tuple[SpaceKind, CardType | None]] = set()
-    for o in s.occupants:
-        taken[o.space] = taken.get(o.space, 0) + 1
-        if o.seat == seat and o.member is not Member.NEUTRAL:
-            other = c.space[o.space]
-            colored_areas.add((other.kind, other.tower))
     out = []
-    for space in c.board.spaces:
-        if space.min_players > s.config.seats or (no_market and space.kind is SpaceKind.MARKET):
+    for space in x.content.board.spaces:
+        if space.min_players > s.config.seats or (x.no_market and space.kind is SpaceKind.MARKET):
             continue
         if space.kind is SpaceKind.TOWER and not s.towers[space.id - 1]:
             continue
-        full = space.capacity and taken.get(space.id, 0) >= space.capacity
-        if full and (space.kind is SpaceKind.TOWER or not ariosto):
+        full = space.capacity and x.taken.get(space.id, 0) >= space.capacity
+        if full and (space.kind is SpaceKind.TOWER or not x.occupied_spaces):
             continue
-        area = space.kind not in (SpaceKind.MARKET, SpaceKind.COUNCIL)
-        out.append((space, area and (space.kind, space.tower) in colored_areas))
+        flexible = space.kind in (SpaceKind.HARVEST, SpaceKind.PRODUCTION)
+        out.append((space, x.has_colored_in_area(space), flexible, x.space_modifier(space)))
     return out
 
 
 def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyMember]:
-    p = s.players[seat]
-    rate = servant_rate(c, p)
-    spaces = _open_spaces(c, s, seat)
+    """``check_place`` split in two: ``check_spot`` once per member and space, ``check_action`` per
+    servants and cost alternative."""
+    x = SeatCache(c, s, seat)
+    p = x.player
+    rate = x.rate
+    affordable = p.goods.servants // rate
+    spaces = _open_spaces(x)
+    # Tower space and servants -> the legal (cost_option, discount_option) pairs. The member's value only
+    # sets the servants (exactly the missing amount), so the card check is the same for every member.
+    tower_options: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for member in ALL_MEMBERS:
         if member in p.placed:
             continue
-        for space, colored_there in spaces:
+        value = x.member_value(member)
+        for space, colored_there, flexible, modifier in spaces:
             if colored_there and member is not Member.NEUTRAL:
                 continue
-            v0 = base_value(c, s, seat, member, space)
-            flexible = space.kind in (SpaceKind.HARVEST, SpaceKind.PRODUCTION)
+            v0 = value + modifier  # base_value(x, member, space)
             lo, hi = servant_range(v0, space.value, flexible)
-            hi = min(hi, p.goods.servants // rate)
+            if lo > min(hi, affordable):
+                continue
+            hi = min(hi, affordable)
+            try:
+                check_spot(x, member, space.id)
+            except RuleViolation:
+                continue
             if space.kind is SpaceKind.TOWER:
-                if lo > hi:
-                    continue
-                for co, do in _options(c, s, seat, space.id):
-                    cmd = PlaceFamilyMember(member, space.id, lo * rate, co, do)
-                    if _ok_place(c, s, seat, cmd):
-                        yield cmd
+                servants = lo * rate
+                options = tower_options.get((space.id, servants))
+                if options is None:
+                    options = [o for o in _options(x, space.id) if _ok_action(x, space, v0, servants, *o)]
+                    tower_options[(space.id, servants)] = options
+                for co, do in options:
+                    yield PlaceFamilyMember(member, space.id, servants, co, do)
                 continue
             for boost in range(lo, hi + 1):
-                cmd = PlaceFamilyMember(member, space.id, boost * rate)
-                if _ok_place(c, s, seat, cmd):
-                    yield cmd
-                else:
+                if not _ok_action(x, space, v0, boost * rate, 0, 0):
                     break
+                yield PlaceFamilyMember(member, space.id, boost * rate)
 
 
 def has_placement(c: Content, s: State, seat: int) -> bool:
@@ -233,17 +235,18 @@ def _decision_commands(c: Content, s: State, seat: int) -> list[Command]:
             return [*bonus, SkipBonusAction()]
         case DecisionKind.TAKE_CARD:
             out = []
+            cache = SeatCache(c, s, seat)
             for space in c.board.spaces:
                 if space.kind is not SpaceKind.TOWER or not s.towers[space.id - 1]:
                     continue
                 if d.card_type is not None and space.tower is not d.card_type:
                     continue
                 assert space.tower is not None
-                v0 = d.value + action_modifier(c, p, ActionKind(int(space.tower)))
+                v0 = d.value + cache.action_modifier(ActionKind(int(space.tower)))
                 servants = max(0, space.value - v0) * rate
-                for co, do in _options(c, s, seat, space.id):
+                for co, do in _options(cache, space.id):
                     try:
-                        check_bonus_take(c, s, seat, space.id, servants, co, do)
+                        check_bonus_take(cache, space.id, servants, co, do)
                     except RuleViolation:
                         continue
                     out.append(TakeBonusCard(space.id, servants, co, do))

@@ -11,6 +11,8 @@ from services.lorenzo.rules.content_types import (
     ExcommunicationTile,
     Leader,
     PenaltyKind,
+    Space,
+    SpaceKind,
 )
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import COLORED, Member, PlayerState, State
@@ -139,3 +141,117 @@ def is_tower_occupied(c: Content, s: State, tower: CardType) -> bool:
 def card_of(c: Content, s: State, space: int) -> Card | None:
     cid = s.towers[space - 1] if 1 <= space <= len(s.towers) else 0
     return c.card[cid] if cid else None
+
+
+class SeatCache:
+    """Values derived from one state for one seat, computed once per ``decide`` / ``legal_commands`` call
+    (and lazily where only some are needed): member values, action modifiers, discounts, leader abilities,
+    excommunication penalties and board occupancy. Valid only for the state it was built from."""
+
+    __slots__ = (
+        "_discounts",
+        "_floor_bonus",
+        "_modifiers",
+        "_space_modifiers",
+        "_values",
+        "coin_discount",
+        "colored_areas",
+        "content",
+        "ignore_territory_requirement",
+        "no_fee",
+        "no_floor_bonus",
+        "no_market",
+        "occupied_spaces",
+        "occupied_towers",
+        "player",
+        "rate",
+        "seat",
+        "state",
+        "taken",
+    )
+
+    def __init__(self, c: Content, s: State, seat: int) -> None:
+        p = s.players[seat]
+        self.content = c
+        self.state = s
+        self.seat = seat
+        self.player = p
+        self.rate = servant_rate(c, p)
+        self.occupied_spaces = ability(c, p, AbilityKind.OCCUPIED_SPACES) is not None  # Ludovico Ariosto
+        self.no_fee = ability(c, p, AbilityKind.NO_TOWER_FEE) is not None  # Filippo Brunelleschi
+        self.coin_discount = ability(c, p, AbilityKind.COIN_DISCOUNT)  # Pico della Mirandola
+        self.ignore_territory_requirement = (  # Cesare Borgia
+            ability(c, p, AbilityKind.IGNORE_TERRITORY_REQUIREMENT) is not None
+        )
+        self.no_market = has_penalty(c, p, PenaltyKind.NO_MARKET)
+        self.no_floor_bonus = any(c.card[x].no_floor_bonus for x in p.characters)  # Preacher
+        # members per space; (kind, tower) areas holding a coloured member of this seat; occupied towers
+        self.taken: dict[int, int] = {}
+        self.colored_areas: set[tuple[SpaceKind, CardType | None]] = set()
+        self.occupied_towers: set[CardType] = set()
+        for o in s.occupants:
+            space = c.space[o.space]
+            self.taken[o.space] = self.taken.get(o.space, 0) + 1
+            if space.tower is not None:
+                self.occupied_towers.add(space.tower)
+            if o.seat == seat and o.member is not Member.NEUTRAL:
+                self.colored_areas.add((space.kind, space.tower))
+        self._values: dict[Member, int] = {}
+        self._modifiers: dict[ActionKind, int] = {}
+        self._space_modifiers: dict[int, int] = {}
+        self._discounts: dict[CardType, tuple[Goods, tuple[Goods, ...]]] = {}
+        self._floor_bonus: dict[int, Goods] = {}
+
+    def member_value(self, member: Member) -> int:
+        value = self._values.get(member)
+        if value is None:
+            value = self._values[member] = member_value(self.content, self.state, self.player, member)
+        return value
+
+    def action_modifier(self, action: ActionKind) -> int:
+        """``action_modifier`` with character bonuses (not the servants-only leader actions)."""
+        value = self._modifiers.get(action)
+        if value is None:
+            value = self._modifiers[action] = action_modifier(self.content, self.player, action)
+        return value
+
+    def space_modifier(self, space: Space) -> int:
+        """What acting on ``space`` adds to a member's value (``action_modifier`` and the modifier of the
+        large harvest / production spaces)."""
+        value = self._space_modifiers.get(space.id)
+        if value is None:
+            match space.kind:
+                case SpaceKind.TOWER:
+                    assert space.tower is not None
+                    value = self.action_modifier(ActionKind(int(space.tower)))
+                case SpaceKind.HARVEST:
+                    value = self.action_modifier(ActionKind.HARVEST) + space.modifier
+                case SpaceKind.PRODUCTION:
+                    value = self.action_modifier(ActionKind.PRODUCTION) + space.modifier
+                case SpaceKind.MARKET | SpaceKind.COUNCIL:
+                    value = 0
+            self._space_modifiers[space.id] = value
+        return value
+
+    def discounts(self, card_type: CardType) -> tuple[Goods, tuple[Goods, ...]]:
+        value = self._discounts.get(card_type)
+        if value is None:
+            value = self._discounts[card_type] = discounts(self.content, self.player, card_type)
+        return value
+
+    def floor_bonus(self, space: Space) -> Goods:
+        """Goods the floor bonus of ``space`` gives this seat (none for the Preacher, excommunications)."""
+        value = self._floor_bonus.get(space.id)
+        if value is None:
+            p = self.player
+            goods = ZERO if self.no_floor_bonus else space.bonus.goods
+            if p.excommunications:
+                goods = reduce_gain(self.content, p, goods)
+            value = self._floor_bonus[space.id] = ZERO if goods == ZERO else goods  # ``is ZERO``: none
+        return value
+
+    def has_colored_in_area(self, space: Space) -> bool:
+        """One coloured member per player per tower and per harvest / production area (neutral: free)."""
+        if space.kind in (SpaceKind.MARKET, SpaceKind.COUNCIL):
+            return False
+        return (space.kind, space.tower) in self.colored_areas

@@ -33,6 +33,7 @@ from services.lorenzo.rules.events import EVENT_TYPES, Event, PlacementPassed
 from services.lorenzo.rules.evolve import evolve
 from services.lorenzo.rules.legal import has_placement, legal_commands, to_act
 from services.lorenzo.rules.model import Config, Phase, State
+from services.lorenzo.rules.queries import SeatCache
 from services.lorenzo.rules.view import LorenzoView, determinize, view, visibility
 from shared.decider import Actor, Outcome, RuleViolation, Visibility
 from shared.rng import Rng
@@ -132,7 +133,7 @@ class LorenzoRules:
             case ChooseExchange(card, option):
                 actions.choose_exchange(ctx, seat, card, option)
             case TakeBonusCard(space, servants, co, do):
-                plan = actions.check_bonus_take(c, s, seat, space, servants, co, do)
+                plan = actions.check_bonus_take(SeatCache(c, s, seat), space, servants, co, do)
                 actions.take_bonus_card(ctx, seat, plan)
             case PerformBonusAction(servants):
                 actions.perform_bonus_action(ctx, seat, servants)
@@ -147,7 +148,7 @@ class LorenzoRules:
             case PlaceFamilyMember(member, space, servants, co, do):
                 if s.acted:
                     raise RuleViolation("already_acted", "one family member per turn")
-                plan = actions.check_place(c, s, seat, member, space, servants, co, do)
+                plan = actions.check_place(SeatCache(c, s, seat), member, space, servants, co, do)
                 actions.place(ctx, seat, member, plan)
             case Pass():
                 if s.acted:
