@@ -1,10 +1,13 @@
 """The race test game with a ``determinize`` (secrets of other seats resampled), for worker tests.
 
 Subprocess workers load it with ``TABULA_EXTRA_GAMES=race=tests.integration.workers.race_game:rules``.
+``RACE_BOT_SLEEP`` (seconds) slows every bot move down, so a test can kill a worker mid-task.
 """
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import replace
 
 from shared.rng import Rng
@@ -13,6 +16,7 @@ from tests.support.race import RaceRules, RaceState
 
 class RaceWithSecrets(RaceRules):
     def determinize(self, state: RaceState, seat: int, rng: Rng) -> RaceState:
+        time.sleep(float(os.environ.get("RACE_BOT_SLEEP", "0")))
         secrets = tuple(s if i == seat else rng.randint(1, 3) for i, s in enumerate(state.secrets))
         return replace(state, secrets=secrets)
 

@@ -16,8 +16,8 @@ def _plan(runner: MatchRunner[Any], away_seconds: int = 5) -> list[Job]:
 
 
 def _roll(runner: MatchRunner[Any], seat: int) -> None:
-    from tests.support.race import Roll
     from shared.decider import Actor
+    from tests.support.race import Roll
 
     version = runner.load("m1").version
     runner.submit("m1", Actor.of_seat(seat), Roll(), version, f"c{version}")

@@ -1,0 +1,160 @@
+"""Real Celery workers and reactors as subprocesses on the session's private Redis.
+
+The race test game is registered in every process through TABULA_EXTRA_GAMES, with its
+protobuf code generated into a temporary folder on PYTHONPATH. Short visibility timeouts and
+claim times keep the crash tests within seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from services.games import load_game
+from shared.protogen import compile_protos, render_game_proto
+from shared.runner import MatchRunner
+from shared.store.redis_store import RedisEventStore
+from tests.integration.workers.race_game import RaceWithSecrets
+
+ROOT = Path(__file__).resolve().parents[3]
+RACE = "race=tests.integration.workers.race_game:rules"
+
+
+@pytest.fixture(scope="session")
+def race_gen(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("race-workers")
+    proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
+    proto.parent.mkdir(parents=True)
+    proto.write_text(render_game_proto(RaceWithSecrets(), "tests/integration/workers/race_game.py"))
+    compile_protos(root / "proto", root / "gen", includes=(ROOT / "proto",))
+    return root / "gen"
+
+
+@pytest.fixture
+def env(redis_url: str, race_gen: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    monkeypatch.setenv("TABULA_EXTRA_GAMES", RACE)
+    load_game.cache_clear()
+    return {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen"), str(race_gen)]),
+        "TABULA_EXTRA_GAMES": RACE,
+        "TABULA_WORKER_POOL": "solo",
+        "TABULA_VISIBILITY_TIMEOUT": "5",
+        "TABULA_RESTORE_INTERVAL": "1",
+        "TABULA_REACTOR_CLAIM_IDLE_MS": "1000",
+        "TABULA_REACTOR_BLOCK_MS": "100",
+        "TABULA_METRICS_PORT": "-1",
+        "TABULA_MCTS_SECONDS": "0.05",
+        "TABULA_MCTS_ITERATIONS": "20",
+        "TABULA_LOG_LEVEL": "INFO",
+    }
+
+
+class Processes:
+    """Worker and reactor subprocesses; logs go to files shown when a test fails."""
+
+    def __init__(self, env: dict[str, str], folder: Path) -> None:
+        self.env, self.folder = env, folder
+        self.running: list[subprocess.Popen[bytes]] = []
+
+    def start(self, role: str, **extra: str) -> subprocess.Popen[bytes]:
+        log = open(self.folder / f"{role}-{len(self.running)}.log", "wb")  # noqa: SIM115 - closed by the child
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "services.workers", role],
+            env={**self.env, **extra},
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        self.running.append(proc)
+        return proc
+
+    def kill(self, proc: subprocess.Popen[bytes]) -> None:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+
+    def stop_all(self) -> None:
+        for proc in self.running:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.running:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def logs(self) -> str:
+        return "\n".join(
+            f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}" for p in self.folder.glob("*.log")
+        )
+
+
+@pytest.fixture
+def procs(env: dict[str, str], tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Processes]:
+    running = Processes(env, tmp_path)
+    yield running
+    running.stop_all()
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        print(running.logs())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    setattr(item, f"rep_{report.when}", report)
+
+
+@pytest.fixture
+def store(redis_client: redis.Redis) -> RedisEventStore:
+    return RedisEventStore(redis_client)
+
+
+@pytest.fixture
+def race_runner(store: RedisEventStore, env: dict[str, str]) -> MatchRunner[Any]:
+    game = load_game("race")
+    return MatchRunner(game.rules, game.codec, store)
+
+
+def create_match(
+    runner: MatchRunner[Any],
+    match_id: str,
+    seats: int,
+    bots: dict[int, str],
+    turn_seconds: int = 0,
+    goal: int = 12,
+) -> int:
+    meta = {"bots": json.dumps({str(k): v for k, v in bots.items()}), "turn_seconds": str(turn_seconds)}
+    return runner.create(match_id, seats, {"goal": str(goal)}, seed=5, extra_meta=meta).version
+
+
+def wait_for(condition: Callable[[], Any], timeout: float, what: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def command_ids(store: RedisEventStore, match_id: str) -> list[str]:
+    """One command id per append (consecutive events of one append share it)."""
+    out: list[str] = []
+    for event in store.read(match_id):
+        if not out or out[-1] != event.command_id:
+            out.append(event.command_id)
+    return out

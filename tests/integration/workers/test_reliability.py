@@ -1,0 +1,139 @@
+"""Real Celery workers and reactors on a private Redis: matches finish, crashes lose nothing,
+redeliveries change nothing."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from celery.result import AsyncResult
+
+from services.workers.celery_app import app
+from services.workers.reactor import GROUP
+from shared.decider import Actor, RuleViolation
+from shared.runner import MatchRunner
+from shared.store import VersionConflict
+from shared.store.redis_store import RedisEventStore
+from tests.integration.workers.conftest import Processes, command_ids, create_match, wait_for
+from tests.support.race import Roll
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _finished(store: RedisEventStore, match_id: str) -> bool:
+    return store.get_meta(match_id).get("status") == "finished"
+
+
+def _assert_consistent(runner: MatchRunner[Any], match_id: str) -> None:
+    """Dense versions, every command applied once, an outcome, and nothing left in the outbox."""
+    events = runner.store.read(match_id)
+    assert [e.version for e in events] == list(range(1, len(events) + 1))
+    ids = command_ids(runner.store, match_id)
+    assert [i for i, n in Counter(ids).items() if n > 1] == []
+    assert runner.rules.outcome(runner.load(match_id).state) is not None
+
+
+def _pending(store: RedisEventStore) -> int:
+    total = 0
+    for shard in range(store.shards):
+        key = store.outbox_key(shard)
+        if store.client.exists(key) and any(
+            g["name"] == GROUP.encode() for g in store.client.xinfo_groups(key)
+        ):
+            total += store.client.xpending(key, GROUP)["pending"]
+    return total
+
+
+def _use_broker(env: dict[str, str]) -> None:
+    app.conf.broker_url = app.conf.result_backend = env["REDIS_URL"]
+
+
+def test_four_bots_play_a_race_to_the_end_with_no_client(
+    procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore
+) -> None:
+    create_match(race_runner, "bots4", 4, {0: "random", 1: "greedy", 2: "mcts", 3: "greedy"})
+    procs.start("worker")
+    procs.start("reactor")
+    wait_for(lambda: _finished(store, "bots4"), 60, "the match to finish")
+    _assert_consistent(race_runner, "bots4")
+    actors = {e.actor for e in store.read("bots4")}
+    assert {"bot:0:random", "bot:2:mcts", "system"} <= actors
+    wait_for(lambda: _pending(store) == 0, 10, "every notice acknowledged")
+
+
+def test_a_worker_killed_mid_task_leaves_the_match_consistent_and_the_task_is_applied_once(
+    procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore, env: dict[str, str]
+) -> None:
+    _use_broker(env)
+    version = create_match(race_runner, "kill", 2, {0: "random", 1: "random"}, goal=6)
+    slow = procs.start("worker", RACE_BOT_SLEEP="30")
+    procs.start("reactor")
+    task = AsyncResult(f"bot:kill:{version}:0", app=app)
+    wait_for(lambda: task.state == "STARTED", 30, "the first bot task to start")
+    procs.kill(slow)
+    assert store.version("kill") == version  # nothing half-written
+    procs.start("worker")
+    assert task.get(timeout=30) == "applied"  # redelivered after the visibility timeout, applied once
+    wait_for(lambda: _finished(store, "kill"), 60, "the match to finish")
+    _assert_consistent(race_runner, "kill")
+    assert command_ids(store, "kill").count(f"bot:kill:{version}:0") == 1
+
+
+def test_a_task_delivered_twice_changes_nothing_the_second_time(
+    procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore, env: dict[str, str]
+) -> None:
+    _use_broker(env)
+    version = create_match(race_runner, "twice", 2, {0: "greedy"})
+    procs.start("worker")
+    args = ["twice", "race", 0, version, "greedy"]
+    first = app.send_task("tabula.bot_turn", args=args, queue="bots")
+    second = app.send_task("tabula.bot_turn", args=args, queue="bots")
+    assert sorted([first.get(timeout=30), second.get(timeout=30)]) == ["applied", "stale"]
+    assert store.version("twice") == version + 1
+    timer = ["twice", "race", 1, version + 1]
+    results = [
+        app.send_task("tabula.turn_timeout", args=timer, queue="timers").get(timeout=30) for _ in range(2)
+    ]
+    assert results == ["applied", "duplicate"] and store.version("twice") == version + 2
+    assert store.get_meta("twice")["away:1"] == "1"
+
+
+def test_a_reactor_killed_and_restarted_loses_no_notice(
+    procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore
+) -> None:
+    create_match(race_runner, "react", 3, {0: "random", 1: "random", 2: "random"}, goal=30)
+    procs.start("worker")
+    reactor = procs.start("reactor")
+    wait_for(lambda: store.version("react") > 12, 30, "some moves")
+    procs.kill(reactor)
+    stalled = store.version("react")
+    assert not _finished(store, "react")
+    procs.start("reactor")
+    wait_for(lambda: _finished(store, "react"), 60, "the match to finish after the restart")
+    assert store.version("react") > stalled
+    _assert_consistent(race_runner, "react")
+    wait_for(lambda: _pending(store) == 0, 10, "every notice acknowledged")
+
+
+def test_a_clock_that_runs_out_plays_for_the_seat_until_its_player_is_back(
+    procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore
+) -> None:
+    version = create_match(race_runner, "clock", 2, {1: "random"}, turn_seconds=1, goal=40)
+    procs.start("worker")
+    procs.start("reactor", TABULA_AWAY_SECONDS="1")
+    wait_for(lambda: store.get_meta("clock").get("away:0") == "1", 20, "seat 0 to time out")
+    assert store.read("clock", version + 1)[0].actor == "timeout:0:greedy"
+
+    def play_as_seat_0() -> bool:
+        loaded = race_runner.load("clock")
+        if Actor.of_seat(0) not in race_runner.rules.to_act(loaded.state):
+            return False
+        try:
+            race_runner.submit("clock", Actor.of_seat(0), Roll(), loaded.version, f"human:{loaded.version}")
+        except (VersionConflict, RuleViolation):  # the short away clock won the race: next turn
+            return False
+        return True
+
+    wait_for(play_as_seat_0, 20, "a turn of seat 0 to play by hand")
+    wait_for(lambda: store.get_meta("clock").get("away:0") == "0", 10, "seat 0 to be back")
