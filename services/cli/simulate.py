@@ -11,10 +11,11 @@ import typer
 
 from services.cli.main import app
 from services.games import load_rules
+from services.workers.policies import policy_factories
 from shared.simulate import Policy, random_policy, simulate
 
 # Bot levels: name -> factory(rules) -> policy. The workers add their bots here.
-BOTS: dict[str, Callable[[Any], Policy]] = {"random": lambda rules: random_policy}
+BOTS: dict[str, Callable[[Any], Policy]] = {**policy_factories(), "random": lambda rules: random_policy}
 
 
 @app.command(name="simulate")
@@ -39,6 +40,12 @@ def simulate_command(
     policies = {seat: BOTS[level](rules) for seat, level in enumerate(levels)}
     summary = simulate(rules, config, players, games, seed, policies)
     report = {"game": game, "players": players, "bots": levels, "seed": seed, **dataclasses.asdict(summary)}
+    report["wins_per_bot"] = {
+        level: sum(
+            w for w, seat_level in zip(summary.wins_per_seat, levels, strict=True) if seat_level == level
+        )
+        for level in sorted(set(levels))
+    }
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return

@@ -56,7 +56,11 @@ def bot_policy(
     return policy
 
 
-def policy_factories(budget: Budget | None = None) -> dict[str, Callable[[Any], Policy]]:
+# ``tabula simulate`` plays many whole games: a small search budget per ``mcts`` move.
+SIMULATE_BUDGET = Budget(seconds=0.1, iterations=25)
+
+
+def policy_factories(budget: Budget | None = SIMULATE_BUDGET) -> dict[str, Callable[[Any], Policy]]:
     """Level -> factory(rules) -> policy, the shape ``tabula simulate`` registers."""
 
     def factory(level: str) -> Callable[[Any], Policy]:
