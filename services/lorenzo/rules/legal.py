@@ -126,7 +126,7 @@ def _open_spaces(x: SeatCache) -> list[tuple[Space, bool, bool, int]]:
     """Spaces worth checking for this seat, with whether a coloured member is already in their area,
     whether servants may raise the value freely (harvest / production) and the space's value modifier.
 
-    A cheap pre-filter only: every candidate still goes through ``check_place``."""
+    A cheap pre-filter only: every candidate still goes through ``check_spot`` and ``check_action``."""
     s = x.state
     assert s.config is not None
     out = []
@@ -144,15 +144,16 @@ def _open_spaces(x: SeatCache) -> list[tuple[Space, bool, bool, int]]:
 
 
 def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyMember]:
-    """``check_place`` split in two: ``check_spot`` once per member and space, ``check_action`` per
-    servants and cost alternative."""
+    """Candidates checked as ``decide`` does (``check_place`` = ``check_spot`` + ``check_action``), with
+    ``check_spot`` run once per member and space and one ``SeatCache`` for the whole call."""
     x = SeatCache(c, s, seat)
     p = x.player
     rate = x.rate
     affordable = p.goods.servants // rate
     spaces = _open_spaces(x)
-    # Tower space and servants -> the legal (cost_option, discount_option) pairs. The member's value only
-    # sets the servants (exactly the missing amount), so the card check is the same for every member.
+    # Tower space and servants -> the legal (cost_option, discount_option) pairs. On a tower the member's
+    # value only decides the servants (exactly the missing amount), so with the same servants the card
+    # check gives the same answer for every member.
     tower_options: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for member in ALL_MEMBERS:
         if member in p.placed:
@@ -163,9 +164,9 @@ def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyM
                 continue
             v0 = value + modifier  # base_value(x, member, space)
             lo, hi = servant_range(v0, space.value, flexible)
-            if lo > min(hi, affordable):
-                continue
             hi = min(hi, affordable)
+            if lo > hi:
+                continue
             try:
                 check_spot(x, member, space.id)
             except RuleViolation:
