@@ -41,7 +41,7 @@ def enum_label(enum: Any, number: int) -> str:
     return str(name).replace("_", " ").lower()
 
 
-def union_member(wrapper: Msg) -> Msg | None:
+def union_member(wrapper: Msg) -> Msg:  # None when no member is set
     """The set member of a oneof wrapper (``Command``, ``Event``), or None."""
     oneofs = wrapper.DESCRIPTOR.oneofs
     if not oneofs:
@@ -119,9 +119,14 @@ class Describer:
         parts = []
         context = message.DESCRIPTOR.name
         for fd in message.DESCRIPTOR.fields:
-            if fd.name in skip or not _is_set(message, fd):
+            if fd.name in skip:
                 continue
             raw = getattr(message, fd.name)
+            if fd.name == "seat" and not _is_repeated(fd):  # seat 0 is a seat, not "unset"
+                parts.append(self.seat(int(raw)))
+                continue
+            if not _is_set(message, fd):
+                continue
             if _is_repeated(fd):
                 text = ", ".join(self.value(fd, item, context) for item in raw)
                 parts.append(f"{words(fd.name).lower()}: {text}")
