@@ -134,10 +134,6 @@ def faith_victory(c: Content, faith: int) -> int:
     return table[min(faith, len(table) - 1)]
 
 
-def is_tower_occupied(c: Content, s: State, tower: CardType) -> bool:
-    return any(c.space[o.space].tower is tower for o in s.occupants)
-
-
 def card_of(c: Content, s: State, space: int) -> Card | None:
     cid = s.towers[space - 1] if 1 <= space <= len(s.towers) else 0
     return c.card[cid] if cid else None
