@@ -127,11 +127,15 @@ class Describer:
                 continue
             if not _is_set(message, fd):
                 continue
+            if fd.type == FieldDescriptor.TYPE_MESSAGE and not _is_repeated(fd) and not raw.ListFields():
+                continue  # an empty nested message (no discount, nothing paid)
             if _is_repeated(fd):
                 text = ", ".join(self.value(fd, item, context) for item in raw)
                 parts.append(f"{words(fd.name).lower()}: {text}")
             else:
-                parts.append(f"{words(fd.name).lower()} {self.value(fd, raw, context)}")
+                text = self.value(fd, raw, context)
+                label = words(fd.name).lower()
+                parts.append(text if text.lower().startswith(label) else f"{label} {text}")
         return "; ".join(parts)
 
     # ------------------------------------------------------------ commands

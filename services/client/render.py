@@ -248,9 +248,9 @@ def event_line(match_event: Msg, describer: Describer) -> Text:
     """One event, coloured by who caused it."""
     actor = match_event.envelope.actor
     who = "system" if actor == "system" else actor
-    if actor.startswith(("seat:", "bot:")):
-        seat = int(actor.split(":", 1)[1])
-        who = seat_name(describer.names, seat)
+    parts = actor.split(":")  # "seat:N", "bot:N[:level]" or "system"
+    if parts[0] in ("seat", "bot") and len(parts) > 1 and parts[1].isdigit():
+        who = seat_name(describer.names, int(parts[1]))
     line = Text(f"[{who}] ", style="dim")
     line.append(describer.event(match_event))
     return line
