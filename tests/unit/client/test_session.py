@@ -135,3 +135,13 @@ def test_replay_view(version: int) -> None:
     stub = new_match(seats=2, seed=3)
     reply = _client(stub).replay(version)
     assert reply.version == version
+
+
+def test_live_mode_redraws_the_table_with_recent_events() -> None:
+    stub = new_match(seats=2, seed=3)
+    answers = iter(["1"] * 6 + ["q"])
+    player = _player(stub, answers)
+    player.live = True
+    assert player.play() is None
+    text = player.console.export_text()
+    assert "recent events" in text and text.count("Towers") > 3
