@@ -29,8 +29,14 @@ def _lorenzo() -> list[Result]:
     return game_benchmarks("lorenzo", rules, rules.make_config(4, {"advanced": "true"}))
 
 
+def _bots() -> list[Result]:
+    from services.workers.bench import bot_benchmarks
+
+    return bot_benchmarks()
+
+
 # Each suite returns results; later issues add theirs (games per second, bots, ...).
-SUITES: dict[str, Callable[[], list[Result]]] = {"store": _store, "lorenzo": _lorenzo}
+SUITES: dict[str, Callable[[], list[Result]]] = {"store": _store, "lorenzo": _lorenzo, "bots": _bots}
 
 
 @app.command()

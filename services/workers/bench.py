@@ -25,16 +25,16 @@ MAX_MOVE_SECONDS = 2.0
 
 @dataclass(frozen=True)
 class BenchConfig:
-    games: int = 100  # per opponent level
-    budget: Budget = Budget(seconds=0.25, iterations=60)
+    games: int  # per opponent level
+    budget: Budget
     processes: int = max(os.cpu_count() or 1, 1)
 
     @staticmethod
     def from_env() -> BenchConfig:
         e = os.environ
         budget = Budget(
-            seconds=float(e.get("TABULA_BENCH_MCTS_SECONDS", "0.25")),
-            iterations=int(e.get("TABULA_BENCH_MCTS_ITERATIONS", "60")),
+            seconds=float(e.get("TABULA_BENCH_MCTS_SECONDS", "0.2")),
+            iterations=int(e.get("TABULA_BENCH_MCTS_ITERATIONS", "25")),
         )
         return BenchConfig(int(e.get("TABULA_BENCH_BOT_GAMES", "100")), budget)
 

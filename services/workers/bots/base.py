@@ -26,7 +26,7 @@ class Budget:
     seconds: float = 1.0
     iterations: int = 2000
     rollout_depth: int = 0
-    exploration: float = 0.7
+    exploration: float = 0.1
 
 
 class Bot(Protocol):

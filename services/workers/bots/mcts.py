@@ -8,8 +8,8 @@ and gives the iteration its value, the vector of the mover's best child (each se
 assumed to play its one-ply best: max^n, so any number of players works). Deeper iterations
 then refine the values with the opponents' replies and the seat's own follow-up choices.
 Pending system steps (round ends, reports) are applied on the way, never branched on.
-The search stops at the iteration or the time budget, whichever comes first; the most
-visited root command wins.
+The search stops at the iteration or the time budget, whichever comes first; the root
+command with the best mean reward wins.
 
 A node's commands come from the first world that reaches it (``legal_commands`` is the
 costly part of a step); a command another sampled world refuses just drops that sample.
@@ -78,9 +78,10 @@ class MctsBot:
         return root, stats
 
 
-def _rank(root: Node, command: Any) -> tuple[int, float]:
+def _rank(root: Node, command: Any) -> float:
+    """The mean reward: with budgets this small, visit counts mostly echo the exploration."""
     child = root.children.get(command)
-    return (0, float("-inf")) if child is None else (child.visits, child.reward / child.visits)
+    return float("-inf") if child is None else child.reward / child.visits
 
 
 class _Search:
