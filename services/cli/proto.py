@@ -27,11 +27,11 @@ def proto(
     update: bool = typer.Option(False, help="first rewrite each game's .proto from its rules"),
     out: Path = typer.Option(Path("gen"), help="where generated Python code goes"),
 ) -> None:
-    """Generate Python code from proto/ into gen/ (``--update``: regenerate game protos from the rules first)."""
+    """Generate Python code from proto/ into gen/ (``--update``: rewrite game protos from the rules first)."""
     if check:
         stale = stale_protos()
         for path in stale:
-            typer.echo(f"stale: {path} differs from its rules (run `make proto-update` and commit it)", err=True)
+            typer.echo(f"stale: {path} differs from its rules (run make proto-update, commit)", err=True)
         raise typer.Exit(1 if stale else 0)
     if update:
         for name, spec in GAMES.items():
