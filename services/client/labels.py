@@ -2,7 +2,7 @@
 
 Views name cards, leaders, tiles and board spaces by id. :func:`labels_for` builds a
 :class:`Labels` from the game's content package (``services/<game>/content/*.yaml``): the
-component tables the gateway serves (``services.gateway.content.component_tables``) plus a few
+component tables the gateway serves (``services.content_labels.component_tables``) plus a few
 nested facts a player needs to choose (card costs, production exchanges, tile bonuses, leader
 requirements, excommunication penalties). Unknown ids fall back to ``#id``; a game without
 content gets empty tables, so every function here still answers.
@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from services.gateway.content import component_tables
+from services.content_labels import component_tables
 
 GOODS_ORDER = ("coins", "wood", "stone", "servants", "military", "faith", "victory", "privileges")
 GOODS_SHORT = {

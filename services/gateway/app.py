@@ -18,9 +18,9 @@ from typing import Any
 import grpc
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from services.content_labels import component_tables
 from services.games import game_names
 from services.gateway.backends import Backends
-from services.gateway.content import component_tables
 from services.gateway.registry import Method, Registry
 from services.gateway.transcode import BadRequest, error_json, parse_request, rpc_error_json, to_json
 
@@ -202,7 +202,7 @@ async def healthz(request: web.Request) -> web.Response:
 
 
 async def content(request: web.Request) -> web.Response:
-    """A game's component labels (``services.gateway.content``), so pages can show names, not ids."""
+    """A game's component labels (``services.content_labels``), so pages can show names, not ids."""
     game = request.match_info["game"]
     if game not in game_names():
         raise ApiError(grpc.StatusCode.NOT_FOUND, f"no game {game!r}", "unknown_game")
