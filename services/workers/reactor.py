@@ -16,7 +16,7 @@ import logging
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import redis
@@ -181,7 +181,7 @@ class Reactor:
             JOBS.labels(str(job.kind)).inc()
         NOTICES.labels("handled").inc()
 
-    def _clear_away(self, notice: OutboxNotice, meta: dict[str, str] | Any) -> None:
+    def _clear_away(self, notice: OutboxNotice, meta: Mapping[str, str]) -> None:
         """A seat command from an away seat means its player is back."""
         if not away_seats(meta):
             return
