@@ -1,7 +1,8 @@
 """The race test game with a ``determinize`` (secrets of other seats resampled), for worker tests.
 
 Subprocess workers load it with ``TABULA_EXTRA_GAMES=race=tests.integration.workers.race_game:rules``.
-``RACE_BOT_SLEEP`` (seconds) slows every bot move down, so a test can kill a worker mid-task.
+``RACE_BOT_SLEEP`` (seconds) slows every bot move down, so a test can kill a worker mid-task;
+``RACE_BOT_SLEEP_ONCE=<path>`` sleeps 30 s in the first bot move only (the path marks it done).
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from tests.support.race import RaceRules, RaceState
 class RaceWithSecrets(RaceRules):
     def determinize(self, state: RaceState, seat: int, rng: Rng) -> RaceState:
         time.sleep(float(os.environ.get("RACE_BOT_SLEEP", "0")))
+        once = os.environ.get("RACE_BOT_SLEEP_ONCE")
+        if once and not os.path.exists(once):
+            open(once, "w").close()
+            time.sleep(30)
         secrets = tuple(s if i == seat else rng.randint(1, 3) for i, s in enumerate(state.secrets))
         return replace(state, secrets=secrets)
 

@@ -4,8 +4,10 @@ redeliveries change nothing."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 from celery.result import AsyncResult
 
@@ -78,6 +80,30 @@ def test_a_worker_killed_mid_task_leaves_the_match_consistent_and_the_task_is_ap
     wait_for(lambda: _finished(store, "kill"), 60, "the match to finish")
     _assert_consistent(race_runner, "kill")
     assert command_ids(store, "kill").count(f"bot:kill:{version}:0") == 1
+
+
+def test_a_pool_child_killed_mid_task_is_replaced_and_the_task_redelivered_at_once(
+    procs: Processes,
+    race_runner: MatchRunner[Any],
+    store: RedisEventStore,
+    env: dict[str, str],
+    tmp_path: Path,
+) -> None:
+    _use_broker(env)
+    version = create_match(race_runner, "child", 2, {0: "random", 1: "random"}, goal=6)
+    marker = tmp_path / "slept"
+    worker = procs.start(
+        "worker", TABULA_WORKER_POOL="prefork", TABULA_WORKER_CONCURRENCY="1", RACE_BOT_SLEEP_ONCE=str(marker)
+    )
+    procs.start("reactor")
+    task = AsyncResult(f"bot:child:{version}:0", app=app)
+    wait_for(lambda: task.state == "STARTED" and marker.exists(), 30, "the first bot task to start")
+    (child,) = psutil.Process(worker.pid).children()
+    child.kill()  # SIGKILL: task_reject_on_worker_lost puts the message back
+    assert store.version("child") == version
+    assert task.get(timeout=20) == "applied"
+    wait_for(lambda: _finished(store, "child"), 60, "the match to finish")
+    _assert_consistent(race_runner, "child")
 
 
 def test_a_task_delivered_twice_changes_nothing_the_second_time(
