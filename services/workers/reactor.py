@@ -85,7 +85,7 @@ class Reactor:
 
     def run(self, stop: threading.Event) -> None:
         self.ensure_groups()
-        self.poll("0")  # our own entries read before a crash or restart and never acknowledged
+        self.recover_pending()
         while not stop.is_set():
             try:
                 self.poll_once()
@@ -102,12 +102,28 @@ class Reactor:
 
     # ------------------------------------------------------------ reading
     def poll(self, start: str) -> int:
-        """Read new (``>``) or our own pending (``0``) entries and handle them."""
+        """Read new (``>``) or our own pending (``0``, up to 100 per shard) entries and handle them."""
         handled = 0
         for key, entries in self._read(start):
             for entry_id, fields in entries:
                 self._process(key, entry_id, fields)
                 handled += 1
+        return handled
+
+    def recover_pending(self) -> int:
+        """Handle our own entries read before a crash or restart and never acknowledged."""
+        handled = 0
+        for key in self.keys:
+            after = "0"
+            while True:
+                reply = self.client.xreadgroup(GROUP, self.consumer, {key: after}, count=100)
+                entries: list[Entry] = reply[0][1] if reply else []
+                if not entries:
+                    break
+                for entry_id, fields in entries:
+                    self._process(key, entry_id, fields)
+                    handled += 1
+                after = _text(entries[-1][0])
         return handled
 
     def _read(self, start: str) -> list[tuple[str, list[Entry]]]:

@@ -55,7 +55,7 @@ def test_a_restarted_reactor_handles_what_it_read_but_never_acknowledged(
     _reactor(store, race_runner, crashed).poll(">")  # read, failed, left pending
     assert crashed.jobs == []
     restarted = Dispatch()
-    _reactor(store, race_runner, restarted).poll("0")
+    assert _reactor(store, race_runner, restarted).recover_pending() == 1
     assert [j.match_id for j in restarted.jobs] == ["r2"]
 
 
