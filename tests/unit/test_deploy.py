@@ -56,13 +56,18 @@ def test_compose_runs_every_process_that_make_run_starts() -> None:
     assert started <= {svc["command"][1] for name, svc in compose().items() if name != "redis"}
 
 
-def test_kubernetes_manifests_probe_the_service_port() -> None:
+def test_kubernetes_manifests_run_real_entry_points_and_probe_them() -> None:
+    seen = set()
     for path in (ROOT / "deploy" / "k8s").glob("*.yaml"):
         for doc in yaml.safe_load_all(path.read_text()):
-            if doc["kind"] != "Deployment":
+            if doc["kind"] not in ("Deployment", "StatefulSet") or doc["metadata"]["name"] == "redis":
                 continue
             (container,) = doc["spec"]["template"]["spec"]["containers"]
-            target = container["args"][1]
-            probe = container["readinessProbe"]
-            probed = probe["grpc"]["port"] if "grpc" in probe else probe["httpGet"]["port"]
-            assert probed == PORTS[target], path
+            verb, target = container["args"][:2]
+            assert verb == "serve" and (target in ENTRY_POINTS or target in GAMES), path
+            seen.add(target)
+            probe = container.get("readinessProbe") or container["livenessProbe"]
+            if target in PORTS:
+                probed = probe["grpc"]["port"] if "grpc" in probe else probe["httpGet"]["port"]
+                assert probed == PORTS[target], path
+    assert {p.name for p in processes()} <= seen
