@@ -71,3 +71,10 @@ def test_kubernetes_manifests_run_real_entry_points_and_probe_them() -> None:
                 probed = probe["grpc"]["port"] if "grpc" in probe else probe["httpGet"]["port"]
                 assert probed == PORTS[target], path
     assert {p.name for p in processes()} <= seen
+
+
+def test_the_procfile_lists_every_process() -> None:
+    lines = (ROOT / "deploy" / "Procfile").read_text().splitlines()
+    entries = dict(line.split(": ", 1) for line in lines if line.strip())
+    assert {p.name for p in processes()} == set(entries)
+    assert all(command == f"tabula serve {name}" for name, command in entries.items())
