@@ -39,7 +39,8 @@ browser:
 node: tests/node/node_modules/.package-lock.json
 
 tests/node/node_modules/.package-lock.json: tests/node/package.json tests/node/package-lock.json
-	cd tests/node && npm ci --no-audit --no-fund
+	@if command -v npm >/dev/null; then cd tests/node && npm ci --no-audit --no-fund; \
+	else echo "npm not found: the Node.js client test will be skipped (Debian: apt-get install nodejs npm)"; fi
 
 test-unit: proto
 	$(PY) -m pytest -q -m unit $(PYTEST_ARGS)
