@@ -15,7 +15,7 @@ from typing import Any
 
 import redis
 from celery import Celery, signals
-from kombu.entity import Queue
+from kombu.entity import Exchange, Queue
 
 from services.workers import context, jobs
 from services.workers.settings import QUEUES, WorkerSettings
@@ -44,7 +44,8 @@ def configure(app: Celery, settings: WorkerSettings) -> None:
         broker_transport_options=transport,
         result_backend_transport_options={"visibility_timeout": settings.visibility_timeout},
         broker_connection_retry_on_startup=True,
-        task_queues=[Queue(name) for name in QUEUES],  # type: ignore[no-untyped-call]
+        # one direct exchange and routing key per queue, so a message goes to exactly its queue
+        task_queues=[Queue(name, Exchange(name), routing_key=name) for name in QUEUES],  # type: ignore[no-untyped-call]
         task_default_queue="bots",
         task_acks_late=True,
         task_reject_on_worker_lost=True,
