@@ -1,6 +1,6 @@
 """Rules audit against the rulebook seeds and the reference tables: the checks that had no test of their own.
 
-The reference cross-check reads ``/work/shared/ref/lorenzo`` (or ``$LORENZO_REF_DIR``) and is skipped where
+The reference cross-check reads ``../shared/ref/lorenzo`` beside the project (or ``$LORENZO_REF_DIR``) and is skipped where
 those files are not present; everything else is self-contained.
 """
 
@@ -35,7 +35,10 @@ from shared.decider import SYSTEM, Actor, RuleViolation
 from .helpers import RULES, C, game, net, of_type, then, when, with_player
 
 B, N = Member.BLACK, Member.NEUTRAL
-REF = Path(os.environ.get("LORENZO_REF_DIR", "/work/shared/ref/lorenzo"))
+# the reference material lies beside the project (../shared/ref/lorenzo), here and in CI
+REF = Path(
+    os.environ.get("LORENZO_REF_DIR", Path(__file__).resolve().parents[4] / "shared" / "ref" / "lorenzo")
+)
 _KEYS = {"military_points": "military", "faith_points": "faith", "victory_points": "victory"}
 
 
