@@ -1,7 +1,7 @@
 """Rules audit against the rulebook seeds and the reference tables: the checks that had no test of their own.
 
-The reference cross-check reads ``../shared/ref/lorenzo`` beside the project (or ``$LORENZO_REF_DIR``) and is skipped where
-those files are not present; everything else is self-contained.
+The reference cross-check reads ``../shared/ref/lorenzo`` beside the project (or ``$LORENZO_REF_DIR``)
+and is skipped where those files are not present; everything else is self-contained.
 """
 
 from __future__ import annotations
