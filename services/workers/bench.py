@@ -33,8 +33,8 @@ class BenchConfig:
     def from_env() -> BenchConfig:
         e = os.environ
         budget = Budget(
-            seconds=float(e.get("TABULA_BENCH_MCTS_SECONDS", "0.2")),
-            iterations=int(e.get("TABULA_BENCH_MCTS_ITERATIONS", "25")),
+            seconds=float(e.get("TABULA_BENCH_MCTS_SECONDS", "0.5")),
+            iterations=int(e.get("TABULA_BENCH_MCTS_ITERATIONS", "30")),
         )
         return BenchConfig(int(e.get("TABULA_BENCH_BOT_GAMES", "100")), budget)
 
@@ -92,5 +92,6 @@ def bot_benchmarks(config: BenchConfig | None = None) -> list[Result]:
         Result("bots.mcts_max_move_seconds", max(moves, default=0.0), "s"),
         Result("bots.mcts_budget_seconds", config.budget.seconds, "s/move (time budget)"),
         Result("bots.mcts_budget_iterations", config.budget.iterations, "iterations/move (budget)"),
+        Result("bots.mcts_budget_rollout_depth", config.budget.rollout_depth, "plies/iteration (budget)"),
     ]
     return results

@@ -8,7 +8,7 @@ The rules and the heuristic are per game; the levels are generic. Bots never imp
 from __future__ import annotations
 
 from services.workers.bots.base import Bot, Budget, NoLegalCommand, sample_for_seat
-from services.workers.bots.heuristics import heuristic_for
+from services.workers.bots.heuristics import all_seats_for, heuristic_for, pruner_for
 from services.workers.bots.mcts import MctsBot
 from services.workers.bots.simple import GreedyBot, RandomBot
 from shared.rng import Rng
@@ -27,7 +27,9 @@ def make_bot(game: str, level: str, budget: Budget | None = None) -> Bot:
         case "greedy":
             return GreedyBot(heuristic_for(game))
         case "mcts":
-            return MctsBot(heuristic_for(game), budget or Budget())
+            return MctsBot(
+                heuristic_for(game), budget or Budget(), all_seats=all_seats_for(game), prune=pruner_for(game)
+            )
         case _:
             raise UnknownLevel(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
 

@@ -25,7 +25,7 @@ class Budget:
 
     seconds: float = 1.0
     iterations: int = 2000
-    rollout_depth: int = 0
+    rollout_depth: int = 12  # plies one iteration may go (tree walk + best-command extension)
     exploration: float = 0.1
 
 

@@ -7,10 +7,13 @@ Reads only the public fields of ``State`` / ``PlayerState`` and the board tables
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from services.lorenzo.rules.content_types import Board, Content
+from services.lorenzo.rules.commands import PlaceFamilyMember
+from services.lorenzo.rules.content_types import Board, Content, SpaceKind
 from services.lorenzo.rules.model import DecisionKind, Phase, PlayerState, State
+from services.lorenzo.rules.queries import SeatCache
 
 ROUNDS = 6
 PRIVILEGE_VALUE = 1.5  # a council privilege is about two resources
@@ -26,18 +29,75 @@ def evaluate(rules: Any, state: State, seat: int) -> float:
         return 0.0
     if state.phase is Phase.FINISHED and state.final:
         return float(state.final[seat].total)
-    board, player = content.board, state.players[seat]
+    return _value(content, state, state.players[seat], _rounds_left(state))
+
+
+def evaluate_all(rules: Any, state: State, seats: int) -> tuple[float, ...]:
+    """``evaluate`` for every seat at once (what ``mcts`` scores each leaf with)."""
+    content: Content = rules.content
+    if not state.players:
+        return (0.0,) * seats
+    if state.phase is Phase.FINISHED and state.final:
+        return tuple(float(state.final[seat].total) for seat in range(seats))
     left = _rounds_left(state)
+    return tuple(_value(content, state, state.players[seat], left) for seat in range(seats))
+
+
+def _value(content: Content, state: State, player: PlayerState, left: int) -> float:
+    board = content.board
     return (
         player.goods.victory
         + _cards(content, player, left)
-        + _military(board, state, seat, left)
+        + _military(board, state, player.seat, left)
         + _faith(board, state, player)
         + _resources(board, player, left)
         + _leaders(player)
         - EXCOMMUNICATION * len(player.excommunications)
-        + _pending(state, seat)
+        + _pending(state, player.seat)
     )
+
+
+_FLEXIBLE = (SpaceKind.HARVEST, SpaceKind.PRODUCTION)
+
+
+def prune(rules: Any, state: State, seat: int, commands: Sequence[Any], coarse: bool = False) -> list[Any]:
+    """The placements worth searching: one per outcome, the one with the fewest servants.
+
+    Harvest / production: the action value only matters against the activation values of the
+    seat's cards (and 1 for the bonus tile), so servants beyond the last value reached are
+    wasted: such a command ends like the same placement with fewer servants, minus servants.
+    ``coarse`` (another seat's move, where only its likely choice matters) also ignores which
+    family member goes: one command per space (and card cost option) and value reached.
+    """
+    content: Content = rules.content
+    if not any(isinstance(c, PlaceFamilyMember) for c in commands):
+        return list(commands)
+    player = state.players[seat]
+    cards = [content.card[c] for c in (*player.territories, *player.buildings)]
+    useful = {  # the bonus tile works from value 1
+        SpaceKind.HARVEST: {1} | {card.harvest.value for card in cards if card.harvest},
+        SpaceKind.PRODUCTION: {1} | {card.production.value for card in cards if card.production},
+    }
+    cache = SeatCache(content, state, seat)
+    kept: dict[Any, PlaceFamilyMember] = {}
+    out: list[Any] = []
+    for c in commands:
+        if not isinstance(c, PlaceFamilyMember):
+            out.append(c)
+            continue
+        space = content.space[c.space]
+        reached = 0
+        if space.kind in _FLEXIBLE:
+            value = cache.member_value(c.member) + cache.space_modifier(space) + c.servants // cache.rate
+            reached = max((v for v in useful[space.kind] if v <= value), default=0)
+        elif not coarse:
+            out.append(c)
+            continue
+        key = (c.space, c.cost_option, c.discount_option, reached, None if coarse else c.member)
+        if key not in kept or c.servants < kept[key].servants:
+            kept[key] = c
+    chosen = set(kept.values())
+    return [*out, *(c for c in commands if c in chosen)]
 
 
 def _rounds_left(state: State) -> int:

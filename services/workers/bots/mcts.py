@@ -3,28 +3,34 @@
 Each iteration samples a world the seat cannot tell from the real one (the game's pure
 ``determinize``) and walks the tree by UCB1 over commands. A node is expanded all at once:
 every legal command of the seat to move is applied and scored with the game's heuristic (a
-per-seat reward vector), which both seeds the children with prior visits (progressive bias)
-and gives the iteration its value, the vector of the mover's best child (each seat is
-assumed to play its one-ply best: max^n, so any number of players works). Deeper iterations
-then refine the values with the opponents' replies and the seat's own follow-up choices.
-Pending system steps (round ends, reports) are applied on the way, never branched on.
-The search stops at the iteration or the time budget, whichever comes first; the root
-command with the best mean reward wins.
+per-seat reward vector), which seeds the children with prior visits (progressive bias). Past
+the edge of the tree the iteration goes on along the scored best command of each mover
+(expanding those nodes too: each seat is assumed to play its one-ply best, max^n, so any
+number of players works) until the searching seat is about to move again after the other
+seats replied. The heuristic values that state: every iteration ends at the same point of the
+turn cycle, so root commands compare fairly (a one-ply value after the seat's own move would
+always look better than one measured after the replies). Pending system steps (round ends,
+reports) are applied on the way, never branched on.
+
+The search stops at the iteration or the time budget, whichever comes first; among the root
+commands searched at least once, the one with the best mean searched reward is played.
 
 A node's commands come from the first world that reaches it (``legal_commands`` is the
-costly part of a step); a command another sampled world refuses just drops that sample.
+costly part of a step); a command another sampled world refuses just drops that sample. A
+game may provide a pruner: the searching seat's commands lose only exact duplicates (same
+outcome for more servants); other seats' commands are cut to their distinct outcomes (which
+member a rival spends hardly matters to us), which makes their nodes much cheaper.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from services.workers.bots.base import Budget, Heuristic, legal_for, relative_rewards, sample_for_seat, step
-from services.workers.bots.heuristics import seat_values
+from services.workers.bots.heuristics import Pruner, SeatValues, seat_values
 from shared.decider import Actor, RuleViolation
 from shared.rng import Rng
 
@@ -39,9 +45,15 @@ class Node:
     visits: int = 0
     reward: float = 0.0  # sum of ``seat``'s rewards over the visits
     children: dict[Any, Node] = field(default_factory=dict)
+    prior: int = 0  # how many of the visits are the heuristic's one-ply prior ...
+    prior_reward: float = 0.0  # ... and their reward
 
     def ucb(self, parent_visits: int, exploration: float) -> float:
         return self.reward / self.visits + exploration * math.sqrt(math.log(parent_visits) / self.visits)
+
+    @property
+    def searched(self) -> int:
+        return self.visits - self.prior
 
 
 @dataclass
@@ -55,6 +67,8 @@ class MctsBot:
     heuristic: Heuristic
     budget: Budget = field(default_factory=Budget)
     reward_scale: float = 5.0
+    all_seats: SeatValues | None = None  # the heuristic for every seat in one call
+    prune: Pruner | None = None  # drops commands no better than another one
     level: str = "mcts"
 
     def choose(self, rules: Any, state: Any, seat: int, seats: int, rng: Rng) -> Any:
@@ -67,7 +81,7 @@ class MctsBot:
     def search(self, rules: Any, state: Any, seat: int, seats: int, rng: Rng) -> tuple[Node, SearchStats]:
         started = time.perf_counter()
         deadline = started + self.budget.seconds
-        search = _Search(rules, seats, self, rng)
+        search = _Search(rules, seat, seats, self, rng)
         root, stats = Node(-1), SearchStats()
         while stats.iterations < self.budget.iterations and (
             stats.iterations == 0 or time.perf_counter() < deadline
@@ -78,32 +92,41 @@ class MctsBot:
         return root, stats
 
 
-def _rank(root: Node, command: Any) -> float:
-    """The mean reward: with budgets this small, visit counts mostly echo the exploration."""
+def _rank(root: Node, command: Any) -> tuple[int, float]:
+    """Searched commands first, by their mean searched reward (the prior only orders the search)."""
     child = root.children.get(command)
-    return float("-inf") if child is None else child.reward / child.visits
+    if child is None:
+        return (-1, 0.0)
+    if child.searched <= 0:
+        return (0, child.reward / child.visits)
+    return (1, (child.reward - child.prior_reward) / child.searched)
 
 
 class _Search:
-    def __init__(self, rules: Any, seats: int, bot: MctsBot, rng: Rng) -> None:
-        self.rules, self.seats, self.bot, self.rng = rules, seats, bot, rng
+    def __init__(self, rules: Any, seat: int, seats: int, bot: MctsBot, rng: Rng) -> None:
+        self.rules, self.seat, self.seats, self.bot, self.rng = rules, seat, seats, bot, rng
 
     def iterate(self, root: Node, world: Any) -> None:
+        """Down the tree by UCB, then along each mover's best scored command, until the searching
+        seat is to move again after the others moved (or the game ends, or ``rollout_depth``)."""
         node, path = root, [root]
+        others_moved = False
         try:
-            while True:
+            while len(path) <= self.bot.budget.rollout_depth:
                 world, actor = self._advance(world)
-                if actor is None:
-                    rewards = self._evaluate(world)
+                if actor is None or (actor.seat == self.seat and others_moved):
                     break
-                if not node.children:
-                    rewards = self._expand(node, world, actor)
-                    break
-                command, node = self._select(node)
+                if node.children:
+                    command, node = self._select(node)
+                else:
+                    self._expand(node, world, actor)
+                    command, node = max(node.children.items(), key=lambda item: item[1].reward)
                 world = step(self.rules, world, actor, command, self.rng)
                 path.append(node)
+                others_moved = actor.seat != self.seat
         except RuleViolation:
             return
+        rewards = self._evaluate(world)
         for visited in path:
             visited.visits += 1
             if visited.seat >= 0:
@@ -120,25 +143,27 @@ class _Search:
                 return world, seat_actors[0]
             world = step(self.rules, world, actors[0], legal_for(self.rules, world, actors[0])[0], self.rng)
 
-    def _expand(self, node: Node, world: Any, actor: Actor) -> Rewards:
-        """Score every command of the mover; return the rewards after the mover's best one."""
-        best: Rewards | None = None
-        for command in legal_for(self.rules, world, actor):
+    def _expand(self, node: Node, world: Any, actor: Actor) -> None:
+        """Score every command of the mover: the children start with that one-ply prior."""
+        commands = legal_for(self.rules, world, actor)
+        if self.bot.prune is not None:
+            commands = self.bot.prune(self.rules, world, actor.seat, commands, actor.seat != self.seat)
+        for command in commands:
             try:
                 rewards = self._evaluate(step(self.rules, world, actor, command, self.rng))
             except RuleViolation:
                 continue
-            node.children[command] = Node(actor.seat, PRIOR_VISITS, PRIOR_VISITS * rewards[actor.seat])
-            if best is None or rewards[actor.seat] > best[actor.seat]:
-                best = rewards
-        if best is None:
+            reward = PRIOR_VISITS * rewards[actor.seat]
+            node.children[command] = Node(
+                actor.seat, PRIOR_VISITS, reward, prior=PRIOR_VISITS, prior_reward=reward
+            )
+        if not node.children:
             raise RuleViolation("no_command", "every command was refused in this sampled world")
-        return best
 
     def _select(self, node: Node) -> tuple[Any, Node]:
         exploration, parent = self.bot.budget.exploration, max(node.visits, 1)
         return max(node.children.items(), key=lambda item: item[1].ucb(parent + 1, exploration))
 
     def _evaluate(self, world: Any) -> Rewards:
-        values: Sequence[float] = seat_values(self.rules, world, self.seats, self.bot.heuristic)
+        values = seat_values(self.rules, world, self.seats, self.bot.heuristic, self.bot.all_seats)
         return relative_rewards(values, self.bot.reward_scale)
