@@ -93,3 +93,13 @@ def test_bots_never_import_random() -> None:
         names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         names |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         assert "random" not in names, path
+
+
+def test_mcts_plays_a_searched_command_over_a_higher_one_ply_prior() -> None:
+    from services.workers.bots.mcts import Node, _rank
+
+    root = Node(-1)
+    root.children["guess"] = Node(0, 2, 1.8, prior=2, prior_reward=1.8)  # one-ply 0.9, never searched
+    root.children["searched"] = Node(0, 4, 2.2, prior=2, prior_reward=1.2)  # prior 0.6, searched 0.5
+    assert max(root.children, key=lambda c: _rank(root, c)) == "searched"
+    assert _rank(root, "searched") == (1, 0.5)
