@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from services.cli.main import ENTRY_POINTS
 from services.cli.run import wait_healthy
 from shared.redis_server import free_port, start_redis
 
@@ -32,9 +31,6 @@ def _missing() -> str:
         return "node is not on PATH (Debian package nodejs)"
     if not (NODE_DIR / "node_modules" / "@grpc" / "grpc-js").exists():
         return "tests/node/node_modules is missing: run `make node` (npm ci)"
-    absent = [name for name in PROCESSES[1:] if name not in ENTRY_POINTS]
-    if absent:
-        return f"`tabula serve {'/'.join(absent)}` is not wired yet (services/cli/main.py ENTRY_POINTS)"
     return ""
 
 
