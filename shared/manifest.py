@@ -1,0 +1,136 @@
+"""A game's manifest: everything the platform knows about one game, in one value.
+
+Each game package ``services/<game>/`` ends its ``manifest.py`` with ``MANIFEST = GameManifest(...)``
+and the registry (``services/games.py``) lists it, one line per game, the way OpenSpiel modules
+end with ``register_game``. The platform (``shared/``, lobby, workers, gateway, clients, CLI)
+reaches a game only through its manifest: it never imports a game package nor names one.
+
+Parts that pull in heavy code (content, bots, terminal presentation) are zero-argument
+loaders, called on first use, so listing games stays cheap.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+
+class OptionType(enum.StrEnum):
+    BOOL = "bool"
+    INT = "int"
+    CHOICE = "choice"
+
+
+@dataclass(frozen=True, slots=True)
+class GameOption:
+    """One lobby option, sent to the rule service as a string (``"true"``, ``"3"``, ``"basic"``)."""
+
+    name: str
+    type: OptionType
+    default: str
+    description: str
+    choices: tuple[str, ...] = ()  # CHOICE only
+    minimum: int | None = None  # INT only
+    maximum: int | None = None
+
+    def parse(self, raw: str) -> str:
+        """The canonical string for ``raw``, or ValueError naming the option."""
+        text = raw.strip().lower() if self.type is not OptionType.CHOICE else raw.strip()
+        if self.type is OptionType.BOOL:
+            if text in ("true", "1", "yes", "on"):
+                return "true"
+            if text in ("false", "0", "no", "off"):
+                return "false"
+            raise ValueError(f"option {self.name}: expected true or false, got {raw!r}")
+        if self.type is OptionType.INT:
+            try:
+                value = int(text)
+            except ValueError:
+                raise ValueError(f"option {self.name}: expected an integer, got {raw!r}") from None
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                raise ValueError(f"option {self.name}: {value} is outside {self.minimum}..{self.maximum}")
+            return str(value)
+        if text not in self.choices:
+            raise ValueError(f"option {self.name}: expected one of {', '.join(self.choices)}, got {raw!r}")
+        return text
+
+
+# (rules, state, seat) -> how good ``state`` looks for ``seat``, on the victory-point scale.
+Evaluate = Callable[[Any, Any, int], float]
+# (rules, state, seats) -> every seat's value in one pass.
+EvaluateAll = Callable[[Any, Any, int], tuple[float, ...]]
+# (rules, state, seat, legal commands, coarse) -> a non-empty subset worth searching.
+Prune = Callable[[Any, Any, int, Sequence[Any], bool], Sequence[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class BotHooks:
+    """What bots know of a game beyond its rules. Determinization is part of the rules protocol."""
+
+    evaluate: Evaluate | None = None  # None: judged by the final outcome only
+    evaluate_all: EvaluateAll | None = None
+    prune: Prune | None = None
+
+
+class Presentation(Protocol):
+    """How the terminal client shows a game. Views and commands arrive as protobuf messages."""
+
+    def board(self, view: Any, version: int, names: Sequence[str], match_id: str) -> Any:
+        """A rich renderable of the whole board as ``view``'s viewer sees it."""
+        ...
+
+    def describe_command(self, command: Any, view: Any | None) -> str:
+        """One line for a legal command (a member message of the game's ``Command`` oneof)."""
+        ...
+
+    def describe_event(self, event: Any) -> str:
+        """One line for an event (a member message of the game's ``Event`` oneof)."""
+        ...
+
+    def final(self, view: Any, names: Sequence[str]) -> Any:
+        """A rich renderable of the final scores, or None to show the outcome only."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameManifest:
+    """The one description of a game that the registry lists."""
+
+    name: str  # lower case, also the proto package ``tabula.<name>.v1`` and the service name
+    title: str
+    min_seats: int
+    max_seats: int
+    default_port: int
+    rules: Callable[[], Any]  # the game's Rules, content loaded and validated
+    source: str  # where the rules live (named in the generated .proto header)
+    options: tuple[GameOption, ...] = ()
+    pb2: str = ""  # generated module, e.g. "tabula.<name>.v1.<name>_pb2" (default from name)
+    bots: Callable[[], BotHooks] = BotHooks
+    presentation: Callable[[], Presentation] | None = None  # None: the client's generic rendering
+    web: Path | None = None  # folder with ``<name>.js`` (and ``<name>.css``) for the spectator page
+    content_counts: Callable[[], Mapping[str, int]] | None = None
+    content_tables: Callable[[], Mapping[str, Any]] | None = None  # public labels for front-ends
+    description: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def pb2_module(self) -> str:
+        return self.pb2 or f"tabula.{self.name}.v1.{self.name}_pb2"
+
+    @property
+    def service_name(self) -> str:
+        """``LorenzoService`` for ``lorenzo``."""
+        return f"{self.name.capitalize()}Service"
+
+    def parse_options(self, raw: Mapping[str, str]) -> dict[str, str]:
+        """Defaults filled in, every value checked; ValueError for unknown or bad options."""
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(raw) - set(known))
+        if unknown:
+            raise ValueError(f"{self.name}: unknown option(s) {', '.join(unknown)}")
+        return {name: (o.parse(raw[name]) if name in raw else o.default) for name, o in known.items()}

@@ -1,0 +1,100 @@
+"""Stable wire numbers for the rules' dataclasses: ``@message`` and ``pb(n)``.
+
+Stored events are forever (ARCHITECTURE, rule 6), so the protobuf field number of every field
+is written next to the field and never derived from its position::
+
+    @message(tag=7, reserved=(3,))
+    class ResourcesGained:
+        \"\"\"A seat gained goods.\"\"\"   # -> the message's comment in the .proto
+
+        seat: int = pb(1)  # who gained them       (-> the field's comment)
+        goods: Goods = pb(2)
+        source: Source = pb(4, default=Source.ACTION)
+
+``@message`` is ``@dataclass(frozen=True, slots=True)`` plus the wire facts:
+
+* ``tag``: the member's stable number in the game's ``Command`` or ``Event`` oneof
+  (commands and events only; other messages leave it out),
+* ``reserved``: field numbers of removed fields, never to be used again,
+* ``schema``: the payload's schema version, raised when a field's *meaning* changes; stored
+  events of an older version are upcast on read (``shared.codec`` ``Upcaster``).
+
+This module is pure (no protobuf import) so rules packages may use it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, TypeVar, dataclass_transform, overload
+
+T = TypeVar("T")
+_MISSING: Any = dataclasses.MISSING
+
+NUMBER = "pb"  # dataclasses.Field.metadata key of the field number
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Wire:
+    """What ``@message`` records on a class (as ``__wire__``)."""
+
+    tag: int | None
+    reserved: tuple[int, ...]
+    schema: int
+
+
+@overload
+def pb(number: int, *, default: T) -> T: ...
+@overload
+def pb(number: int, *, default_factory: Callable[[], T]) -> T: ...
+@overload
+def pb(number: int) -> Any: ...
+def pb(number: int, *, default: Any = _MISSING, default_factory: Any = _MISSING) -> Any:
+    """A dataclass field with protobuf field number ``number`` (1..536870911, never reused)."""
+    if not 1 <= number <= 536_870_911 or 19_000 <= number <= 19_999:
+        raise ValueError(f"protobuf field number {number} is out of range or reserved by protobuf")
+    return dataclasses.field(default=default, default_factory=default_factory, metadata={NUMBER: number})
+
+
+@overload
+def message(cls: type[T], /) -> type[T]: ...
+@overload
+def message(
+    *, tag: int | None = None, reserved: tuple[int, ...] = (), schema: int = 1
+) -> Callable[[type[T]], type[T]]: ...
+@dataclass_transform(frozen_default=True, field_specifiers=(pb, dataclasses.field))
+def message(
+    cls: type[T] | None = None, /, *, tag: int | None = None, reserved: tuple[int, ...] = (), schema: int = 1
+) -> Any:
+    """A frozen, slotted dataclass whose fields all carry ``pb(n)`` numbers (checked here)."""
+
+    def wrap(klass: type[T]) -> type[T]:
+        out: Any = dataclasses.dataclass(frozen=True, slots=True)(klass)
+        numbers: dict[int, str] = {}
+        for f in dataclasses.fields(out):
+            number = f.metadata.get(NUMBER)
+            if number is None:
+                raise TypeError(f"{klass.__name__}.{f.name}: every field needs a number, pb(n)")
+            if number in numbers:
+                raise TypeError(f"{klass.__name__}: {f.name} and {numbers[number]} share number {number}")
+            if number in reserved:
+                raise TypeError(f"{klass.__name__}.{f.name}: number {number} is reserved")
+            numbers[number] = f.name
+        if tag is not None and tag < 1:
+            raise TypeError(f"{klass.__name__}: oneof tag must be >= 1")
+        out.__wire__ = Wire(tag, tuple(reserved), schema)
+        klass_out: type[T] = out
+        return klass_out
+
+    return wrap if cls is None else wrap(cls)
+
+
+def wire_of(cls: type) -> Wire | None:
+    """The wire facts of a ``@message`` class; None for a plain dataclass."""
+    found = cls.__dict__.get("__wire__")
+    return found if isinstance(found, Wire) else None
+
+
+def field_number(f: dataclasses.Field[Any]) -> int | None:
+    number = f.metadata.get(NUMBER)
+    return int(number) if number is not None else None
