@@ -3,6 +3,9 @@
 Services and workers call :class:`MatchRunner`; the game supplies pure ``Rules`` and a codec.
 The runner owns the only impure steps: reading the stream, deriving the RNG from the
 match seed and version, appending with the expected version, and saving snapshots.
+With every append it records the match's :class:`~shared.store.Progress` (seats to act, a
+pending system step, status, outcome) in the same atomic script, so the platform's
+followers (reactor, lobby) plan and project without game code.
 """
 
 from __future__ import annotations
@@ -17,7 +20,15 @@ from typing import Any, Generic, Protocol, TypeVar
 from shared.codec import CodecError, from_plain, to_plain
 from shared.decider import SYSTEM, Actor, Rules, RuleViolation
 from shared.rng import Rng
-from shared.store import EventStore, NewEvent, Snapshot, StoredEvent, VersionConflict
+from shared.store import (
+    EventStore,
+    MatchStatus,
+    NewEvent,
+    Progress,
+    Snapshot,
+    StoredEvent,
+    VersionConflict,
+)
 
 S = TypeVar("S")
 
@@ -55,6 +66,18 @@ class Submitted(Generic[S]):
     duplicate: bool
 
 
+def progress_of(rules: Rules[Any, Any, Any, Any, Any], state: Any) -> Progress:
+    """What the rules say about ``state``, in the platform's terms (recorded with each append)."""
+    outcome = rules.outcome(state)
+    actors = rules.to_act(state)
+    return Progress(
+        to_act=tuple(actor.seat for actor in actors if actor.is_seat),
+        system=any(actor.is_system for actor in actors),
+        status=MatchStatus.ACTIVE if outcome is None else MatchStatus.FINISHED,
+        outcome=outcome,
+    )
+
+
 class MatchRunner(Generic[S]):
     """Runs one game's rules against an event store. Thread-safe; holds only a cache."""
 
@@ -87,16 +110,20 @@ class MatchRunner(Generic[S]):
         """
         config = self.rules.make_config(seats, options)
         events = self.rules.setup(config, Rng.derive(seed, 0))
+        state = self.rules.initial_state()
+        for event in events:
+            state = self.rules.evolve(state, event)
         meta = {
             "game": self.rules.game,
             "seats": str(seats),
             "seed": str(seed),
             "options": json.dumps(dict(options), sort_keys=True),
-            "status": "active",
             **(extra_meta or {}),
         }
+        envelopes = self._envelopes(events, SYSTEM)
+        progress = progress_of(self.rules, state)
         try:
-            result = self.store.append(match_id, 0, self._envelopes(events, SYSTEM), "create", meta=meta)
+            result = self.store.append(match_id, 0, envelopes, "create", meta=meta, progress=progress)
         except VersionConflict as err:
             raise MatchExists(match_id) from err
         if result.duplicate and self.store.get_meta(match_id).get("options") != meta["options"]:
@@ -164,9 +191,9 @@ class MatchRunner(Generic[S]):
         state = loaded.state
         for event in events:
             state = self.rules.evolve(state, event)
-        meta = {"status": "finished"} if self.rules.outcome(state) is not None else None
         envelopes = self._envelopes(events, actor, actor_label)
-        result = self.store.append(match_id, expected_version, envelopes, command_id, meta=meta)
+        progress = progress_of(self.rules, state)
+        result = self.store.append(match_id, expected_version, envelopes, command_id, progress=progress)
         if result.duplicate:  # a concurrent retry of the same command won the race
             return Submitted(self.load(match_id).state, result.first_version, result.last_version, True)
         self._remember(match_id, state, result.last_version)

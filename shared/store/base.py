@@ -7,11 +7,15 @@ retry of an applied command id gets the first result back and writes nothing.
 
 from __future__ import annotations
 
+import enum
+import json
 import re
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
+
+from shared.decider import Outcome
 
 MAX_PAYLOAD = 64 * 1024
 MAX_BATCH = 256
@@ -80,6 +84,55 @@ class Snapshot:
     data: bytes
 
 
+class MatchStatus(enum.StrEnum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+PROGRESS_KEYS = ("to_act", "system", "status", "outcome")
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """What the platform decides from, as the rules saw the match right after an append.
+
+    The runner writes it with every append, in the same script, to the match meta and to the
+    outbox notice, so the reactor and the lobby never load game code to learn who is to act,
+    whether a system step is due, or how a finished match ended. Plain fields (``fields()``):
+    ``to_act`` "0,2" (seats, may be empty), ``system`` "1" / "0", ``status`` "active" /
+    "finished", and once finished ``outcome`` = ``{"scores": [...], "placings": [...]}``.
+    """
+
+    to_act: tuple[int, ...]  # seats that may act now
+    system: bool  # a round, period or game end is pending
+    status: MatchStatus
+    outcome: Outcome | None = None  # set exactly when finished
+
+    def fields(self) -> dict[str, str]:
+        out = {
+            "to_act": ",".join(str(seat) for seat in self.to_act),
+            "system": "1" if self.system else "0",
+            "status": self.status.value,
+        }
+        if self.outcome is not None:
+            scores, placings = list(self.outcome.scores), list(self.outcome.placings)
+            out["outcome"] = json.dumps({"scores": scores, "placings": placings}, separators=(",", ":"))
+        return out
+
+    @staticmethod
+    def parse(fields: Mapping[str, str]) -> Progress | None:
+        """From meta or notice fields; None when they were written before progress was recorded."""
+        if "to_act" not in fields or "status" not in fields:
+            return None
+        raw = fields.get("outcome")
+        outcome = None
+        if raw:
+            plain = json.loads(raw)
+            outcome = Outcome(tuple(plain["scores"]), tuple(plain["placings"]))
+        seats = tuple(int(seat) for seat in fields["to_act"].split(",") if seat)
+        return Progress(seats, fields.get("system") == "1", MatchStatus(fields["status"]), outcome)
+
+
 @dataclass(frozen=True, slots=True)
 class OutboxNotice:
     """One notice per append on the shard's outbox stream."""
@@ -90,6 +143,7 @@ class OutboxNotice:
     last_version: int
     types: tuple[str, ...]
     game: str
+    progress: Progress | None = None  # None: written by a bare store append, or before it existed
 
 
 def shard_of(match_id: str, shards: int = DEFAULT_SHARDS) -> int:
@@ -125,8 +179,12 @@ class EventStore(Protocol):
         events: Sequence[NewEvent],
         command_id: str,
         meta: Mapping[str, str] | None = None,
+        progress: Progress | None = None,
     ) -> AppendResult:
-        """Atomically: dedupe command id, check version, add events, set meta, notify outbox."""
+        """Atomically: dedupe command id, check version, add events, set meta, notify outbox.
+
+        ``progress`` goes both into the meta and into the notice (the runner always passes it).
+        """
         ...
 
     def command_result(self, match_id: str, command_id: str) -> AppendResult | None: ...

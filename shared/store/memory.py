@@ -14,6 +14,7 @@ from shared.store.base import (
     AppendResult,
     NewEvent,
     OutboxNotice,
+    Progress,
     Snapshot,
     StoredEvent,
     VersionConflict,
@@ -39,6 +40,7 @@ class MemoryEventStore:
         events: Sequence[NewEvent],
         command_id: str,
         meta: Mapping[str, str] | None = None,
+        progress: Progress | None = None,
     ) -> AppendResult:
         check_append(match_id, expected_version, events, command_id)
         with self._changed:
@@ -60,12 +62,20 @@ class MemoryEventStore:
             self._commands[match_id][command_id] = result
             fields = self._meta.setdefault(match_id, {})
             fields.update(meta or {})
+            fields.update(progress.fields() if progress is not None else {})
             fields["version"] = str(len(stream))
-            self._notify(match_id, result, events, fields.get("game", ""))
+            self._notify(match_id, result, events, fields.get("game", ""), progress)
             self._changed.notify_all()
             return result
 
-    def _notify(self, match_id: str, result: AppendResult, events: Sequence[NewEvent], game: str) -> None:
+    def _notify(
+        self,
+        match_id: str,
+        result: AppendResult,
+        events: Sequence[NewEvent],
+        game: str,
+        progress: Progress | None,
+    ) -> None:
         outbox = self._outbox.setdefault(shard_of(match_id, self.shards), [])
         notice = OutboxNotice(
             f"{len(outbox) + 1}-0",
@@ -74,6 +84,7 @@ class MemoryEventStore:
             result.last_version,
             tuple(e.type for e in events),
             game,
+            progress,
         )
         outbox.append(notice)
 

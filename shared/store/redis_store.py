@@ -18,6 +18,7 @@ from shared.store.base import (
     AppendResult,
     NewEvent,
     OutboxNotice,
+    Progress,
     Snapshot,
     StoredEvent,
     VersionConflict,
@@ -26,8 +27,9 @@ from shared.store.base import (
 )
 
 # KEYS: events stream, meta hash, command-id hash, outbox stream.
-# ARGV: match id, expected version, command id, event count, meta pair count,
-#       meta pairs..., then per event: type, payload, visibility, actor, schema version.
+# ARGV: match id, expected version, command id, event count, meta pair count, progress pair count,
+#       meta pairs..., progress pairs..., then per event: type, payload, visibility, actor, schema version.
+# Progress pairs (to_act, system, status, outcome) go both into the meta and into the notice.
 # Returns {0, "first:last"} for a known command id, {-1, "current"} on conflict, {1, "first:last"}.
 APPEND_LUA = """
 local prev = redis.call('HGET', KEYS[3], ARGV[3])
@@ -36,9 +38,15 @@ local cur = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 if cur ~= tonumber(ARGV[2]) then return {-1, tostring(cur)} end
 local t = redis.call('TIME')
 local now = tostring(t[1] * 1000 + math.floor(t[2] / 1000))
-local n, nmeta, i = tonumber(ARGV[4]), tonumber(ARGV[5]), 6
+local n, nmeta, nprog, i = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), 7
 local meta = {}
 for m = 1, nmeta * 2 do meta[m] = ARGV[i]; i = i + 1 end
+local progress = {}
+for m = 1, nprog * 2 do
+  progress[m] = ARGV[i]
+  meta[#meta + 1] = ARGV[i]
+  i = i + 1
+end
 local types = {}
 for k = 1, n do
   redis.call('XADD', KEYS[1], '0-' .. (cur + k), 'type', ARGV[i], 'payload', ARGV[i + 1],
@@ -54,7 +62,7 @@ meta[#meta + 1] = tostring(last)
 redis.call('HSET', KEYS[2], unpack(meta))
 local game = redis.call('HGET', KEYS[2], 'game') or ''
 redis.call('XADD', KEYS[4], '*', 'match', ARGV[1], 'first', cur + 1, 'last', last,
-  'types', table.concat(types, ','), 'game', game)
+  'types', table.concat(types, ','), 'game', game, unpack(progress))
 return {1, result}
 """
 
@@ -102,11 +110,13 @@ class RedisEventStore:
         events: Sequence[NewEvent],
         command_id: str,
         meta: Mapping[str, str] | None = None,
+        progress: Progress | None = None,
     ) -> AppendResult:
         check_append(match_id, expected_version, events, command_id)
         meta = dict(meta or {})
-        args: list[Any] = [match_id, expected_version, command_id, len(events), len(meta)]
-        for key, value in meta.items():
+        facts = progress.fields() if progress is not None else {}
+        args: list[Any] = [match_id, expected_version, command_id, len(events), len(meta), len(facts)]
+        for key, value in [*meta.items(), *facts.items()]:
             args += [key, value]
         for e in events:
             args += [e.type, e.payload, e.visibility, e.actor, e.schema_version]
@@ -170,13 +180,15 @@ class RedisEventStore:
         return [notice_from_entry(i, f) for i, f in entries]
 
 
-def notice_from_entry(entry_id: bytes, f: dict[bytes, bytes]) -> OutboxNotice:
-    types = f[b"types"].decode()
+def notice_from_entry(entry_id: bytes | str, f: Mapping[bytes, bytes]) -> OutboxNotice:
+    text = {k.decode(): v.decode() for k, v in f.items()}
+    types = text["types"]
     return OutboxNotice(
-        entry_id=entry_id.decode(),
-        match_id=f[b"match"].decode(),
-        first_version=int(f[b"first"]),
-        last_version=int(f[b"last"]),
+        entry_id=entry_id.decode() if isinstance(entry_id, bytes) else entry_id,
+        match_id=text["match"],
+        first_version=int(text["first"]),
+        last_version=int(text["last"]),
         types=tuple(types.split(",")) if types else (),
-        game=f[b"game"].decode(),
+        game=text["game"],
+        progress=Progress.parse(text),
     )

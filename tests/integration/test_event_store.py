@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -10,21 +11,27 @@ import pytest
 import redis
 import redis.cluster
 
+from shared.decider import SYSTEM, Actor, Outcome
 from shared.redis_server import RedisCluster
+from shared.runner import MatchRunner
 from shared.store import (
     MAX_BATCH,
     MAX_PAYLOAD,
     BatchTooLarge,
     EventStore,
+    MatchStatus,
     MemoryEventStore,
     NewEvent,
+    OutboxNotice,
     PayloadTooLarge,
+    Progress,
     Snapshot,
     VersionConflict,
     shard_of,
 )
 from shared.store.base import InvalidAppend
 from shared.store.redis_store import RedisEventStore
+from tests.support.race import EndRound, JsonCodec, RaceRules, RaceState, Roll
 
 
 def _cluster_client(cluster: RedisCluster) -> redis.cluster.RedisCluster:
@@ -196,3 +203,69 @@ def test_keys_of_a_match_and_its_outbox_share_one_cluster_slot() -> None:
         slots = {key_slot(store._key(match_id, p).encode()) for p in ("events", "meta", "cmds", "snap")}
         slots.add(key_slot(store.outbox_key(shard).encode()))
         assert len(slots) == 1
+
+
+# ------------------------------------------------------------ progress: what the platform decides from
+
+
+def _last_notice(store: EventStore, match_id: str) -> OutboxNotice:
+    return store.read_outbox(shard_of(match_id, store.shards), count=1000)[-1]
+
+
+def test_progress_goes_into_the_meta_and_the_notice_of_its_append(store: EventStore) -> None:
+    done = Progress((), False, MatchStatus.FINISHED, Outcome((7, 9), (2, 1)))
+    store.append(
+        "m1", 0, [ev()], "c1", meta={"game": "test"}, progress=Progress((0, 2), True, MatchStatus.ACTIVE)
+    )
+    assert _last_notice(store, "m1").progress == Progress((0, 2), True, MatchStatus.ACTIVE)
+    store.append("m1", 1, [ev()], "c2", progress=done)
+    meta = store.get_meta("m1")
+    assert (meta["to_act"], meta["system"], meta["status"]) == ("", "0", "finished")
+    assert json.loads(meta["outcome"]) == {"scores": [7, 9], "placings": [2, 1]}
+    assert _last_notice(store, "m1").progress == done == Progress.parse(meta)
+
+
+def test_a_bare_append_carries_no_progress(store: EventStore) -> None:
+    store.append("m1", 0, [ev()], "c1", meta={"game": "test"})
+    assert _last_notice(store, "m1").progress is None
+    assert Progress.parse(store.get_meta("m1")) is None
+
+
+def _race(store: EventStore) -> MatchRunner[RaceState]:
+    rules = RaceRules()
+    return MatchRunner(rules, JsonCodec([*rules.command_types, *rules.event_types]), store)
+
+
+def _recorded(runner: MatchRunner[RaceState], match_id: str) -> tuple[Progress | None, Progress | None]:
+    """(progress in the meta, progress in the match's last notice), checked against the notice version."""
+    notice = _last_notice(runner.store, match_id)
+    assert notice.last_version == runner.store.version(match_id)
+    return Progress.parse(runner.store.get_meta(match_id)), notice.progress
+
+
+def test_the_runner_records_progress_after_create_a_move_and_a_pending_system_step(store: EventStore) -> None:
+    runner = _race(store)
+    version = runner.create("m1", 2, {"goal": "30"}, seed=3).version
+    assert _recorded(runner, "m1") == (Progress((0,), False, MatchStatus.ACTIVE),) * 2
+    assert runner.store.get_meta("m1")["to_act"] == "0" and "outcome" not in runner.store.get_meta("m1")
+    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")
+    assert _recorded(runner, "m1") == (Progress((1,), False, MatchStatus.ACTIVE),) * 2
+    runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b")
+    assert runner.rules.to_act(runner.load("m1").state) == (SYSTEM,)
+    assert _recorded(runner, "m1") == (Progress((), True, MatchStatus.ACTIVE),) * 2
+    assert runner.store.get_meta("m1")["system"] == "1"
+    runner.submit("m1", SYSTEM, EndRound(), version + 2, "end")
+    assert _recorded(runner, "m1") == (Progress((0,), False, MatchStatus.ACTIVE),) * 2
+
+
+def test_the_runner_records_the_outcome_with_the_final_move(store: EventStore) -> None:
+    runner = _race(store)
+    version = runner.create("m1", 3, {"goal": "1"}, seed=8).version
+    runner.submit("m1", Actor.of_seat(0), Roll(), version, "win")  # any roll reaches a goal of 1
+    outcome = runner.rules.outcome(runner.load("m1").state)
+    assert outcome is not None and outcome.placings[0] == 1
+    finished = Progress((), False, MatchStatus.FINISHED, outcome)
+    assert _recorded(runner, "m1") == (finished, finished)
+    meta = runner.store.get_meta("m1")
+    assert meta["status"] == "finished"
+    assert json.loads(meta["outcome"]) == {"scores": list(outcome.scores), "placings": list(outcome.placings)}
