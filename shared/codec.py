@@ -10,6 +10,11 @@ dataclasses and ``T | None``. From that one description this module
 
 So the Python types are the single source of truth and the committed ``.proto`` is checked
 against them by a test (``tabula proto --check``); nothing is mapped by hand.
+
+Stored events are forever, so protobuf numbers are never derived from positions: every type in a
+``.proto`` is a ``@message`` whose fields carry ``pb(n)`` and whose oneof members carry
+``tag=N`` (``shared.wire``); rendering refuses anything else. A payload stored with an older
+``schema`` is lifted by the game's upcasters on decode (:class:`MessageCodec`).
 """
 
 from __future__ import annotations
@@ -19,11 +24,13 @@ import enum
 import re
 import types
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf.message import DecodeError, Message
+
+from shared.wire import comments_of, field_number, schema_of, wire_of
 
 
 class CodecError(ValueError):
@@ -33,6 +40,7 @@ class CodecError(ValueError):
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
     name: str
+    number: int | None  # the protobuf field number, ``pb(n)``; None on a plain dataclass (JSON only)
     kind: str  # "int" | "bool" | "str" | "enum" | "message"
     repeated: bool
     optional: bool
@@ -42,7 +50,8 @@ class FieldSpec:
 _SCALARS: dict[type, str] = {int: "int", bool: "bool", str: "str"}
 
 
-def _spec(name: str, hint: Any) -> FieldSpec:
+def _spec(f: dataclasses.Field[Any], hint: Any) -> FieldSpec:
+    name, number = f.name, field_number(f)
     optional = repeated = False
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
@@ -57,11 +66,11 @@ def _spec(name: str, hint: Any) -> FieldSpec:
             raise CodecError(f"field {name}: use tuple[T, ...] (not optional)")
         repeated, hint = True, args[0]
     if hint in _SCALARS:
-        return FieldSpec(name, _SCALARS[hint], repeated, optional, None)
+        return FieldSpec(name, number, _SCALARS[hint], repeated, optional, None)
     if isinstance(hint, type) and issubclass(hint, enum.IntEnum):
-        return FieldSpec(name, "enum", repeated, optional, hint)
+        return FieldSpec(name, number, "enum", repeated, optional, hint)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return FieldSpec(name, "message", repeated, optional, hint)
+        return FieldSpec(name, number, "message", repeated, optional, hint)
     raise CodecError(f"field {name}: unsupported type {hint!r}")
 
 
@@ -75,7 +84,7 @@ def fields_of(cls: type) -> tuple[FieldSpec, ...]:
         if not dataclasses.is_dataclass(cls):
             raise CodecError(f"{cls!r} is not a dataclass")
         hints = typing.get_type_hints(cls)
-        cached = _FIELDS[cls] = tuple(_spec(f.name, hints[f.name]) for f in dataclasses.fields(cls))
+        cached = _FIELDS[cls] = tuple(_spec(f, hints[f.name]) for f in dataclasses.fields(cls))
     return cached
 
 
@@ -170,12 +179,44 @@ def from_proto(cls: type[Any], message: Message) -> Any:
     return cls(**kwargs)
 
 
-class MessageCodec:
-    """Encodes a game's dataclasses as the protobuf messages of its generated module."""
+def plain_from_proto(cls: type[Any], message: Message) -> dict[str, Any]:
+    """A protobuf message as the plain values :func:`from_plain` reads (what upcasters work on)."""
+    out: dict[str, Any] = {}
+    for spec in fields_of(cls):
+        raw = getattr(message, spec.name)
+        if spec.optional and not message.HasField(spec.name):
+            out[spec.name] = None
+        elif spec.kind == "message":
+            assert spec.target is not None
+            target = spec.target
+            out[spec.name] = (
+                [plain_from_proto(target, m) for m in raw] if spec.repeated else plain_from_proto(target, raw)
+            )
+        else:
+            out[spec.name] = list(raw) if spec.repeated else raw
+    return out
 
-    def __init__(self, pb2_module: types.ModuleType, classes: Iterable[type]) -> None:
+
+# One step of a stored payload's schema: the plain values of schema N -> those of schema N + 1.
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class MessageCodec:
+    """Encodes a game's dataclasses as the protobuf messages of its generated module.
+
+    ``upcasters`` maps (type name, schema version) to the step that lifts a payload stored with
+    that schema to the next one; :meth:`decode` chains them up to the class's ``@message(schema=N)``.
+    """
+
+    def __init__(
+        self,
+        pb2_module: types.ModuleType,
+        classes: Iterable[type],
+        upcasters: Mapping[tuple[str, int], Upcaster] | None = None,
+    ) -> None:
         self._module = pb2_module
         self._by_name = {cls.__name__: cls for cls in classes}
+        self._upcasters = dict(upcasters or {})
 
     def message_class(self, name: str) -> type[Message]:
         cls: type[Message] = getattr(self._module, name)
@@ -185,10 +226,12 @@ class MessageCodec:
         return to_proto(obj, self.message_class(type(obj).__name__)())
 
     def encode(self, obj: Any) -> tuple[str, bytes]:
-        """The type name and payload bytes stored in an event envelope."""
+        """The type name and payload bytes stored in an event envelope (schema: ``schema_of``)."""
         return type(obj).__name__, self.to_message(obj).SerializeToString()
 
-    def decode(self, type_name: str, payload: bytes) -> Any:
+    def decode(self, type_name: str, payload: bytes, schema_version: int | None = None) -> Any:
+        """The dataclass of a stored payload; ``schema_version`` (None: the current one) is the
+        schema it was written with, and an older one is upcast step by step first."""
         cls = self._by_name.get(type_name)
         if cls is None:
             raise CodecError(f"unknown type {type_name!r}")
@@ -197,7 +240,19 @@ class MessageCodec:
             message.ParseFromString(payload)
         except DecodeError as err:
             raise CodecError(f"{type_name}: payload is not a valid message: {err}") from err
-        return from_proto(cls, message)
+        current = schema_of(cls)
+        stored = current if schema_version is None else schema_version
+        if stored == current:
+            return from_proto(cls, message)
+        if stored > current:
+            raise CodecError(f"{type_name}: stored with schema {stored}, newer than these rules' {current}")
+        plain = plain_from_proto(cls, message)
+        for version in range(stored, current):
+            upcast = self._upcasters.get((type_name, version))
+            if upcast is None:
+                raise CodecError(f"{type_name}: no upcaster from schema {version} to {version + 1}")
+            plain = upcast(plain)
+        return from_plain(cls, plain)
 
     def from_message(self, message: Message) -> Any:
         name = message.DESCRIPTOR.name
@@ -240,38 +295,89 @@ def _proto_type(spec: FieldSpec) -> str:
     return {"int": "int32", "bool": "bool", "str": "string"}[spec.kind]
 
 
+def _comment(text: str, indent: str) -> list[str]:
+    """``text`` as ``//`` lines (docstring ``code`` markup shown as `code`)."""
+    return [f"{indent}// {line}".rstrip() for line in text.replace("``", "`").splitlines()]
+
+
 def _render_enum(cls: type[enum.IntEnum]) -> list[str]:
     prefix = _snake(cls.__name__).upper()
     if any(m.value == 0 for m in cls):
         raise CodecError(f"enum {cls.__name__}: value 0 is reserved for UNSPECIFIED")
-    lines = [f"enum {cls.__name__} {{", f"  {prefix}_UNSPECIFIED = 0;"]
-    lines += [f"  {prefix}_{m.name} = {m.value};" for m in cls]
+    notes = comments_of(cls)
+    lines = [*_comment(notes.doc, ""), f"enum {cls.__name__} {{", f"  {prefix}_UNSPECIFIED = 0;"]
+    for m in cls:
+        lines += [*_comment(notes.fields.get(m.name, ""), "  "), f"  {prefix}_{m.name} = {m.value};"]
     return [*lines, "}"]
+
+
+def _reserved(numbers: Iterable[int]) -> list[str]:
+    ordered = sorted(set(numbers))
+    return [f"  reserved {', '.join(map(str, ordered))};"] if ordered else []
 
 
 def _render_message(cls: type) -> list[str]:
-    lines = [f"message {cls.__name__} {{"]
-    for number, spec in enumerate(fields_of(cls), start=1):
+    wire = wire_of(cls)
+    if wire is None:
+        raise CodecError(f"{cls.__name__}: a type in a .proto must be a @message (stable field numbers)")
+    notes = comments_of(cls)
+    lines = [*_comment(notes.doc, ""), f"message {cls.__name__} {{", *_reserved(wire.reserved)]
+    for spec in sorted(fields_of(cls), key=lambda s: s.number or 0):
+        if spec.number is None:  # not reachable through @message, which checks every field
+            raise CodecError(f"{cls.__name__}.{spec.name}: the field has no number, pb(n)")
         label = "repeated " if spec.repeated else "optional " if spec.optional else ""
-        lines.append(f"  {label}{_proto_type(spec)} {spec.name} = {number};")
+        lines += _comment(notes.fields.get(spec.name, ""), "  ")
+        lines.append(f"  {label}{_proto_type(spec)} {spec.name} = {spec.number};")
     return [*lines, "}"]
 
 
-def _render_union(name: str, members: Sequence[type]) -> list[str]:
-    lines = [f"message {name} {{", "  oneof kind {"]
-    lines += [f"    {m.__name__} {_snake(m.__name__)} = {i};" for i, m in enumerate(members, start=1)]
+def _union_tags(name: str, members: Sequence[type], reserved: Sequence[int]) -> dict[int, type]:
+    """Tag -> member; every member needs its own ``@message(tag=N)``, never a reserved one."""
+    tags: dict[int, type] = {}
+    for m in members:
+        wire = wire_of(m)
+        if wire is None or wire.tag is None:
+            raise CodecError(f"{name} member {m.__name__}: needs a stable tag, @message(tag=N)")
+        if wire.tag in tags:
+            raise CodecError(f"{name}: {m.__name__} and {tags[wire.tag].__name__} share tag {wire.tag}")
+        if wire.tag in reserved:
+            raise CodecError(f"{name} member {m.__name__}: tag {wire.tag} is reserved (a removed member's)")
+        tags[wire.tag] = m
+    return tags
+
+
+def _render_union(name: str, members: Sequence[type], reserved: Sequence[int]) -> list[str]:
+    tags = _union_tags(name, members, reserved)
+    lines = [
+        "// Exactly one member is set. A member's number is its stable tag: never changed, never reused.",
+        f"message {name} {{",
+        *_reserved(reserved),
+        "  oneof kind {",
+    ]
+    lines += [f"    {tags[t].__name__} {_snake(tags[t].__name__)} = {t};" for t in sorted(tags)]
     return [*lines, "  }", "}"]
 
 
-def render_proto(package: str, roots: Sequence[type], unions: dict[str, Sequence[type]], header: str) -> str:
-    """The ``.proto`` text for every type reachable from ``roots`` plus oneof wrappers."""
+def render_proto(
+    package: str,
+    roots: Sequence[type],
+    unions: Mapping[str, Sequence[type]],
+    header: str,
+    reserved_tags: Mapping[str, Sequence[int]] | None = None,
+) -> str:
+    """The ``.proto`` text for every type reachable from ``roots`` plus oneof wrappers.
+
+    Every message must be a ``@message`` and every union member carry a ``tag``; ``reserved_tags``
+    names, per union, the tags of removed members (rendered ``reserved``, never reused).
+    """
+    reserved_tags = reserved_tags or {}
     messages, enums = _collect([*roots, *(m for ms in unions.values() for m in ms)])
     out = [f"// {line}".rstrip() for line in header.strip().splitlines()]
     out += ["", 'syntax = "proto3";', "", f"package {package};", ""]
     for block in [*map(_render_enum, enums), *map(_render_message, messages)]:
         out += [*block, ""]
     for name, members in unions.items():
-        out += [*_render_union(name, members), ""]
+        out += [*_render_union(name, members, reserved_tags.get(name, ())), ""]
     return "\n".join(out).rstrip() + "\n"
 
 

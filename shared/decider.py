@@ -115,7 +115,17 @@ ViewT = TypeVar("ViewT", covariant=True)
 
 
 class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
-    """The pure rules of one game. Implementations hold their content, nothing else."""
+    """The pure rules of one game. Implementations hold their content, nothing else.
+
+    Commands and events are ``@message(tag=N)`` classes (``shared.wire``): N is the member's
+    stable number in the game's ``Command`` / ``Event`` oneof. Optional attributes, read with
+    ``getattr`` (absent means empty):
+
+    * ``reserved_command_tags`` / ``reserved_event_tags: tuple[int, ...]``: tags of removed
+      commands / events, rendered ``reserved`` in the .proto and never given to a new member;
+    * ``upcasters: Mapping[tuple[str, int], shared.codec.Upcaster]``: (event type name, stored
+      schema version) -> the step lifting that payload to the next ``@message(schema=N)``.
+    """
 
     game: str
     min_seats: int

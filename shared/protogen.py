@@ -131,6 +131,10 @@ def render_game_proto(rules: Rules[Any, Any, Any, Any, Any], source: str) -> str
         [rules.view_type],
         {"Command": rules.command_types, "Event": rules.event_types},
         header,
+        {
+            "Command": getattr(rules, "reserved_command_tags", ()),
+            "Event": getattr(rules, "reserved_event_tags", ()),
+        },
     )
     lines = text.splitlines()
     at = lines.index(f"package tabula.{game}.v1;") + 1

@@ -24,8 +24,14 @@ This module is pure (no protobuf import) so rules packages may use it.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
-from collections.abc import Callable
+import functools
+import inspect
+import io
+import textwrap
+import tokenize
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
@@ -98,3 +104,76 @@ def wire_of(cls: type) -> Wire | None:
 def field_number(f: dataclasses.Field[Any]) -> int | None:
     number = f.metadata.get(NUMBER)
     return int(number) if number is not None else None
+
+
+def schema_of(cls: type) -> int:
+    """The schema version a payload of ``cls`` is written with (1 for a plain dataclass)."""
+    wire = wire_of(cls)
+    return wire.schema if wire is not None else 1
+
+
+# ---------------------------------------------------------------- comments for the .proto
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Comments:
+    """What the source says about a class: its docstring and one comment per field or member."""
+
+    doc: str
+    fields: Mapping[str, str]
+
+
+_NO_COMMENTS = Comments("", {})
+_TOOL_COMMENTS = ("noqa", "type:", "pragma", "fmt:")
+
+
+@functools.cache
+def comments_of(cls: type) -> Comments:
+    """The class docstring and, per field (or enum member), its trailing ``# comment`` or else the
+    comment lines directly above it. Empty for a class whose source cannot be read (built in a REPL,
+    from a zip without sources): comments are documentation, never needed to encode."""
+    try:
+        source = textwrap.dedent(inspect.getsource(cls))
+        node = ast.parse(source).body[0]
+        comments = _line_comments(source)
+    except (OSError, TypeError, SyntaxError, IndexError, tokenize.TokenError):
+        return _NO_COMMENTS
+    if not isinstance(node, ast.ClassDef):
+        return _NO_COMMENTS
+    # A class without a docstring gets dataclasses' generated signature as __doc__: read the source.
+    doc = ast.get_docstring(node) or ""
+    fields: dict[str, str] = {}
+    for stmt in node.body:
+        target: ast.expr | None = stmt.target if isinstance(stmt, ast.AnnAssign) else None
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+        if isinstance(target, ast.Name):
+            text = _field_comment(comments, stmt.lineno, stmt.end_lineno or stmt.lineno)
+            if text:
+                fields[target.id] = text
+    return Comments(doc, fields)
+
+
+def _line_comments(source: str) -> dict[int, tuple[str, bool]]:
+    """Line number -> (comment text, whether the comment is the whole line)."""
+    lines = source.splitlines()
+    out: dict[int, tuple[str, bool]] = {}
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT:
+            row, col = tok.start
+            text = tok.string.lstrip("#").strip()
+            if not text.startswith(_TOOL_COMMENTS):
+                out[row] = (text, not lines[row - 1][:col].strip())
+    return out
+
+
+def _field_comment(comments: Mapping[int, tuple[str, bool]], first: int, last: int) -> str:
+    trailing = [comments[n][0] for n in range(first, last + 1) if n in comments and not comments[n][1]]
+    if trailing:
+        return " ".join(trailing)
+    above: list[str] = []
+    line = first - 1
+    while line in comments and comments[line][1]:
+        above.insert(0, comments[line][0])
+        line -= 1
+    return "\n".join(above)

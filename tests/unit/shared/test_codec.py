@@ -9,6 +9,7 @@ import pytest
 
 from shared.codec import CodecError, MessageCodec, fields_of, from_plain, render_proto, to_plain
 from shared.protogen import compile_protos
+from shared.wire import comments_of, message, pb
 
 
 class Colour(enum.IntEnum):
@@ -16,22 +17,22 @@ class Colour(enum.IntEnum):
     WHITE = 2
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=2)
 class Inner:
-    colour: Colour
-    tags: tuple[str, ...]
+    colour: Colour = pb(1)
+    tags: tuple[str, ...] = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=1)
 class Outer:
-    n: int
-    ok: bool
-    name: str
-    inner: Inner
-    many: tuple[Inner, ...]
-    maybe: Inner | None
-    count: int | None
-    colours: tuple[Colour, ...]
+    n: int = pb(1)
+    ok: bool = pb(2)
+    name: str = pb(3)
+    inner: Inner = pb(4)
+    many: tuple[Inner, ...] = pb(5)
+    maybe: Inner | None = pb(6)
+    count: int | None = pb(7)
+    colours: tuple[Colour, ...] = pb(8)
 
 
 SAMPLE = Outer(
@@ -73,9 +74,9 @@ class Zero(enum.IntEnum):
     NONE = 0
 
 
-@dataclass(frozen=True)
+@message
 class HasZero:
-    z: Zero
+    z: Zero = pb(1)
 
 
 def test_unsupported_field_types_are_refused() -> None:
@@ -102,3 +103,126 @@ def test_protobuf_round_trip_through_generated_code(tmp_path: Path) -> None:
     assert type_name == "Outer" and codec.decode(type_name, payload) == SAMPLE
     with pytest.raises(CodecError):
         codec.decode("Nope", payload)
+
+
+class Shade(enum.IntEnum):
+    """How dark a tile is."""
+
+    LIGHT = 1  # the default tile
+    DARK = 2
+
+
+@message(tag=5, reserved=(2, 4))
+class Moved:
+    """A piece moved.
+
+    Second line of the docstring."""
+
+    to: int = pb(3)  # where it ended
+    # who moved it,
+    # seat number
+    seat: int = pb(1)
+    shade: Shade = pb(5, default=Shade.LIGHT)
+
+
+@message(tag=1)
+class Started:
+    seats: int = pb(1)
+
+
+def test_field_numbers_come_from_pb_not_from_the_order_of_fields() -> None:
+    text = render_proto("t.v1", [], {"Event": [Moved, Started]}, "test")
+    body = text[text.index("message Moved {") :]
+    body = body[: body.index("}")]
+    assert body.splitlines()[1:] == [
+        "  reserved 2, 4;",
+        "  // who moved it,",
+        "  // seat number",
+        "  int32 seat = 1;",
+        "  // where it ended",
+        "  int32 to = 3;",
+        "  Shade shade = 5;",
+    ]
+
+
+def test_docstrings_and_comments_become_proto_comments() -> None:
+    text = render_proto("t.v1", [], {"Event": [Moved, Started]}, "test")
+    assert "// A piece moved.\n//\n// Second line of the docstring.\nmessage Moved {" in text
+    assert "// How dark a tile is.\nenum Shade {" in text
+    assert "  // the default tile\n  SHADE_LIGHT = 1;\n  SHADE_DARK = 2;" in text
+    assert "message Started {\n  int32 seats = 1;\n}" in text  # no docstring, no comment
+
+
+def test_union_members_use_their_tags_and_reserved_tags_are_rendered() -> None:
+    text = render_proto("t.v1", [], {"Event": [Moved, Started]}, "test", {"Event": (3, 2)})
+    union = text[text.index("message Event {") :]
+    assert union.splitlines()[1:5] == [
+        "  reserved 2, 3;",
+        "  oneof kind {",
+        "    Started started = 1;",
+        "    Moved moved = 5;",
+    ]
+
+
+@message
+class Untagged:
+    n: int = pb(1)
+
+
+@message(tag=1)
+class SameTag:
+    n: int = pb(1)
+
+
+@dataclass(frozen=True, slots=True)
+class Plain:
+    n: int
+
+
+@message(tag=2)
+class HoldsPlain:
+    plain: Plain = pb(1)
+
+
+@pytest.mark.parametrize(
+    ("members", "reserved", "error"),
+    [
+        ([Started, Untagged], (), "Untagged: needs a stable tag"),
+        ([Started, SameTag], (), "SameTag and Started share tag 1"),
+        ([Started, Moved], (5,), "Moved: tag 5 is reserved"),
+        ([Started, HoldsPlain], (), "Plain: a type in a .proto must be a @message"),
+        ([Started, Plain], (), "Plain: a type in a .proto must be a @message"),
+    ],
+)
+def test_unions_refuse_missing_shared_or_reserved_tags_and_plain_dataclasses(
+    members: list[type], reserved: tuple[int, ...], error: str
+) -> None:
+    with pytest.raises(CodecError, match=error):
+        render_proto("t.v1", [], {"Event": members}, "test", {"Event": reserved})
+
+
+def test_message_refuses_fields_without_numbers_and_reused_numbers() -> None:
+    with pytest.raises(TypeError, match="needs a number"):
+
+        @message
+        class NoNumber:
+            n: int
+
+    with pytest.raises(TypeError, match="share number 1"):
+
+        @message
+        class Twice:
+            a: int = pb(1)
+            b: int = pb(1)
+
+    with pytest.raises(TypeError, match="number 2 is reserved"):
+
+        @message(reserved=(2,))
+        class Reused:
+            a: int = pb(2)
+
+
+def test_a_message_without_source_renders_without_comments() -> None:
+    built = message(tag=1)(type("Built", (), {"__annotations__": {"n": int}, "n": pb(1)}))
+    assert comments_of(built).doc == ""
+    assert "message Built {\n  int32 n = 1;\n}" in render_proto("t.v1", [], {"Event": [built]}, "test")
