@@ -15,6 +15,7 @@ from typing import Any, assert_never
 from shared.codec import from_plain, to_plain
 from shared.decider import PUBLIC, SYSTEM, Actor, Outcome, RuleViolation, Visibility
 from shared.rng import Rng
+from shared.wire import message, pb
 
 GOAL = 20
 
@@ -32,57 +33,57 @@ class RaceConfig:
     goal: int
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class RaceState:
-    seats: int
-    goal: int
-    positions: tuple[int, ...]
-    secrets: tuple[int, ...]
-    turn: int
-    rolled: int
-    round: int
-    phase: Phase
+    seats: int = pb(1)
+    goal: int = pb(2)
+    positions: tuple[int, ...] = pb(3)
+    secrets: tuple[int, ...] = pb(4)
+    turn: int = pb(5)
+    rolled: int = pb(6)
+    round: int = pb(7)
+    phase: Phase = pb(8)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class RaceView:
-    positions: tuple[int, ...]
-    my_secret: int | None
-    turn: int
-    round: int
+    positions: tuple[int, ...] = pb(1)
+    my_secret: int | None = pb(2)
+    turn: int = pb(3)
+    round: int = pb(4)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=1)
 class Roll:
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=2)
 class EndRound:
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=1)
 class RaceStarted:
-    seats: int
-    goal: int
+    seats: int = pb(1)
+    goal: int = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=2)
 class SecretDealt:
-    seat: int
-    secret: int
+    seat: int = pb(1)
+    secret: int = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=3)
 class DieRolled:
-    seat: int
-    value: int
+    seat: int = pb(1)
+    value: int = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=4)
 class RoundEnded:
-    round: int
+    round: int = pb(1)
 
 
 Command = Roll | EndRound
@@ -101,7 +102,9 @@ class RaceRules:
             raise RuleViolation("bad_seats", f"race takes 2 to 4 seats, not {seats}")
         goal = options.get("goal", str(GOAL))
         if not goal.isdigit() or int(goal) < 1:
-            raise RuleViolation("bad_option", f"goal must be a positive number, not {goal!r}")
+            raise RuleViolation(
+                "bad_option", f"goal must be a positive number, not {goal!r}"
+            )
         return RaceConfig(seats, int(goal))
 
     def initial_state(self) -> RaceState:
@@ -111,9 +114,13 @@ class RaceRules:
         secrets = [SecretDealt(seat, rng.randint(1, 3)) for seat in range(config.seats)]
         return [RaceStarted(config.seats, config.goal), *secrets]
 
-    def decide(self, state: RaceState, actor: Actor, command: Command, rng: Rng) -> Sequence[Event]:
+    def decide(
+        self, state: RaceState, actor: Actor, command: Command, rng: Rng
+    ) -> Sequence[Event]:
         if command not in self.legal_commands(state, actor):
-            raise RuleViolation("not_your_turn", f"{actor} cannot {type(command).__name__} now")
+            raise RuleViolation(
+                "not_your_turn", f"{actor} cannot {type(command).__name__} now"
+            )
         match command:
             case Roll():
                 return [DieRolled(actor.seat, rng.randint(1, 6))]
@@ -125,19 +132,33 @@ class RaceRules:
     def evolve(self, state: RaceState, event: Event) -> RaceState:
         match event:
             case RaceStarted(seats, goal):
-                return RaceState(seats, goal, (0,) * seats, (0,) * seats, 0, 0, 1, Phase.PLAYING)
+                return RaceState(
+                    seats, goal, (0,) * seats, (0,) * seats, 0, 0, 1, Phase.PLAYING
+                )
             case SecretDealt(seat, secret):
                 return replace(state, secrets=_put(state.secrets, seat, secret))
             case DieRolled(seat, value):
                 positions = _put(state.positions, seat, state.positions[seat] + value)
                 over = positions[seat] >= state.goal
                 rolled = state.rolled + 1
-                phase = Phase.OVER if over else Phase.ROUND_END if rolled == state.seats else Phase.PLAYING
+                phase = (
+                    Phase.OVER
+                    if over
+                    else Phase.ROUND_END
+                    if rolled == state.seats
+                    else Phase.PLAYING
+                )
                 return replace(
-                    state, positions=positions, rolled=rolled, turn=(seat + 1) % state.seats, phase=phase
+                    state,
+                    positions=positions,
+                    rolled=rolled,
+                    turn=(seat + 1) % state.seats,
+                    phase=phase,
                 )
             case RoundEnded():
-                return replace(state, rolled=0, round=state.round + 1, phase=Phase.PLAYING)
+                return replace(
+                    state, rolled=0, round=state.round + 1, phase=Phase.PLAYING
+                )
             case _:
                 assert_never(event)
 
@@ -158,12 +179,16 @@ class RaceRules:
         return RaceView(state.positions, secret, state.turn, state.round)
 
     def visibility(self, event: Event) -> Visibility:
-        return Visibility.to_seat(event.seat) if isinstance(event, SecretDealt) else PUBLIC
+        return (
+            Visibility.to_seat(event.seat) if isinstance(event, SecretDealt) else PUBLIC
+        )
 
     def outcome(self, state: RaceState) -> Outcome | None:
         if state.phase is not Phase.OVER:
             return None
-        scores = tuple(p + s for p, s in zip(state.positions, state.secrets, strict=True))
+        scores = tuple(
+            p + s for p, s in zip(state.positions, state.secrets, strict=True)
+        )
         return Outcome(scores, tuple(1 + sum(o > s for o in scores) for s in scores))
 
 

@@ -2,246 +2,245 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from services.lorenzo.rules.content_types import CardType
 from services.lorenzo.rules.goods import Goods
 from services.lorenzo.rules.model import Decision, Deck, FinalScore, Member, Phase, Privilege, Source
+from shared.wire import message, pb
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=1)
 class GameStarted:
-    seats: int
-    advanced: bool
-    turn_order: tuple[int, ...]
+    seats: int = pb(1)
+    advanced: bool = pb(2)
+    turn_order: tuple[int, ...] = pb(3)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=2)
 class ExcommunicationTilesDrawn:
-    tiles: tuple[int, ...]  # one per period
+    tiles: tuple[int, ...] = pb(1)  # one per period
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=3)
 class DecksShuffled:
     """Server only: the order of the four development decks (period I on top)."""
 
-    decks: tuple[Deck, ...]
+    decks: tuple[Deck, ...] = pb(1)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=4)
 class ResourcesGained:
-    seat: int
-    goods: Goods
-    source: Source
+    seat: int = pb(1)
+    goods: Goods = pb(2)
+    source: Source = pb(3)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=5)
 class ResourcesPaid:
-    seat: int
-    goods: Goods
-    source: Source
+    seat: int = pb(1)
+    goods: Goods = pb(2)
+    source: Source = pb(3)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=6)
 class BonusTileSelectionStarted:
-    pickers: tuple[int, ...]
-    tiles: tuple[int, ...]
+    pickers: tuple[int, ...] = pb(1)
+    tiles: tuple[int, ...] = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=7)
 class BonusTileChosen:
-    seat: int
-    tile: int
+    seat: int = pb(1)
+    tile: int = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=8)
 class LeadersDealt:
     """Seat only: the four leaders that start this seat's draft."""
 
-    seat: int
-    leaders: tuple[int, ...]
+    seat: int = pb(1)
+    leaders: tuple[int, ...] = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=9)
 class LeaderDrafted:
     """Seat only."""
 
-    seat: int
-    leader: int
+    seat: int = pb(1)
+    leader: int = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=10)
 class DraftHandReceived:
     """Seat only: the leaders passed to this seat."""
 
-    seat: int
-    leaders: tuple[int, ...]
+    seat: int = pb(1)
+    leaders: tuple[int, ...] = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=11)
 class PhaseChanged:
-    phase: Phase
+    phase: Phase = pb(1)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=12)
 class RoundStarted:
-    round: int
-    turn_queue: tuple[int, ...]
+    round: int = pb(1)
+    turn_queue: tuple[int, ...] = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=13)
 class TowersFilled:
-    cards: tuple[int, ...]  # per tower space 1..16
+    cards: tuple[int, ...] = pb(1)  # per tower space 1..16
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=14)
 class DiceRolled:
-    black: int
-    white: int
-    orange: int
+    black: int = pb(1)
+    white: int = pb(2)
+    orange: int = pb(3)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=15)
 class FamilyMemberPlaced:
-    seat: int
-    member: Member
-    space: int
-    value: int
+    seat: int = pb(1)
+    member: Member = pb(2)
+    space: int = pb(3)
+    value: int = pb(4)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=16)
 class PlacementPassed:
-    seat: int
+    seat: int = pb(1)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=17)
 class CardTaken:
-    seat: int
-    card: int
-    card_type: CardType
-    space: int
+    seat: int = pb(1)
+    card: int = pb(2)
+    card_type: CardType = pb(3)
+    space: int = pb(4)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=18)
 class DecisionsQueued:
-    seat: int
-    decisions: tuple[Decision, ...]
+    seat: int = pb(1)
+    decisions: tuple[Decision, ...] = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=19)
 class CouncilPrivilegesChosen:
-    seat: int
-    privileges: tuple[Privilege, ...]
+    seat: int = pb(1)
+    privileges: tuple[Privilege, ...] = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=20)
 class ExchangeBudgetSet:
-    seat: int
-    goods: Goods
+    seat: int = pb(1)
+    goods: Goods = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=21)
 class ExchangeChosen:
-    seat: int
-    card: int
-    option: int
-    paid: Goods
+    seat: int = pb(1)
+    card: int = pb(2)
+    option: int = pb(3)
+    paid: Goods = pb(4)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=22)
 class BonusCardActionTaken:
-    seat: int
-    space: int
-    value: int
+    seat: int = pb(1)
+    space: int = pb(2)
+    value: int = pb(3)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=23)
 class BonusActionPerformed:
-    seat: int
-    value: int
+    seat: int = pb(1)
+    value: int = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=24)
 class BonusActionSkipped:
-    seat: int
+    seat: int = pb(1)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=25)
 class LeaderPlayed:
-    seat: int
-    leader: int
-    copy_of: int | None
+    seat: int = pb(1)
+    leader: int = pb(2)
+    copy_of: int | None = pb(3)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=26)
 class LeaderDiscarded:
-    seat: int
-    leader: int
+    seat: int = pb(1)
+    leader: int = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=27)
 class LeaderActivated:
-    seat: int
-    leader: int
+    seat: int = pb(1)
+    leader: int = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=28)
 class FamilyMemberValueSet:
-    seat: int
-    member: Member
-    value: int
+    seat: int = pb(1)
+    member: Member = pb(2)
+    value: int = pb(3)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=29)
 class TurnEnded:
-    seat: int
+    seat: int = pb(1)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=30)
 class VaticanAnswerGiven:
     """Seat only until the report is resolved."""
 
-    seat: int
-    support: bool
+    seat: int = pb(1)
+    support: bool = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=31)
 class ChurchSupported:
-    seat: int
-    faith: int
-    victory: int
+    seat: int = pb(1)
+    faith: int = pb(2)
+    victory: int = pb(3)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=32)
 class Excommunicated:
-    seat: int
-    tile: int
+    seat: int = pb(1)
+    tile: int = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=33)
 class FaithPointsConverted:
     """End of period III: an excommunicated player still scores the faith track, then drops to 0."""
 
-    seat: int
-    faith: int
-    victory: int
+    seat: int = pb(1)
+    faith: int = pb(2)
+    victory: int = pb(3)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=34)
 class RoundEnded:
-    round: int
-    turn_order: tuple[int, ...]
+    round: int = pb(1)
+    turn_order: tuple[int, ...] = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=35)
 class FinalScoreComputed:
-    score: FinalScore
+    score: FinalScore = pb(1)
 
 
-@dataclass(frozen=True, slots=True)
+@message(tag=36)
 class GameEnded:
-    scores: tuple[int, ...]
-    placings: tuple[int, ...]
+    scores: tuple[int, ...] = pb(1)
+    placings: tuple[int, ...] = pb(2)
 
 
 Event = (

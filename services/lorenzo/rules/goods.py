@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from shared.wire import message, pb
 
 GOODS_FIELDS = ("coins", "wood", "stone", "servants", "military", "faith", "victory")
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Goods:
     """Coins, wood, stone, servants and Military / Faith / Victory points."""
 
-    coins: int = 0
-    wood: int = 0
-    stone: int = 0
-    servants: int = 0
-    military: int = 0
-    faith: int = 0
-    victory: int = 0
+    coins: int = pb(1, default=0)
+    wood: int = pb(2, default=0)
+    stone: int = pb(3, default=0)
+    servants: int = pb(4, default=0)
+    military: int = pb(5, default=0)
+    faith: int = pb(6, default=0)
+    victory: int = pb(7, default=0)
 
     def __add__(self, o: Goods) -> Goods:
         return Goods(

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 
 from services.lorenzo.rules.content_types import CardType
 from services.lorenzo.rules.goods import ZERO, Goods
+from shared.wire import message, pb
 
 
 class Member(enum.IntEnum):
@@ -69,62 +69,62 @@ class Source(enum.IntEnum):
     FINAL_SCORING = 15
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Config:
-    seats: int
-    advanced: bool
+    seats: int = pb(1)
+    advanced: bool = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Decision:
     """A choice the active player owes before the turn goes on."""
 
-    kind: DecisionKind
-    count: int = 0  # PRIVILEGES: how many different ones
-    card: int = 0  # EXCHANGE: the building whose exchange is chosen
-    card_type: CardType | None = None  # TAKE_CARD: wanted type, None = any
-    value: int = 0  # TAKE_CARD / HARVEST / PRODUCTION: action value
-    discount: Goods = ZERO  # TAKE_CARD: cost discount
-    servants_only: bool = False  # leader harvest/production: character bonuses do not apply
+    kind: DecisionKind = pb(1)
+    count: int = pb(2, default=0)  # PRIVILEGES: how many different ones
+    card: int = pb(3, default=0)  # EXCHANGE: the building whose exchange is chosen
+    card_type: CardType | None = pb(4, default=None)  # TAKE_CARD: wanted type, None = any
+    value: int = pb(5, default=0)  # TAKE_CARD / HARVEST / PRODUCTION: action value
+    discount: Goods = pb(6, default=ZERO)  # TAKE_CARD: cost discount
+    servants_only: bool = pb(7, default=False)  # leader harvest/production: character bonuses do not apply
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Occupant:
-    space: int
-    seat: int
-    member: Member
+    space: int = pb(1)
+    seat: int = pb(2)
+    member: Member = pb(3)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class Deck:
-    card_type: CardType
-    cards: tuple[int, ...]
+    card_type: CardType = pb(1)
+    cards: tuple[int, ...] = pb(2)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayedLeader:
-    leader: int
-    copied: int | None = None  # Lorenzo de' Medici: the leader whose ability it copies
-    used: bool = False  # once-per-round ability used this round
+    leader: int = pb(1)
+    copied: int | None = pb(2, default=None)  # Lorenzo de' Medici: the leader whose ability it copies
+    used: bool = pb(3, default=False)  # once-per-round ability used this round
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerState:
-    seat: int
-    goods: Goods = ZERO
-    territories: tuple[int, ...] = ()
-    buildings: tuple[int, ...] = ()
-    characters: tuple[int, ...] = ()
-    ventures: tuple[int, ...] = ()
-    placed: tuple[Member, ...] = ()
-    bonus_tile: int = 0
-    hand: tuple[int, ...] = ()
-    draft_hand: tuple[int, ...] = ()
-    played: tuple[PlayedLeader, ...] = ()
-    discarded: tuple[int, ...] = ()
-    excommunications: tuple[int, ...] = ()
-    vatican_answer: bool | None = None
-    six_member: Member | None = None  # Federico da Montefeltro this round
+    seat: int = pb(1)
+    goods: Goods = pb(2, default=ZERO)
+    territories: tuple[int, ...] = pb(3, default=())
+    buildings: tuple[int, ...] = pb(4, default=())
+    characters: tuple[int, ...] = pb(5, default=())
+    ventures: tuple[int, ...] = pb(6, default=())
+    placed: tuple[Member, ...] = pb(7, default=())
+    bonus_tile: int = pb(8, default=0)
+    hand: tuple[int, ...] = pb(9, default=())
+    draft_hand: tuple[int, ...] = pb(10, default=())
+    played: tuple[PlayedLeader, ...] = pb(11, default=())
+    discarded: tuple[int, ...] = pb(12, default=())
+    excommunications: tuple[int, ...] = pb(13, default=())
+    vatican_answer: bool | None = pb(14, default=None)
+    six_member: Member | None = pb(15, default=None)  # Federico da Montefeltro this round
 
     def cards_of(self, card_type: CardType) -> tuple[int, ...]:
         match card_type:
@@ -138,40 +138,40 @@ class PlayerState:
                 return self.ventures
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class FinalScore:
-    seat: int
-    before: int
-    territories: int
-    characters: int
-    ventures: int
-    military: int
-    resources: int
-    penalty: int
-    total: int
+    seat: int = pb(1)
+    before: int = pb(2)
+    territories: int = pb(3)
+    characters: int = pb(4)
+    ventures: int = pb(5)
+    military: int = pb(6)
+    resources: int = pb(7)
+    penalty: int = pb(8)
+    total: int = pb(9)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class State:
-    config: Config | None = None
-    phase: Phase = Phase.ROUND_START
-    round: int = 0
-    turn_order: tuple[int, ...] = ()
-    turn_queue: tuple[int, ...] = ()
-    turn_index: int = 0
-    acted: bool = False
-    pending: tuple[Decision, ...] = ()
-    budget: Goods = ZERO  # production exchanges are paid from what was owned before the action
-    dice: tuple[int, ...] = ()  # black, white, orange
-    towers: tuple[int, ...] = ()  # card id per tower space 1..16 (index space-1), 0 = empty
-    occupants: tuple[Occupant, ...] = ()
-    decks: tuple[Deck, ...] = ()
-    excommunication_tiles: tuple[int, ...] = ()  # one per period
-    bonus_tiles_left: tuple[int, ...] = ()
-    tile_pickers: tuple[int, ...] = ()  # seats still to choose a bonus tile, in order
-    players: tuple[PlayerState, ...] = ()
-    final: tuple[FinalScore, ...] = ()
-    placings: tuple[int, ...] = ()
+    config: Config | None = pb(1, default=None)
+    phase: Phase = pb(2, default=Phase.ROUND_START)
+    round: int = pb(3, default=0)
+    turn_order: tuple[int, ...] = pb(4, default=())
+    turn_queue: tuple[int, ...] = pb(5, default=())
+    turn_index: int = pb(6, default=0)
+    acted: bool = pb(7, default=False)
+    pending: tuple[Decision, ...] = pb(8, default=())
+    budget: Goods = pb(9, default=ZERO)  # production exchanges are paid from what was owned before the action
+    dice: tuple[int, ...] = pb(10, default=())  # black, white, orange
+    towers: tuple[int, ...] = pb(11, default=())  # card id per tower space 1..16 (index space-1), 0 = empty
+    occupants: tuple[Occupant, ...] = pb(12, default=())
+    decks: tuple[Deck, ...] = pb(13, default=())
+    excommunication_tiles: tuple[int, ...] = pb(14, default=())  # one per period
+    bonus_tiles_left: tuple[int, ...] = pb(15, default=())
+    tile_pickers: tuple[int, ...] = pb(16, default=())  # seats still to choose a bonus tile, in order
+    players: tuple[PlayerState, ...] = pb(17, default=())
+    final: tuple[FinalScore, ...] = pb(18, default=())
+    placings: tuple[int, ...] = pb(19, default=())
 
     @property
     def period(self) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from services.lorenzo.rules.content_types import Content
 from services.lorenzo.rules.events import (
@@ -27,54 +27,55 @@ from services.lorenzo.rules.model import (
 )
 from shared.decider import PUBLIC, SERVER_ONLY, Actor, Visibility
 from shared.rng import Rng
+from shared.wire import message, pb
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class PlayerView:
-    seat: int
-    goods: Goods
-    territories: tuple[int, ...]
-    buildings: tuple[int, ...]
-    characters: tuple[int, ...]
-    ventures: tuple[int, ...]
-    placed: tuple[Member, ...]
-    bonus_tile: int
-    hand: tuple[int, ...]  # empty unless it is the viewer's own (or the viewer is the system)
-    hand_size: int
-    draft_hand: tuple[int, ...]
-    draft_hand_size: int
-    played: tuple[PlayedLeader, ...]
-    discarded: tuple[int, ...]
-    excommunications: tuple[int, ...]
-    vatican_answered: bool
-    vatican_answer: bool | None  # only the viewer's own
-    six_member: Member | None
+    seat: int = pb(1)
+    goods: Goods = pb(2)
+    territories: tuple[int, ...] = pb(3)
+    buildings: tuple[int, ...] = pb(4)
+    characters: tuple[int, ...] = pb(5)
+    ventures: tuple[int, ...] = pb(6)
+    placed: tuple[Member, ...] = pb(7)
+    bonus_tile: int = pb(8)
+    hand: tuple[int, ...] = pb(9)  # empty unless it is the viewer's own (or the viewer is the system)
+    hand_size: int = pb(10)
+    draft_hand: tuple[int, ...] = pb(11)
+    draft_hand_size: int = pb(12)
+    played: tuple[PlayedLeader, ...] = pb(13)
+    discarded: tuple[int, ...] = pb(14)
+    excommunications: tuple[int, ...] = pb(15)
+    vatican_answered: bool = pb(16)
+    vatican_answer: bool | None = pb(17)  # only the viewer's own
+    six_member: Member | None = pb(18)
 
 
-@dataclass(frozen=True, slots=True)
+@message
 class LorenzoView:
-    viewer_seat: int  # -1 for spectators and the system
-    phase: Phase
-    round: int
-    period: int
-    turn_order: tuple[int, ...]
-    turn_queue: tuple[int, ...]
-    turn_index: int
-    active_seat: int
-    acted: bool
-    pending: tuple[Decision, ...]
-    budget: Goods
-    dice: tuple[int, ...]
-    towers: tuple[int, ...]
-    occupants: tuple[Occupant, ...]
-    excommunication_tiles: tuple[int, ...]
-    bonus_tiles_left: tuple[int, ...]
-    tile_pickers: tuple[int, ...]
-    players: tuple[PlayerView, ...]
-    deck_sizes: tuple[int, ...]
-    decks: tuple[Deck, ...]  # the system only
-    final: tuple[FinalScore, ...]
-    placings: tuple[int, ...]
+    viewer_seat: int = pb(1)  # -1 for spectators and the system
+    phase: Phase = pb(2)
+    round: int = pb(3)
+    period: int = pb(4)
+    turn_order: tuple[int, ...] = pb(5)
+    turn_queue: tuple[int, ...] = pb(6)
+    turn_index: int = pb(7)
+    active_seat: int = pb(8)
+    acted: bool = pb(9)
+    pending: tuple[Decision, ...] = pb(10)
+    budget: Goods = pb(11)
+    dice: tuple[int, ...] = pb(12)
+    towers: tuple[int, ...] = pb(13)
+    occupants: tuple[Occupant, ...] = pb(14)
+    excommunication_tiles: tuple[int, ...] = pb(15)
+    bonus_tiles_left: tuple[int, ...] = pb(16)
+    tile_pickers: tuple[int, ...] = pb(17)
+    players: tuple[PlayerView, ...] = pb(18)
+    deck_sizes: tuple[int, ...] = pb(19)
+    decks: tuple[Deck, ...] = pb(20)  # the system only
+    final: tuple[FinalScore, ...] = pb(21)
+    placings: tuple[int, ...] = pb(22)
 
 
 def _player_view(p: PlayerState, sees_all: bool, own: bool) -> PlayerView:
