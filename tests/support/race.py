@@ -102,9 +102,7 @@ class RaceRules:
             raise RuleViolation("bad_seats", f"race takes 2 to 4 seats, not {seats}")
         goal = options.get("goal", str(GOAL))
         if not goal.isdigit() or int(goal) < 1:
-            raise RuleViolation(
-                "bad_option", f"goal must be a positive number, not {goal!r}"
-            )
+            raise RuleViolation("bad_option", f"goal must be a positive number, not {goal!r}")
         return RaceConfig(seats, int(goal))
 
     def initial_state(self) -> RaceState:
@@ -114,13 +112,9 @@ class RaceRules:
         secrets = [SecretDealt(seat, rng.randint(1, 3)) for seat in range(config.seats)]
         return [RaceStarted(config.seats, config.goal), *secrets]
 
-    def decide(
-        self, state: RaceState, actor: Actor, command: Command, rng: Rng
-    ) -> Sequence[Event]:
+    def decide(self, state: RaceState, actor: Actor, command: Command, rng: Rng) -> Sequence[Event]:
         if command not in self.legal_commands(state, actor):
-            raise RuleViolation(
-                "not_your_turn", f"{actor} cannot {type(command).__name__} now"
-            )
+            raise RuleViolation("not_your_turn", f"{actor} cannot {type(command).__name__} now")
         match command:
             case Roll():
                 return [DieRolled(actor.seat, rng.randint(1, 6))]
@@ -132,22 +126,14 @@ class RaceRules:
     def evolve(self, state: RaceState, event: Event) -> RaceState:
         match event:
             case RaceStarted(seats, goal):
-                return RaceState(
-                    seats, goal, (0,) * seats, (0,) * seats, 0, 0, 1, Phase.PLAYING
-                )
+                return RaceState(seats, goal, (0,) * seats, (0,) * seats, 0, 0, 1, Phase.PLAYING)
             case SecretDealt(seat, secret):
                 return replace(state, secrets=_put(state.secrets, seat, secret))
             case DieRolled(seat, value):
                 positions = _put(state.positions, seat, state.positions[seat] + value)
                 over = positions[seat] >= state.goal
                 rolled = state.rolled + 1
-                phase = (
-                    Phase.OVER
-                    if over
-                    else Phase.ROUND_END
-                    if rolled == state.seats
-                    else Phase.PLAYING
-                )
+                phase = Phase.OVER if over else Phase.ROUND_END if rolled == state.seats else Phase.PLAYING
                 return replace(
                     state,
                     positions=positions,
@@ -156,9 +142,7 @@ class RaceRules:
                     phase=phase,
                 )
             case RoundEnded():
-                return replace(
-                    state, rolled=0, round=state.round + 1, phase=Phase.PLAYING
-                )
+                return replace(state, rolled=0, round=state.round + 1, phase=Phase.PLAYING)
             case _:
                 assert_never(event)
 
@@ -179,16 +163,12 @@ class RaceRules:
         return RaceView(state.positions, secret, state.turn, state.round)
 
     def visibility(self, event: Event) -> Visibility:
-        return (
-            Visibility.to_seat(event.seat) if isinstance(event, SecretDealt) else PUBLIC
-        )
+        return Visibility.to_seat(event.seat) if isinstance(event, SecretDealt) else PUBLIC
 
     def outcome(self, state: RaceState) -> Outcome | None:
         if state.phase is not Phase.OVER:
             return None
-        scores = tuple(
-            p + s for p, s in zip(state.positions, state.secrets, strict=True)
-        )
+        scores = tuple(p + s for p, s in zip(state.positions, state.secrets, strict=True))
         return Outcome(scores, tuple(1 + sum(o > s for o in scores) for s in scores))
 
 
