@@ -135,11 +135,7 @@ class RaceRules:
                 rolled = state.rolled + 1
                 phase = Phase.OVER if over else Phase.ROUND_END if rolled == state.seats else Phase.PLAYING
                 return replace(
-                    state,
-                    positions=positions,
-                    rolled=rolled,
-                    turn=(seat + 1) % state.seats,
-                    phase=phase,
+                    state, positions=positions, rolled=rolled, turn=(seat + 1) % state.seats, phase=phase
                 )
             case RoundEnded():
                 return replace(state, rolled=0, round=state.round + 1, phase=Phase.PLAYING)
