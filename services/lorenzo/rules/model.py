@@ -71,6 +71,8 @@ class Source(enum.IntEnum):
 
 @message
 class Config:
+    """The options a match was created with."""
+
     seats: int = pb(1)
     advanced: bool = pb(2)
 
@@ -90,6 +92,8 @@ class Decision:
 
 @message
 class Occupant:
+    """A family member on an action space."""
+
     space: int = pb(1)
     seat: int = pb(2)
     member: Member = pb(3)
@@ -97,12 +101,16 @@ class Occupant:
 
 @message
 class Deck:
+    """One development deck, top card first."""
+
     card_type: CardType = pb(1)
     cards: tuple[int, ...] = pb(2)
 
 
 @message
 class PlayedLeader:
+    """A leader in play in front of a seat."""
+
     leader: int = pb(1)
     copied: int | None = pb(2, default=None)  # Lorenzo de' Medici: the leader whose ability it copies
     used: bool = pb(3, default=False)  # once-per-round ability used this round
@@ -110,6 +118,8 @@ class PlayedLeader:
 
 @message
 class PlayerState:
+    """One seat's goods, cards, leaders, family members placed and Vatican answer."""
+
     seat: int = pb(1)
     goods: Goods = pb(2, default=ZERO)
     territories: tuple[int, ...] = pb(3, default=())
@@ -140,6 +150,8 @@ class PlayerState:
 
 @message
 class FinalScore:
+    """One seat's final score: victory points before, each part added, the penalty, the total."""
+
     seat: int = pb(1)
     before: int = pb(2)
     territories: int = pb(3)
@@ -153,6 +165,8 @@ class FinalScore:
 
 @message
 class State:
+    """The whole match, server side (nothing redacted)."""
+
     config: Config | None = pb(1, default=None)
     phase: Phase = pb(2, default=Phase.ROUND_START)
     round: int = pb(3, default=0)

@@ -32,6 +32,8 @@ from shared.wire import message, pb
 
 @message
 class PlayerView:
+    """One seat's board as the viewer may see it (hands and Vatican answer: its own only)."""
+
     seat: int = pb(1)
     goods: Goods = pb(2)
     territories: tuple[int, ...] = pb(3)
@@ -54,6 +56,8 @@ class PlayerView:
 
 @message
 class LorenzoView:
+    """The match as one viewer may see it; the system sees everything, a seat only its own secrets."""
+
     viewer_seat: int = pb(1)  # -1 for spectators and the system
     phase: Phase = pb(2)
     round: int = pb(3)
