@@ -1,14 +1,10 @@
-"""Content loading and validation, config options, views and determinization."""
+"""Config options, views and determinization (content validation: test_content_validation.py)."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
-from services.lorenzo.content import CONTENT_DIR, ContentError, load_content, load_from, load_rules
-from services.lorenzo.rules import content_counts
+from services.lorenzo.content import load_content, load_rules
 from services.lorenzo.rules.model import Phase
 from services.lorenzo.rules.playout import random_playout
 from shared.decider import SPECTATOR, SYSTEM, Actor, RuleViolation
@@ -17,63 +13,8 @@ from shared.rng import Rng
 from .helpers import RULES
 
 
-def test_content_counts() -> None:
-    counts = content_counts(load_content())
-    assert counts["development_cards"] == 96
-    assert counts["leaders"] == 20
-    assert counts["excommunication_tiles"] == 21
-    assert counts["personal_bonus_tiles"] == 5
-    assert all(counts[f"{t}_cards"] == 24 for t in ("territory", "building", "character", "venture"))
-
-
 def test_load_rules_builds_the_decider() -> None:
     assert load_rules().game == "lorenzo"
-
-
-def _broken(tmp_path: Path, file: str, old: str, new: str) -> Path:
-    for f in CONTENT_DIR.glob("*.yaml"):
-        shutil.copy(f, tmp_path / f.name)
-    text = (tmp_path / file).read_text()
-    assert old in text
-    (tmp_path / file).write_text(text.replace(old, new, 1))
-    return tmp_path
-
-
-@pytest.mark.parametrize(
-    ("file", "old", "new", "record", "field"),
-    [
-        ("cards.yaml", "type: territory", "type: castle", 1, "type"),
-        ("cards.yaml", "{pay: {wood: 1, stone: 3}}", "{pay: {wood: -1, stone: 3}}", 25, "pay.wood"),
-        ("cards.yaml", "{gain: {wood: 1}}", "{gain: {timber: 1}}", 2, "gain.timber"),
-        ("leaders.yaml", "ability: {kind: harvest, value: 1}", "ability: {kind: fly}", 1, "kind"),
-        (
-            "excommunications.yaml",
-            "period: 1, penalty: {kind: gain_reduction",
-            "period: 1, penalty: {kind: x",
-            1,
-            "kind",
-        ),
-        (
-            "board.yaml",
-            "{id: 1, kind: tower, tower: territory, floor: 1, value: 1}",
-            "{id: 1, kind: tower}",
-            1,
-            "tower",
-        ),
-    ],
-)
-def test_malformed_content_names_file_record_and_field(
-    tmp_path: Path, file: str, old: str, new: str, record: object, field: str
-) -> None:
-    with pytest.raises(ContentError) as e:
-        load_from(_broken(tmp_path, file, old, new))
-    assert e.value.file == file and e.value.record == record and e.value.field == field
-    assert file in str(e.value)
-
-
-def test_invalid_yaml_is_a_content_error(tmp_path: Path) -> None:
-    with pytest.raises(ContentError, match="not valid YAML"):
-        load_from(_broken(tmp_path, "leaders.yaml", "leaders:", "leaders: [\n"))
 
 
 def test_advanced_is_the_default_and_bad_options_are_refused() -> None:
