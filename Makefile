@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export PYTHONPATH := $(CURDIR):$(CURDIR)/gen
 
-.PHONY: install proto proto-update run test test-unit test-integration lint bench clean browser node
+.PHONY: install proto proto-update run test test-unit test-integration lint bench clean browser node buf
 
 install: $(STAMP)
 
@@ -48,11 +48,20 @@ test-unit: proto
 test-integration: proto
 	$(PY) -m pytest -q -m "integration or e2e" $(PYTEST_ARGS)
 
-lint: proto
+lint: proto buf
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy shared services
 	$(VENV)/bin/lint-imports
+	bash tools/buf/check.sh
+
+# The buf CLI (proto lint and breaking-change check), exactly as pinned in tools/buf/package-lock.json.
+NPM ?= npm
+buf: tools/buf/node_modules/.package-lock.json
+
+tools/buf/node_modules/.package-lock.json: tools/buf/package.json tools/buf/package-lock.json
+	@command -v $(NPM) >/dev/null || { echo "npm not found: cannot install buf, the proto linter of make lint (tools/buf). Debian: apt-get install nodejs npm" >&2; exit 1; }
+	cd tools/buf && $(NPM) ci --no-audit --no-fund
 
 bench: proto
 	$(PY) -m services.cli bench

@@ -311,9 +311,11 @@ def _render_enum(cls: type[enum.IntEnum]) -> list[str]:
     return [*lines, "}"]
 
 
-def _reserved(numbers: Iterable[int]) -> list[str]:
-    ordered = sorted(set(numbers))
-    return [f"  reserved {', '.join(map(str, ordered))};"] if ordered else []
+def _reserved(reserved: Iterable[int | str]) -> list[str]:
+    """``reserved`` lines: removed numbers, then removed names (``buf breaking`` wants both)."""
+    numbers = sorted({r for r in reserved if isinstance(r, int)})
+    names = sorted({f'"{r}"' for r in reserved if isinstance(r, str)})
+    return [f"  reserved {', '.join(map(str, group))};" for group in (numbers, names) if group]
 
 
 def _render_message(cls: type) -> list[str]:
@@ -331,7 +333,7 @@ def _render_message(cls: type) -> list[str]:
     return [*lines, "}"]
 
 
-def _union_tags(name: str, members: Sequence[type], reserved: Sequence[int]) -> dict[int, type]:
+def _union_tags(name: str, members: Sequence[type], reserved: Sequence[int | str]) -> dict[int, type]:
     """Tag -> member; every member needs its own ``@message(tag=N)``, never a reserved one."""
     tags: dict[int, type] = {}
     for m in members:
@@ -340,13 +342,15 @@ def _union_tags(name: str, members: Sequence[type], reserved: Sequence[int]) -> 
             raise CodecError(f"{name} member {m.__name__}: needs a stable tag, @message(tag=N)")
         if wire.tag in tags:
             raise CodecError(f"{name}: {m.__name__} and {tags[wire.tag].__name__} share tag {wire.tag}")
-        if wire.tag in reserved:
-            raise CodecError(f"{name} member {m.__name__}: tag {wire.tag} is reserved (a removed member's)")
+        if wire.tag in reserved or _snake(m.__name__) in reserved:
+            raise CodecError(
+                f"{name} member {m.__name__}: tag {wire.tag} or its name is reserved (a removed member's)"
+            )
         tags[wire.tag] = m
     return tags
 
 
-def _render_union(name: str, members: Sequence[type], reserved: Sequence[int]) -> list[str]:
+def _render_union(name: str, members: Sequence[type], reserved: Sequence[int | str]) -> list[str]:
     tags = _union_tags(name, members, reserved)
     lines = [
         "// Exactly one member is set. A member's number is its stable tag: never changed, never reused.",
@@ -363,12 +367,12 @@ def render_proto(
     roots: Sequence[type],
     unions: Mapping[str, Sequence[type]],
     header: str,
-    reserved_tags: Mapping[str, Sequence[int]] | None = None,
+    reserved_tags: Mapping[str, Sequence[int | str]] | None = None,
 ) -> str:
     """The ``.proto`` text for every type reachable from ``roots`` plus oneof wrappers.
 
     Every message must be a ``@message`` and every union member carry a ``tag``; ``reserved_tags``
-    names, per union, the tags of removed members (rendered ``reserved``, never reused).
+    names, per union, the tags and field names of removed members (rendered ``reserved``, never reused).
     """
     reserved_tags = reserved_tags or {}
     messages, enums = _collect([*roots, *(m for ms in unions.values() for m in ms)])

@@ -121,8 +121,9 @@ class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
     stable number in the game's ``Command`` / ``Event`` oneof. Optional attributes, read with
     ``getattr`` (absent means empty):
 
-    * ``reserved_command_tags`` / ``reserved_event_tags: tuple[int, ...]``: tags of removed
-      commands / events, rendered ``reserved`` in the .proto and never given to a new member;
+    * ``reserved_command_tags`` / ``reserved_event_tags: tuple[int | str, ...]``: tags and
+      oneof field names (``dice_rolled``) of removed commands / events, rendered ``reserved`` in
+      the .proto and never given to a new member;
     * ``upcasters: Mapping[tuple[str, int], shared.codec.Upcaster]``: (event type name, stored
       schema version) -> the step lifting that payload to the next ``@message(schema=N)``.
     """

@@ -3,7 +3,7 @@
 Stored events are forever (ARCHITECTURE, rule 6), so the protobuf field number of every field
 is written next to the field and never derived from its position::
 
-    @message(tag=7, reserved=(3,))
+    @message(tag=7, reserved=(3, "amount"))
     class ResourcesGained:
         \"\"\"A seat gained goods.\"\"\"   # -> the message's comment in the .proto
 
@@ -15,7 +15,8 @@ is written next to the field and never derived from its position::
 
 * ``tag``: the member's stable number in the game's ``Command`` or ``Event`` oneof
   (commands and events only; other messages leave it out),
-* ``reserved``: field numbers of removed fields, never to be used again,
+* ``reserved``: numbers and names of removed fields, never to be used again (``buf breaking``
+  wants both: the number for stored bytes, the name for JSON),
 * ``schema``: the payload's schema version, raised when a field's *meaning* changes; stored
   events of an older version are upcast on read (``shared.codec`` ``Upcaster``).
 
@@ -45,7 +46,7 @@ class Wire:
     """What ``@message`` records on a class (as ``__wire__``)."""
 
     tag: int | None
-    reserved: tuple[int, ...]
+    reserved: tuple[int | str, ...]  # numbers and names of removed fields
     schema: int
 
 
@@ -66,11 +67,16 @@ def pb(number: int, *, default: Any = _MISSING, default_factory: Any = _MISSING)
 def message(cls: type[T], /) -> type[T]: ...
 @overload
 def message(
-    *, tag: int | None = None, reserved: tuple[int, ...] = (), schema: int = 1
+    *, tag: int | None = None, reserved: tuple[int | str, ...] = (), schema: int = 1
 ) -> Callable[[type[T]], type[T]]: ...
 @dataclass_transform(frozen_default=True, field_specifiers=(pb, dataclasses.field))
 def message(
-    cls: type[T] | None = None, /, *, tag: int | None = None, reserved: tuple[int, ...] = (), schema: int = 1
+    cls: type[T] | None = None,
+    /,
+    *,
+    tag: int | None = None,
+    reserved: tuple[int | str, ...] = (),
+    schema: int = 1,
 ) -> Any:
     """A frozen, slotted dataclass whose fields all carry ``pb(n)`` numbers (checked here)."""
 
@@ -83,8 +89,8 @@ def message(
                 raise TypeError(f"{klass.__name__}.{f.name}: every field needs a number, pb(n)")
             if number in numbers:
                 raise TypeError(f"{klass.__name__}: {f.name} and {numbers[number]} share number {number}")
-            if number in reserved:
-                raise TypeError(f"{klass.__name__}.{f.name}: number {number} is reserved")
+            if number in reserved or f.name in reserved:
+                raise TypeError(f"{klass.__name__}.{f.name}: number {number} or the name is reserved")
             numbers[number] = f.name
         if tag is not None and tag < 1:
             raise TypeError(f"{klass.__name__}: oneof tag must be >= 1")

@@ -112,7 +112,7 @@ class Shade(enum.IntEnum):
     DARK = 2
 
 
-@message(tag=5, reserved=(2, 4))
+@message(tag=5, reserved=(2, 4, "colour"))
 class Moved:
     """A piece moved.
 
@@ -136,6 +136,7 @@ def test_field_numbers_come_from_pb_not_from_the_order_of_fields() -> None:
     body = body[: body.index("}")]
     assert body.splitlines()[1:] == [
         "  reserved 2, 4;",
+        '  reserved "colour";',
         "  // who moved it,",
         "  // seat number",
         "  int32 seat = 1;",
@@ -154,10 +155,11 @@ def test_docstrings_and_comments_become_proto_comments() -> None:
 
 
 def test_union_members_use_their_tags_and_reserved_tags_are_rendered() -> None:
-    text = render_proto("t.v1", [], {"Event": [Moved, Started]}, "test", {"Event": (3, 2)})
+    text = render_proto("t.v1", [], {"Event": [Moved, Started]}, "test", {"Event": (3, 2, "jumped")})
     union = text[text.index("message Event {") :]
-    assert union.splitlines()[1:5] == [
+    assert union.splitlines()[1:6] == [
         "  reserved 2, 3;",
+        '  reserved "jumped";',
         "  oneof kind {",
         "    Started started = 1;",
         "    Moved moved = 5;",
@@ -189,7 +191,8 @@ class HoldsPlain:
     [
         ([Started, Untagged], (), "Untagged: needs a stable tag"),
         ([Started, SameTag], (), "SameTag and Started share tag 1"),
-        ([Started, Moved], (5,), "Moved: tag 5 is reserved"),
+        ([Started, Moved], (5,), "Moved: tag 5 or its name is reserved"),
+        ([Started, Moved], ("moved",), "Moved: tag 5 or its name is reserved"),
         ([Started, HoldsPlain], (), "Plain: a type in a .proto must be a @message"),
         ([Started, Plain], (), "Plain: a type in a .proto must be a @message"),
     ],
@@ -215,11 +218,17 @@ def test_message_refuses_fields_without_numbers_and_reused_numbers() -> None:
             a: int = pb(1)
             b: int = pb(1)
 
-    with pytest.raises(TypeError, match="number 2 is reserved"):
+    with pytest.raises(TypeError, match="number 2 or the name is reserved"):
 
         @message(reserved=(2,))
         class Reused:
             a: int = pb(2)
+
+    with pytest.raises(TypeError, match="number 3 or the name is reserved"):
+
+        @message(reserved=("a",))
+        class ReusedName:
+            a: int = pb(3)
 
 
 def test_a_message_without_source_renders_without_comments() -> None:
