@@ -22,9 +22,8 @@ from rich.console import Console, Group
 from rich.panel import Panel
 from rich.text import Text
 
-from services.client.describe import Describer
-from services.client.labels import Labels
 from services.client.render import (
+    command_text,
     commands_table,
     error_text,
     event_line,
@@ -33,6 +32,7 @@ from services.client.render import (
 )
 from services.client.rpc import Followed, GameClient
 from shared.errors import error_info
+from shared.manifest import Presentation
 
 ReadLine = Callable[[str], str | None]
 
@@ -65,13 +65,16 @@ def parse_choice(line: str, count: int) -> int | None:
 class Viewer:
     """Shared by players and spectators: the last view, the event log, the rendering policy.
 
+    ``presentation`` draws the board and words commands and events (the game's own, or the
+    generic one: ``services.client.presentation.presentation_for``).
+
     ``live`` (a terminal): clear and redraw the whole table on every refresh, recent events below it.
     Otherwise (a pipe, a log): print each event as a line and the table only when the seat must act,
     at the end, and when asked (``v``), so the output stays readable.
     """
 
     client: GameClient
-    labels: Labels
+    presentation: Presentation
     console: Console
     names: Sequence[str] = ()
     live: bool = False
@@ -79,17 +82,15 @@ class Viewer:
     response: Any = None
     version: int = 0
 
-    @property
-    def describer(self) -> Describer:
-        return Describer(self.labels, self.names)
-
     def refresh(self) -> Any:
         self.response = self.client.get_view()
         self.version = int(self.response.version)
         return self.response
 
     def board(self) -> Any:
-        return render_view(self.response.view, self.labels, self.names, self.version, self.client.match_id)
+        return render_view(
+            self.response.view, self.presentation, self.names, self.version, self.client.match_id
+        )
 
     def show(self, force: bool = False) -> None:
         if self.live:
@@ -102,7 +103,7 @@ class Viewer:
             self.console.print(self.board())
 
     def log_event(self, item: Followed) -> None:
-        line = event_line(item.event, self.describer)
+        line = event_line(item.event, self.presentation, self.names)
         self.recent.append(line)
         if not self.live:
             self.console.print(line)
@@ -150,7 +151,7 @@ class Player(Viewer):
     def ask(self) -> int | None:
         """The chosen command's index; None when the input ended or the player quits."""
         commands = list(self.response.legal_commands)
-        self.console.print(commands_table(commands, self.describer, self.response.view))
+        self.console.print(commands_table(commands, self.presentation, self.response.view, self.names))
         while True:
             line = self.read_line(f"Your move [1-{len(commands)}] (v: show the table, q: quit): ")
             if line is None or line.strip().lower() in ("q", "quit", "exit"):
@@ -182,7 +183,8 @@ class Player(Viewer):
                 )
                 return None
             command = self.response.legal_commands[choice]
-            self.console.print(Text(f"> {self.describer.command(command, self.response.view)}", "bold green"))
+            described = command_text(command, self.presentation, self.response.view, self.names)
+            self.console.print(Text(f"> {described}", "bold green"))
             try:
                 self.client.submit(command, self.version)
             except grpc.RpcError as err:

@@ -1,5 +1,6 @@
 """The aiohttp application: unary RPCs as ``POST /api/<service>/<method>``, server streams as
-``/ws/<service>/<method>`` WebSockets, the spectator page at ``/`` and ``GET /healthz``.
+``/ws/<service>/<method>`` WebSockets, the spectator page at ``/`` and ``GET /healthz``; for the
+page, every game's title, content tables and drawing module from its manifest (``/games``).
 
 Handlers stay generic: they look the method up in the registry, transcode JSON, forward the
 caller's bearer token as gRPC metadata, and call the backend with a deadline.
@@ -18,8 +19,7 @@ from typing import Any
 import grpc
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from services.content_labels import component_tables
-from services.games import game_names
+from services.games import game_names, manifest
 from services.gateway.backends import Backends
 from services.gateway.registry import Method, Registry
 from services.gateway.transcode import BadRequest, error_json, parse_request, rpc_error_json, to_json
@@ -201,16 +201,51 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response(body, status=200 if serving else 503)
 
 
-async def content(request: web.Request) -> web.Response:
-    """A game's component labels (``services.content_labels``), so pages can show names, not ids."""
+def _game(request: web.Request) -> str:
     game = request.match_info["game"]
     if game not in game_names():
         raise ApiError(grpc.StatusCode.NOT_FOUND, f"no game {game!r}", "unknown_game")
-    try:
-        tables = component_tables(game)
-    except KeyError as err:
-        raise ApiError(grpc.StatusCode.NOT_FOUND, f"{game} has no content tables", "no_content") from err
-    return web.json_response(tables, headers={"Cache-Control": "max-age=3600"})
+    return game
+
+
+async def games(request: web.Request) -> web.Response:
+    """Every game of the registry: name, title, seats, and whether it ships a spectator module."""
+    out = []
+    for name in game_names():
+        game = manifest(name)
+        module = game.web is not None and (game.web / f"{name}.js").is_file()
+        out.append(
+            {
+                "name": name,
+                "title": game.title,
+                "minSeats": game.min_seats,
+                "maxSeats": game.max_seats,
+                "module": module,
+                "content": game.content_tables is not None,
+            }
+        )
+    return web.json_response({"games": out})
+
+
+async def content(request: web.Request) -> web.Response:
+    """A game's public component tables (its manifest's ``content_tables``): names for the ids of views."""
+    game = _game(request)
+    tables = manifest(game).content_tables
+    if tables is None:
+        raise ApiError(grpc.StatusCode.NOT_FOUND, f"{game} has no content tables", "no_content")
+    return web.json_response(tables(), headers={"Cache-Control": "max-age=3600"})
+
+
+async def game_file(request: web.Request) -> web.FileResponse:
+    """A file of the game's spectator module folder (its manifest's ``web``): ``<game>.js``, ``<game>.css``.
+
+    Only plain file names directly in that folder are served (no sub-folders, no dot files)."""
+    game, name = _game(request), request.match_info["file"]
+    folder = manifest(game).web
+    path = folder / name if folder is not None and "/" not in name and not name.startswith(".") else None
+    if path is None or not path.is_file():
+        raise ApiError(grpc.StatusCode.NOT_FOUND, f"{game} has no web file {name!r}", "no_file")
+    return web.FileResponse(path, headers={"Cache-Control": "no-cache"})
 
 
 async def index(request: web.Request) -> web.FileResponse:
@@ -242,6 +277,8 @@ def build_app(registry: Registry, config: GatewayConfig | None = None) -> web.Ap
     app.router.add_post("/api/{service}/{method}", call_unary)
     app.router.add_get("/ws/{service}/{method}", stream)
     app.router.add_get("/content/{game}", content)
+    app.router.add_get("/games", games)
+    app.router.add_get("/games/{game}/{file}", game_file)
     app.router.add_get("/", index)
     app.router.add_static("/static/", app[CONFIG].static_dir)
     return app

@@ -3,7 +3,8 @@
 Each area (the lobby and every registered game) has a generated module
 ``tabula.<area>.v1.<area>_pb2``; every service in its ``DESCRIPTOR.services_by_name`` becomes
 routable, with its backend address from ``TABULA_<AREA>_ADDR`` (default ``127.0.0.1`` and the
-area's port from ``shared.config``).
+area's port: ``TABULA_<AREA>_PORT``, else the lobby's from ``shared.config`` and a game's from its
+manifest). The areas are the lobby and every game of the registry (``services.games``).
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from google.protobuf import message_factory
 from google.protobuf.descriptor import MethodDescriptor
 from google.protobuf.message import Message
 
-from services.games import game_names
-from shared.config import PORTS
+from services.games import game_names, manifest, service_ports
 
 log = logging.getLogger("tabula.gateway")
 
@@ -28,7 +28,7 @@ class Method:
     """One RPC: its full path and message classes, and which backend serves it."""
 
     area: str
-    service: str  # full name, e.g. "tabula.lorenzo.v1.LorenzoService"
+    service: str  # full name, e.g. "tabula.lobby.v1.LobbyService"
     name: str
     request_type: type[Message]
     response_type: type[Message]
@@ -67,12 +67,20 @@ def default_areas() -> list[str]:
     return ["lobby", *game_names()]
 
 
+def module_name(area: str) -> str:
+    """The generated module of an area: a game's from its manifest, else ``tabula.<area>.v1.<area>_pb2``."""
+    if area in game_names():
+        return manifest(area).pb2_module
+    return f"tabula.{area}.v1.{area}_pb2"
+
+
 def backend_address(area: str, env: Mapping[str, str]) -> str | None:
-    """``TABULA_<AREA>_ADDR``, else 127.0.0.1 and the area's port (``TABULA_<AREA>_PORT`` or the default)."""
+    """``TABULA_<AREA>_ADDR``, else 127.0.0.1 and the area's port (``TABULA_<AREA>_PORT`` or the default:
+    the platform's for the lobby, the manifest's for a game)."""
     explicit = env.get(f"TABULA_{area.upper()}_ADDR")
     if explicit:
         return explicit
-    port = env.get(f"TABULA_{area.upper()}_PORT") or PORTS.get(area)
+    port = env.get(f"TABULA_{area.upper()}_PORT") or service_ports().get(area)
     return f"127.0.0.1:{port}" if port else None
 
 
@@ -95,7 +103,7 @@ def discover(env: Mapping[str, str], areas: Sequence[str] | None = None) -> Regi
     for area in default_areas() if areas is None else areas:
         address = backend_address(area, env)
         try:
-            module = importlib.import_module(f"tabula.{area}.v1.{area}_pb2")
+            module = importlib.import_module(module_name(area))
         except ModuleNotFoundError:
             log.warning("no generated module for %s (run make proto); not routed", area)
             continue

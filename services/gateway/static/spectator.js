@@ -1,14 +1,15 @@
-// Tabula spectator page: plain JS over the gateway (POST /api/<service>/<method>, WS /ws/<service>/<method>).
-// Live: GetView, then the WatchMatch WebSocket; each event refreshes the view. Replay: Replay(version).
-"use strict";
+// Tabula spectator page: the generic shell, plain JS over the gateway (POST /api/<service>/<method>,
+// WS /ws/<service>/<method>). Live: GetView, then the WatchMatch WebSocket; each event refreshes the view.
+// Replay: Replay(version). The board is drawn by the game's module, /games/<game>/<game>.js (an ES module
+// exporting render(root, reply, ctx), with /games/<game>/<game>.css), when GET /games says it has one;
+// otherwise the view is shown as a readable tree.
 
 const $ = (id) => document.getElementById(id);
-const GOODS = ["coins", "wood", "stone", "servants", "military", "faith", "victory"];
-const CARD_LISTS = ["territories", "characters", "buildings", "ventures"];
 
 const S = {
-  game: "lorenzo", matchId: "", token: "", head: 0, shown: -1, follow: true,
-  ws: null, generation: 0, lastSeen: 0, refreshing: false, dirty: false, content: null,
+  game: "", matchId: "", token: "", head: 0, shown: -1, follow: true,
+  ws: null, generation: 0, lastSeen: 0, refreshing: false, dirty: false,
+  games: new Map(), module: null, content: null,
 };
 
 class ApiError extends Error {
@@ -41,7 +42,6 @@ function el(tag, attrs = {}, ...children) {
   for (const c of children) node.append(c);
   return node;
 }
-const enumName = (value, prefix) => String(value || "").replace(prefix, "").toLowerCase().replace(/_/g, " ");
 const num = (v) => Number(v || 0);
 
 function setStatus(text, kind) {
@@ -50,124 +50,79 @@ function setStatus(text, kind) {
   s.className = `status ${kind}`;
 }
 
-// ------------------------------------------------------------------ content labels (names for ids)
-async function loadContent(game) {
+// ------------------------------------------------------------------ the game's module and content tables
+async function loadGame(game) {
+  const info = S.games.get(game) || {};
+  S.content = null;
+  S.module = null;
+  $("game-css").removeAttribute("href");
+  $("board").replaceChildren();
+  if (info.content) {
+    try {
+      const reply = await fetch(`/content/${game}`);
+      S.content = reply.ok ? await reply.json() : null;
+    } catch (_) { /* names fall back to ids */ }
+  }
+  if (!info.module) return;
+  $("game-css").setAttribute("href", `/games/${game}/${game}.css`);
   try {
-    const reply = await fetch(`/content/${game}`);
-    S.content = reply.ok ? await reply.json() : null;
-  } catch (_) {
-    S.content = null;
+    S.module = await import(`/games/${game}/${game}.js`);
+  } catch (err) {
+    setStatus(`the ${game} module failed to load (${err.message}); showing the view as a tree`, "error");
   }
 }
-function table(file, key) {
-  const rows = S.content && S.content[file] && S.content[file][key];
-  return new Map((rows || []).map((r) => [Number(r.id), r]));
+
+// ------------------------------------------------------------------ the generic drawing: the view as a tree
+function scalar(value) {
+  if (value === null || value === undefined || value === "") return "-";
+  return typeof value === "boolean" ? (value ? "yes" : "no") : String(value);
 }
-function cardName(id) {
-  const card = table("cards", "cards").get(Number(id));
-  return card ? card.name : `card #${id}`;
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+function treeItem(key, value) {
+  if (Array.isArray(value) && value.some(isObject)) {
+    const items = value.map((v, i) => treeItem(`${key} ${i + 1}`, v));
+    return el("li", {}, el("details", { open: "" },
+      el("summary", {}, el("span", { class: "k", text: key }), el("span", { class: "n", text: `(${value.length})` })),
+      el("ul", {}, ...items)));
+  }
+  if (Array.isArray(value)) {
+    return el("li", {}, el("span", { class: "k", text: key }), value.map(scalar).join(", ") || "-");
+  }
+  if (isObject(value)) {
+    return el("li", {}, el("details", { open: "" }, el("summary", {}, el("span", { class: "k", text: key })),
+      el("ul", {}, ...Object.entries(value).map(([k, v]) => treeItem(k, v)))));
+  }
+  return el("li", { "data-field": key }, el("span", { class: "k", text: key }), el("b", { text: scalar(value) }));
 }
-function leaderName(id) {
-  const leader = table("leaders", "leaders").get(Number(id));
-  return leader ? leader.name : `leader #${id}`;
-}
-function towerSpaces() {
-  const spaces = [...table("board", "spaces").values()].filter((s) => s.kind === "tower");
-  if (spaces.length) return spaces;
-  const kinds = ["territory", "character", "building", "venture"];
-  return Array.from({ length: 16 }, (_, i) => ({ id: i + 1, tower: kinds[Math.floor(i / 4)], floor: (i % 4) + 1 }));
+
+function renderTree(root, reply) {
+  const toAct = (reply.seatsToAct || []).join(", ") || (reply.systemToAct ? "system" : "-");
+  const view = reply.view || {};
+  root.replaceChildren(el("div", { class: "tree" }, el("ul", {}, treeItem("to act", toAct),
+    ...Object.entries(view).map(([k, v]) => treeItem(k, v)))));
 }
 
 // ------------------------------------------------------------------ rendering
-function renderSummary(reply, view) {
-  const toAct = (reply.seatsToAct || []).join(", ") || (reply.systemToAct ? "system" : "-");
-  const items = [
-    ["round", "Round", view.round], ["period", "Period", view.period],
-    ["phase", "Phase", enumName(view.phase, "PHASE_")], ["to-act", "To act", toAct],
-    ["dice", "Dice (black, white, orange)", (view.dice || []).join(" · ") || "-"],
-    ["turn-order", "Turn order", (view.turnOrder || []).map((s) => `seat ${s}`).join(", ")],
-  ];
-  $("summary").replaceChildren(...items.map(([id, label, value]) =>
-    el("div", {}, el("span", { text: label }), el("b", { id, text: String(value) }))));
-}
-
-function occupantText(o) {
-  return `seat ${o.seat} (${enumName(o.member, "MEMBER_")})`;
-}
-
-function renderTowers(view) {
-  const cards = view.towers || [];
-  const bySpace = new Map();
-  for (const o of view.occupants || []) bySpace.set(o.space, [...(bySpace.get(o.space) || []), o]);
-  const towers = new Map();
-  for (const space of towerSpaces()) towers.set(space.tower, [...(towers.get(space.tower) || []), space]);
-  $("towers").replaceChildren(...[...towers].map(([name, spaces]) => {
-    const floors = spaces.sort((a, b) => b.floor - a.floor).map((space) => {
-      const card = num(cards[space.id - 1]);
-      const occupants = (bySpace.get(space.id) || []).map(occupantText).join(", ");
-      return el("div", { class: `floor${card ? "" : " empty"}`, "data-space": String(space.id) },
-        el("span", { class: "value", text: `floor ${space.floor}` + (space.value ? ` · ${space.value}` : "") }),
-        el("div", { class: "card", text: card ? cardName(card) : "(empty)" }),
-        el("div", { class: "occupant", text: occupants }));
-    });
-    return el("div", { class: "tower", "data-tower": name }, el("h3", { text: name }), ...floors);
-  }));
-  const others = new Map([...table("board", "spaces").values()].filter((s) => s.kind !== "tower").map((s) => [s.id, s]));
-  const used = [...bySpace].filter(([space]) => others.has(space) || space > 16);
-  $("spaces").replaceChildren(...used.map(([space, list]) => {
-    const info = others.get(space);
-    return el("div", { class: "space" }, `${info ? info.kind : "space"} ${space}: `,
-      el("span", { class: "occupant", text: list.map(occupantText).join(", ") }));
-  }));
-}
-
-function renderPlayer(p, toAct) {
-  const goods = p.goods || {};
-  const grid = el("div", { class: "goods" },
-    ...GOODS.map((k) => el("div", { "data-good": k },
-      el("div", { class: "k", text: k }), el("div", { class: "v", text: String(num(goods[k])) }))));
-  const cards = el("div", { class: "cards" }, ...CARD_LISTS.map((k) =>
-    el("div", { "data-cards": k }, el("span", { class: "k", text: `${k} (${(p[k] || []).length}):` }),
-      (p[k] || []).map(cardName).join(", ") || "-")));
-  const leaders = (p.played || []).map((l) => leaderName(l.leader));
-  cards.append(el("div", {}, el("span", { class: "k", text: "leaders played:" }), leaders.join(", ") || "-"),
-    el("div", {}, el("span", { class: "k", text: "in hand:" }), `${num(p.handSize)} leaders`),
-    el("div", {}, el("span", { class: "k", text: "family placed:" }),
-      (p.placed || []).map((m) => enumName(m, "MEMBER_")).join(", ") || "-"),
-    el("div", {}, el("span", { class: "k", text: "excommunications:" }),
-      (p.excommunications || []).join(", ") || "-"));
-  const title = `Seat ${p.seat}` + (toAct ? " · to act" : "");
-  return el("div", { class: `player${toAct ? " to-act" : ""}`, "data-seat": String(p.seat) },
-    el("h3", { text: title }), grid, cards);
-}
-
-function renderOutcome(reply, view) {
+function renderOutcome(reply) {
   const box = $("outcome");
-  const finals = view.final || [];
-  if (!finals.length && !reply.outcome) { box.hidden = true; return; }
-  const placings = (reply.outcome && reply.outcome.placings) || view.placings || [];
-  const rows = finals.map((f) => el("tr", {}, ...[f.seat, placings[f.seat] ?? "", f.before, f.territories,
-    f.characters, f.ventures, f.military, f.resources, f.penalty, f.total].map((v) => el("td", { text: String(v ?? "") }))));
-  const head = ["seat", "place", "before", "territories", "characters", "ventures", "military", "resources",
-    "penalty", "total"].map((h) => el("th", { text: h }));
-  box.replaceChildren(el("b", { text: "Final scores" }), el("table", {}, el("tr", {}, ...head), ...rows));
+  const outcome = reply.outcome;
+  if (!outcome) { box.hidden = true; return; }
+  const scores = outcome.scores || [];
+  const placings = outcome.placings || [];
+  const rows = scores.map((score, seat) => el("tr", {},
+    ...[seat, placings[seat] ?? "", score].map((v) => el("td", { text: String(v) }))));
+  const head = el("tr", {}, ...["seat", "place", "score"].map((h) => el("th", { text: h })));
+  box.replaceChildren(el("b", { text: "Final scores" }), el("table", {}, head, ...rows));
   box.hidden = false;
 }
 
 function render(reply) {
-  const view = reply.view || {};
   S.shown = num(reply.version);
+  const ctx = { content: S.content, el, game: S.game };
+  if (S.module) S.module.render($("board"), reply, ctx); else renderTree($("board"), reply);
+  renderOutcome(reply);
   document.body.dataset.rendered = String(S.shown);  // the version on screen (tests wait for it)
-  if (S.game !== "lorenzo") {
-    $("raw-section").hidden = false;
-    $("raw").textContent = JSON.stringify(view, null, 2);
-    return;
-  }
-  const toAct = new Set(reply.seatsToAct || []);
-  renderSummary(reply, view);
-  renderTowers(view);
-  $("players").replaceChildren(...(view.players || []).map((p) => renderPlayer(p, toAct.has(p.seat))));
-  renderOutcome(reply, view);
   updateReplayBar();
 }
 
@@ -251,7 +206,7 @@ async function watch(game, matchId, token) {
   $("event-log").replaceChildren();
   remember(matchId);
   setStatus("connecting…", "idle");
-  await loadContent(game);
+  await loadGame(game);
   try {
     const reply = await api(service(game), "GetView", { matchId }, token);
     S.head = num(reply.version);
@@ -317,21 +272,19 @@ function fillRecent() {
 
 // ------------------------------------------------------------------ wiring
 async function listGames() {
-  // Every game service the gateway routes (it has a WatchMatch stream), from GET /api.
+  // Every game of the gateway's registry (GET /games): name, title, whether it has a module and content.
   try {
-    const services = (await (await fetch("/api")).json()).services;
-    const games = Object.keys(services).filter((name) => services[name].some((m) => m.method === "WatchMatch"))
-      .map((name) => name.split(".")[1]);
-    const select = $("game");
-    for (const game of games) {
-      if (![...select.options].some((o) => o.value === game)) select.append(el("option", { value: game, text: game }));
-    }
-  } catch (_) { /* the static list stays */ }
+    const games = (await (await fetch("/games")).json()).games;
+    S.games = new Map(games.map((g) => [g.name, g]));
+    $("game").replaceChildren(...games.map((g) => el("option", { value: g.name, text: g.title })));
+  } catch (err) {
+    setStatus(`the list of games failed: ${err.message}`, "error");
+  }
 }
 
-function init() {
+async function init() {
   fillRecent();
-  listGames();
+  await listGames();
   $("watch-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     watch($("game").value, $("match-id").value.trim(), $("token").value.trim());

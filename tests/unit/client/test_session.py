@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from services.client.labels import labels_for
+from services.client.presentation import presentation_for
 from services.client.rpc import GameClient
 from services.client.session import Player, Spectator, parse_choice
 from shared.decider import SPECTATOR, RuleViolation
@@ -35,7 +35,7 @@ def _player(stub: FakeLorenzoStub, answers: Any, names: tuple[str, ...] = ("Ada"
 
     player = Player(
         client=_client(stub),
-        labels=labels_for("lorenzo"),
+        presentation=presentation_for("lorenzo"),
         console=_console(),
         names=names,
         read_line=read_line,
@@ -122,7 +122,7 @@ def test_the_watch_stream_resumes_from_the_last_version_after_an_error() -> None
 def test_spectator_follows_until_a_version() -> None:
     stub = new_match(seats=2, seed=3, viewer=SPECTATOR)
     spectator = Spectator(
-        client=_client(stub), labels=labels_for("lorenzo"), console=_console(), until_version=40
+        client=_client(stub), presentation=presentation_for("lorenzo"), console=_console(), until_version=40
     )
     assert spectator.watch() is None
     assert spectator.version >= 40

@@ -1,0 +1,146 @@
+"""Lorenzo's commands and events in words: the generic descriptor-driven text with Lorenzo's ids named.
+
+:class:`LorenzoDescriber` extends :class:`shared.describe.Describer`: id fields are named by their
+field name (``space``, ``card``, ``leader``, ``tile`` ...; an excommunication's ``tile`` is an
+excommunication tile), ``Goods`` read as goods, and the commands a player chooses between get
+richer wording: a family member shows its die, a tower space the card on it and the cost
+alternative paid, an exchange what it pays and gains, a leader what it needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from google.protobuf.descriptor import FieldDescriptor
+
+from services.lorenzo.presentation.labels import Labels, amounts_text
+from shared.describe import Describer, enum_label, words
+
+Msg = Any
+
+# The die of each coloured member in LorenzoView.dice (black, white, orange).
+DICE_INDEX = {"black": 0, "white": 1, "orange": 2}
+LEADER_COMMANDS = ("DraftLeader", "DiscardLeader", "PlayLeader")
+
+
+class LorenzoDescriber(Describer):
+    def __init__(self, labels: Labels, names: Sequence[str] = ()) -> None:
+        super().__init__(names)
+        self.labels = labels
+
+    # ------------------------------------------------------------ values
+    def _id_names(self) -> dict[str, Callable[[int], str]]:
+        lab = self.labels
+        return {
+            "space": lab.space,
+            "card": lab.card,
+            "cards": lab.card,
+            "leader": lab.leader,
+            "leaders": lab.leader,
+            "copy_of": lab.leader,
+            "copied": lab.leader,
+            "tile": lab.bonus_tile,
+            "bonus_tile": lab.bonus_tile,
+        }
+
+    def label(self, fd: FieldDescriptor, raw: Any, context: str) -> str | None:
+        if fd.type == FieldDescriptor.TYPE_MESSAGE and raw.DESCRIPTOR.name == "Goods":
+            return amounts_text({f.name: getattr(raw, f.name) for f in raw.DESCRIPTOR.fields})
+        if fd.type != FieldDescriptor.TYPE_INT32 or isinstance(raw, bool):
+            return None
+        if context.startswith("Excommunicat") and fd.name in ("tile", "tiles"):
+            return self.labels.excommunication(raw)
+        name = self._id_names().get(fd.name)
+        return name(raw) if name is not None else None
+
+    # ------------------------------------------------------------ commands
+    def command(self, member: Msg, view: Msg | None = None) -> str:
+        """E.g. ``Place family member: black member (die 5) on character tower floor 2 (3); Abbess``."""
+        special = self._special(member, view)
+        if special is None:
+            return super().command(member, view)
+        title = words(member.DESCRIPTOR.name)
+        return f"{title}: {special}" if special else title
+
+    def _member_text(self, member: Msg, view: Msg | None) -> str:
+        fd = member.DESCRIPTOR.fields_by_name["member"]
+        colour = enum_label(fd.enum_type, member.member)
+        dice = list(getattr(view, "dice", []) or [])
+        if colour in DICE_INDEX and DICE_INDEX[colour] < len(dice):
+            return f"{colour} member (die {dice[DICE_INDEX[colour]]})"
+        return f"{colour} member"
+
+    def _card_parts(self, member: Msg, view: Msg | None) -> list[str]:
+        """The card on a tower space (with the chosen cost when it has alternatives)."""
+        parts: list[str] = []
+        towers = list(getattr(view, "towers", []) or [])
+        space = int(member.space)
+        card = towers[space - 1] if self.labels.tower_space(space) and 0 < space <= len(towers) else 0
+        if card:
+            costs = self.labels.costs(card)
+            text = self.labels.card(card)
+            if costs and 0 <= member.cost_option < len(costs):
+                text += f" (pay {costs[member.cost_option]})"
+            parts.append(text)
+        elif member.cost_option:
+            parts.append(f"cost alternative {member.cost_option + 1}")
+        if member.discount_option:
+            parts.append(f"discount alternative {member.discount_option + 1}")
+        return parts
+
+    def _special(self, member: Msg, view: Msg | None) -> str | None:
+        """Richer wording for the commands that carry ids; None: the generic fields."""
+        name = member.DESCRIPTOR.name
+        servants = int(getattr(member, "servants", 0))
+        extra = [f"+{servants} servant{'s' if servants != 1 else ''}"] if servants else []
+        if name == "PlaceFamilyMember":
+            where = f"{self._member_text(member, view)} on {self.labels.space(member.space)}"
+            return "; ".join([where, *self._card_parts(member, view), *extra])
+        if name == "TakeBonusCard":
+            where = f"from {self.labels.space(member.space)}"
+            return "; ".join([where, *self._card_parts(member, view), *extra])
+        if name == "PerformBonusAction":
+            return "; ".join(extra)
+        if name == "ChooseExchange":
+            card = self.labels.card(member.card)
+            if member.option == 0:
+                return f"skip the exchange of {card}"
+            return f"{card}: {self.labels.exchange(member.card, member.option)}"
+        if name == "ChooseCouncilPrivileges":
+            fd = member.DESCRIPTOR.fields_by_name["privileges"]
+            return ", ".join(
+                f"{enum_label(fd.enum_type, p)} ({self.labels.privilege(p)})" for p in member.privileges
+            )
+        if name == "ChooseBonusTile":
+            return self.labels.bonus_tile(member.tile)
+        if name in LEADER_COMMANDS:
+            return self._leader_text(member)
+        if name == "ActivateLeader":
+            text = self.labels.leader(member.leader)
+            if member.HasField("member"):
+                fd = member.DESCRIPTOR.fields_by_name["member"]
+                text += f" on the {enum_label(fd.enum_type, member.member)} member"
+            return text
+        if name == "AnswerVaticanReport":
+            return "support the Church" if member.support else "do not support (take the excommunication)"
+        return None
+
+    def _leader_text(self, member: Msg) -> str:
+        name = member.DESCRIPTOR.name
+        text = self.labels.leader(member.leader)
+        requirement = self.labels.requirement(member.leader)
+        if name == "DiscardLeader":
+            return text + " (for a council privilege)"
+        if requirement:
+            text += f" (needs {requirement})"
+        if name == "PlayLeader" and member.HasField("copy_of"):
+            text += f", copying {self.labels.leader(member.copy_of)}"
+        return text
+
+    # ------------------------------------------------------------ events
+    def event(self, member: Msg) -> str:
+        """An event; a shuffle is named only (its deck orders are the server's secret anyway)."""
+        if member.DESCRIPTOR.name == "DecksShuffled":
+            return words(member.DESCRIPTOR.name)
+        return super().event(member)

@@ -1,0 +1,260 @@
+"""Lorenzo's terminal presentation on real views of random playouts: the board, the final scoring,
+commands and events in words, and the labels, all from the validated content."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tabula.common.v1 import common_pb2
+
+from services.client.presentation import presentation_for
+from services.client.render import command_text, commands_table, event_line, outcome_table, render_view
+from services.games import load_game
+from services.lorenzo.content import load_content
+from services.lorenzo.presentation import LorenzoPresentation, load
+from services.lorenzo.presentation.labels import amounts_text
+from shared.decider import SPECTATOR
+from shared.describe import enum_label, union_member, words
+from tests.unit.client.helpers import Step, playout, text_of, view_message
+
+NAMES = ("Ada", "greedy bot", "mcts bot", "random bot")
+CONTENT = load_content()
+
+
+def _first_action_step() -> Step:
+    for step in playout(seats=4, seed=11):
+        if step.state.phase.name == "ACTIONS" and step.state.players[0].hand and any(step.state.towers):
+            return step
+    raise AssertionError("no action phase with leaders in hand")
+
+
+# ------------------------------------------------------------------ the manifest and the labels
+def test_the_client_finds_lorenzos_presentation_through_its_manifest() -> None:
+    assert isinstance(presentation_for("lorenzo"), LorenzoPresentation)
+
+
+def test_labels_name_every_component_from_the_validated_content() -> None:
+    labels = load().labels
+    for card in CONTENT.cards:
+        assert labels.card(card.id) == card.name
+    for leader in CONTENT.leaders:
+        assert labels.leader(leader.id) == leader.name
+    assert labels.card(999) == "card #999" and labels.leader(999) == "leader #999"
+    assert labels.space(1) == "territory tower floor 1 (1)"
+    assert labels.space(8) == "character tower floor 4 (7)"
+    assert labels.space(17) == "market: 5 coins"
+    assert labels.space(20) == "market: 2 privileges"
+    assert labels.space(21) == "council palace"
+    assert labels.space(23) == "harvest (large, -3)"
+    assert labels.privilege(1) == "1 wood, 1 stone" and labels.privilege(9) == "privilege #9"
+    assert labels.requirement(10) == "2 territory, 4 character cards"  # Leonardo da Vinci
+    assert labels.requirement(17) == "3 building cards; 12 coins, 2 faith"  # Cesare Borgia
+    assert labels.requirement(13) == "6 cards of one type"  # Lucrezia Borgia
+    assert (
+        labels.bonus_tile(2) == "tile A (harvest 1 wood, 1 stone, 1 military; production 1 coin, 2 servants)"
+    )
+    assert labels.excommunication(5) == "1_5: action modifier (harvest, -3)"
+    assert labels.excommunication(18) == "3_4: lose per victory (every 5)"
+    assert labels.excommunication(15) == "3_1: no end points (character cards)"
+    assert labels.costs(29) == ["1 coin, 2 wood"]
+    assert labels.exchange(29, 2) == "pay 2 wood -> 5 coins" and labels.exchange(29, 3) == "option 3"
+
+
+def test_amounts_read_as_goods() -> None:
+    assert amounts_text({"coins": 3, "wood": 1, "victory": 2}) == "3 coins, 1 wood, 2 VP"
+    assert amounts_text({"coins": 1, "servants": 1, "privileges": 1}) == "1 coin, 1 servant, 1 privilege"
+    assert amounts_text({"coins": 0}) == "nothing"
+
+
+# ------------------------------------------------------------------ the board
+def test_board_shows_tower_card_names_goods_and_your_leaders() -> None:
+    presentation = load()
+    step = _first_action_step()
+    view = view_message(step.state, 0)
+    text = text_of(render_view(view, presentation, NAMES, step.version, "m"))
+
+    assert f"v{step.version}" in text and "Period 1" in text and "Round 1" in text and "actions" in text
+    dice = step.state.dice
+    assert f"Dice: black {dice[0]}  white {dice[1]}  orange {dice[2]}" in text
+    for card in (c for c in step.state.towers if c):
+        assert CONTENT.card[card].name in text  # every card on the towers by name
+    for tower in ("Territory", "Character", "Building", "Venture"):
+        assert tower in text
+    assert "market: 5 coins" in text and "council palace" in text
+    lines = [" ".join(line.split()) for line in text.splitlines()]
+    for p in step.state.players:  # each player's goods row: coins wood stone servants military faith VP
+        g = p.goods
+        row = " ".join(str(v) for v in (g.coins, g.wood, g.stone, g.servants, g.military, g.faith, g.victory))
+        assert any(line.startswith(NAMES[p.seat]) and f" {row} " in line for line in lines), row
+    assert "Ada (you)" in text
+    for leader in step.state.players[0].hand:  # your leaders in hand, by name
+        assert CONTENT.leader[leader].name in text
+    for leader in step.state.players[1].hand:  # never another seat's hand
+        assert CONTENT.leader[leader].name not in text or leader in step.state.players[0].hand
+    for tile in step.state.excommunication_tiles:
+        assert CONTENT.tile[tile].code in text
+
+
+def test_towers_are_in_board_order_top_floor_first() -> None:
+    step = _first_action_step()
+    text = text_of(load().board(view_message(step.state, 0), step.version, NAMES, ""))
+    header = next(line for line in text.splitlines() if "Territory" in line)
+    assert [w for w in header.split() if w != "floor"] == ["Territory", "Character", "Building", "Venture"]
+    floors = [line.split()[0] for line in text.splitlines() if re.match(r"^\s+[1-4]\s", line)]
+    assert floors[:4] == ["4", "3", "2", "1"]
+
+
+def test_cards_and_occupants_are_named() -> None:
+    last = None
+    for step in playout(seats=3, seed=4):
+        if step.state.occupants and any(p.territories or p.buildings for p in step.state.players):
+            last = step
+            break
+    assert last is not None
+    text = text_of(render_view(view_message(last.state, 1), load(), NAMES[:3], last.version))
+    for p in last.state.players:
+        for card in (*p.territories, *p.buildings, *p.characters, *p.ventures):
+            assert CONTENT.card[card].name in text
+    for occ in last.state.occupants:
+        assert f"{NAMES[occ.seat]} {occ.member.name.lower()}" in text
+    assert "greedy bot (you)" in text
+
+
+def test_spectator_view_and_final_scores() -> None:
+    *_, end = playout(seats=2, seed=2)
+    game = load_game("lorenzo")
+    view: Any = game.codec.to_message(game.rules.view(end.state, SPECTATOR))
+    presentation = load()
+    text = text_of(render_view(view, presentation, ("Ada", "Bob"), end.version))
+    assert "(you)" not in text and "Final scoring" in text
+    final = text_of(presentation.final(view, ("Ada", "Bob")))
+    for score in view.final:  # each seat's breakdown ends with its total
+        row = next(line for line in final.splitlines() if line.split()[:1] == [("Ada", "Bob")[score.seat]])
+        assert row.split()[-1] == str(score.total)
+    outcome = game.rules.outcome(end.state)
+    message = common_pb2.MatchOutcome(scores=outcome.scores, placings=outcome.placings)
+    table = text_of(outcome_table(list(message.scores), list(message.placings), ("Ada", "Bob")))
+    assert "Final scores" in table
+    for seat, name in enumerate(("Ada", "Bob")):
+        assert name in table and str(outcome.scores[seat]) in table
+
+
+def test_no_final_scoring_before_the_end() -> None:
+    step = _first_action_step()
+    assert load().final(view_message(step.state, 0), NAMES) is None
+
+
+def test_commands_table_numbers_every_legal_command() -> None:
+    step = _first_action_step()
+    view = view_message(step.state, step.actor.seat)
+    text = text_of(commands_table(step.commands, load(), view, NAMES))
+    assert "Your legal commands" in text
+    assert f" {len(step.commands)}   " in text
+    assert "Place family member" in text
+
+
+# ------------------------------------------------------------------ commands and events in words
+def _check(description: str, member: Any) -> None:
+    """No raw ids: every id field appears by its name in the content."""
+    name = member.DESCRIPTOR.name
+    labels = load().labels
+    assert description.startswith(words(name)), description
+    assert "#" not in description, description  # no unknown-id fallback
+    if hasattr(member, "space") and name != "Pass":
+        assert labels.space(member.space) in description
+    if name in ("DraftLeader", "DiscardLeader", "PlayLeader", "ActivateLeader"):
+        assert CONTENT.leader[member.leader].name in description
+    if name == "ChooseBonusTile":
+        assert f"tile {CONTENT.bonus_tile[member.tile].name} " in description
+    if name == "ChooseExchange":
+        assert CONTENT.card[member.card].name in description
+    if name == "PlaceFamilyMember":
+        colour = enum_label(member.DESCRIPTOR.fields_by_name["member"].enum_type, member.member)
+        assert f"{colour} member" in description
+        if member.servants:
+            assert re.search(rf"\+{member.servants} servants?", description)
+    if name == "ChooseCouncilPrivileges":
+        for p in member.privileges:
+            assert labels.privilege(p) in description
+    if name == "AnswerVaticanReport":
+        assert "support" in description
+
+
+def test_every_command_type_of_random_playouts_is_described_readably() -> None:
+    presentation = load()
+    seen: dict[str, str] = {}
+    for seats, seed, advanced in ((4, 1, True), (2, 2, True), (3, 9, False)):
+        for step in playout(seats=seats, seed=seed, advanced=advanced):
+            seat = step.actor.seat if step.actor.is_seat else 0
+            view = view_message(step.state, seat)
+            for command in step.commands:
+                member = union_member(command)
+                text = command_text(command, presentation, view, NAMES[:seats])
+                _check(text, member)
+                seen.setdefault(member.DESCRIPTOR.name, text)
+    expected = {
+        "ChooseBonusTile",
+        "DraftLeader",
+        "PlaceFamilyMember",
+        "ChooseCouncilPrivileges",
+        "DiscardLeader",
+        "EndTurn",
+        "AnswerVaticanReport",
+        "StartRound",
+        "EndRound",
+        "ResolveVaticanReport",
+        "EndGame",
+    }
+    assert expected <= set(seen), sorted(expected - set(seen))
+    assert seen["EndTurn"] == "End turn"
+    assert seen["StartRound"] == "Start round"
+
+
+def test_tower_placement_names_the_card_and_its_cost() -> None:
+    presentation = load()
+    for step in playout(seats=4, seed=3):
+        view = view_message(step.state, step.actor.seat if step.actor.is_seat else 0)
+        for command in step.commands:
+            member = union_member(command)
+            if member.DESCRIPTOR.name != "PlaceFamilyMember" or member.space > 16:
+                continue
+            card = CONTENT.card[step.state.towers[member.space - 1]]
+            text = presentation.describe_command(member, view, ())
+            assert card.name in text
+            if card.costs:
+                paid = amounts_text(
+                    {
+                        k: getattr(card.costs[member.cost_option].pay, k)
+                        for k in ("coins", "wood", "stone", "servants", "military")
+                    }
+                )
+                assert f"pay {paid}" in text
+            die = step.state.dice[member.member - 2] if member.member >= 2 else None
+            if die is not None:
+                assert f"(die {die})" in text
+            return
+    raise AssertionError("no tower placement")
+
+
+def test_events_are_described_with_names() -> None:
+    pb2 = load_game("lorenzo").modules.pb2
+    presentation = load()
+    event = pb2.MatchEvent()
+    event.envelope.version = 12
+    event.envelope.actor = "seat:0"
+    event.event.card_taken.seat = 0
+    event.event.card_taken.card = 1
+    event.event.card_taken.card_type = pb2.CARD_TYPE_TERRITORY
+    event.event.card_taken.space = 1
+    text = text_of(event_line(event, presentation, ("Ada",)))
+    assert text.startswith("[Ada] v12 Card taken")
+    assert "Ada (seat 0)" in text and CONTENT.card[1].name in text and "territory" in text
+    gained = pb2.ResourcesGained(seat=1, source=pb2.SOURCE_MARKET)
+    gained.goods.coins = 5
+    assert presentation.describe_event(gained, ()) == "Resources gained: seat 1; goods 5 coins; source market"
+    excommunicated = pb2.Excommunicated(seat=0, tile=5)
+    assert "1_5: action modifier (harvest, -3)" in presentation.describe_event(excommunicated, ("Ada",))
+    shuffled = pb2.DecksShuffled()
+    shuffled.decks.add(cards=[1, 2, 3])
+    assert presentation.describe_event(shuffled, ()) == "Decks shuffled"  # deck orders are not shown
