@@ -78,17 +78,18 @@ class BotHooks:
 
 
 class Presentation(Protocol):
-    """How the terminal client shows a game. Views and commands arrive as protobuf messages."""
+    """How the terminal client shows a game. Views, commands and events arrive as protobuf messages;
+    ``names`` are the seats' display names (``seat N`` where a name is missing)."""
 
     def board(self, view: Any, version: int, names: Sequence[str], match_id: str) -> Any:
         """A rich renderable of the whole board as ``view``'s viewer sees it."""
         ...
 
-    def describe_command(self, command: Any, view: Any | None) -> str:
+    def describe_command(self, command: Any, view: Any | None, names: Sequence[str]) -> str:
         """One line for a legal command (a member message of the game's ``Command`` oneof)."""
         ...
 
-    def describe_event(self, event: Any) -> str:
+    def describe_event(self, event: Any, names: Sequence[str]) -> str:
         """One line for an event (a member message of the game's ``Event`` oneof)."""
         ...
 
