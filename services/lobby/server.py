@@ -2,8 +2,8 @@
 
 Besides the gRPC server, every lobby instance runs two background threads: the matcher
 (one tick every ``TABULA_MATCH_TICK_S``, default 0.5 s) and the ratings projector (the
-``lobby-projections`` consumer group on every outbox shard). Both are safe to run in many
-instances at once.
+``lobby-projections`` consumer group on every outbox shard, read by the shared follower).
+Both are safe to run in many instances at once.
 """
 
 from __future__ import annotations
@@ -52,11 +52,13 @@ class Lobby:
         return self.server.port
 
     def start_background(self, tick_s: float) -> None:
-        self.projector.ensure_groups()
-        for name, loop in (("matcher", self.matcher.run), ("projector", self.projector.run)):
-            thread = threading.Thread(
-                target=loop, args=(self.stopping, tick_s), name=f"lobby-{name}", daemon=True
-            )
+        self.projector.follower.ensure_groups()
+        loops = (
+            ("matcher", self.matcher.run, (self.stopping, tick_s)),
+            ("projector", self.projector.run, (self.stopping,)),
+        )
+        for name, loop, args in loops:
+            thread = threading.Thread(target=loop, args=args, name=f"lobby-{name}", daemon=True)
             thread.start()
             self.threads.append(thread)
 
@@ -95,7 +97,7 @@ def build(
     return Lobby(
         server,
         Matcher(queue_repo, catalog, clock, store, policy),
-        RatingsProjector(store, ratings, catalog, consumer),
+        RatingsProjector(store, ratings, consumer),
         catalog,
     )
 

@@ -1,9 +1,11 @@
-"""What a match needs from the workers at its head: pure decisions from state and meta.
+"""What a match needs from the workers at its head: pure decisions from progress and meta.
 
-The reactor calls :func:`plan` for each outbox notice that is still the head of its match:
-a pending system step becomes a ``scoring`` job, a bot seat to act a ``bots`` job, a human
-seat to act (with a turn clock) a ``timers`` job due when the clock runs out. The meta keys
-are the platform's: ``bots`` {"<seat>": "<level>"}, ``turn_seconds``, ``away:<seat>``.
+The reactor calls :func:`plan` for each outbox notice that is still the head of its match,
+with the :class:`~shared.store.Progress` the runner recorded with that append (seats to act,
+system step pending, status): a pending system step becomes a ``scoring`` job, a bot seat to
+act a ``bots`` job, a human seat to act (with a turn clock) a ``timers`` job due when the
+clock runs out. No game code is needed. The meta keys read here are the platform's:
+``game``, ``bots`` {"<seat>": "<level>"}, ``turn_seconds``, ``away:<seat>``.
 """
 
 from __future__ import annotations
@@ -14,8 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from shared.decider import SYSTEM
-from shared.store import StoredEvent
+from shared.store import MatchStatus, Progress, StoredEvent
 
 
 class JobKind(enum.StrEnum):
@@ -83,23 +84,26 @@ def away_seats(meta: Mapping[str, str]) -> set[int]:
 
 
 def plan(
-    rules: Any, state: Any, version: int, meta: Mapping[str, str], match_id: str, away_seconds: int
+    progress: Progress, version: int, meta: Mapping[str, str], match_id: str, away_seconds: int
 ) -> list[Job]:
-    """The jobs the match at ``version`` needs; none once it is over."""
-    if rules.outcome(state) is not None:
+    """The jobs the match at ``version`` needs; none once it is over.
+
+    A pending system step comes first: while it is due nobody else may act (the rules list
+    only SYSTEM then), so no seat job is planned beside it.
+    """
+    if progress.status is MatchStatus.FINISHED:
         return []
-    actors = rules.to_act(state)
-    game = meta.get("game", rules.game)
-    if SYSTEM in actors:
+    game = meta.get("game", "")
+    if progress.system:
         return [Job(JobKind.SYSTEM, match_id, game, version)]
     bots, clock, away = bot_levels(meta), turn_seconds(meta), away_seats(meta)
     jobs = []
-    for actor in actors:
-        if actor.seat in bots:
-            jobs.append(Job(JobKind.BOT, match_id, game, version, actor.seat, bots[actor.seat]))
+    for seat in progress.to_act:
+        if seat in bots:
+            jobs.append(Job(JobKind.BOT, match_id, game, version, seat, bots[seat]))
         elif clock > 0:
-            seconds = min(clock, away_seconds) if actor.seat in away else clock
-            jobs.append(Job(JobKind.TIMER, match_id, game, version, actor.seat, countdown=float(seconds)))
+            seconds = min(clock, away_seconds) if seat in away else clock
+            jobs.append(Job(JobKind.TIMER, match_id, game, version, seat, countdown=float(seconds)))
     return jobs
 
 

@@ -3,6 +3,7 @@
 from shared.store.base import (
     MAX_BATCH,
     MAX_PAYLOAD,
+    PROGRESS_KEYS,
     AppendResult,
     BatchTooLarge,
     EventStore,
@@ -22,6 +23,7 @@ from shared.store.memory import MemoryEventStore
 __all__ = [
     "MAX_BATCH",
     "MAX_PAYLOAD",
+    "PROGRESS_KEYS",
     "AppendResult",
     "BatchTooLarge",
     "EventStore",

@@ -6,6 +6,7 @@ import json
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 import redis
@@ -232,7 +233,7 @@ def test_a_bare_append_carries_no_progress(store: EventStore) -> None:
 
 
 def _race(store: EventStore) -> MatchRunner[RaceState]:
-    rules = RaceRules()
+    rules: Any = RaceRules()
     return MatchRunner(rules, JsonCodec([*rules.command_types, *rules.event_types]), store)
 
 

@@ -1,9 +1,14 @@
-"""Ratings and history from the event store: a consumer group on every shard's outbox.
+"""Ratings and history from the event store: the ``lobby-projections`` group on every outbox shard.
 
-For each notice, if the match's meta says it is finished, fold its final state, ask the
-rules for the placings, and apply ratings and history in one script (idempotent by match
-id, so a redelivered notice or a second lobby instance changes nothing). A notice is
-acknowledged only after that; one that fails stays pending and is re-claimed later.
+The shared follower (``shared.outbox``) reads the notices; a notice whose recorded progress says
+the match is still active is skipped at once. For the others the match meta is read: if it says
+the match is finished, the outcome the runner recorded with the final append gives the
+placings (no game code is loaded), and ratings and history are applied in one script
+(idempotent by match id, so a redelivered notice or a second lobby instance changes nothing).
+A notice is acknowledged only after that; one that fails stays pending, is claimed again after
+``CLAIM_IDLE_MS`` and dead-lettered after ``MAX_DELIVERIES``. A match finished before outcomes
+were recorded (meta ``status`` finished, no ``outcome``) cannot be rated here: its notices fail
+and end in the dead-letter stream, which says which matches those are.
 """
 
 from __future__ import annotations
@@ -12,8 +17,6 @@ import json
 import logging
 import threading
 
-import redis
-
 from services.lobby.adapters import keys
 from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.ratings_repo import HistoryItem, RatingsRepository, Standing
@@ -21,12 +24,14 @@ from services.lobby.domain import validation
 from services.lobby.domain.ratings import FinishedMatch, rate
 from shared.errors import Conflict
 from shared.observability import log_fields
-from shared.store import OutboxNotice
-from shared.store.redis_store import RedisEventStore, notice_from_entry
+from shared.outbox import FollowerSettings, OutboxFollower
+from shared.store import MatchStatus, OutboxNotice, Progress
+from shared.store.redis_store import RedisEventStore
 from shared.tokens import Claims
 
 log = logging.getLogger("tabula.lobby.projections")
-RECLAIM_IDLE_MS = 30_000
+CLAIM_IDLE_MS = 30_000
+MAX_DELIVERIES = 5
 APPLY_RETRIES = 50
 
 
@@ -35,61 +40,37 @@ class RatingsProjector:
         self,
         store: RedisEventStore,
         ratings: RatingsRepository,
-        catalog: GameCatalog,
         consumer: str,
         group: str = keys.GROUP,
+        block_ms: int = 500,
     ) -> None:
-        self.store, self.ratings, self.catalog = store, ratings, catalog
-        self.client, self.consumer, self.group = store.client, consumer, group
-
-    def ensure_groups(self) -> None:
-        for shard in range(self.store.shards):
-            try:
-                self.client.xgroup_create(self.store.outbox_key(shard), self.group, id="0", mkstream=True)
-            except redis.ResponseError as err:
-                if "BUSYGROUP" not in str(err):
-                    raise
+        self.store, self.ratings = store, ratings
+        follow = FollowerSettings(group, consumer, CLAIM_IDLE_MS, MAX_DELIVERIES, block_ms)
+        self.follower = OutboxFollower(store, range(store.shards), self.handle, follow)
 
     def poll(self) -> int:
-        """One pass over every shard (new notices, then long-pending ones); returns notices handled."""
-        return sum(self._poll_shard(shard) for shard in range(self.store.shards))
+        """One pass over every shard (long-pending notices when due, then new ones); notices handled."""
+        return self.follower.poll_once()
 
-    def _poll_shard(self, shard: int) -> int:
-        key = self.store.outbox_key(shard)
-        reply = self.client.xreadgroup(self.group, self.consumer, {key: ">"}, count=200)
-        entries = [item for _, items in reply for item in items]
-        claimed = self.client.xautoclaim(key, self.group, self.consumer, RECLAIM_IDLE_MS, count=50)
-        entries += claimed[1]
-        # an entry trimmed from the stream while pending comes back without fields: nothing to do
-        done = [
-            entry_id
-            for entry_id, fields in entries
-            if not fields or self._handled(notice_from_entry(entry_id, fields))
-        ]
-        if done:
-            self.client.xack(key, self.group, *done)
-        return len(done)
+    def run(self, stopping: threading.Event) -> None:
+        self.follower.run(stopping)
 
-    def _handled(self, notice: OutboxNotice) -> bool:
-        try:
-            self.project(notice.match_id, _entry_ms(notice.entry_id))
-            return True
-        except Exception:  # left pending: re-claimed after RECLAIM_IDLE_MS, nothing half-written
-            log.exception("projection failed", extra=log_fields(match_id=notice.match_id))
-            return False
+    def handle(self, notice: OutboxNotice) -> None:
+        if notice.progress is not None and notice.progress.status is MatchStatus.ACTIVE:
+            return  # most notices: the match goes on, nothing to read
+        self.project(notice.match_id, _entry_ms(notice.entry_id))
 
     def project(self, match_id: str, finished_ms: int) -> bool:
         """Rate and record one match if it is finished and not yet rated; True if applied now."""
         meta = self.store.get_meta(match_id)
-        if meta.get("status") != "finished" or self.ratings.is_rated(match_id):
+        if meta.get("status") != MatchStatus.FINISHED or self.ratings.is_rated(match_id):
             return False
-        game = meta["game"]
-        rules = self.catalog.rules(game)
-        outcome = rules.outcome(self.catalog.runner(game, self.store).load(match_id).state)
-        if outcome is None:
-            raise Conflict("not_finished", f"match {match_id} is marked finished but has no outcome")
+        progress = Progress.parse(meta)
+        if progress is None or progress.outcome is None:
+            raise Conflict("no_outcome", f"match {match_id} finished before outcomes were recorded")
         players = tuple(json.loads(meta.get("players", "[]")))
-        return self.record(FinishedMatch(match_id, game, tuple(outcome.placings), players), finished_ms)
+        finished = FinishedMatch(match_id, meta["game"], tuple(progress.outcome.placings), players)
+        return self.record(finished, finished_ms)
 
     def record(self, match: FinishedMatch, finished_ms: int) -> bool:
         ids = [h.player_id for h in match.humans]
@@ -102,16 +83,6 @@ class RatingsProjector:
                     log.info("match rated", extra=log_fields(match_id=match.match_id, game=match.game))
                 return result == 1
         raise Conflict("busy_ratings", f"ratings of match {match.match_id} kept changing; will retry")
-
-    def run(self, stopping: threading.Event, interval_s: float = 0.5) -> None:
-        while not stopping.is_set():
-            try:
-                handled = self.poll()
-            except Exception:  # keep projecting after a Redis blip
-                log.exception("projection poll failed")
-                handled = 0
-            if not handled:
-                stopping.wait(interval_s)
 
 
 def _entry_ms(entry_id: str) -> int:

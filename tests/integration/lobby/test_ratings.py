@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -13,7 +14,11 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.games import load_game
 from services.lobby.adapters import keys
+from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.server import Lobby
+from services.lobby.service_layer.projections import RatingsProjector
+from shared.decider import Outcome
+from shared.store import MatchStatus, NewEvent, Progress
 from shared.store.redis_store import RedisEventStore
 from tests.integration.lobby.conftest import Guest, LobbyFactory, auth, sign_in
 
@@ -89,3 +94,31 @@ def _replay_outbox(lobbies: list[Lobby], client: redis.Redis) -> None:
     store = RedisEventStore(client)
     for shard in range(store.shards):
         client.xgroup_setid(store.outbox_key(shard), keys.GROUP, "0")
+
+
+def test_the_outcome_comes_from_the_recorded_progress_without_game_code(redis_client: redis.Redis) -> None:
+    """A game no process knows: the projection never asks for its rules."""
+    store = RedisEventStore(redis_client)
+    projector = RatingsProjector(store, RatingsRepository(redis_client), "solo", block_ms=10)
+    projector.follower.ensure_groups()
+    players = {"players": '["p-ada", "", "p-bob"]', "game": "unknown-game"}
+    active = Progress((0,), False, MatchStatus.ACTIVE)
+    store.append("g1", 0, [NewEvent("Started", b"")], "c0", meta=players, progress=active)
+    finished = Progress((), False, MatchStatus.FINISHED, Outcome((4, 9, 6), (3, 1, 2)))
+    store.append("g1", 1, [NewEvent("Ended", b"")], "c1", progress=finished)
+    assert projector.poll() == 2
+    ada = redis_client.zrange(keys.history("p-ada"), 0, -1)
+    assert [json.loads(h)["placings"] for h in ada] == [[3, 1, 2]]
+    assert [json.loads(h)["placing"] for h in redis_client.zrange(keys.history("p-bob"), 0, -1)] == [2]
+
+
+def test_a_match_finished_before_outcomes_were_recorded_is_left_pending(redis_client: redis.Redis) -> None:
+    store = RedisEventStore(redis_client)
+    projector = RatingsProjector(store, RatingsRepository(redis_client), "solo", block_ms=10)
+    projector.follower.ensure_groups()
+    meta = {"players": '["p-ada", "p-bob"]', "game": "unknown-game", "status": "finished"}
+    store.append("old", 0, [NewEvent("Ended", b"")], "c0", meta=meta)  # the old format: no progress
+    projector.poll()
+    assert not redis_client.exists(keys.history("p-ada"))
+    pending = [redis_client.xpending(store.outbox_key(s), keys.GROUP)["pending"] for s in range(store.shards)]
+    assert sum(pending) == 1  # claimed again later, then dead-lettered (shared.outbox)

@@ -1,4 +1,4 @@
-"""The reactor in-process against real Redis: consumer groups, recovery, dead letters, sharding."""
+"""The reactor in-process on real Redis: plans from notices alone, old notices, recovery, dead letters."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ from typing import Any
 import pytest
 
 from services.workers.planner import Job, JobKind
-from services.workers.reactor import GROUP, Reactor, dead_letter_key, owned_shards
+from services.workers.reactor import GROUP, Reactor, follower_settings
 from services.workers.settings import WorkerSettings
-from shared.decider import Actor
+from shared.decider import SYSTEM, Actor
+from shared.outbox import dead_letter_key
 from shared.runner import MatchRunner
-from shared.store import shard_of
+from shared.store import PROGRESS_KEYS, shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import create_match
-from tests.support.race import Roll
+from tests.support.race import EndRound, Roll
 
 SETTINGS = dataclasses.replace(
     WorkerSettings.from_env({}), reactor_claim_idle_ms=0, reactor_max_deliveries=2, reactor_block_ms=10
@@ -34,17 +35,73 @@ class Dispatch:
         self.jobs.append(job)
 
 
-def _reactor(store: RedisEventStore, runner: MatchRunner[Any], dispatch: Dispatch, **kw: Any) -> Reactor:
-    reactor = Reactor(store, lambda game: runner, dispatch, dataclasses.replace(SETTINGS, **kw))
-    reactor.ensure_groups()
+class NoGameCode:
+    """Runners that must not be asked for: a notice with progress is planned without game code."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def __call__(self, game: str) -> MatchRunner[Any]:
+        self.asked.append(game)
+        raise AssertionError(f"the reactor loaded game code for {game}")
+
+
+def _reactor(store: RedisEventStore, dispatch: Dispatch, runners: Any = None, consumer: str = "") -> Reactor:
+    follow = follower_settings(SETTINGS)
+    if consumer:
+        follow = dataclasses.replace(follow, consumer=consumer)
+    reactor = Reactor(store, runners or NoGameCode(), dispatch, SETTINGS, follow)
+    reactor.follower.ensure_groups()
     return reactor
 
 
-def test_a_notice_becomes_a_bot_job(store: RedisEventStore, race_runner: MatchRunner[Any]) -> None:
+def test_a_notice_becomes_a_bot_job_without_game_code(
+    store: RedisEventStore, race_runner: MatchRunner[Any]
+) -> None:
     version = create_match(race_runner, "r1", 2, {0: "greedy"})
     dispatch = Dispatch()
-    _reactor(store, race_runner, dispatch).poll(">")
+    assert _reactor(store, dispatch).follower.poll(">") == 1
     assert dispatch.jobs == [Job(JobKind.BOT, "r1", "race", version, 0, "greedy")]
+
+
+def test_a_pending_round_end_becomes_a_scoring_job_and_a_finished_match_nothing(
+    store: RedisEventStore, race_runner: MatchRunner[Any]
+) -> None:
+    version = create_match(race_runner, "r6", 2, {}, goal=7)
+    race_runner.submit("r6", Actor.of_seat(0), Roll(), version, "a")
+    race_runner.submit("r6", Actor.of_seat(1), Roll(), version + 1, "b")
+    dispatch = Dispatch()
+    reactor = _reactor(store, dispatch)
+    reactor.follower.poll(">")
+    assert dispatch.jobs == [Job(JobKind.SYSTEM, "r6", "race", version + 2)]
+    at = version + 2
+    while race_runner.rules.outcome(race_runner.load("r6").state) is None:
+        (actor,) = race_runner.rules.to_act(race_runner.load("r6").state)
+        command = EndRound() if actor == SYSTEM else Roll()
+        at = race_runner.submit("r6", actor, command, at, f"c{at}").last_version
+    dispatch.jobs.clear()
+    reactor.follower.poll(">")
+    assert dispatch.jobs == []  # the finished notice is the head and plans nothing
+
+
+def test_a_notice_written_before_progress_was_recorded_is_planned_from_the_state(
+    store: RedisEventStore, race_runner: MatchRunner[Any]
+) -> None:
+    version = create_match(race_runner, "old", 2, {0: "random"})
+    outbox = store.outbox_key(shard_of("old", store.shards))
+    store.client.delete(outbox)  # replace the notice with one of the old format, and the meta too
+    store.client.hdel(store._key("old", "meta"), *PROGRESS_KEYS)
+    store.client.xadd(outbox, {"match": "old", "first": 1, "last": version, "types": "X", "game": "race"})
+    asked: list[str] = []
+
+    def runners(game: str) -> MatchRunner[Any]:
+        asked.append(game)
+        return race_runner
+
+    dispatch = Dispatch()
+    _reactor(store, dispatch, runners).follower.poll(">")
+    assert asked == ["race"]  # the state is loaded once, through the registry's runner
+    assert dispatch.jobs == [Job(JobKind.BOT, "old", "race", version, 0, "random")]
 
 
 def test_a_restarted_reactor_handles_what_it_read_but_never_acknowledged(
@@ -52,10 +109,10 @@ def test_a_restarted_reactor_handles_what_it_read_but_never_acknowledged(
 ) -> None:
     create_match(race_runner, "r2", 2, {0: "greedy"})
     crashed = Dispatch(failures=1)
-    _reactor(store, race_runner, crashed).poll(">")  # read, failed, left pending
+    _reactor(store, crashed).follower.poll(">")  # read, failed, left pending
     assert crashed.jobs == []
     restarted = Dispatch()
-    assert _reactor(store, race_runner, restarted).recover_pending() == 1
+    assert _reactor(store, restarted).follower.recover_pending() == 1
     assert [j.match_id for j in restarted.jobs] == ["r2"]
 
 
@@ -64,13 +121,13 @@ def test_a_notice_that_keeps_failing_goes_to_the_dead_letter_stream(
 ) -> None:
     create_match(race_runner, "r3", 2, {0: "greedy"})
     dispatch = Dispatch(failures=100)
-    reactor = _reactor(store, race_runner, dispatch)
-    reactor.poll(">")
+    reactor = _reactor(store, dispatch)
+    reactor.follower.poll(">")
     for _ in range(3):
-        reactor.reclaim()
+        reactor.follower.reclaim()
     outbox = store.outbox_key(shard_of("r3", store.shards))
     dead = store.client.xrange(dead_letter_key(outbox))
-    assert [fields[b"match"] for _, fields in dead] == [b"r3"]
+    assert [(fields[b"match"], fields[b"group"]) for _, fields in dead] == [(b"r3", GROUP.encode())]
     assert store.client.xpending(outbox, GROUP)["pending"] == 0
 
 
@@ -78,23 +135,25 @@ def test_a_crashed_consumer_s_entries_are_claimed_by_another(
     store: RedisEventStore, race_runner: MatchRunner[Any]
 ) -> None:
     create_match(race_runner, "r4", 2, {0: "random"})
-    _reactor(store, race_runner, Dispatch(failures=1)).poll(">")
+    _reactor(store, Dispatch(failures=1)).follower.poll(">")
     other = Dispatch()
-    survivor = _reactor(store, race_runner, other)
-    survivor.consumer = "reactor-survivor"
-    assert survivor.reclaim() == 1
+    survivor = _reactor(store, other, consumer="reactor-survivor")
+    assert survivor.follower.reclaim() == 1
     assert [j.match_id for j in other.jobs] == ["r4"]
 
 
 def test_a_superseded_notice_enqueues_nothing(store: RedisEventStore, race_runner: MatchRunner[Any]) -> None:
-    version = create_match(race_runner, "r5", 2, {})
+    version = create_match(race_runner, "r5", 2, {0: "random"})
     race_runner.submit("r5", Actor.of_seat(0), Roll(), version, "a")
     dispatch = Dispatch()
-    _reactor(store, race_runner, dispatch).poll(">")
-    assert dispatch.jobs == []  # seat 1 is human, no clock; the create notice is superseded
+    assert _reactor(store, dispatch).follower.poll(">") == 2
+    assert dispatch.jobs == []  # the create notice is superseded; seat 1 is human, no clock
 
 
-@pytest.mark.parametrize("count", [1, 2, 3, 5])
-def test_reactor_instances_split_the_shards_between_them(count: int) -> None:
-    owned = [owned_shards(16, i, count) for i in range(count)]
-    assert sorted(s for shards in owned for s in shards) == list(range(16))
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_reactor_instances_read_only_their_own_shards(store: RedisEventStore, count: int) -> None:
+    settings = [dataclasses.replace(SETTINGS, reactor_index=i, reactor_count=count) for i in range(count)]
+    reactors = [Reactor(store, NoGameCode(), Dispatch(), s) for s in settings]
+    keys = [set(r.follower.keys) for r in reactors]
+    assert sorted(k for ks in keys for k in ks) == sorted(store.outbox_key(s) for s in range(store.shards))
+    assert {r.follower.settings.consumer for r in reactors} == {f"reactor-{i}" for i in range(count)}

@@ -1,62 +1,62 @@
-"""What the reactor enqueues for a match at its head."""
+"""What the reactor enqueues for a match at its head, planned from the recorded progress alone."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
 from services.workers.planner import Job, JobKind, plan, seats_back
-from shared.runner import MatchRunner
-from shared.store import StoredEvent
-from tests.unit.workers.conftest import create
+from shared.decider import Actor, Outcome
+from shared.store import MatchStatus, MemoryEventStore, NewEvent, Progress, StoredEvent, shard_of
+from tests.support.race import JsonCodec, RaceRules, Roll
+
+ACTIVE = MatchStatus.ACTIVE
 
 
-def _plan(runner: MatchRunner[Any], away_seconds: int = 5) -> list[Job]:
-    loaded = runner.load("m1")
-    return plan(runner.rules, loaded.state, loaded.version, loaded.meta, "m1", away_seconds)
+def meta(
+    bots: Mapping[int, str] | None = None, turn_seconds: int = 0, away: tuple[int, ...] = ()
+) -> dict[str, str]:
+    plain = {str(seat): level for seat, level in (bots or {}).items()}
+    marks = {f"away:{seat}": "1" for seat in away}
+    return {"game": "race", "bots": json.dumps(plain), "turn_seconds": str(turn_seconds), **marks}
 
 
-def _roll(runner: MatchRunner[Any], seat: int) -> None:
-    from shared.decider import Actor
-    from tests.support.race import Roll
-
-    version = runner.load("m1").version
-    runner.submit("m1", Actor.of_seat(seat), Roll(), version, f"c{version}")
+def test_a_bot_seat_to_act_gets_a_bot_job() -> None:
+    jobs = plan(Progress((0,), False, ACTIVE), 3, meta({0: "greedy"}), "m1", 5)
+    assert jobs == [Job(JobKind.BOT, "m1", "race", 3, 0, "greedy")]
 
 
-def test_a_bot_seat_to_act_gets_a_bot_job(runner: MatchRunner[Any]) -> None:
-    version = create(runner, bots={"0": "greedy"})
-    assert _plan(runner) == [Job(JobKind.BOT, "m1", "race", version, 0, "greedy")]
-
-
-def test_a_pending_round_end_gets_a_scoring_job(runner: MatchRunner[Any]) -> None:
-    create(runner)
-    _roll(runner, 0)
-    _roll(runner, 1)
-    (job,) = _plan(runner)
+def test_a_pending_system_step_gets_one_scoring_job() -> None:
+    (job,) = plan(Progress((), True, ACTIVE), 9, meta({0: "greedy", 1: "mcts"}), "m1", 5)
     assert (job.kind, job.queue, job.task_name) == (JobKind.SYSTEM, "scoring", "tabula.system_step")
-    assert job.args() == ["m1", "race", runner.load("m1").version]
+    assert job.args() == ["m1", "race", 9]
 
 
-def test_a_human_seat_with_a_clock_gets_a_timer_due_when_it_runs_out(runner: MatchRunner[Any]) -> None:
-    version = create(runner, turn_seconds=30)
-    assert _plan(runner) == [Job(JobKind.TIMER, "m1", "race", version, 0, countdown=30.0)]
+def test_a_human_seat_with_a_clock_gets_a_timer_due_when_it_runs_out() -> None:
+    jobs = plan(Progress((1,), False, ACTIVE), 4, meta(turn_seconds=30), "m1", 5)
+    assert jobs == [Job(JobKind.TIMER, "m1", "race", 4, 1, countdown=30.0)]
 
 
-def test_an_away_seat_gets_the_short_clock(runner: MatchRunner[Any]) -> None:
-    create(runner, turn_seconds=30)
-    runner.store.set_meta("m1", {"away:0": "1"})
-    assert [j.countdown for j in _plan(runner, away_seconds=4)] == [4.0]
+def test_an_away_seat_gets_the_short_clock() -> None:
+    progress = Progress((0, 1), False, ACTIVE)
+    jobs = plan(progress, 4, meta(turn_seconds=30, away=(0,)), "m1", away_seconds=4)
+    assert [(j.seat, j.countdown) for j in jobs] == [(0, 4.0), (1, 30.0)]
 
 
-def test_a_human_seat_without_a_clock_needs_nothing(runner: MatchRunner[Any]) -> None:
-    create(runner)
-    assert _plan(runner) == []
+def test_every_seat_to_act_at_once_gets_its_job() -> None:
+    progress = Progress((0, 1, 2), False, ACTIVE)
+    jobs = plan(progress, 7, meta({0: "random", 2: "mcts"}, turn_seconds=20), "m1", 5)
+    assert [(j.kind, j.seat) for j in jobs] == [(JobKind.BOT, 0), (JobKind.TIMER, 1), (JobKind.BOT, 2)]
 
 
-def test_a_finished_match_needs_nothing(runner: MatchRunner[Any]) -> None:
-    create(runner, goal="1", bots={"0": "random"})
-    _roll(runner, 0)
-    assert _plan(runner) == []
+def test_a_human_seat_without_a_clock_needs_nothing() -> None:
+    assert plan(Progress((0,), False, ACTIVE), 3, meta(), "m1", 5) == []
+
+
+def test_a_finished_match_needs_nothing() -> None:
+    done = Progress((), False, MatchStatus.FINISHED, Outcome((3, 9), (2, 1)))
+    assert plan(done, 12, meta({0: "random", 1: "random"}, turn_seconds=30), "m1", 5) == []
 
 
 def test_task_ids_are_deterministic() -> None:
@@ -65,8 +65,37 @@ def test_task_ids_are_deterministic() -> None:
 
 
 def test_a_seat_command_from_an_away_seat_brings_it_back() -> None:
-    meta = {"away:1": "1", "away:0": "0"}
+    away = {"away:1": "1", "away:0": "0"}
     human = StoredEvent(9, "DieRolled", b"", "public", "c", "seat:1", 0, 1)
     bot = StoredEvent(9, "DieRolled", b"", "public", "c", "timeout:1:greedy", 0, 1)
-    assert seats_back(meta, [human]) == {1}
-    assert seats_back(meta, [bot]) == set()
+    assert seats_back(away, [human]) == {1}
+    assert seats_back(away, [bot]) == set()
+
+
+def test_the_runner_s_notices_plan_a_whole_turn_cycle() -> None:
+    """The notices a real runner writes are all the planner needs: bot, then system, then bot."""
+    from shared.runner import MatchRunner
+
+    rules: Any = RaceRules()
+    store = MemoryEventStore()
+    runner: MatchRunner[Any] = MatchRunner(
+        rules, JsonCodec([*rules.command_types, *rules.event_types]), store
+    )
+    extra = meta({1: "greedy"})
+    version = runner.create("m1", 2, {"goal": "50"}, seed=4, extra_meta=extra).version
+    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")  # a human seat moves; seat 1 is a bot
+    runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b")
+    kinds = []
+    for notice in store.read_outbox(shard_of("m1", store.shards)):
+        assert notice.progress is not None
+        kinds += [
+            (j.kind, j.version, j.seat) for j in plan(notice.progress, notice.last_version, extra, "m1", 5)
+        ]
+    assert kinds == [(JobKind.BOT, version + 1, 1), (JobKind.SYSTEM, version + 2, -1)]
+
+
+def test_a_bare_append_has_no_progress_to_plan_from() -> None:
+    store = MemoryEventStore()
+    store.append("m1", 0, [NewEvent("RaceStarted", b"{}")], "c1", meta=meta())
+    (notice,) = store.read_outbox(shard_of("m1", store.shards))
+    assert notice.progress is None  # the reactor then folds the state once (test_reactor)

@@ -1,0 +1,192 @@
+"""One follower of the outbox shards, for every consumer group (the reactor, the lobby's projections).
+
+Each append XADDs one notice to its shard's ``{sNN}:outbox`` stream. A follower reads a set of
+shards as consumer ``consumer`` of group ``group`` and calls ``handle(notice)`` for each entry:
+
+* **New and own pending entries.** ``poll(">")`` reads new entries; on start,
+  ``recover_pending()`` first re-reads the entries this consumer read before a crash or restart
+  and never acknowledged (id ``0``), so nothing read is lost.
+* **Acknowledged only after the handler returns.** A handler that raises leaves the entry
+  pending; handlers must therefore be idempotent (a crash between the work and the ack repeats
+  the work).
+* **Stale entries.** Every ``claim_idle_ms / 2`` the follower takes over, with XAUTOCLAIM,
+  entries pending longer than ``claim_idle_ms``: those of a crashed consumer and those whose
+  handling failed.
+* **Dead letters.** A claimed entry delivered more than ``max_deliveries`` times is copied to
+  the shard's ``{sNN}:outbox:dead`` stream (same hash tag, so the same cluster slot) with the
+  entry id, group and consumer, and acknowledged.
+* **Shard ownership.** :func:`owned_shards` splits the shards between instances (instance ``i``
+  of ``n`` owns ``shard % n == i``); a follower reads only the shards it is given.
+
+On a single Redis one ``XREADGROUP BLOCK`` covers all shards; on Redis Cluster the shards live
+in different slots, so it reads shard by shard and sleeps when idle.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+import redis.cluster
+from prometheus_client import Counter
+
+from shared.observability import log_fields
+from shared.store import OutboxNotice
+from shared.store.redis_store import RedisEventStore, notice_from_entry
+
+log = logging.getLogger(__name__)
+NOTICES = Counter("tabula_outbox_notices_total", "Outbox entries by group and result", ["group", "result"])
+
+Handler = Callable[[OutboxNotice], None]
+Entry = tuple[bytes, dict[bytes, bytes] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class FollowerSettings:
+    group: str
+    consumer: str
+    claim_idle_ms: int = 30_000  # an entry pending this long is taken over (crashed consumer, failure)
+    max_deliveries: int = 5  # then it goes to the dead-letter stream
+    block_ms: int = 1000  # how long one read waits for new entries
+    count: int = 100  # entries per shard per read
+
+
+def owned_shards(shards: int, index: int, count: int) -> list[int]:
+    """The shards instance ``index`` of ``count`` reads: a fixed split, no coordination needed."""
+    return [shard for shard in range(shards) if shard % count == index]
+
+
+def dead_letter_key(outbox_key: str) -> str:
+    return f"{outbox_key}:dead"
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class OutboxFollower:
+    def __init__(
+        self, store: RedisEventStore, shards: Sequence[int], handle: Handler, settings: FollowerSettings
+    ) -> None:
+        self.client: Any = store.client
+        self.handle, self.settings = handle, settings
+        self.keys = [store.outbox_key(shard) for shard in shards]
+        self._next_claim = 0.0
+
+    # ------------------------------------------------------------ lifecycle
+    def ensure_groups(self) -> None:
+        for key in self.keys:
+            try:
+                self.client.xgroup_create(key, self.settings.group, id="0", mkstream=True)
+            except redis.ResponseError as err:
+                if "BUSYGROUP" not in str(err):
+                    raise
+
+    def run(self, stop: threading.Event) -> None:
+        """Until ``stop`` is set: recover own pending entries, then poll; survive Redis outages."""
+        recovered = False
+        while not stop.is_set():
+            try:
+                if not recovered:
+                    self.ensure_groups()
+                    self.recover_pending()
+                    recovered = True
+                self.poll_once()
+            except redis.RedisError:
+                log.exception("outbox read failed; retrying", extra=log_fields(group=self.settings.group))
+                stop.wait(1.0)
+
+    def poll_once(self) -> int:
+        """Claim stale entries when due, then read new ones; returns entries handled."""
+        handled = 0
+        if time.monotonic() >= self._next_claim:
+            handled += self.reclaim()
+            self._next_claim = time.monotonic() + self.settings.claim_idle_ms / 2000
+        return handled + self.poll(">")
+
+    # ------------------------------------------------------------ reading
+    def poll(self, start: str = ">") -> int:
+        """Read new (``>``) or this consumer's pending (``0``) entries, one page per shard."""
+        handled = 0
+        for key, entries in self._read(start):
+            for entry_id, fields in entries:
+                self._process(key, entry_id, fields)
+                handled += 1
+        return handled
+
+    def recover_pending(self) -> int:
+        """Handle every entry this consumer read before a crash or restart and never acknowledged."""
+        handled = 0
+        for key in self.keys:
+            after = "0"
+            while entries := self._read_pending(key, after):
+                for entry_id, fields in entries:
+                    self._process(key, entry_id, fields)
+                    handled += 1
+                after = _text(entries[-1][0])
+        return handled
+
+    def _read_pending(self, key: str, after: str) -> list[Entry]:
+        s = self.settings
+        reply = self.client.xreadgroup(s.group, s.consumer, {key: after}, count=s.count)
+        return reply[0][1] if reply else []
+
+    def _read(self, start: str) -> list[tuple[str, list[Entry]]]:
+        s = self.settings
+        block = s.block_ms if start == ">" else None
+        found: list[Any] = []
+        if isinstance(self.client, redis.cluster.RedisCluster):  # one slot per call on a cluster
+            for key in self.keys:
+                found += self.client.xreadgroup(s.group, s.consumer, {key: start}, count=s.count) or []
+            if not any(entries for _, entries in found) and block:
+                time.sleep(block / 1000)
+        else:
+            streams = dict.fromkeys(self.keys, start)
+            found = self.client.xreadgroup(s.group, s.consumer, streams, count=s.count, block=block) or []
+        return [(_text(key), entries) for key, entries in found]
+
+    def reclaim(self) -> int:
+        """Take over entries pending too long; dead-letter the ones delivered too often."""
+        s = self.settings
+        handled = 0
+        for key in self.keys:
+            reply = self.client.xautoclaim(key, s.group, s.consumer, s.claim_idle_ms, count=s.count)
+            for entry_id, fields in reply[1]:
+                if self._deliveries(key, entry_id) > s.max_deliveries:
+                    self._dead_letter(key, entry_id, fields)
+                else:
+                    self._process(key, entry_id, fields)
+                handled += 1
+        return handled
+
+    def _deliveries(self, key: str, entry_id: bytes) -> int:
+        pending = self.client.xpending_range(key, self.settings.group, min=entry_id, max=entry_id, count=1)
+        return int(pending[0]["times_delivered"]) if pending else 0
+
+    def _dead_letter(self, key: str, entry_id: bytes, fields: dict[bytes, bytes] | None) -> None:
+        s = self.settings
+        record = {**(fields or {}), b"entry": entry_id, b"group": s.group, b"consumer": s.consumer}
+        self.client.xadd(dead_letter_key(key), record)
+        self.client.xack(key, s.group, entry_id)
+        NOTICES.labels(s.group, "dead_letter").inc()
+        log.error("notice dead-lettered", extra=log_fields(stream=key, entry=_text(entry_id), group=s.group))
+
+    # ------------------------------------------------------------ handling
+    def _process(self, key: str, entry_id: bytes, fields: dict[bytes, bytes] | None) -> None:
+        group = self.settings.group
+        if fields is None:  # trimmed from the stream while pending: nothing left to do
+            self.client.xack(key, group, entry_id)
+            return
+        try:
+            self.handle(notice_from_entry(entry_id, fields))
+        except Exception:  # left pending: XAUTOCLAIM retries it, then dead-letters it
+            NOTICES.labels(group, "failed").inc()
+            log.exception("notice failed", extra=log_fields(stream=key, entry=_text(entry_id), group=group))
+            return
+        self.client.xack(key, group, entry_id)
+        NOTICES.labels(group, "handled").inc()

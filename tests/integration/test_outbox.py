@@ -1,0 +1,159 @@
+"""The shared outbox follower on a private Redis (and a 3-master cluster): ack, claim, dead letters."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+import redis
+import redis.cluster
+from redis.crc import key_slot
+
+from shared.outbox import FollowerSettings, OutboxFollower, dead_letter_key, owned_shards
+from shared.redis_server import RedisCluster
+from shared.store import MatchStatus, NewEvent, OutboxNotice, Progress, shard_of
+from shared.store.redis_store import RedisEventStore
+
+GROUP = "test-followers"
+
+
+class Handler:
+    """Records every notice; fails the first ``failures`` calls (or all, with -1)."""
+
+    def __init__(self, failures: int = 0) -> None:
+        self.seen: list[OutboxNotice] = []
+        self.failures = failures
+
+    def __call__(self, notice: OutboxNotice) -> None:
+        self.seen.append(notice)
+        if self.failures:
+            self.failures -= 1
+            raise RuntimeError("handler failed")
+
+
+def follower(
+    store: RedisEventStore, handle: Handler, consumer: str = "c1", shards: list[int] | None = None, **kw: int
+) -> OutboxFollower:
+    settings = FollowerSettings(GROUP, consumer, **{"claim_idle_ms": 0, "block_ms": 10, **kw})
+    found = OutboxFollower(store, range(store.shards) if shards is None else shards, handle, settings)
+    found.ensure_groups()
+    return found
+
+
+def append(store: RedisEventStore, match_id: str) -> None:
+    progress = Progress((0,), False, MatchStatus.ACTIVE)
+    store.append(match_id, 0, [NewEvent("Started", b"")], "c", meta={"game": "g"}, progress=progress)
+
+
+def pending(store: RedisEventStore, match_id: str) -> int:
+    return int(store.client.xpending(store.outbox_key(shard_of(match_id, store.shards)), GROUP)["pending"])
+
+
+@pytest.fixture
+def store(redis_client: redis.Redis) -> RedisEventStore:
+    return RedisEventStore(redis_client)
+
+
+def test_a_handled_notice_is_acknowledged_and_carries_the_progress(store: RedisEventStore) -> None:
+    handle = Handler()
+    append(store, "m1")
+    assert follower(store, handle).poll() == 1
+    (notice,) = handle.seen
+    assert (notice.match_id, notice.last_version, notice.game) == ("m1", 1, "g")
+    assert notice.progress == Progress((0,), False, MatchStatus.ACTIVE)
+    assert pending(store, "m1") == 0
+
+
+def test_a_failed_notice_stays_pending_and_another_consumer_claims_it(store: RedisEventStore) -> None:
+    append(store, "m1")
+    follower(store, Handler(failures=1), "crashed").poll()
+    assert pending(store, "m1") == 1
+    survivor = Handler()
+    assert follower(store, survivor, "survivor").reclaim() == 1
+    assert [n.match_id for n in survivor.seen] == ["m1"] and pending(store, "m1") == 0
+
+
+def test_an_entry_is_not_claimed_before_it_has_been_idle_long_enough(store: RedisEventStore) -> None:
+    append(store, "m1")
+    follower(store, Handler(failures=1), "crashed").poll()
+    patient = Handler()
+    assert follower(store, patient, "survivor", claim_idle_ms=60_000).reclaim() == 0
+    assert patient.seen == [] and pending(store, "m1") == 1
+
+
+def test_a_restarted_consumer_handles_its_own_pending_entries_first(store: RedisEventStore) -> None:
+    for match_id in ("m1", "m2", "m3"):
+        append(store, match_id)
+    follower(store, Handler(failures=-1), "c1").poll()  # read all, handled none
+    again = Handler()
+    assert follower(store, again, "c1", count=1).recover_pending() == 3  # pages through all of them
+    assert sorted(n.match_id for n in again.seen) == ["m1", "m2", "m3"]
+    assert sum(pending(store, m) for m in ("m1", "m2", "m3")) == 0
+
+
+def test_an_entry_delivered_more_than_the_maximum_goes_to_the_dead_letter_stream(
+    store: RedisEventStore,
+) -> None:
+    append(store, "m1")
+    handle = Handler(failures=-1)
+    reader = follower(store, handle, "c1", max_deliveries=3)
+    reader.poll()
+    for _ in range(4):
+        reader.reclaim()
+    assert len(handle.seen) == 3  # delivered three times, then dead-lettered untried
+    outbox = store.outbox_key(shard_of("m1", store.shards))
+    ((_, dead),) = store.client.xrange(dead_letter_key(outbox))
+    assert (dead[b"match"], dead[b"group"], dead[b"consumer"]) == (b"m1", GROUP.encode(), b"c1")
+    assert dead[b"to_act"] == b"0" and pending(store, "m1") == 0
+
+
+def test_a_follower_reads_only_the_shards_it_owns(store: RedisEventStore) -> None:
+    ids = {shard_of(f"m{i}", store.shards): f"m{i}" for i in range(200)}
+    mine, other = ids[0], ids[1]
+    append(store, mine)
+    append(store, other)
+    handle = Handler()
+    assert follower(store, handle, shards=owned_shards(store.shards, 0, 2)).poll() == 1
+    assert [n.match_id for n in handle.seen] == [mine]
+
+
+def test_run_follows_until_the_stop_flag_is_set(store: RedisEventStore) -> None:
+    handle = Handler()
+    reader = follower(store, handle)
+    stop = threading.Event()
+    thread = threading.Thread(target=reader.run, args=(stop,))
+    thread.start()
+    append(store, "m1")
+    for _ in range(200):
+        if handle.seen:
+            break
+        stop.wait(0.02)
+    stop.set()
+    thread.join(5)
+    assert not thread.is_alive() and [n.match_id for n in handle.seen] == ["m1"]
+
+
+@pytest.fixture
+def cluster_store(redis_cluster: RedisCluster) -> Iterator[RedisEventStore]:
+    nodes = [redis.cluster.ClusterNode(h, p) for h, p in redis_cluster.startup_nodes]  # type: ignore[no-untyped-call]
+    client = redis.cluster.RedisCluster(startup_nodes=nodes)
+    client.flushall(target_nodes=redis.cluster.RedisCluster.PRIMARIES)
+    yield RedisEventStore(client)
+    client.close()
+
+
+def test_on_a_cluster_the_follower_reads_every_shard_and_dead_letters_in_the_same_slot(
+    cluster_store: RedisEventStore,
+) -> None:
+    store = cluster_store
+    for match_id in ("a", "match-42", "zz-top"):
+        append(store, match_id)
+    handle = Handler(failures=1)
+    reader = follower(store, handle, max_deliveries=1)
+    assert reader.poll() == 3 and len(handle.seen) == 3
+    reader.reclaim()  # the failed one: delivered twice now, more than the maximum of 1
+    (failed,) = [n.match_id for n in handle.seen[:1]]
+    outbox = store.outbox_key(shard_of(failed, store.shards))
+    assert key_slot(dead_letter_key(outbox).encode()) == key_slot(outbox.encode())
+    assert [f[b"match"].decode() for _, f in store.client.xrange(dead_letter_key(outbox))] == [failed]
