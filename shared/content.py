@@ -132,11 +132,14 @@ def _dotted(loc: Loc) -> str:
 def by_name(kind: type[E], **extra: object) -> PlainValidator:
     """Validator for ``Annotated[Kind, by_name(Kind)]``: YAML names a member in lower case.
 
-    ``extra`` adds names for other values, e.g. ``by_name(CardType, any=None)``.
+    ``extra`` adds names for other values, e.g. ``by_name(CardType, any=None)``. A member itself
+    is accepted too (models built in Python).
     """
     names: dict[str, object] = {m.name.lower(): m for m in kind} | extra
 
     def parse(value: object) -> object:
+        if isinstance(value, kind):
+            return value
         if isinstance(value, str) and value in names:
             return names[value]
         context = {"value": repr(value), "names": ", ".join(names)}
