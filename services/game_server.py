@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from services.games import load_game
-from shared.config import Settings, port_for, redis_client
+from services.games import game_port, load_game
+from shared.config import Settings, redis_client
 from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, serve_forever, start_server
 from shared.observability import setup_logging, start_metrics
@@ -24,4 +24,4 @@ def main(game: str) -> None:
     settings = Settings.from_env()
     setup_logging(settings.log_level)
     start_metrics(settings.metrics_port)
-    serve_forever(build(game, settings, port_for(game)), game)
+    serve_forever(build(game, settings, game_port(game)), game)

@@ -1,8 +1,12 @@
-"""The registry of games: name -> where its pure rules and generated protobuf code live.
+"""The registry of games: one manifest per game (``shared/manifest.py``), one line each below.
 
-Everything game-specific that a generic process (rule service, lobby, workers, CLI) needs is
-reached through :func:`load_game`, so adding a game is one entry here. Tests may add a game
-for one process with ``TABULA_EXTRA_GAMES=name=module:factory[,...]``.
+This is the only module of the platform that imports game packages. Everything else (rule
+service, lobby, workers, gateway, clients, CLI) asks it: :func:`manifest` for what a game is,
+:func:`load_rules` and :func:`load_game` for its rules, generated protobuf code and codec.
+Adding a game is one package ``services/<game>/`` and one import plus one entry in ``GAMES``.
+
+Tests may register more games for one process with ``TABULA_EXTRA_GAMES=module:ATTR[,...]``,
+each naming a :class:`GameManifest` object (e.g. ``tests.support.race:MANIFEST``).
 """
 
 from __future__ import annotations
@@ -10,76 +14,111 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from services.lorenzo.manifest import MANIFEST as LORENZO
 from shared.codec import MessageCodec
+from shared.config import PORTS, port_for
+from shared.decider import missing_members
+from shared.manifest import GameManifest
 from shared.protogen import GameModules
 
+GAMES: tuple[GameManifest, ...] = (LORENZO,)
 
-@dataclass(frozen=True)
-class GameSpec:
-    name: str
-    title: str
-    rules_factory: str  # "package.module:function" returning the game's Rules
-    source: str  # where the rules live, for the generated .proto header
-    counts: str = ""  # "module:function" taking rules.content -> component counts per family
+EXTRA_GAMES = "TABULA_EXTRA_GAMES"
 
 
-GAMES: dict[str, GameSpec] = {
-    "lorenzo": GameSpec(
-        name="lorenzo",
-        title="Lorenzo il Magnifico",
-        rules_factory="services.lorenzo.content:load_rules",
-        source="services/lorenzo/rules",
-        counts="services.lorenzo.rules.content_types:content_counts",
-    ),
-}
+def _extra() -> tuple[GameManifest, ...]:
+    out = []
+    for item in filter(None, (part.strip() for part in os.environ.get(EXTRA_GAMES, "").split(","))):
+        module, colon, attr = item.partition(":")
+        if not colon:
+            raise ValueError(f"{EXTRA_GAMES}: {item!r} is not module:ATTR")
+        value = getattr(importlib.import_module(module), attr)
+        if not isinstance(value, GameManifest):
+            raise TypeError(f"{EXTRA_GAMES}: {item} is a {type(value).__name__}, not a GameManifest")
+        out.append(value)
+    return tuple(out)
 
 
-def _extra() -> dict[str, GameSpec]:
-    out = {}
-    for item in filter(None, os.environ.get("TABULA_EXTRA_GAMES", "").split(",")):
-        name, _, factory = item.partition("=")
-        out[name] = GameSpec(name, name, factory, factory.partition(":")[0])
-    return out
+def manifests() -> tuple[GameManifest, ...]:
+    """Every game: the registered ones in order, then the extra ones of this process."""
+    found = (*GAMES, *_extra())
+    names = [m.name for m in found]
+    if len(set(names)) != len(names):
+        raise ValueError(f"a game is registered twice: {names}")
+    return found
 
 
 def game_names() -> list[str]:
-    return sorted({**GAMES, **_extra()})
+    return [m.name for m in manifests()]
+
+
+def manifest(name: str) -> GameManifest:
+    for found in manifests():
+        if found.name == name:
+            return found
+    raise KeyError(f"unknown game {name!r}; known: {', '.join(game_names())}")
+
+
+def default_game() -> str:
+    """The first registered game: what a command means when it names none."""
+    return GAMES[0].name
+
+
+def game_port(name: str, env: Mapping[str, str] | None = None) -> int:
+    """Where a game's rule service listens: ``TABULA_<GAME>_PORT``, else its manifest's port."""
+    return port_for(name, env, default=manifest(name).default_port)
+
+
+def service_ports() -> dict[str, int]:
+    """The default port of every process that has one: the platform's, then each game's."""
+    return {**PORTS, **{m.name: m.default_port for m in manifests()}}
+
+
+def load_rules(name: str) -> Any:
+    """The game's rules, checked against the ``Rules`` protocol and against its manifest."""
+    game = manifest(name)
+    rules = game.rules()
+    missing = missing_members(rules)
+    if missing:
+        raise TypeError(f"{name}: {type(rules).__name__} lacks {', '.join(missing)} of shared.decider.Rules")
+    declared = (rules.game, rules.min_seats, rules.max_seats)
+    if declared != (game.name, game.min_seats, game.max_seats):
+        raise ValueError(
+            f"{name}: the rules say {declared}, the manifest {game.name, game.min_seats, game.max_seats}"
+        )
+    return rules
+
+
+def content_counts(name: str) -> dict[str, int]:
+    """Component counts per family of a game's content, validated on load ({} without content)."""
+    counts = manifest(name).content_counts
+    return {} if counts is None else dict(counts())
 
 
 @dataclass(frozen=True)
 class LoadedGame:
-    spec: GameSpec
+    manifest: GameManifest
     rules: Any
     modules: GameModules
     codec: MessageCodec
 
 
-def content_counts(name: str) -> dict[str, int]:
-    """Component counts of a game's content, validated on load."""
-    spec = GAMES[name]
-    module, _, attr = spec.counts.partition(":")
-    counts: dict[str, int] = getattr(importlib.import_module(module), attr)(load_rules(name).content)
-    return counts
-
-
-def load_rules(name: str) -> Any:
-    specs = {**GAMES, **_extra()}
-    if name not in specs:
-        raise KeyError(f"unknown game {name!r}; known: {', '.join(sorted(specs))}")
-    module, _, attr = specs[name].rules_factory.partition(":")
-    return getattr(importlib.import_module(module), attr)()
+def game_modules(name: str) -> GameModules:
+    """A game's generated ``_pb2`` and ``_pb2_grpc`` modules (``make proto``), without its rules."""
+    game = manifest(name)
+    pb2 = importlib.import_module(game.pb2_module)
+    pb2_grpc = importlib.import_module(game.pb2_grpc_module)
+    return GameModules(pb2, pb2_grpc, game.service_name.removesuffix("Service"))
 
 
 @functools.cache
 def load_game(name: str) -> LoadedGame:
-    """Rules, generated modules and codec of one game (generated code from ``make proto``)."""
+    """Rules, generated modules and codec of one game."""
     rules = load_rules(name)
-    pb2 = importlib.import_module(f"tabula.{name}.v1.{name}_pb2")
-    pb2_grpc = importlib.import_module(f"tabula.{name}.v1.{name}_pb2_grpc")
-    codec = MessageCodec(pb2, [*rules.command_types, *rules.event_types, rules.view_type])
-    return LoadedGame(
-        {**GAMES, **_extra()}[name], rules, GameModules(pb2, pb2_grpc, name.capitalize()), codec
-    )
+    modules = game_modules(name)
+    codec = MessageCodec(modules.pb2, [*rules.command_types, *rules.event_types, rules.view_type])
+    return LoadedGame(manifest(name), rules, modules, codec)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlparse
 
@@ -11,7 +12,9 @@ import redis.cluster
 
 from shared.store.redis_store import RedisClient
 
-PORTS = {"lobby": 50051, "lorenzo": 50061, "trajan": 50062, "florenza": 50063, "gateway": 8080}
+# The platform's own processes. A game's rule service takes its default port from its manifest
+# (``services.games.game_port``): shared never learns which games exist.
+PORTS = {"lobby": 50051, "gateway": 8080}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,9 +39,11 @@ class Settings:
         )
 
 
-def port_for(service: str, env: dict[str, str] | None = None) -> int:
+def port_for(service: str, env: Mapping[str, str] | None = None, default: int | None = None) -> int:
+    """``TABULA_<SERVICE>_PORT``, else ``default``, else the platform's port for ``service``."""
     e = env if env is not None else os.environ
-    return int(e.get(f"TABULA_{service.upper()}_PORT", PORTS[service]))
+    fallback = default if default is not None else PORTS[service]
+    return int(e.get(f"TABULA_{service.upper()}_PORT", fallback))
 
 
 def redis_client(settings: Settings) -> RedisClient:

@@ -172,3 +172,20 @@ class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
     def outcome(self, state: StateT) -> Outcome | None:
         """None while the match runs."""
         ...
+
+    def determinize(self, state: StateT, seat: int, rng: Rng) -> StateT:
+        """The state as ``seat`` may know it: everything it cannot see resampled from ``rng``.
+
+        Bots only ever look at this (ARCHITECTURE, "Bots only see what their seat may see"),
+        so it is required, never optional: a game that forgot it would hand bots the other
+        hands and the deck order. A game without hidden information returns ``state`` unchanged.
+        """
+        ...
+
+
+def missing_members(rules: object) -> list[str]:
+    """The members of :class:`Rules` that ``rules`` lacks (methods must be callable)."""
+    methods = [name for name, value in vars(Rules).items() if callable(value) and not name.startswith("_")]
+    attributes = [name for name in Rules.__annotations__ if name not in methods]
+    missing = [name for name in attributes if not hasattr(rules, name)]
+    return missing + [name for name in methods if not callable(getattr(rules, name, None))]

@@ -26,15 +26,27 @@ class OptionType(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class GameOption:
-    """One lobby option, sent to the rule service as a string (``"true"``, ``"3"``, ``"basic"``)."""
+    """One lobby option, sent to the rule service as a string (``"true"``, ``"3"``, ``"basic"``).
+
+    The manifest describes the option for the lobby, the CLI and clients; the rules still check
+    what they receive (``make_config``), so a hand-made request cannot get past them.
+    """
 
     name: str
     type: OptionType
-    default: str
+    default: str  # already canonical: what ``parse`` returns for it
     description: str
     choices: tuple[str, ...] = ()  # CHOICE only
     minimum: int | None = None  # INT only
     maximum: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier() or self.name != self.name.lower():
+            raise ValueError(f"option name {self.name!r}: lower-case letters, digits and '_' only")
+        if self.type is OptionType.CHOICE and not self.choices:
+            raise ValueError(f"option {self.name}: a choice needs its choices")
+        if self.parse(self.default) != self.default:
+            raise ValueError(f"option {self.name}: default {self.default!r} is not canonical")
 
     def parse(self, raw: str) -> str:
         """The canonical string for ``raw``, or ValueError naming the option."""
@@ -100,7 +112,12 @@ class Presentation(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class GameManifest:
-    """The one description of a game that the registry lists."""
+    """The one description of a game that the registry lists.
+
+    Checked when it is built (a name that can be a proto package and a service name, a seat
+    range, distinct options); the rules object is checked against the ``Rules`` protocol and
+    against this manifest when the registry first loads it (``services.games.load_rules``).
+    """
 
     name: str  # lower case, also the proto package ``tabula.<name>.v1`` and the service name
     title: str
@@ -119,13 +136,28 @@ class GameManifest:
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier() or self.name != self.name.lower():
+            raise ValueError(f"game name {self.name!r}: lower-case letters, digits and '_' only")
+        if not 1 <= self.min_seats <= self.max_seats:
+            raise ValueError(f"{self.name}: seats {self.min_seats}..{self.max_seats} is not a range")
+        if not 0 < self.default_port < 65536:
+            raise ValueError(f"{self.name}: default_port {self.default_port} is not a port")
+        names = [o.name for o in self.options]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{self.name}: an option is declared twice in {names}")
+
     @property
     def pb2_module(self) -> str:
         return self.pb2 or f"tabula.{self.name}.v1.{self.name}_pb2"
 
     @property
+    def pb2_grpc_module(self) -> str:
+        return f"{self.pb2_module}_grpc"
+
+    @property
     def service_name(self) -> str:
-        """``LorenzoService`` for ``lorenzo``."""
+        """``ChessService`` for ``chess``: the gRPC service in the game's proto."""
         return f"{self.name.capitalize()}Service"
 
     def parse_options(self, raw: Mapping[str, str]) -> dict[str, str]:

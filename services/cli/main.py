@@ -19,7 +19,7 @@ ENTRY_POINTS: dict[str, str] = {
 
 @app.command()
 def serve(
-    name: str = typer.Argument(..., help="a game (lorenzo, ...) or a process (lobby, worker, ...)"),
+    name: str = typer.Argument(..., help="a game (see `tabula games`) or a process (lobby, worker, ...)"),
 ) -> None:
     """Run one service in the foreground until SIGTERM / Ctrl-C."""
     from services.games import game_names
@@ -52,5 +52,5 @@ def health(address: str = typer.Argument(..., help="host:port of a gRPC service"
     raise typer.Exit(0 if serving else 1)
 
 
-for _module in ("proto", "run", "bench", "simulate", "content", "logs", "play"):
+for _module in ("proto", "run", "bench", "simulate", "content", "games", "logs", "play"):
     importlib.import_module(f"services.cli.{_module}")

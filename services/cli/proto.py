@@ -7,16 +7,16 @@ from pathlib import Path
 import typer
 
 from services.cli.main import app
-from services.games import GAMES, load_rules
+from services.games import load_rules, manifests
 from shared.protogen import compile_protos, proto_path, render_game_proto
 
 
 def stale_protos() -> list[Path]:
     """Game .proto files that differ from what their rules generate."""
     stale = []
-    for name, spec in GAMES.items():
-        path = proto_path(name)
-        if not path.exists() or path.read_text() != render_game_proto(load_rules(name), spec.source):
+    for game in manifests():
+        path = proto_path(game.name)
+        if not path.exists() or path.read_text() != render_game_proto(load_rules(game.name), game.source):
             stale.append(path)
     return stale
 
@@ -34,10 +34,10 @@ def proto(
             typer.echo(f"stale: {path} differs from its rules (run make proto-update, commit)", err=True)
         raise typer.Exit(1 if stale else 0)
     if update:
-        for name, spec in GAMES.items():
-            path = proto_path(name)
+        for game in manifests():
+            path = proto_path(game.name)
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(render_game_proto(load_rules(name), spec.source))
+            path.write_text(render_game_proto(load_rules(game.name), game.source))
             typer.echo(f"wrote {path}")
     compile_protos(Path("proto"), out)
     typer.echo(f"generated {out}/ from proto/")

@@ -19,7 +19,7 @@ import typer
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.cli.main import app
-from services.games import GAMES
+from services.games import game_names, game_port
 from shared.config import port_for
 from shared.redis_server import RedisServer, start_redis
 
@@ -38,7 +38,7 @@ class Process:
 def processes() -> list[Process]:
     """Everything ``make run`` starts. Later services add themselves here."""
     return [
-        *(Process(name, port_for(name)) for name in GAMES),
+        *(Process(name, game_port(name)) for name in game_names()),
         Process("lobby", port_for("lobby")),
         Process("gateway", port_for("gateway"), http=True),
         Process("worker", None),

@@ -7,7 +7,6 @@ reconnects from the last version it delivered, so no event is lost or repeated.
 
 from __future__ import annotations
 
-import importlib
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -15,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+
+from services import games as registry
 
 # Errors that a retry (after a short wait) may cure; anything else is the caller's problem.
 RETRYABLE = frozenset(
@@ -27,10 +28,9 @@ def auth(token: str) -> tuple[tuple[str, str], ...]:
 
 
 def game_modules(game: str) -> tuple[Any, Any]:
-    """The generated ``<game>_pb2`` and ``<game>_pb2_grpc`` modules (``make proto``)."""
-    pb2 = importlib.import_module(f"tabula.{game}.v1.{game}_pb2")
-    pb2_grpc = importlib.import_module(f"tabula.{game}.v1.{game}_pb2_grpc")
-    return pb2, pb2_grpc
+    """The generated ``_pb2`` and ``_pb2_grpc`` modules of a game (``make proto``), from the registry."""
+    modules = registry.game_modules(game)
+    return modules.pb2, modules.pb2_grpc
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class GameClient:
     @classmethod
     def connect(cls, channel: grpc.Channel, game: str, match_id: str, token: str, **kw: Any) -> GameClient:
         pb2, pb2_grpc = game_modules(game)
-        stub = getattr(pb2_grpc, f"{game.capitalize()}ServiceStub")(channel)
+        stub = getattr(pb2_grpc, f"{registry.manifest(game).service_name}Stub")(channel)
         return cls(stub, pb2, match_id, token, **kw)
 
     def _call(self, method: str, request: Any) -> Any:

@@ -13,14 +13,14 @@ from pathlib import Path
 import psutil
 
 from services.cli.run import processes, wait_healthy
-from shared.config import PORTS
+from services.games import service_ports
 from shared.redis_server import free_port
 
 
 def test_run_starts_every_service_reports_addresses_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     env = {**os.environ, "TABULA_SECRET": "e2e-secret-0123456789"}
     env.pop("REDIS_URL", None)
-    for name in PORTS:
+    for name in service_ports():
         env[f"TABULA_{name.upper()}_PORT"] = str(free_port())
     proc = subprocess.Popen(
         [sys.executable, "-m", "services.cli", "run", "--data", str(tmp_path / "redis")],

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import pytest
 
 from services.cli.run import processes
-from shared.config import PORTS
+from services.games import service_ports
 from shared.redis_server import free_port
 
 NEEDED = ("worker", "reactor")
@@ -36,7 +36,7 @@ pytestmark = pytest.mark.skipif(
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     env = {**os.environ, "TABULA_SECRET": "e2e-client-secret-0123456789"}
     env.pop("REDIS_URL", None)
-    for name in PORTS:
+    for name in service_ports():
         env[f"TABULA_{name.upper()}_PORT"] = str(free_port())
     data = tmp_path_factory.mktemp("stack") / "redis"
     proc = subprocess.Popen(

@@ -2,6 +2,7 @@
 
 Seats take turns rolling a die and advancing; after every seat has rolled, the SYSTEM ends
 the round. Each seat is dealt a secret bonus (seat-only event). First to reach the goal wins.
+Registered for one process with ``TABULA_EXTRA_GAMES=tests.support.race:MANIFEST``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, assert_never
 
 from shared.codec import from_plain, to_plain
 from shared.decider import PUBLIC, SYSTEM, Actor, Outcome, RuleViolation, Visibility
+from shared.manifest import GameManifest, GameOption, OptionType
 from shared.rng import Rng
 from shared.wire import message, pb
 
@@ -167,9 +169,26 @@ class RaceRules:
         scores = tuple(p + s for p, s in zip(state.positions, state.secrets, strict=True))
         return Outcome(scores, tuple(1 + sum(o > s for o in scores) for s in scores))
 
+    def determinize(self, state: RaceState, seat: int, rng: Rng) -> RaceState:
+        """Other seats' secrets are dealt seat-only: resampled from the same 1..3 as the deal."""
+        secrets = tuple(s if i == seat else rng.randint(1, 3) for i, s in enumerate(state.secrets))
+        return replace(state, secrets=secrets)
+
 
 def _put(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     return (*values[:index], value, *values[index + 1 :])
+
+
+MANIFEST = GameManifest(
+    name="race",
+    title="Dice race",
+    min_seats=2,
+    max_seats=4,
+    default_port=50090,
+    options=(GameOption("goal", OptionType.INT, str(GOAL), "position that ends the race", minimum=1),),
+    rules=RaceRules,
+    source="tests/support/race.py",
+)
 
 
 class JsonCodec:

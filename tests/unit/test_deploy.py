@@ -10,8 +10,7 @@ import yaml
 
 from services.cli.main import ENTRY_POINTS
 from services.cli.run import processes
-from services.games import GAMES
-from shared.config import PORTS
+from services.games import game_names, service_ports
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +31,7 @@ def test_every_tabula_service_runs_a_real_entry_point_from_the_one_image() -> No
             module, _, attr = ENTRY_POINTS[target].partition(":")
             assert callable(getattr(importlib.import_module(module), attr)), target
         else:
-            assert target in GAMES, f"{name}: {target} is neither a game nor an entry point"
+            assert target in game_names(), f"{name}: {target} is neither a game nor an entry point"
 
 
 def test_grpc_services_publish_their_port_and_health_check_it() -> None:
@@ -42,7 +41,7 @@ def test_grpc_services_publish_their_port_and_health_check_it() -> None:
         check = svc["healthcheck"]["test"]
         assert check[0] == "CMD" and len(check) > 1, name
         if "ports" in svc:
-            port = PORTS[svc["command"][1]]
+            port = service_ports()[svc["command"][1]]
             assert svc["ports"] == [f"{port}:{port}"], name
             assert check[-2:] == ["health", f"127.0.0.1:{port}"], name
 
@@ -64,12 +63,12 @@ def test_kubernetes_manifests_run_real_entry_points_and_probe_them() -> None:
                 continue
             (container,) = doc["spec"]["template"]["spec"]["containers"]
             verb, target = container["args"][:2]
-            assert verb == "serve" and (target in ENTRY_POINTS or target in GAMES), path
+            assert verb == "serve" and (target in ENTRY_POINTS or target in game_names()), path
             seen.add(target)
             probe = container.get("readinessProbe") or container["livenessProbe"]
-            if target in PORTS:
+            if target in service_ports():
                 probed = probe["grpc"]["port"] if "grpc" in probe else probe["httpGet"]["port"]
-                assert probed == PORTS[target], path
+                assert probed == service_ports()[target], path
     assert {p.name for p in processes()} <= seen
 
 

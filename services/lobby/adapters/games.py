@@ -1,7 +1,9 @@
-"""The lobby's view of the games: their rules (for validation and outcomes) and their services.
+"""The lobby's view of the games: their manifests (seats, options), their rules (for validation
+and outcomes) and their services, all through the registry (``services.games``).
 
-Game services are reached at ``TABULA_<GAME>_ADDR`` (default ``127.0.0.1:<port>``) with a
-short-lived service token and a deadline on every call. Channels are opened lazily, once.
+Game services are reached at ``TABULA_<GAME>_ADDR`` (default ``127.0.0.1:<port>``, the port from
+``TABULA_<GAME>_PORT`` or the manifest) with a short-lived service token and a deadline on every
+call. Channels are opened lazily, once.
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from typing import Any
 
 import grpc
 
-from services.games import LoadedGame, game_names, load_game, load_rules
+from services.games import LoadedGame, game_names, game_port, load_game, load_rules, manifest
 from services.lobby.domain import validation
-from shared.config import PORTS, port_for
 from shared.errors import Conflict
+from shared.manifest import GameManifest
 from shared.observability import log_fields
 from shared.runner import MatchRunner
 from shared.store import EventStore
@@ -53,6 +55,11 @@ class GameCatalog:
     def names(self) -> list[str]:
         return game_names()
 
+    def manifest(self, game: str) -> GameManifest:
+        """What the game is (seat range, options); an unknown game is INVALID_ARGUMENT."""
+        validation.game_name(game, self.names())
+        return manifest(game)
+
     def rules(self, game: str) -> Any:
         """The game's pure rules; an unknown game is INVALID_ARGUMENT, a broken one UNAVAILABLE-like."""
         validation.game_name(game, self.names())
@@ -61,14 +68,15 @@ class GameCatalog:
                 self._rules[game] = self._load(game)
             return self._rules[game]
 
-    def available(self) -> list[Any]:
-        """Rules of every game that loads (a game mid-development is left out and logged)."""
+    def available(self) -> list[GameManifest]:
+        """Manifests of every game whose rules load (a game mid-development is left out and logged)."""
         out = []
         for name in self.names():
             try:
-                out.append(self.rules(name))
+                self.rules(name)
             except Conflict:
                 continue
+            out.append(manifest(name))
         return out
 
     def runner(self, game: str, store: EventStore) -> MatchRunner[Any]:
@@ -128,7 +136,8 @@ class GameCatalog:
     def _channel(self, game: str) -> grpc.Channel:
         with self._lock:
             if game not in self._channels:
-                port = port_for(game, self.env) if game in PORTS else 0  # honours TABULA_<GAME>_PORT
-                address = self.env.get(f"TABULA_{game.upper()}_ADDR", f"127.0.0.1:{port}")
+                address = self.env.get(
+                    f"TABULA_{game.upper()}_ADDR", f"127.0.0.1:{game_port(game, self.env)}"
+                )
                 self._channels[game] = grpc.insecure_channel(address)
             return self._channels[game]

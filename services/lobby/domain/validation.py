@@ -1,8 +1,9 @@
 """Shape checks on what clients send: names, codes, ids, seat counts, options, turn clocks.
 
-Each check raises ``InvalidArgument`` with a message a player can act on; game options are
-checked by the game's own pure ``rules.make_config`` so the lobby never starts a match the
-rule service would refuse.
+Each check raises ``InvalidArgument`` with a message a player can act on. Seat ranges and
+options come from the game's manifest (options parsed, defaults filled in, values made
+canonical); the game's own pure ``rules.make_config`` then checks them too, so the lobby never
+starts a match the rule service would refuse.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from shared.decider import RuleViolation
 from shared.errors import InvalidArgument
+from shared.manifest import GameManifest
 
 MAX_NAME = 32
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: codes are read aloud
@@ -55,17 +57,17 @@ def game_name(raw: str, known: Iterable[str]) -> str:
     return raw
 
 
-def seat_count(seats: int, rules: Any) -> int:
-    if not rules.min_seats <= seats <= rules.max_seats:
-        raise InvalidArgument(f"{rules.game} takes {rules.min_seats} to {rules.max_seats} seats, not {seats}")
+def seat_count(seats: int, game: GameManifest) -> int:
+    if not game.min_seats <= seats <= game.max_seats:
+        raise InvalidArgument(f"{game.name} takes {game.min_seats} to {game.max_seats} seats, not {seats}")
     return seats
 
 
-def seat_counts(counts: Iterable[int], rules: Any) -> tuple[int, ...]:
+def seat_counts(counts: Iterable[int], game: GameManifest) -> tuple[int, ...]:
     """Acceptable player counts for matchmaking; none given means every count the game allows."""
-    chosen = tuple(sorted(set(counts))) or tuple(range(rules.min_seats, rules.max_seats + 1))
+    chosen = tuple(sorted(set(counts))) or tuple(range(game.min_seats, game.max_seats + 1))
     for count in chosen:
-        seat_count(count, rules)
+        seat_count(count, game)
     return chosen
 
 
@@ -75,18 +77,22 @@ def turn_seconds(value: int) -> int:
     return value
 
 
-def game_options(options: Mapping[str, str], seats: int, rules: Any) -> dict[str, str]:
-    """Bounded in size, then validated by the game's rules for this seat count."""
+def game_options(options: Mapping[str, str], seats: int, game: GameManifest, rules: Any) -> dict[str, str]:
+    """Bounded in size, parsed by the manifest (every option, canonical), then checked by the rules."""
     if len(options) > MAX_OPTIONS:
         raise InvalidArgument(f"at most {MAX_OPTIONS} options")
     for key, value in options.items():
         if not key or len(key) > MAX_OPTION_TEXT or len(value) > MAX_OPTION_TEXT:
             raise InvalidArgument(f"option names and values are 1 to {MAX_OPTION_TEXT} characters")
     try:
-        rules.make_config(seats, dict(options))
+        parsed = game.parse_options(options)
+    except ValueError as err:
+        raise InvalidArgument(f"bad option for {game.name}: {err}") from err
+    try:
+        rules.make_config(seats, parsed)
     except RuleViolation as err:
-        raise InvalidArgument(f"bad option for {rules.game}: {err.message}") from err
-    return dict(options)
+        raise InvalidArgument(f"bad option for {game.name}: {err.message}") from err
+    return parsed
 
 
 def limit(value: int, default: int, most: int) -> int:

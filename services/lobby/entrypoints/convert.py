@@ -10,6 +10,7 @@ from services.lobby.domain.rooms import BotLevel, Room, RoomStatus, RoomVisibili
 from services.lobby.service_layer.matchmaking import TicketSeen
 from services.lobby.service_layer.rooms import RoomSeen
 from shared.errors import InvalidArgument
+from shared.manifest import GameManifest, GameOption, OptionType
 
 BOT_LEVELS = {
     pb.BOT_LEVEL_RANDOM: BotLevel.RANDOM,
@@ -27,6 +28,11 @@ ROOM_STATUS_PB = {
     RoomStatus.STARTING: pb.ROOM_STATUS_STARTING,
     RoomStatus.STARTED: pb.ROOM_STATUS_STARTED,
     RoomStatus.CLOSED: pb.ROOM_STATUS_CLOSED,
+}
+OPTION_TYPE_PB = {
+    OptionType.BOOL: pb.GAME_OPTION_TYPE_BOOL,
+    OptionType.INT: pb.GAME_OPTION_TYPE_INT,
+    OptionType.CHOICE: pb.GAME_OPTION_TYPE_CHOICE,
 }
 TICKET_STATUS_PB = {
     TicketStatus.WAITING: pb.TICKET_STATUS_WAITING,
@@ -119,4 +125,27 @@ def history(h: HistoryItem) -> pb.HistoryEntry:
         placings=list(h.placings),
         finished_at_ms=h.finished_ms,
         rating_after=h.rating_after,
+    )
+
+
+def game(m: GameManifest) -> pb.GameInfo:
+    return pb.GameInfo(
+        name=m.name,
+        min_seats=m.min_seats,
+        max_seats=m.max_seats,
+        title=m.title,
+        description=m.description,
+        options=[game_option(o) for o in m.options],
+    )
+
+
+def game_option(o: GameOption) -> pb.GameOption:
+    return pb.GameOption(
+        name=o.name,
+        type=OPTION_TYPE_PB[o.type],
+        default_value=o.default,
+        description=o.description,
+        choices=list(o.choices),
+        minimum=o.minimum,
+        maximum=o.maximum,
     )

@@ -44,11 +44,7 @@ class LobbyServicer:
 
     @rpc("lobby")
     def ListGames(self, request: pb.ListGamesRequest, context: Ctx) -> pb.ListGamesResponse:
-        games = [
-            pb.GameInfo(name=r.game, min_seats=r.min_seats, max_seats=r.max_seats)
-            for r in self.rooms.catalog.available()
-        ]
-        return pb.ListGamesResponse(games=games)
+        return pb.ListGamesResponse(games=[convert.game(m) for m in self.rooms.catalog.available()])
 
     @rpc("lobby")
     def GetSpectatorToken(

@@ -68,10 +68,9 @@ class QueueService:
         )
 
     def enqueue(self, caller: Claims, request: QueueRequest) -> Ticket:
-        rules = self.catalog.rules(request.game)
-        counts = validation.seat_counts(request.counts, rules)
-        for count in counts:
-            validation.game_options(request.options, count, rules)
+        info, rules = self.catalog.manifest(request.game), self.catalog.rules(request.game)
+        counts = validation.seat_counts(request.counts, info)
+        checked = [validation.game_options(request.options, count, info, rules) for count in counts]
         validation.turn_seconds(request.turn_seconds)
         if not 0 <= request.bot_fill_after_s <= MAX_BOT_FILL_S:
             raise InvalidArgument(f"bot_fill_after_seconds is 0 (never) to {MAX_BOT_FILL_S}")
@@ -85,7 +84,7 @@ class QueueService:
             self.clock(),
             request.bot_fill_after_s,
             request.bot_level,
-            tuple(sorted(request.options.items())),
+            tuple(sorted(checked[0].items())),  # parsed (canonical, defaults in): equal choices match
             request.turn_seconds,
         )
         self.repo.add(ticket)

@@ -85,9 +85,9 @@ class RoomService:
         turn_seconds: int,
         visibility: RoomVisibility,
     ) -> RoomSeen:
-        rules = self.catalog.rules(game)
-        validation.seat_count(seats, rules)
-        options = validation.game_options(options, seats, rules)
+        info, rules = self.catalog.manifest(game), self.catalog.rules(game)
+        validation.seat_count(seats, info)
+        options = validation.game_options(options, seats, info, rules)
         validation.turn_seconds(turn_seconds)
         code = new_invite_code() if visibility is RoomVisibility.PRIVATE else ""
         room = rooms.new_room(

@@ -1,14 +1,15 @@
 """Bots for every game behind one interface, chosen by level: ``random``, ``greedy``, ``mcts``.
 
 ``make_bot(game, level)`` returns an object with ``choose(rules, state, seat, seats, rng)``.
-The rules and the heuristic are per game; the levels are generic. Bots never import
+The rules and the hooks (heuristic, pruner: the game manifest's ``bots()``) are per game; the
+levels are generic. Bots never import
 ``random``: their RNG is a :class:`shared.rng.Rng` seeded from the match seed and version.
 """
 
 from __future__ import annotations
 
 from services.workers.bots.base import Bot, Budget, NoLegalCommand, sample_for_seat
-from services.workers.bots.heuristics import all_seats_for, heuristic_for, pruner_for
+from services.workers.bots.heuristics import bot_hooks, heuristic_for
 from services.workers.bots.mcts import MctsBot
 from services.workers.bots.simple import GreedyBot, RandomBot
 from shared.rng import Rng
@@ -27,8 +28,9 @@ def make_bot(game: str, level: str, budget: Budget | None = None) -> Bot:
         case "greedy":
             return GreedyBot(heuristic_for(game))
         case "mcts":
+            hooks = bot_hooks(game)
             return MctsBot(
-                heuristic_for(game), budget or Budget(), all_seats=all_seats_for(game), prune=pruner_for(game)
+                heuristic_for(game), budget or Budget(), all_seats=hooks.evaluate_all, prune=hooks.prune
             )
         case _:
             raise UnknownLevel(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")

@@ -45,11 +45,11 @@ class NoLegalCommand(RuntimeError):
 def sample_for_seat(rules: Any, state: Any, seat: int, rng: Rng) -> Any:
     """The state as ``seat`` may know it, with hidden parts resampled.
 
-    Games without hidden information need no ``determinize``; every game with secrets
-    must provide one (a bot would otherwise see them).
+    ``determinize`` is part of the rules protocol (``shared.decider.Rules``), required of every
+    game and checked when the registry loads the rules: a game without hidden information
+    returns the state unchanged.
     """
-    determinize = getattr(rules, "determinize", None)
-    return state if determinize is None else determinize(state, seat, rng)
+    return rules.determinize(state, seat, rng)
 
 
 def step(rules: Any, state: Any, actor: Actor, command: Any, rng: Rng) -> Any:

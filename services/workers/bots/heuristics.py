@@ -1,40 +1,32 @@
-"""Per-game evaluation functions for ``greedy`` and for the leaves of ``mcts``.
+"""What the bot levels know of a game beyond its rules: its hooks, from the game's manifest.
 
-A game registers ``"module:function"`` here; a game without one is judged only by its
-final outcome (fine for tiny test games, useless for real ones). Optional per game: an
-every-seat version of the heuristic (one pass instead of one call per seat) and a pruner that
-drops commands no better than another one (search spends its iterations elsewhere).
+A game's manifest offers ``bots()`` -> :class:`shared.manifest.BotHooks`: an evaluation
+function for ``greedy`` and for the leaves of ``mcts``, optionally an every-seat version of
+it (one pass instead of one call per seat) and a pruner that drops commands no better than
+another one (search spends its iterations elsewhere). A game without an evaluation is judged
+only by its final outcome (fine for tiny test games, useless for real ones).
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
-from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any
 
+from services.games import manifest
 from services.workers.bots.base import Heuristic
+from shared.manifest import BotHooks, EvaluateAll, Prune
 
 # (rules, state, seats) -> every seat's heuristic value
-SeatValues = Callable[[Any, Any, int], tuple[float, ...]]
+SeatValues = EvaluateAll
 # (rules, state, seat, legal commands, coarse) -> the commands worth searching (a non-empty
 # subset); coarse: the seat is not the searching one, only its likely choice matters
-Pruner = Callable[[Any, Any, int, Sequence[Any], bool], Sequence[Any]]
-
-HEURISTICS: dict[str, str] = {
-    "lorenzo": "services.workers.bots.lorenzo:evaluate",
-}
-ALL_SEATS: dict[str, str] = {
-    "lorenzo": "services.workers.bots.lorenzo:evaluate_all",
-}
-PRUNERS: dict[str, str] = {
-    "lorenzo": "services.workers.bots.lorenzo:prune",
-}
+Pruner = Prune
 
 
-def _load(target: str) -> Any:
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+@functools.cache
+def bot_hooks(game: str) -> BotHooks:
+    """The game's hooks, loaded once per process through the registry."""
+    return manifest(game).bots()
 
 
 def outcome_only(rules: Any, state: Any, seat: int) -> float:
@@ -43,22 +35,8 @@ def outcome_only(rules: Any, state: Any, seat: int) -> float:
     return 0.0 if outcome is None else float(outcome.scores[seat])
 
 
-@functools.cache
 def heuristic_for(game: str) -> Heuristic:
-    target = HEURISTICS.get(game)
-    return outcome_only if target is None else cast(Heuristic, _load(target))
-
-
-@functools.cache
-def all_seats_for(game: str) -> SeatValues | None:
-    target = ALL_SEATS.get(game)
-    return None if target is None else cast(SeatValues, _load(target))
-
-
-@functools.cache
-def pruner_for(game: str) -> Pruner | None:
-    target = PRUNERS.get(game)
-    return None if target is None else cast(Pruner, _load(target))
+    return bot_hooks(game).evaluate or outcome_only
 
 
 def seat_values(

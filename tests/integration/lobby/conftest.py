@@ -28,7 +28,7 @@ from shared.tokens import Role, TokenSigner
 from tests.support.race import RaceRules
 
 SIGNER = TokenSigner(b"lobby-test-secret-0123456789")
-RACE = "race=tests.support.race:RaceRules"
+RACE = "tests.support.race:MANIFEST"
 
 
 @pytest.fixture(scope="session")

@@ -27,7 +27,7 @@ from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.race_game import RaceWithSecrets
 
 ROOT = Path(__file__).resolve().parents[3]
-RACE = "race=tests.integration.workers.race_game:rules"
+RACE = "tests.integration.workers.race_game:MANIFEST"
 
 
 @pytest.fixture(scope="session")

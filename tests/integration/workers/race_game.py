@@ -1,6 +1,6 @@
-"""The race test game with a ``determinize`` (secrets of other seats resampled), for worker tests.
+"""The race test game with a ``determinize`` that a test can slow down, for worker tests.
 
-Subprocess workers load it with ``TABULA_EXTRA_GAMES=race=tests.integration.workers.race_game:rules``.
+Subprocess workers load it with ``TABULA_EXTRA_GAMES=tests.integration.workers.race_game:MANIFEST``.
 ``RACE_BOT_SLEEP`` (seconds) slows every bot move down, so a test can kill a worker mid-task;
 ``RACE_BOT_SLEEP_ONCE=<path>`` sleeps 30 s in the first bot move only (the path marks it done).
 """
@@ -12,6 +12,7 @@ import time
 from dataclasses import replace
 
 from shared.rng import Rng
+from tests.support import race
 from tests.support.race import RaceRules, RaceState
 
 
@@ -22,9 +23,7 @@ class RaceWithSecrets(RaceRules):
         if once and not os.path.exists(once):
             open(once, "w").close()
             time.sleep(30)
-        secrets = tuple(s if i == seat else rng.randint(1, 3) for i, s in enumerate(state.secrets))
-        return replace(state, secrets=secrets)
+        return super().determinize(state, seat, rng)
 
 
-def rules() -> RaceWithSecrets:
-    return RaceWithSecrets()
+MANIFEST = replace(race.MANIFEST, rules=RaceWithSecrets, source="tests/integration/workers/race_game.py")

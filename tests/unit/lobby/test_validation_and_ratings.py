@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pytest
 
 from services.lobby.domain import validation
 from services.lobby.domain.ratings import FinishedMatch, SkillRating, rate
+from shared.decider import RuleViolation
 from shared.errors import InvalidArgument
-from tests.support.race import RaceRules
+from tests.support.race import MANIFEST, RaceRules
 
 RULES = RaceRules()
 
@@ -33,15 +37,31 @@ def test_invite_codes_are_case_insensitive() -> None:
 
 
 def test_seats_and_options_are_checked_by_the_game() -> None:
-    assert validation.seat_counts([], RULES) == (2, 3, 4)
+    assert validation.seat_counts([], MANIFEST) == (2, 3, 4)
     with pytest.raises(InvalidArgument, match="2 to 4 seats"):
-        validation.seat_count(5, RULES)
-    with pytest.raises(InvalidArgument, match="bad option"):
-        validation.game_options({"goal": "x"}, 2, RULES)
+        validation.seat_count(5, MANIFEST)
+    with pytest.raises(InvalidArgument, match="bad option for race: option goal"):
+        validation.game_options({"goal": "x"}, 2, MANIFEST, RULES)
+    with pytest.raises(InvalidArgument, match="unknown option"):
+        validation.game_options({"speed": "9"}, 2, MANIFEST, RULES)
     with pytest.raises(InvalidArgument):
-        validation.game_options({"k" * 65: "v"}, 2, RULES)
+        validation.game_options({"k" * 65: "v"}, 2, MANIFEST, RULES)
     with pytest.raises(InvalidArgument, match="unknown game"):
         validation.game_name("chess", ["race"])
+
+
+def test_options_come_back_canonical_with_the_defaults_filled_in() -> None:
+    assert validation.game_options({}, 2, MANIFEST, RULES) == {"goal": "20"}
+    assert validation.game_options({"goal": " 07 "}, 3, MANIFEST, RULES) == {"goal": "7"}
+
+
+def test_the_rules_still_have_the_last_word_on_options() -> None:
+    class Stricter(RaceRules):
+        def make_config(self, seats: int, options: Mapping[str, str]) -> Any:
+            raise RuleViolation("bad_option", "no races today")
+
+    with pytest.raises(InvalidArgument, match="no races today"):
+        validation.game_options({"goal": "9"}, 2, MANIFEST, Stricter())
 
 
 def test_winners_gain_and_losers_lose() -> None:

@@ -1,4 +1,7 @@
-"""Race matches on the in-memory store, run by the same runner the workers use."""
+"""Race matches on the in-memory store, run by the same runner the workers use.
+
+The race game is registered (``TABULA_EXTRA_GAMES``) so that bots find its hooks in the registry.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +26,11 @@ def create(
 ) -> int:
     meta = {"bots": json.dumps(extra.get("bots", {})), "turn_seconds": str(extra.get("turn_seconds", 0))}
     return runner.create(match_id, seats, {"goal": goal}, seed=7, extra_meta=meta).version
+
+
+@pytest.fixture(autouse=True)
+def race_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABULA_EXTRA_GAMES", "tests.integration.workers.race_game:MANIFEST")
 
 
 @pytest.fixture

@@ -1,25 +1,42 @@
-"""The bots on Lorenzo il Magnifico: legal whole games, and a heuristic that counts what matters."""
+"""The bots on Lorenzo il Magnifico: legal whole games, and hooks (``MANIFEST.bots()``) that count
+what matters."""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from services.lorenzo.manifest import MANIFEST
 from services.lorenzo.rules.commands import PlaceFamilyMember
 from services.workers.bots import Budget
 from services.workers.bots.base import step
-from services.workers.bots.lorenzo import evaluate, evaluate_all, prune
+from services.workers.bots.heuristics import bot_hooks
 from services.workers.policies import bot_policy
 from shared.simulate import play_game
 
-lorenzo_content = pytest.importorskip("services.lorenzo.content")
+HOOKS = MANIFEST.bots()
+assert HOOKS.evaluate is not None and HOOKS.evaluate_all is not None and HOOKS.prune is not None
+evaluate, evaluate_all, prune = HOOKS.evaluate, HOOKS.evaluate_all, HOOKS.prune
 
 
 @pytest.fixture(scope="module")
 def rules() -> Any:
-    return lorenzo_content.load_rules()
+    return MANIFEST.rules()
+
+
+def test_the_bots_take_every_hook_from_the_manifest() -> None:
+    assert bot_hooks("lorenzo") == HOOKS
+
+
+def test_the_bot_hooks_never_import_random() -> None:
+    tree = ast.parse((Path(__file__).resolve().parents[3] / "services" / "lorenzo" / "bots.py").read_text())
+    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert names and "random" not in names
 
 
 def _started(rules: Any) -> Any:
@@ -79,7 +96,7 @@ def test_pruning_only_drops_placements_that_waste_servants(rules: Any) -> None:
 
     dropped_any = False
     for state, actor, legal in _states_of_a_greedy_game(rules)[:400]:
-        kept = prune(rules, state, actor.seat, legal)
+        kept = prune(rules, state, actor.seat, legal, False)
         coarse = prune(rules, state, actor.seat, legal, True)
         assert kept and set(coarse) <= set(kept) <= set(legal)
         for command in set(legal) - set(kept):

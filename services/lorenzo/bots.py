@@ -1,8 +1,10 @@
-"""The Lorenzo il Magnifico heuristic: victory points now plus a valuation of what may become points.
+"""Lorenzo il Magnifico's bot hooks: the heuristic (victory points now plus a valuation of what may
+become points) and the pruner of placements that waste servants.
 
-Reads only the public fields of ``State`` / ``PlayerState`` and the board tables of the content
-(the same tables the final scoring uses). Weights are hand-tuned against the ``random`` and
-``greedy`` levels with ``tabula simulate``; the scale is victory points.
+Reached only through the manifest (``MANIFEST.bots()``); the bot levels themselves are generic
+(``services/workers/bots/``). Reads only the public fields of ``State`` / ``PlayerState`` and the
+board tables of the content (the same tables the final scoring uses). Weights are hand-tuned
+against the ``random`` and ``greedy`` levels with ``tabula simulate``; the scale is victory points.
 """
 
 from __future__ import annotations
