@@ -78,8 +78,8 @@ def play(
     deadline: float = typer.Option(10.0, help="deadline of each call in seconds"),
 ) -> None:
     """Sign in as a guest, start a match against bots and play it in the terminal."""
-    from services.client.labels import labels_for
     from services.client.lobby import Lobby, bot_levels
+    from services.client.presentation import presentation_for
     from services.client.rpc import GameClient
     from services.client.session import Player
 
@@ -107,7 +107,7 @@ def play(
         )
         player = Player(
             client=match,
-            labels=labels_for(game),
+            presentation=presentation_for(game),
             console=console,
             names=started.names,
             live=console.is_terminal,
@@ -140,8 +140,8 @@ def watch(
     deadline: float = typer.Option(10.0),
 ) -> None:
     """Follow MATCH_ID's public view live."""
-    from services.client.labels import labels_for
     from services.client.lobby import Lobby
+    from services.client.presentation import presentation_for
     from services.client.rpc import GameClient
     from services.client.session import Spectator
 
@@ -159,7 +159,7 @@ def watch(
         match = GameClient.connect(channel, game, match_id, token, deadline_s=deadline)
         spectator = Spectator(
             client=match,
-            labels=labels_for(game),
+            presentation=presentation_for(game),
             console=console,
             live=console.is_terminal,
             until_version=until_version,
@@ -187,8 +187,8 @@ def replay(
     deadline: float = typer.Option(10.0),
 ) -> None:
     """Print MATCH_ID's view at version --at (the Replay RPC)."""
-    from services.client.labels import labels_for
     from services.client.lobby import Lobby
+    from services.client.presentation import presentation_for
     from services.client.render import render_view
     from services.client.rpc import GameClient
 
@@ -205,4 +205,4 @@ def replay(
             reply = match.replay(at)
     except grpc.RpcError as err:
         raise _fail(console, err, "replay") from err
-    console.print(render_view(reply.view, labels_for(game), (), reply.version, match_id))
+    console.print(render_view(reply.view, presentation_for(game), (), reply.version, match_id))

@@ -6,9 +6,10 @@ Content, rules and bots are loaded on first use (the loaders below), so listing 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from shared.manifest import BotHooks, GameManifest, GameOption, OptionType
+from shared.manifest import BotHooks, GameManifest, GameOption, OptionType, Presentation
 
 if TYPE_CHECKING:
     from services.lorenzo.rules.rules import LorenzoRules
@@ -24,6 +25,18 @@ def _bots() -> BotHooks:
     from services.lorenzo import bots
 
     return BotHooks(evaluate=bots.evaluate, evaluate_all=bots.evaluate_all, prune=bots.prune)
+
+
+def _presentation() -> Presentation:
+    from services.lorenzo.presentation import load
+
+    return load()
+
+
+def _content_tables() -> Mapping[str, Any]:
+    from services.lorenzo.content.tables import content_tables
+
+    return content_tables()
 
 
 def _content_counts() -> Mapping[str, int]:
@@ -54,6 +67,9 @@ MANIFEST = GameManifest(
     rules=_rules,
     bots=_bots,
     content_counts=_content_counts,
+    presentation=_presentation,
+    content_tables=_content_tables,  # GET /content/lorenzo, names for the ids in views
+    web=Path(__file__).parent / "web",  # lorenzo.js and lorenzo.css for the spectator page
     source="services/lorenzo/rules",
     description='Three periods of two rounds (rulebook, "O Jogo"): place family members to take '
     "development cards, harvest, produce and face the Vatican reports.",
