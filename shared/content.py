@@ -17,7 +17,9 @@ the full path as their field. Two helpers cover what plain field constraints can
 
 Checks across fields are ordinary pydantic validators: a ``field_validator`` reading
 ``info.data`` (fields declared above it) reports at its own field; cross-references to other
-files arrive as ``info.context`` (see :func:`load`).
+files arrive as ``info.context`` (see :func:`load`). As always in pydantic, a validator of a
+list or model runs only once its items are valid, so duplicate ids or counts are reported after
+the entries' own problems are fixed.
 
 Models use ``model_config = CONTENT_CONFIG``: unknown keys refused, no coercion (``"3"`` is not
 an integer, ``1`` is not ``true``), so YAML lists are validated as ``list`` fields.
@@ -106,7 +108,8 @@ def _problem(file: str, data: Any, error: Mapping[str, Any]) -> Problem:
         if isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node):
             node = node[part]
             if isinstance(node, dict):
-                entry, start = node.get("id", f"#{part}"), i + 1
+                ident = node.get("id")
+                entry, start = (f"#{part}" if ident is None else ident), i + 1
                 break
         elif isinstance(part, str) and isinstance(node, dict):
             node = node.get(part)

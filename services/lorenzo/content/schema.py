@@ -10,6 +10,13 @@ cross-references to the board (periods, deck sizes) come in through the validati
 Where the YAML headers document which keys go with which ``kind`` (leader abilities,
 excommunication penalties), the models enforce it (:data:`ABILITY_FIELDS`,
 :data:`PENALTY_FIELDS`); ``tables.py`` writes the same keys back for front-ends.
+
+Stricter than the hand-written reader this replaced (the real files pass unchanged, and load to
+an equal ``Content``): enum names must be the lower-case member name; an ability or penalty takes
+exactly its kind's keys (before, ``every`` and ``value`` were interchangeable and unused keys
+ignored); a ``tower`` on a space that is not a tower is refused (before, ignored); the deck size
+per card type and period is the board's ``cards_per_tower_per_round * rounds_per_period`` (8)
+rather than a literal 8.
 """
 
 from __future__ import annotations

@@ -18,7 +18,6 @@ back is the order of a leader's ``requires.cards`` keys: they come in card-type 
 from __future__ import annotations
 
 import enum
-import functools
 from typing import Any, TypeVar, assert_never
 
 from services.lorenzo.content.schema import ABILITY_FIELDS, PENALTY_FIELDS
@@ -43,9 +42,9 @@ Record = dict[str, Any]
 Tables = dict[str, dict[str, list[Any]]]
 
 
-@functools.cache
 def content_tables() -> Tables:
-    """The tables of the packaged content (for the game manifest's ``content_tables``)."""
+    """The tables of the packaged content (for the game manifest's ``content_tables``); a fresh
+    copy each call, built from the content loaded once per process."""
     from services.lorenzo.content import load_content
 
     return tables(load_content())
