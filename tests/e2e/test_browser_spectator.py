@@ -1,8 +1,10 @@
 """The spectator page in headless Chromium (Debian's, driven by Playwright) against a real stack:
 a Lorenzo rule service and the gateway as ``tabula serve`` processes on a private Redis.
 
-What the page shows is checked against the rule service's own public view: live updates arrive
-as commands are submitted, and the replay slider and buttons show earlier versions.
+The page is a generic shell; Lorenzo's drawing is its module, loaded from /games/lorenzo/lorenzo.js
+(the game's ``web`` folder). What the page shows is checked against the rule service's own public
+view: live updates arrive as commands are submitted, and the replay slider and buttons show
+earlier versions. Without a module (the game list says so) the shell draws the view as a tree.
 """
 
 from __future__ import annotations
@@ -196,6 +198,9 @@ def shows(page: Any, view: Any, pb2: Any) -> None:
 
 def test_the_page_shows_the_public_view_and_follows_commands_live(page: Any, stack: Stack) -> None:
     page.wait_for_selector("#status.live", timeout=WAIT_MS)
+    assert page.evaluate("() => window.tabulaSpectator.module !== null")  # the game's own module draws
+    assert page.locator("#game-css").get_attribute("href") == "/games/lorenzo/lorenzo.css"
+    assert page.locator("#game option:checked").inner_text() == "Lorenzo il Magnifico"  # title from /games
     head = stack.view()
     _wait_label(page, f"live at version {head.version} of {head.version}")
     shows(page, head.view, stack.pb2)
@@ -244,5 +249,37 @@ def test_a_match_id_and_a_spectator_token_from_the_lobby_are_enough(browser: Any
     head = stack.view()
     _wait_label(page, f"live at version {head.version} of {head.version}")
     shows(page, head.view, stack.pb2)
+    assert not errors, errors
+    page.close()
+
+
+def test_a_game_without_a_module_is_drawn_as_a_tree(browser: Any, stack: Stack) -> None:
+    """The shell's fallback: the game list is answered as if the game shipped no module."""
+    page = browser.new_page(viewport={"width": 1300, "height": 1200})
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+
+    def no_module(route: Any) -> None:
+        games = route.fetch().json()["games"]
+        route.fulfill(json={"games": [{**g, "module": False} for g in games]})
+
+    page.route("**/games", no_module)
+    token = SIGNER.issue("watcher", Role.SPECTATOR, match_id=MATCH)
+    page.goto(f"{stack.gateway_url}/?match={MATCH}&token={token}")
+    page.wait_for_selector("#status.live")
+    head = stack.view()
+    _wait_label(page, f"live at version {head.version} of {head.version}")
+    assert page.locator(".tree").count() == 1 and page.locator(".floor").count() == 0
+    assert page.locator('.tree [data-field="round"] b').first.inner_text() == str(head.view.round)
+    assert page.locator('.tree [data-field="period"] b').first.inner_text() == str(head.view.period)
+    assert page.locator('.tree [data-field="phase"] b').first.inner_text() == stack.pb2.Phase.Name(
+        head.view.phase
+    )
+    seats = page.locator(".tree summary", has_text="players").first.inner_text()
+    assert f"({len(head.view.players)})" in seats
+    assert not any("/games/lorenzo/" in url for url in requested)  # no module was fetched
     assert not errors, errors
     page.close()

@@ -10,6 +10,8 @@ const CARD_LISTS = ["territories", "characters", "buildings", "ventures"];
 const FINAL = ["before", "territories", "characters", "ventures", "military", "resources", "penalty", "total"];
 
 const num = (v) => Number(v || 0);
+// {coins: 5, privileges: 2} -> "5 coins, 2 privileges" (as the content tables write goods)
+const goodsText = (goods) => Object.entries(goods).map(([k, n]) => `${n} ${n === 1 ? k.replace(/s$/, "") : k}`).join(", ");
 const enumName = (value, prefix) => String(value || "").replace(prefix, "").toLowerCase().replace(/_/g, " ");
 
 function table(ctx, file, key) {
@@ -71,12 +73,16 @@ function renderTowers(root, view, ctx) {
     });
     return el("div", { class: "tower", "data-tower": name }, el("h3", { text: name }), ...floors);
   }));
-  const others = [...table(ctx, "board", "spaces").values()].filter((s) => s.kind !== "tower");
+  // Market, council and work spaces; those covered with fewer players (min_players) are left out.
+  const seats = (view.players || []).length;
+  const others = [...table(ctx, "board", "spaces").values()]
+    .filter((s) => s.kind !== "tower" && (s.min_players || 2) <= seats);
   root.querySelector("#spaces").replaceChildren(...others.map((s) => {
     const list = bySpace.get(s.id) || [];
-    const label = s.kind === "council" ? "council palace" : s.kind + (s.modifier ? ` (large, ${s.modifier})` : "");
+    const name = s.kind === "council" ? "council palace" : s.kind + (s.modifier ? ` (large, ${s.modifier})` : "");
+    const label = `${name}${s.kind === "market" && s.bonus ? ": " + goodsText(s.bonus) : ""}`;
     return el("div", { class: `space${list.length ? " occupied" : ""}`, "data-space": String(s.id) },
-      el("span", { class: "k", text: `${label} ${s.id}` }),
+      el("span", { class: "k", text: label }),
       el("span", { class: "occupant", text: list.map(occupantText).join(", ") || "-" }));
   }));
 }
