@@ -116,7 +116,7 @@ class GameModules:
 
     pb2: ModuleType
     pb2_grpc: ModuleType
-    name: str  # "Lorenzo" for LorenzoService
+    name: str  # "Chess" for ChessService (the manifest's service_name without "Service")
 
 
 def proto_path(game: str) -> Path:

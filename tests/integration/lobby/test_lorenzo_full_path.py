@@ -68,5 +68,20 @@ def test_two_guests_and_two_bots_start_a_lorenzo_match(
     with pytest.raises(grpc.RpcError) as err:
         stub.CreateRoom(fails_bad_option, metadata=bob.md, timeout=5)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "option advanced: expected true or false" in (err.value.details() or "")
     game_channel.close()
     channel.close()
+
+
+def test_the_lobby_lists_lorenzo_with_its_advanced_option(make_lobby: LobbyFactory) -> None:
+    lobby = make_lobby()
+    with grpc.insecure_channel(f"127.0.0.1:{lobby.port}") as channel:
+        reply = lobby_pb2_grpc.LobbyServiceStub(channel).ListGames(pb.ListGamesRequest(), timeout=5)
+    (game,) = [g for g in reply.games if g.name == "lorenzo"]
+    assert (game.title, game.min_seats, game.max_seats) == ("Lorenzo il Magnifico", 2, 4)
+    (advanced,) = game.options
+    assert (advanced.name, advanced.type, advanced.default_value) == (
+        "advanced",
+        pb.GAME_OPTION_TYPE_BOOL,
+        "true",
+    )

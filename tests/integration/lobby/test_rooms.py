@@ -48,6 +48,28 @@ def test_guest_sign_in_gives_a_guest_token_with_the_name(stub: Any) -> None:
     assert (claims.player_id, claims.role, claims.name) == (reply.player_id, Role.GUEST, "Ada Lovelace")
 
 
+def test_list_games_describes_each_game_from_its_manifest(stub: Any) -> None:
+    games = {g.name: g for g in stub.ListGames(pb.ListGamesRequest(), timeout=5).games}
+    race = games["race"]
+    assert (race.title, race.min_seats, race.max_seats) == ("Dice race", 2, 4)
+    (goal,) = race.options
+    assert (goal.name, goal.type, goal.default_value, goal.minimum) == (
+        "goal",
+        pb.GAME_OPTION_TYPE_INT,
+        "20",
+        1,
+    )
+    assert goal.HasField("minimum") and not goal.HasField("maximum")
+    assert all(
+        o.type == pb.GAME_OPTION_TYPE_BOOL for g in games.values() if g.name != "race" for o in g.options
+    )
+
+
+def test_a_room_keeps_its_options_canonical_with_the_defaults_filled_in(stub: Any) -> None:
+    assert dict(create(stub, sign_in(stub, "Ada")).options) == {"goal": "20"}
+    assert dict(create(stub, sign_in(stub, "Bob"), goal=" 012").options) == {"goal": "12"}
+
+
 def test_bad_names_and_tokens_are_refused(stub: Any, redis_client: redis.Redis) -> None:
     before = redis_client.dbsize()
     for name in ("", "   ", "x" * 33, "bad\x00name"):
