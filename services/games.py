@@ -120,5 +120,6 @@ def load_game(name: str) -> LoadedGame:
     """Rules, generated modules and codec of one game."""
     rules = load_rules(name)
     modules = game_modules(name)
-    codec = MessageCodec(modules.pb2, [*rules.command_types, *rules.event_types, rules.view_type])
+    classes = [*rules.command_types, *rules.event_types, rules.view_type]
+    codec = MessageCodec(modules.pb2, classes, getattr(rules, "upcasters", None))
     return LoadedGame(manifest(name), rules, modules, codec)

@@ -58,7 +58,7 @@ def _event_line(event: StoredEvent, codec: EventCodec | None) -> dict[str, Any]:
         "schema_version": event.schema_version,
     }
     if codec is not None:
-        line["event"] = to_plain(codec.decode(event.type, event.payload))
+        line["event"] = to_plain(codec.decode(event.type, event.payload, event.schema_version))
     return line
 
 
@@ -129,7 +129,7 @@ def verify_lines(
         if rules.outcome(state) is not None:
             problems.append(f"version {expected}: an event after the match ended")
         try:
-            event = codec.decode(line["type"], base64.b64decode(line["payload"]))
+            event = codec.decode(line["type"], base64.b64decode(line["payload"]), line.get("schema_version"))
         except (KeyError, ValueError) as err:
             problems.append(f"version {expected}: cannot decode: {err}")
             continue

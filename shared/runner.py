@@ -29,6 +29,7 @@ from shared.store import (
     StoredEvent,
     VersionConflict,
 )
+from shared.wire import schema_of
 
 S = TypeVar("S")
 
@@ -36,7 +37,9 @@ S = TypeVar("S")
 class EventCodec(Protocol):
     def encode(self, obj: Any) -> tuple[str, bytes]: ...
 
-    def decode(self, type_name: str, payload: bytes) -> Any: ...
+    def decode(self, type_name: str, payload: bytes, schema_version: int | None = None) -> Any:
+        """``schema_version``: what the payload was stored with (None: the current one)."""
+        ...
 
 
 class MatchNotFound(LookupError):
@@ -138,7 +141,7 @@ class MatchRunner(Generic[S]):
             raise MatchNotFound(match_id)
         state, version = self._start(match_id, at_version)
         for event in self.store.read(match_id, version + 1, at_version):
-            state = self.rules.evolve(state, self.codec.decode(event.type, event.payload))
+            state = self.rules.evolve(state, self.decode(event))
             version = event.version
         if at_version is None:
             self._remember(match_id, state, version)
@@ -205,7 +208,7 @@ class MatchRunner(Generic[S]):
         for event in events:
             type_name, payload = self.codec.encode(event)
             vis = self.rules.visibility(event).encode()
-            out.append(NewEvent(type_name, payload, vis, label or str(actor)))
+            out.append(NewEvent(type_name, payload, vis, label or str(actor), schema_of(type(event))))
         return out
 
     def _maybe_snapshot(self, match_id: str, state: S, first: int, last: int) -> None:
@@ -215,4 +218,5 @@ class MatchRunner(Generic[S]):
 
     # ------------------------------------------------------------ reading
     def decode(self, event: StoredEvent) -> Any:
-        return self.codec.decode(event.type, event.payload)
+        """The event of a stored entry, upcast from the schema version it was stored with."""
+        return self.codec.decode(event.type, event.payload, event.schema_version)

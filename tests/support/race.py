@@ -200,5 +200,5 @@ class JsonCodec:
     def encode(self, obj: Any) -> tuple[str, bytes]:
         return type(obj).__name__, json.dumps(to_plain(obj)).encode()
 
-    def decode(self, type_name: str, payload: bytes) -> Any:
+    def decode(self, type_name: str, payload: bytes, schema_version: int | None = None) -> Any:
         return from_plain(self._by_name[type_name], json.loads(payload))
