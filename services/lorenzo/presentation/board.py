@@ -89,14 +89,16 @@ def towers_table(view: Msg, labels: Labels, names: Sequence[str]) -> Table:
 
 
 def spaces_table(view: Msg, labels: Labels, names: Sequence[str]) -> Table:
-    """Market, council palace, harvest and production spaces with their occupants."""
+    """Market, council palace, harvest and production spaces with their occupants; the spaces that
+    are covered with fewer players (rulebook: the 4-player market spaces, the large work spaces at 2)
+    are left out."""
     table = Table(title="Action spaces", box=box.SIMPLE)
     table.add_column("#", justify="right")
     table.add_column("space")
     table.add_column("occupied by")
     occupants = _occupants(view, names)
     for space in labels.spaces():
-        if space.kind is SpaceKind.TOWER:
+        if space.kind is SpaceKind.TOWER or space.min_players > len(view.players):
             continue
         who = occupants.get(space.id, [])
         table.add_row(

@@ -258,3 +258,13 @@ def test_events_are_described_with_names() -> None:
     shuffled = pb2.DecksShuffled()
     shuffled.decks.add(cards=[1, 2, 3])
     assert presentation.describe_event(shuffled, ()) == "Decks shuffled"  # deck orders are not shown
+
+
+def test_action_spaces_covered_at_this_player_count_are_left_out() -> None:
+    *_, two = (step for _, step in zip(range(3), playout(seats=2, seed=2), strict=False))
+    *_, four = (step for _, step in zip(range(3), playout(seats=4, seed=2), strict=False))
+    two_text = text_of(load().board(view_message(two.state, 0), two.version, (), ""))
+    four_text = text_of(load().board(view_message(four.state, 0), four.version, (), ""))
+    for covered in ("market: 2 privileges", "market: 2 coins, 3 military", "harvest (large, -3)"):
+        assert covered not in two_text and covered in four_text  # min_players 4 and 3 in board.yaml
+    assert "market: 5 coins" in two_text and "council palace" in two_text
