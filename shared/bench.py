@@ -1,4 +1,5 @@
-"""Platform benchmarks: raw XADD against the scripted append, and reads of a 200-event match.
+"""Platform benchmarks: raw XADD against the scripted append, reads of a 200-event match, and any
+game's random full games and folds per second (the caller picks the game and its config).
 
 Numbers, not assertions: ``make bench`` records them in ``bench/results/latest.json``.
 """
@@ -12,7 +13,8 @@ from typing import Any
 
 import redis
 
-from shared.store import NewEvent
+from shared.simulate import play_game
+from shared.store import MatchStatus, NewEvent, Progress
 from shared.store.redis_store import RedisEventStore
 
 
@@ -39,7 +41,8 @@ def store_benchmarks(client: redis.Redis, n: int = 5000) -> list[Result]:
     payload = b"x" * 200
     raw = rate(lambda i: client.xadd("bench:raw", {"type": "E", "payload": payload}), n)
     event = [NewEvent("E", payload, "public", "seat:0")]
-    scripted = rate(lambda i: store.append("bench-append", i, event, f"c{i}"), n)
+    progress = Progress((1,), False, MatchStatus.ACTIVE)  # the runner records it with every append
+    scripted = rate(lambda i: store.append("bench-append", i, event, f"c{i}", progress=progress), n)
     store.append("bench-read", 0, [NewEvent("E", payload)] * 200, "fill")
     reads = rate(lambda i: store.read("bench-read"), max(n // 10, 50))
     ratio = scripted / raw
@@ -53,8 +56,6 @@ def store_benchmarks(client: redis.Redis, n: int = 5000) -> list[Result]:
 
 def game_benchmarks(game: str, rules: Any, config: Any, games: int = 40) -> list[Result]:
     """Random full games per second (legal-command enumeration included) and events folded per second."""
-    from shared.simulate import play_game
-
     started = time.perf_counter()
     results = [play_game(rules, config, seed, {}, check=False) for seed in range(games)]
     games_per_s = games / (time.perf_counter() - started)

@@ -1,23 +1,39 @@
-"""In-process simulation of whole matches for any game: policies choose among legal commands.
+"""The one playout driver: a whole match of any game, from setup to the end, seeded, a policy per seat.
 
-Used by ``tabula simulate``, benchmarks and playout tests. It checks the generic invariants on
-the way (every command chosen from ``legal_commands`` is accepted, the fold of the log equals
-the live state, the match ends with an outcome) plus the game's own
-``invariant_violations(state)`` when the rules offer one.
+Used by ``tabula simulate``, the benches (games and folds per second, the bot bench) and tests.
+A move is applied one of two ways, with the same loop around it:
+
+* :func:`play_game`: in memory, the rules' ``decide`` + ``evolve`` with RNGs forked from the
+  seed (what the benches time);
+* :func:`play_match`: through a :class:`MatchRunner`, each command appended to its event store
+  with a command id, as the services do; the match must have been created.
+
+Each step the driver picks one of the actors to act (seeded), asks the seat's policy (random by
+default; the system takes its one listed step) and applies the command. It records a
+violation, instead of raising, when an actor to act has no legal command or a listed command
+is refused. At the end (``check``) it checks the generic invariants: the fold of the log equals
+the live state and the match ended with an outcome, plus the game's own
+``invariant_violations(state)`` when the rules offer one. ``check_every_step`` also folds
+each step's events into a second state (through the store's codec on the runner path) and
+checks it and the game's invariants after every step; ``time_moves`` records each policy
+call's seconds per seat.
 """
 
 from __future__ import annotations
 
 import time
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from shared.decider import Actor, Outcome, Rules, RuleViolation
 from shared.rng import Rng
+from shared.runner import MatchRunner
 
 # (state, actor, legal commands, rng) -> the chosen command
 Policy = Callable[[Any, Actor, Sequence[Any], Rng], Any]
+AnyRules = Rules[Any, Any, Any, Any, Any]
 MAX_STEPS = 20_000
 
 
@@ -28,65 +44,155 @@ def random_policy(state: Any, actor: Actor, legal: Sequence[Any], rng: Rng) -> A
 @dataclass
 class GameResult:
     seed: int
-    events: int
+    events: int  # length of the log, so also the last version on the runner path
     steps: int
     outcome: Outcome | None
     violations: list[str] = field(default_factory=list)
     log: list[Any] = field(default_factory=list, repr=False)
+    move_seconds: dict[int, list[float]] = field(default_factory=dict, repr=False)  # per seat
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    check: bool = True
+    check_every_step: bool = False
+    time_moves: bool = False
+    max_steps: int = MAX_STEPS
+
+
+class _Table(Protocol):
+    """Where the moves are applied; ``state`` is the live state after the last one."""
+
+    state: Any
+
+    def apply(self, actor: Actor, command: Any, step: int) -> Sequence[Any]:
+        """Apply one command; return its events, or raise RuleViolation."""
+        ...
+
+
+class _InMemory:
+    def __init__(self, rules: AnyRules, state: Any, rng: Rng) -> None:
+        self.rules, self.state, self.rng = rules, state, rng
+
+    def apply(self, actor: Actor, command: Any, step: int) -> Sequence[Any]:
+        events = self.rules.decide(self.state, actor, command, self.rng.fork(f"d{step}"))
+        for event in events:
+            self.state = self.rules.evolve(self.state, event)
+        return events
+
+
+class _ThroughRunner:
+    def __init__(self, runner: MatchRunner[Any], match_id: str) -> None:
+        self.runner, self.match_id = runner, match_id
+        loaded = runner.load(match_id)
+        self.state, self.version = loaded.state, loaded.version
+
+    def stored_events(self, first: int, last: int | None = None) -> list[Any]:
+        """Events as stored, decoded again: the fold checks see what a replay would."""
+        return [self.runner.decode(e) for e in self.runner.store.read(self.match_id, first, last)]
+
+    def apply(self, actor: Actor, command: Any, step: int) -> Sequence[Any]:
+        command_id = f"{self.match_id}-c{step}"
+        done = self.runner.submit(self.match_id, actor, command, self.version, command_id)
+        self.state, self.version = done.state, done.last_version
+        return self.stored_events(done.first_version, done.last_version)
 
 
 def play_game(
-    rules: Rules[Any, Any, Any, Any, Any],
+    rules: AnyRules,
     config: Any,
     seed: int,
-    policies: Mapping[int, Policy],
+    policies: Mapping[int, Policy] | None = None,
     check: bool = True,
+    *,
+    check_every_step: bool = False,
+    time_moves: bool = False,
+    max_steps: int = MAX_STEPS,
 ) -> GameResult:
-    """Play one match; seats use ``policies[seat]`` (default random), the system its one step."""
+    """Set up and play one match in memory; seats use ``policies[seat]`` (default random)."""
     rng = Rng(seed)
     events = list(rules.setup(config, rng.fork("setup")))
-    state = _fold(rules, events)
+    table = _InMemory(rules, _fold(rules, events), rng)
+    options = Options(check, check_every_step, time_moves, max_steps)
+    return _play(rules, table, events, seed, rng, policies or {}, options)
+
+
+def play_match(
+    runner: MatchRunner[Any],
+    match_id: str,
+    seed: int,
+    policies: Mapping[int, Policy] | None = None,
+    check: bool = True,
+    *,
+    check_every_step: bool = False,
+    time_moves: bool = False,
+    max_steps: int = MAX_STEPS,
+) -> GameResult:
+    """Play a created match to its end through ``runner`` (command ids ``<match>-c<step>``)."""
+    table = _ThroughRunner(runner, match_id)
+    events = table.stored_events(1)
+    options = Options(check, check_every_step, time_moves, max_steps)
+    return _play(runner.rules, table, events, seed, Rng(seed), policies or {}, options)
+
+
+def _play(
+    rules: AnyRules,
+    table: _Table,
+    events: list[Any],
+    seed: int,
+    rng: Rng,
+    policies: Mapping[int, Policy],
+    options: Options,
+) -> GameResult:
     violations: list[str] = []
+    seconds: dict[int, list[float]] = defaultdict(list)
+    folded = _fold(rules, events) if options.check_every_step else None
     steps = 0
-    while (actors := rules.to_act(state)) and steps < MAX_STEPS:
+    while (actors := rules.to_act(table.state)) and steps < options.max_steps:
         actor = rng.choice(actors)
-        legal = rules.legal_commands(state, actor)
+        legal = rules.legal_commands(table.state, actor)
         if not legal:
             violations.append(f"step {steps}: {actor} is to act but has no legal command")
             break
-        command = (
-            policies.get(actor.seat, random_policy)(state, actor, legal, rng) if actor.is_seat else legal[0]
-        )
+        started = time.perf_counter()
+        if actor.is_seat:
+            command = policies.get(actor.seat, random_policy)(table.state, actor, legal, rng)
+            if options.time_moves:
+                seconds[actor.seat].append(time.perf_counter() - started)
+        else:
+            command = legal[0]
         try:
-            new = rules.decide(state, actor, command, rng.fork(f"d{steps}"))
+            new = table.apply(actor, command, steps)
         except RuleViolation as err:
             violations.append(f"step {steps}: legal command {command!r} rejected: {err}")
             break
-        for event in new:
-            state = rules.evolve(state, event)
         events.extend(new)
         steps += 1
-    if check:
-        violations += _check(rules, events, state)
-    return GameResult(seed, len(events), steps, rules.outcome(state), violations, events)
+        if options.check_every_step:
+            folded = _fold(rules, new, folded)
+            violations += [f"step {steps}: {v}" for v in _state_violations(rules, folded, table.state)]
+    if options.check:
+        violations += _check(rules, events, table.state)
+    return GameResult(seed, len(events), steps, rules.outcome(table.state), violations, events, dict(seconds))
 
 
-def _fold(rules: Rules[Any, Any, Any, Any, Any], events: Sequence[Any]) -> Any:
-    state = rules.initial_state()
+def _fold(rules: AnyRules, events: Sequence[Any], state: Any = None) -> Any:
+    state = rules.initial_state() if state is None else state
     for event in events:
         state = rules.evolve(state, event)
     return state
 
 
-def _check(rules: Rules[Any, Any, Any, Any, Any], events: Sequence[Any], state: Any) -> list[str]:
-    out = []
-    if _fold(rules, events) != state:
-        out.append("the fold of the event log differs from the live state")
+def _state_violations(rules: AnyRules, folded: Any, live: Any) -> list[str]:
+    out = [] if folded == live else ["the fold of the event log differs from the live state"]
+    game_check = getattr(rules, "invariant_violations", None)
+    return out + (list(game_check(live)) if game_check is not None else [])
+
+
+def _check(rules: AnyRules, events: Sequence[Any], state: Any) -> list[str]:
+    out = _state_violations(rules, _fold(rules, events), state)
     if rules.outcome(state) is None:
         out.append("the match did not end")
-    game_check = getattr(rules, "invariant_violations", None)
-    if game_check is not None:
-        out += list(game_check(state))
     return out
 
 
@@ -103,7 +209,7 @@ class Summary:
 
 
 def simulate(
-    rules: Rules[Any, Any, Any, Any, Any],
+    rules: AnyRules,
     config: Any,
     seats: int,
     games: int,

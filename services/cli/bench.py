@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from services.cli.main import app
-from services.games import load_rules
+from services.games import game_names
 from shared.bench import Result, game_benchmarks, store_benchmarks
 from shared.redis_server import private_redis
 
@@ -24,9 +24,16 @@ def _store() -> list[Result]:
         return store_benchmarks(server.client())
 
 
-def _lorenzo() -> list[Result]:
-    rules = load_rules("lorenzo")
-    return game_benchmarks("lorenzo", rules, rules.make_config(4, {"advanced": "true"}))
+def _game(name: str) -> Callable[[], list[Result]]:
+    """Random full games and folds per second, set up as every bench plays the game."""
+
+    def run() -> list[Result]:
+        from services.workers.bench import bench_game
+
+        rules, config = bench_game(name)
+        return game_benchmarks(name, rules, config)
+
+    return run
 
 
 def _bots() -> list[Result]:
@@ -35,8 +42,9 @@ def _bots() -> list[Result]:
     return bot_benchmarks()
 
 
-# Each suite returns results; later issues add theirs (games per second, bots, ...).
-SUITES: dict[str, Callable[[], list[Result]]] = {"store": _store, "lorenzo": _lorenzo, "bots": _bots}
+def suites() -> dict[str, Callable[[], list[Result]]]:
+    """The store, then one suite per registered game (named after it), then the bots."""
+    return {"store": _store, **{name: _game(name) for name in game_names()}, "bots": _bots}
 
 
 @app.command()
@@ -46,8 +54,13 @@ def bench(
     out: Path = typer.Option(Path("bench/results/latest.json")),
 ) -> None:
     """Run the benchmarks (private Redis; never the machine's 6379)."""
-    chosen = [s for s in SUITES if not only or s in only.split(",")]
-    results = [r for name in chosen for r in SUITES[name]()]
+    available = suites()
+    wanted = [name for name in only.split(",") if name]
+    unknown = sorted(set(wanted) - set(available))
+    if unknown:
+        raise typer.BadParameter(f"unknown suite(s) {', '.join(unknown)}; known: {', '.join(available)}")
+    chosen = [name for name in available if not wanted or name in wanted]
+    results = [r for name in chosen for r in available[name]()]
     report = {
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine()},

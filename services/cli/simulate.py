@@ -10,7 +10,8 @@ from typing import Any
 import typer
 
 from services.cli.main import app
-from services.games import load_rules
+from services.cli.play import parse_options
+from services.games import default_game, game_names, load_rules
 from services.workers.policies import policy_factories
 from shared.simulate import Policy, random_policy, simulate
 
@@ -20,8 +21,8 @@ BOTS: dict[str, Callable[[Any], Policy]] = {**policy_factories(), "random": lamb
 
 @app.command(name="simulate")
 def simulate_command(
-    game: str = typer.Option("lorenzo"),
-    players: int = typer.Option(4, min=1),
+    game: str = typer.Option("", help="a registered game (default: the first registered one)"),
+    players: int = typer.Option(0, min=0, help="seats (default: the most the game allows)"),
     games: int = typer.Option(10, min=1),
     seed: int = typer.Option(1),
     bots: str = typer.Option("random", help="one level for all seats, or one per seat, comma-separated"),
@@ -29,14 +30,18 @@ def simulate_command(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Play GAMES full matches with bots and report finished games, events, violations and speed."""
+    game = game or default_game()
+    if game not in game_names():
+        raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(game_names())}")
     rules = load_rules(game)
+    players = players or rules.max_seats
     levels = bots.split(",")
     if len(levels) == 1:
         levels *= players
     unknown = sorted(set(levels) - set(BOTS))
     if len(levels) != players or unknown:
         raise typer.BadParameter(f"--bots needs 1 or {players} levels from {sorted(BOTS)}; got {bots!r}")
-    config = rules.make_config(players, dict(o.split("=", 1) for o in option))
+    config = rules.make_config(players, parse_options(game, option))
     policies = {seat: BOTS[level](rules) for seat, level in enumerate(levels)}
     summary = simulate(rules, config, players, games, seed, policies)
     report = {"game": game, "players": players, "bots": levels, "seed": seed, **dataclasses.asdict(summary)}

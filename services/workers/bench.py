@@ -1,9 +1,12 @@
-"""The bot bench: ``mcts`` against three ``greedy`` and against three ``random`` in Lorenzo games.
+"""The bot bench: in every registered game, ``mcts`` against all-``greedy`` and all-``random`` tables.
 
-The ``mcts`` seat rotates over the four seats (seat bias cancels out); games run in parallel
-processes (the rules are pure, so a fork is safe). The per-move budget is small so the
-bench stays short; it is recorded with the results. Override with TABULA_BENCH_BOT_GAMES,
-TABULA_BENCH_MCTS_SECONDS and TABULA_BENCH_MCTS_ITERATIONS.
+Each game is played as :func:`bench_game` sets it up: the most seats its rules allow and the
+default options of its manifest (the same setup the bench always used, so the numbers stay
+comparable). The ``mcts`` seat rotates over the seats (seat bias cancels out); games
+run in parallel processes (the rules are pure, so a fork is safe) through the one playout
+driver, ``shared.simulate.play_game``, which also times the moves. The per-move budget is
+small so the bench stays short; it is recorded with the results. Override with
+TABULA_BENCH_BOT_GAMES, TABULA_BENCH_MCTS_SECONDS and TABULA_BENCH_MCTS_ITERATIONS.
 """
 
 from __future__ import annotations
@@ -11,21 +14,27 @@ from __future__ import annotations
 import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
-from services.games import load_rules
+from services.games import game_names, load_rules, manifest
 from services.workers.bots import Budget
-from services.workers.policies import MoveClock, bot_policy
+from services.workers.policies import bot_policy
 from shared.bench import Result
 from shared.simulate import play_game
 
-SEATS = 4
 GOALS = {"greedy": 0.40, "random": 0.80}
 MAX_MOVE_SECONDS = 2.0
 
 
+def bench_game(game: str) -> tuple[Any, Any]:
+    """The rules and the config every bench plays: the most seats and the manifest's defaults."""
+    rules = load_rules(game)
+    return rules, rules.make_config(rules.max_seats, manifest(game).parse_options({}))
+
+
 @dataclass(frozen=True)
 class BenchConfig:
-    games: int  # per opponent level
+    games: int  # per game and opponent level
     budget: Budget
     processes: int = max(os.cpu_count() or 1, 1)
 
@@ -46,46 +55,49 @@ class Game:
     violations: int
 
 
-def play_one(index: int, opponent: str, budget: Budget) -> Game:
-    """Game ``index``: mcts in seat ``index % 4``, ``opponent`` in the others."""
-    rules = load_rules("lorenzo")
-    clock = MoveClock()
-    mcts_seat = index % SEATS
+def play_one(game: str, index: int, opponent: str, budget: Budget) -> Game:
+    """Game ``index``: mcts in seat ``index % seats``, ``opponent`` in the others."""
+    rules, config = bench_game(game)
+    seats = rules.max_seats
+    mcts_seat = index % seats
     policies = {
-        seat: bot_policy(rules, "mcts" if seat == mcts_seat else opponent, budget, clock)
-        for seat in range(SEATS)
+        seat: bot_policy(rules, "mcts" if seat == mcts_seat else opponent, budget) for seat in range(seats)
     }
-    result = play_game(rules, rules.make_config(SEATS, {}), 10_000 + index, policies, check=False)
+    result = play_game(rules, config, 10_000 + index, policies, check=False, time_moves=True)
     won = result.outcome is not None and result.outcome.placings[mcts_seat] == 1
-    return Game(won, tuple(clock.seconds["mcts"]), len(result.violations))
+    return Game(won, tuple(result.move_seconds.get(mcts_seat, ())), len(result.violations))
 
 
-def _series(opponent: str, config: BenchConfig) -> list[Game]:
+def _series(game: str, opponent: str, config: BenchConfig) -> list[Game]:
     with ProcessPoolExecutor(config.processes) as pool:
-        jobs = [pool.submit(play_one, i, opponent, config.budget) for i in range(config.games)]
+        jobs = [pool.submit(play_one, game, i, opponent, config.budget) for i in range(config.games)]
         return [job.result() for job in jobs]
+
+
+def game_bot_benchmarks(game: str, config: BenchConfig) -> tuple[list[Result], list[float]]:
+    """One game's win rates and violations, and the mcts move times."""
+    others = load_rules(game).max_seats - 1
+    results: list[Result] = []
+    moves: list[float] = []
+    for opponent, goal in GOALS.items():
+        games = _series(game, opponent, config)
+        rate = sum(g.won for g in games) / len(games)
+        name = f"bots.{game}.mcts_win_rate_vs_{others}_{opponent}"
+        results.append(Result(name, rate, f"of {len(games)} games", f">= {goal:.2f}", rate >= goal))
+        violations = sum(g.violations for g in games)
+        results.append(Result(f"bots.{game}.violations_vs_{opponent}", violations, "violations"))
+        moves += [s for g in games for s in g.move_seconds]
+    return results, moves
 
 
 def bot_benchmarks(config: BenchConfig | None = None) -> list[Result]:
     config = config or BenchConfig.from_env()
     results: list[Result] = []
     moves: list[float] = []
-    for opponent, goal in GOALS.items():
-        games = _series(opponent, config)
-        rate = sum(g.won for g in games) / len(games)
-        results.append(
-            Result(
-                f"bots.mcts_win_rate_vs_3_{opponent}",
-                rate,
-                f"of {len(games)} games",
-                f">= {goal:.2f}",
-                rate >= goal,
-            )
-        )
-        moves += [s for g in games for s in g.move_seconds]
-        results.append(
-            Result(f"bots.violations_vs_{opponent}", sum(g.violations for g in games), "violations")
-        )
+    for game in game_names():
+        found, seconds = game_bot_benchmarks(game, config)
+        results += found
+        moves += seconds
     mean = sum(moves) / len(moves) if moves else 0.0
     results += [
         Result("bots.mcts_mean_move_seconds", mean, "s", f"<= {MAX_MOVE_SECONDS}", mean <= MAX_MOVE_SECONDS),

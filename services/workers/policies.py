@@ -1,15 +1,13 @@
 """Bots as ``shared.simulate`` policies, for ``tabula simulate`` and the bot bench.
 
 A policy gets ``(state, actor, legal, rng)``; the adapter hands the bot the full state (the
-bot itself determinizes for its seat) and an RNG forked per seat, and can time every move.
+bot itself determinizes for its seat) and an RNG forked per seat. The playout driver
+(``shared.simulate``, ``time_moves=True``) times the moves.
 """
 
 from __future__ import annotations
 
-import time
-from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from services.workers.bots import LEVELS, Budget, make_bot
@@ -28,30 +26,12 @@ def seat_count(rules: Any, state: Any) -> int:
     return len(players) if players else int(rules.max_seats)
 
 
-@dataclass
-class MoveClock:
-    """Seconds per move, by bot level."""
-
-    seconds: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
-
-    def mean(self, level: str) -> float:
-        times = self.seconds.get(level, [])
-        return sum(times) / len(times) if times else 0.0
-
-
-def bot_policy(
-    rules: Any, level: str, budget: Budget | None = None, clock: MoveClock | None = None
-) -> Policy:
+def bot_policy(rules: Any, level: str, budget: Budget | None = None) -> Policy:
     bot = make_bot(rules.game, level, budget)
 
     def policy(state: Any, actor: Actor, legal: Any, rng: Rng) -> Any:
-        started = time.perf_counter()
-        command = bot.choose(
-            rules, state, actor.seat, seat_count(rules, state), rng.fork(f"bot:{actor.seat}")
-        )
-        if clock is not None:
-            clock.seconds[level].append(time.perf_counter() - started)
-        return command
+        seats = seat_count(rules, state)
+        return bot.choose(rules, state, actor.seat, seats, rng.fork(f"bot:{actor.seat}"))
 
     return policy
 

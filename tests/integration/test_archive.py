@@ -14,9 +14,9 @@ from services.cli import app
 from services.games import LoadedGame, load_game
 from shared.archive import LogError, export_lines, import_lines, state_hash, verify_lines
 from shared.runner import MatchRunner
+from shared.simulate import play_match
 from shared.store import MemoryEventStore
 from shared.store.redis_store import RedisEventStore
-from tests.support.play import play_match
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def game() -> LoadedGame:
 def finished(game: LoadedGame) -> tuple[MatchRunner, list[str]]:
     runner = MatchRunner(game.rules, game.codec, MemoryEventStore())
     runner.create("g1", 3, {"advanced": "true"}, seed=31)
-    play_match(runner, "g1", seed=4)
+    assert play_match(runner, "g1", seed=4).violations == []
     return runner, list(export_lines(runner.store, "g1", game.codec))
 
 

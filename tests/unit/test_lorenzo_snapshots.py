@@ -7,8 +7,8 @@ import json
 from services.games import load_game
 from shared.codec import from_plain, to_plain
 from shared.runner import MatchRunner
+from shared.simulate import play_match
 from shared.store import MemoryEventStore
-from tests.support.play import play_match
 
 
 def test_a_lorenzo_match_loads_from_its_snapshot_to_the_same_state() -> None:
@@ -16,7 +16,7 @@ def test_a_lorenzo_match_loads_from_its_snapshot_to_the_same_state() -> None:
     store = MemoryEventStore()
     runner = MatchRunner(game.rules, game.codec, store, snapshot_every=16)
     runner.create("s1", 4, {"advanced": "true"}, seed=3)
-    play_match(runner, "s1", seed=9)
+    assert play_match(runner, "s1", seed=9).violations == []
     snapshot = store.load_snapshot("s1")
     assert snapshot is not None and snapshot.version > 16
     state = from_plain(game.rules.state_type, json.loads(snapshot.data))

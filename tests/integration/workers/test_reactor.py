@@ -10,13 +10,14 @@ import pytest
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import GROUP, Reactor, follower_settings
 from services.workers.settings import WorkerSettings
-from shared.decider import SYSTEM, Actor
+from shared.decider import Actor
 from shared.outbox import dead_letter_key
 from shared.runner import MatchRunner
+from shared.simulate import play_match
 from shared.store import PROGRESS_KEYS, shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import create_match
-from tests.support.race import EndRound, Roll
+from tests.support.race import Roll
 
 SETTINGS = dataclasses.replace(
     WorkerSettings.from_env({}), reactor_claim_idle_ms=0, reactor_max_deliveries=2, reactor_block_ms=10
@@ -74,11 +75,7 @@ def test_a_pending_round_end_becomes_a_scoring_job_and_a_finished_match_nothing(
     reactor = _reactor(store, dispatch)
     reactor.follower.poll(">")
     assert dispatch.jobs == [Job(JobKind.SYSTEM, "r6", "race", version + 2)]
-    at = version + 2
-    while race_runner.rules.outcome(race_runner.load("r6").state) is None:
-        (actor,) = race_runner.rules.to_act(race_runner.load("r6").state)
-        command = EndRound() if actor == SYSTEM else Roll()
-        at = race_runner.submit("r6", actor, command, at, f"c{at}").last_version
+    assert play_match(race_runner, "r6", seed=1).outcome is not None
     dispatch.jobs.clear()
     reactor.follower.poll(">")
     assert dispatch.jobs == []  # the finished notice is the head and plans nothing

@@ -6,6 +6,7 @@ import pytest
 
 from shared.decider import SYSTEM, Actor, RuleViolation
 from shared.runner import MatchExists, MatchNotFound, MatchRunner
+from shared.simulate import play_match
 from shared.store import MemoryEventStore, Snapshot, VersionConflict
 from tests.support.race import DieRolled, EndRound, JsonCodec, RaceRules, RaceState, Roll
 
@@ -18,15 +19,10 @@ def make_runner(store: MemoryEventStore | None = None, snapshot_every: int = 64)
 
 
 def play_until_over(runner: MatchRunner[RaceState], match_id: str) -> int:
-    loaded = runner.load(match_id)
-    n = 0
-    while RULES.outcome(loaded.state) is None:
-        (actor,) = RULES.to_act(loaded.state)
-        (command,) = RULES.legal_commands(loaded.state, actor)
-        runner.submit(match_id, actor, command, loaded.version, f"c{n}")
-        loaded = runner.load(match_id)
-        n += 1
-    return loaded.version
+    """The race has one actor and one legal command at a time, so the driver's seed changes nothing."""
+    result = play_match(runner, match_id, seed=0)
+    assert result.violations == []
+    return result.events
 
 
 def test_create_appends_setup_events_with_meta_and_seat_only_secrets() -> None:
