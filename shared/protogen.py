@@ -17,6 +17,7 @@ from shared.codec import render_proto
 from shared.decider import Rules
 
 SERVICE = """
+// The rule service of one game: matches, views, commands, live events, replays and logs.
 service {Name}Service {{
   // Set up a match (called by the lobby with a service token).
   rpc CreateMatch(CreateMatchRequest) returns (CreateMatchResponse);
@@ -32,6 +33,7 @@ service {Name}Service {{
   rpc ExportLog(ExportLogRequest) returns (ExportLogResponse);
 }}
 
+// A match to set up.
 message CreateMatchRequest {{
   string match_id = 1;
   int32 seats = 2;
@@ -42,47 +44,55 @@ message CreateMatchRequest {{
   repeated string players = 7;  // player id per seat ("" for a bot)
 }}
 
+// The match and its version after the setup events.
 message CreateMatchResponse {{
   string match_id = 1;
   int64 version = 2;
 }}
 
+// Read the caller's view of a match.
 message GetViewRequest {{
   string match_id = 1;
 }}
 
+// The caller's view at the head and what may happen next.
 message GetViewResponse {{
   int64 version = 1;
   {View} view = 2;
-  repeated Command legal_commands = 3;
+  repeated Command legal_commands = 3;  // what the caller may send now
   repeated int32 seats_to_act = 4;
-  bool system_to_act = 5;
-  optional tabula.common.v1.MatchOutcome outcome = 6;
+  bool system_to_act = 5;  // a round, period or game end is due
+  optional tabula.common.v1.MatchOutcome outcome = 6;  // set once the match has ended
 }}
 
+// One command for the caller's seat (or the system).
 message SubmitCommandRequest {{
   string match_id = 1;
-  int64 expected_version = 2;
-  string command_id = 3;
+  int64 expected_version = 2;  // the version the caller saw; a stale one is refused (ABORTED)
+  string command_id = 3;  // unique per command: a retry with the same id returns the first result
   Command command = 4;
 }}
 
+// The versions the command's events were appended at.
 message SubmitCommandResponse {{
   int64 first_version = 1;
   int64 last_version = 2;
   bool duplicate = 3;
 }}
 
+// Follow a match's events.
 message WatchMatchRequest {{
   string match_id = 1;
   int64 from_version = 2;
 }}
 
+// One stored event as the caller may see it: its envelope and the decoded event.
 message MatchEvent {{
   tabula.common.v1.EventEnvelope envelope = 1;
   Event event = 2;
 }}
 
+// An event, or a keepalive when idle.
 message WatchMatchResponse {{
   oneof item {{
     MatchEvent event = 1;
@@ -90,20 +100,24 @@ message WatchMatchResponse {{
   }}
 }}
 
+// Read the caller's view at a version.
 message ReplayRequest {{
   string match_id = 1;
   int64 version = 2;
 }}
 
+// The caller's view at that version.
 message ReplayResponse {{
   int64 version = 1;
   {View} view = 2;
 }}
 
+// Read a whole match log.
 message ExportLogRequest {{
   string match_id = 1;
 }}
 
+// Every event of the match, in version order.
 message ExportLogResponse {{
   repeated MatchEvent events = 1;
 }}
