@@ -1,5 +1,6 @@
-"""The lobby's view of the games: their manifests (seats, options), their rules (for validation
-and outcomes) and their services, all through the registry (``services.games``).
+"""The lobby's view of the games: their manifests (seats, options), their rules (for validation)
+and their services, all through the registry (``services.games``). Outcomes need no game code:
+the runner records them in the match meta (see ``service_layer/projections.py``).
 
 Game services are reached at ``TABULA_<GAME>_ADDR`` (default ``127.0.0.1:<port>``, the port from
 ``TABULA_<GAME>_PORT`` or the manifest) with a short-lived service token and a deadline on every
@@ -22,8 +23,6 @@ from services.lobby.domain import validation
 from shared.errors import Conflict
 from shared.manifest import GameManifest
 from shared.observability import log_fields
-from shared.runner import MatchRunner
-from shared.store import EventStore
 from shared.tokens import Role, TokenSigner
 
 log = logging.getLogger("tabula.lobby")
@@ -78,10 +77,6 @@ class GameCatalog:
                 continue
             out.append(manifest(name))
         return out
-
-    def runner(self, game: str, store: EventStore) -> MatchRunner[Any]:
-        loaded = self._game(game)
-        return MatchRunner(loaded.rules, loaded.codec, store)
 
     def create_match(self, request: MatchRequest) -> None:
         loaded = self._game(request.game)
