@@ -1,0 +1,178 @@
+"""``FlorenzaRules``: the decider of Florenza (2 to 5 players)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from services.florenza.rules import placement, resolution, rounds
+from services.florenza.rules.commands import (
+    COMMAND_TYPES,
+    BuyResource,
+    ChooseDie,
+    ChooseStartingWorkshop,
+    CollectIncome,
+    Command,
+    CompleteArtWork,
+    DeclinePrivilege,
+    EndRound,
+    ExchangeResources,
+    ExpelPreacher,
+    HireArtist,
+    LeaveMarket,
+    LureWorker,
+    MakeOffering,
+    Pass,
+    PlanWorkshop,
+    ResolveDistricts,
+    ScoreGame,
+    SellResource,
+    VisitMarket,
+    WithholdArtist,
+    WithholdWorker,
+    WorkWorkshop,
+)
+from services.florenza.rules.content_types import Content
+from services.florenza.rules.effects import Ctx
+from services.florenza.rules.events import EVENT_TYPES, Event, PlacementPassed
+from services.florenza.rules.evolve import evolve
+from services.florenza.rules.flow import next_placer
+from services.florenza.rules.legal import legal_commands, to_act
+from services.florenza.rules.model import Config, Phase, State, Title, Trade
+from services.florenza.rules.view import FlorenzaView, determinize, view, visibility
+from shared.decider import Actor, Outcome, RuleViolation, Visibility
+from shared.rng import Rng
+
+
+class FlorenzaRules:
+    """Pure rules over one ``Content``; holds nothing else."""
+
+    game = "florenza"
+    min_seats = 2
+    max_seats = 5
+    config_type: type = Config
+    state_type: type = State
+    view_type: type = FlorenzaView
+    command_types: tuple[type, ...] = COMMAND_TYPES
+    event_types: tuple[type, ...] = EVENT_TYPES
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+
+    def make_config(self, seats: int, options: Mapping[str, str]) -> Config:
+        """Florenza has no options."""
+        if not self.min_seats <= seats <= self.max_seats:
+            raise RuleViolation("bad_seats", f"Florenza seats 2 to 5 players, not {seats}")
+        if options:
+            raise RuleViolation("bad_option", f"unknown option {sorted(options)[0]!r}")
+        return Config(seats)
+
+    def initial_state(self) -> State:
+        return State()
+
+    def setup(self, config: Config, rng: Rng) -> Sequence[Event]:
+        ctx = Ctx(self.content, self.initial_state())
+        rounds.setup(ctx, config, rng)
+        return ctx.events
+
+    def decide(self, state: State, actor: Actor, command: Command, rng: Rng) -> Sequence[Event]:
+        if actor not in to_act(state):
+            raise RuleViolation("not_your_turn", f"{actor} may not act now")
+        ctx = Ctx(self.content, state)
+        if actor.is_system:
+            _system_step(ctx, command, rng)
+        elif state.pending is not None:
+            if not isinstance(command, ChooseDie):
+                raise RuleViolation("choose_die", "keep one of the two dice first")
+            resolution.choose_die(ctx, actor.seat, command.die)
+        else:
+            _seat_step(ctx, actor.seat, command, rng)
+        return ctx.events
+
+    def evolve(self, state: State, event: Event) -> State:
+        return evolve(state, event)
+
+    def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
+        return legal_commands(self.content, state, actor)
+
+    def to_act(self, state: State) -> tuple[Actor, ...]:
+        return to_act(state)
+
+    def view(self, state: State, viewer: Actor) -> FlorenzaView:
+        return view(state, viewer)
+
+    def visibility(self, event: Event) -> Visibility:
+        return visibility(event)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase is not Phase.FINISHED:
+            return None
+        return Outcome(tuple(f.total for f in state.final), state.placings)
+
+    def determinize(self, state: State, seat: int, rng: Rng) -> State:
+        return determinize(state, seat, rng)
+
+
+def _system_step(ctx: Ctx, command: Command, rng: Rng) -> None:
+    phase = ctx.state.phase
+    match command:
+        case CollectIncome() if phase is Phase.INCOME:
+            rounds.collect_income(ctx, rng)
+        case ResolveDistricts() if phase is Phase.DISTRICTS:
+            resolution.resolve_districts(ctx)
+        case EndRound() if phase is Phase.ROUND_END:
+            rounds.end_round(ctx, rng)
+        case ScoreGame() if phase is Phase.GAME_END:
+            rounds.score_game(ctx)
+        case _:
+            raise RuleViolation("wrong_phase", f"{type(command).__name__} is not the pending system step")
+
+
+def _seat_step(ctx: Ctx, seat: int, command: Command, rng: Rng) -> None:
+    match ctx.state.phase, command:
+        case Phase.CHOOSE_WORKSHOPS, ChooseStartingWorkshop(workshop):
+            rounds.choose_starting_workshop(ctx, seat, workshop)
+        case Phase.CAPTAIN, WithholdWorker(target):
+            placement.withhold_worker(ctx, seat, target)
+        case Phase.CAPTAIN, WithholdArtist(artist):
+            placement.withhold_artist(ctx, seat, artist)
+        case Phase.CAPTAIN, DeclinePrivilege():
+            placement.decline(ctx, seat, Title.CAPTAIN)
+        case Phase.BISHOP, LureWorker(target):
+            placement.lure_worker(ctx, seat, target)
+        case Phase.BISHOP, ExpelPreacher(preacher):
+            placement.expel_preacher(ctx, seat, preacher)
+        case Phase.BISHOP, DeclinePrivilege():
+            placement.decline(ctx, seat, Title.BISHOP)
+        case Phase.PLACEMENT, _:
+            _placement_step(ctx, seat, command, rng)
+        case Phase.MARKET, SellResource(r):
+            resolution.trade(ctx, seat, Trade.SELL, r, r)
+        case Phase.MARKET, BuyResource(r):
+            resolution.trade(ctx, seat, Trade.BUY, r, r)
+        case Phase.MARKET, ExchangeResources(give, get):
+            resolution.trade(ctx, seat, Trade.EXCHANGE, give, get)
+        case Phase.MARKET, LeaveMarket():
+            resolution.leave_market(ctx, seat)
+        case Phase.ART_WORKS, CompleteArtWork(work, skill):
+            resolution.complete_art_work(ctx, seat, work, skill, rng)
+        case _:
+            raise RuleViolation("wrong_phase", f"{type(command).__name__} is not possible now")
+
+
+def _placement_step(ctx: Ctx, seat: int, command: Command, rng: Rng) -> None:
+    match command:
+        case WorkWorkshop(owner, slot):
+            placement.work_workshop(ctx, seat, owner, slot)
+        case PlanWorkshop(workshop):
+            placement.plan_workshop(ctx, seat, workshop)
+        case HireArtist(work, artist):
+            placement.hire_artist(ctx, seat, work, artist)
+        case VisitMarket():
+            placement.visit_market(ctx, seat)
+        case MakeOffering(preacher, duomo):
+            placement.make_offering(ctx, seat, preacher, duomo, rng)
+        case Pass():
+            ctx.emit(PlacementPassed(seat, False))
+            next_placer(ctx, seat)
+        case _:
+            raise RuleViolation("wrong_phase", f"{type(command).__name__} is not possible in step 4")
