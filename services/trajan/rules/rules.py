@@ -1,0 +1,120 @@
+"""``TrajanRules``: the decider of Trajan (2-4 players, the whole rulebook)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from services.trajan.rules import legal, quarter, setup, turn
+from services.trajan.rules.commands import (
+    COMMAND_TYPES,
+    ChooseBonusTile,
+    Command,
+    DrawStartCommodity,
+    EndGame,
+    EndQuarter,
+    EndRound,
+    MeetDemands,
+    PlaceStartMarkers,
+    ScoreQuarter,
+    TakeStartTrajanTile,
+)
+from services.trajan.rules.content_types import Content
+from services.trajan.rules.ctx import Ctx
+from services.trajan.rules.events import EVENT_TYPES, Event
+from services.trajan.rules.evolve import evolve
+from services.trajan.rules.model import Config, Phase, State
+from services.trajan.rules.view import TrajanView, determinize, view, visibility
+from shared.decider import Actor, Outcome, RuleViolation, Visibility
+from shared.rng import Rng
+
+
+class TrajanRules:
+    """Pure rules over one ``Content``; holds nothing else."""
+
+    game = "trajan"
+    min_seats = 2
+    max_seats = 4
+    config_type: type = Config
+    state_type: type = State
+    view_type: type = TrajanView
+    command_types: tuple[type, ...] = COMMAND_TYPES
+    event_types: tuple[type, ...] = EVENT_TYPES
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+
+    def make_config(self, seats: int, options: Mapping[str, str]) -> Config:
+        """Trajan has no options; the seat count picks the time track."""
+        if not self.min_seats <= seats <= self.max_seats:
+            raise RuleViolation("bad_seats", f"Trajan seats 2 to 4 players, not {seats}")
+        if options:
+            raise RuleViolation("bad_option", f"unknown option {sorted(options)[0]!r}")
+        return Config(seats)
+
+    def initial_state(self) -> State:
+        return State()
+
+    def setup(self, config: Config, rng: Rng) -> Sequence[Event]:
+        ctx = Ctx(self.content, self.initial_state(), rng)
+        setup.prepare(ctx, config)
+        return ctx.events
+
+    def decide(self, state: State, actor: Actor, command: Command, rng: Rng) -> Sequence[Event]:
+        c = self.content
+        if actor not in legal.to_act(c, state):
+            raise RuleViolation("not_your_turn", f"{actor} may not act now")
+        ctx = Ctx(c, state, rng)
+        if actor.is_system:
+            self._system_step(ctx, command)
+            return ctx.events
+        legal.check(c, state, actor.seat, command)
+        match command:
+            case PlaceStartMarkers():
+                setup.place_markers(ctx, actor.seat, command)
+            case DrawStartCommodity():
+                setup.take_card(ctx, actor.seat, command)
+            case TakeStartTrajanTile():
+                setup.take_tile(ctx, actor.seat, command)
+            case MeetDemands(plan):
+                quarter.meet(ctx, actor.seat, plan)
+            case ChooseBonusTile(tile):
+                quarter.choose_bonus_tile(ctx, tile)
+            case _:
+                turn.play(ctx, actor.seat, command)
+        return ctx.events
+
+    def _system_step(self, ctx: Ctx, command: Command) -> None:
+        if command != legal.system_command(ctx.state):
+            raise RuleViolation("wrong_phase", f"{type(command).__name__} is not the pending system step")
+        match command:
+            case EndRound():
+                quarter.end_round(ctx)
+            case ScoreQuarter():
+                quarter.score_quarter(ctx)
+            case EndQuarter():
+                quarter.end_quarter(ctx)
+            case EndGame():
+                quarter.end_game(ctx)
+
+    def evolve(self, state: State, event: Event) -> State:
+        return evolve(state, event)
+
+    def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
+        return legal.legal_commands(self.content, state, actor)
+
+    def to_act(self, state: State) -> tuple[Actor, ...]:
+        return legal.to_act(self.content, state)
+
+    def view(self, state: State, viewer: Actor) -> TrajanView:
+        return view(state, viewer)
+
+    def visibility(self, event: Event) -> Visibility:
+        return visibility(event)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase is not Phase.FINISHED:
+            return None
+        return Outcome(tuple(f.total for f in state.final), state.placings)
+
+    def determinize(self, state: State, seat: int, rng: Rng) -> State:
+        return determinize(state, seat, rng)

@@ -1,0 +1,86 @@
+"""Final scoring (seed (p11) 游戏结束与最终结算, (p13) 游戏摘要) and the placings."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import product
+
+from services.trajan.rules.content_types import BonusKind, BonusTile, Content, ForumTile
+from services.trajan.rules.model import FinalScore, OwnedBonusTile, PlayerState, State
+
+
+def round_half_up(units: int, points: int, per_units: int) -> int:
+    """``units * points / per_units`` rounded half up (seed (p11) 四舍五入)."""
+    return (2 * units * points + per_units) // (2 * per_units)
+
+
+def construction_sets(c: Content, p: PlayerState) -> int:
+    """10 VP for 3 tiles of a kind, 20 for 4 (seed (p13)); each wild construction tile stands for one tile
+    of whichever kind scores best (seed (p12) 万用建筑卡 … 最終结算时以利於加分)."""
+    counts = Counter(c.construction_tile[t].kind for t in p.construction)
+    kinds = [k.name for k in c.construction_kinds]
+    wilds = p.forum_tiles.count(ForumTile.WILD_CONSTRUCTION)
+    best = 0
+    for choice in product(kinds, repeat=wilds):
+        filled = counts + Counter(choice)
+        best = max(best, sum(_set_value(c, n) for n in filled.values()))
+    return best
+
+
+def _set_value(c: Content, n: int) -> int:
+    return next((vp for tiles, vp in c.scoring.construction_sets if n >= tiles), 0)
+
+
+def _units(c: Content, s: State, p: PlayerState, tile: BonusTile) -> int:
+    match tile.kind:
+        case BonusKind.DEMAND:  # a forum tile of the demand, not a Trajan tile (seed (p11))
+            return int(any(c.forum_tile[t].demand is tile.demand for t in p.forum_tiles))
+        case BonusKind.COMMODITIES:
+            return sum(1 for x in p.display if x in tile.commodities)
+        case BonusKind.WORKERS:  # workers in the construction area (on sites)
+            return sum(x.workers.count(p.seat) for x in s.sites)
+        case BonusKind.LEGIONNAIRES:  # legionnaires in the provinces
+            return sum(x.legionnaires.count(p.seat) for x in s.provinces)
+        case BonusKind.BONUS_TILES:
+            return sum(1 for x in p.bonus_tiles if x.yellow)
+
+
+def _points(tile: BonusTile, owned: OwnedBonusTile, units: int) -> int:
+    return round_half_up(units, tile.yellow if owned.yellow else tile.grey, tile.per_units)
+
+
+def bonus_points(c: Content, s: State, p: PlayerState) -> int:
+    """Every bonus tile by its side; unused wild commodity tiles count as cards for the commodity tile
+    that pays most per card (seed (p12) 万用商品卡 … 在最終结算的时候可以搭配奖励板块使用)."""
+    owned = [(c.bonus_tile[x.tile], x) for x in p.bonus_tiles]
+    units = [_units(c, s, p, t) for t, _ in owned]
+    wilds = p.forum_tiles.count(ForumTile.WILD_COMMODITY)
+    commodity = [i for i, (t, _) in enumerate(owned) if t.kind is BonusKind.COMMODITIES]
+    if wilds and commodity:
+        best = max(commodity, key=lambda i: _points(owned[i][0], owned[i][1], 1))
+        units[best] += wilds
+    return sum(_points(t, x, n) for (t, x), n in zip(owned, units, strict=True))
+
+
+def final_score(c: Content, s: State, seat: int) -> FinalScore:
+    p, f = s.players[seat], c.scoring
+    parts = (
+        len(p.hand) * f.per_hand_card,
+        p.work_area * f.per_work_area_worker,
+        p.camp * f.per_camp_legionnaire,
+        sum(1 for t in p.slots if t) * f.per_trajan_tile,
+        construction_sets(c, p),
+        bonus_points(c, s, p),
+    )
+    return FinalScore(seat, p.vp, *parts, p.vp + sum(parts))
+
+
+def placings(s: State, scores: tuple[FinalScore, ...]) -> tuple[int, ...]:
+    """Most VP wins; a tie goes to the disc higher in the senate stack, which after the last quarter's
+    scoring all lie on the start space (seed (p11) 依元老院的位置来判定, 位置越高的玩家为赢家)."""
+    height = {seat: i for i, seat in enumerate(s.senate_order)}
+    ranked = sorted(scores, key=lambda f: (-f.total, -height[f.seat]))
+    out = [0] * len(scores)
+    for place, f in enumerate(ranked, start=1):
+        out[f.seat] = place
+    return tuple(out)
