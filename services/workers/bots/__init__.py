@@ -2,8 +2,8 @@
 
 ``make_bot(game, level)`` returns an object with ``choose(rules, state, seat, seats, rng)``.
 The rules and the hooks (heuristic, pruner: the game manifest's ``bots()``) are per game; the
-levels are generic. Bots never import
-``random``: their RNG is a :class:`shared.rng.Rng` seeded from the match seed and version.
+levels are generic. Bots never import ``random``: their RNG is a :class:`shared.rng.Rng`
+seeded from the match seed and version.
 """
 
 from __future__ import annotations
