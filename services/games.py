@@ -121,5 +121,5 @@ def load_game(name: str) -> LoadedGame:
     rules = load_rules(name)
     modules = game_modules(name)
     classes = [*rules.command_types, *rules.event_types, rules.view_type]
-    codec = MessageCodec(modules.pb2, classes, getattr(rules, "upcasters", None))
+    codec = MessageCodec(modules.pb2, classes, rules.upcasters)
     return LoadedGame(manifest(name), rules, modules, codec)

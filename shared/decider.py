@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from shared.rng import Rng
 
@@ -118,14 +118,9 @@ class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
     """The pure rules of one game. Implementations hold their content, nothing else.
 
     Commands and events are ``@message(tag=N)`` classes (``shared.wire``): N is the member's
-    stable number in the game's ``Command`` / ``Event`` oneof. Optional attributes, read with
-    ``getattr`` (absent means empty):
-
-    * ``reserved_command_tags`` / ``reserved_event_tags: tuple[int | str, ...]``: tags and
-      oneof field names (``dice_rolled``) of removed commands / events, rendered ``reserved`` in
-      the .proto and never given to a new member;
-    * ``upcasters: Mapping[tuple[str, int], shared.codec.Upcaster]``: (event type name, stored
-      schema version) -> the step lifting that payload to the next ``@message(schema=N)``.
+    stable number in the game's ``Command`` / ``Event`` oneof. Every member below is required
+    (checked when the registry loads a game, :func:`missing_members`); nothing is optional and
+    looked up by name.
     """
 
     game: str
@@ -136,6 +131,13 @@ class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
     view_type: type
     command_types: tuple[type, ...]
     event_types: tuple[type, ...]
+    # Tags and oneof field names (``dice_rolled``) of removed commands / events: rendered
+    # ``reserved`` in the .proto and never given to a new member. Empty for a new game.
+    reserved_command_tags: tuple[int | str, ...]
+    reserved_event_tags: tuple[int | str, ...]
+    # (event type name, stored schema version) -> the step lifting that payload to the next
+    # ``@message(schema=N)`` (``shared.codec.Upcaster``; docs/platform.md). Empty for a new game.
+    upcasters: Mapping[tuple[str, int], Any]
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> ConfigT:
         """Validate the lobby's options; raise RuleViolation for bad ones."""
@@ -180,6 +182,12 @@ class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
         so it is required, never optional: a game that forgot it would hand bots the other
         hands and the deck order. A game without hidden information returns ``state`` unchanged.
         """
+        ...
+
+    def invariant_violations(self, state: StateT) -> Sequence[str]:
+        """What is wrong with ``state`` (empty when sound): the game's own invariants, checked
+        after every step of seeded playouts and simulations (no negative counts, pieces
+        conserved, ...). Pure and cheap enough to run after every event."""
         ...
 
 

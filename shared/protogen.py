@@ -146,8 +146,8 @@ def render_game_proto(rules: Rules[Any, Any, Any, Any, Any], source: str) -> str
         {"Command": rules.command_types, "Event": rules.event_types},
         header,
         {
-            "Command": getattr(rules, "reserved_command_tags", ()),
-            "Event": getattr(rules, "reserved_event_tags", ()),
+            "Command": rules.reserved_command_tags,
+            "Event": rules.reserved_event_tags,
         },
     )
     lines = text.splitlines()

@@ -185,8 +185,7 @@ def _fold(rules: AnyRules, events: Sequence[Any], state: Any = None) -> Any:
 
 def _state_violations(rules: AnyRules, folded: Any, live: Any) -> list[str]:
     out = [] if folded == live else ["the fold of the event log differs from the live state"]
-    game_check = getattr(rules, "invariant_violations", None)
-    return out + (list(game_check(live)) if game_check is not None else [])
+    return out + list(rules.invariant_violations(live))
 
 
 def _check(rules: AnyRules, events: Sequence[Any], state: Any) -> list[str]:

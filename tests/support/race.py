@@ -98,6 +98,9 @@ class RaceRules:
     config_type, state_type, view_type = RaceConfig, RaceState, RaceView
     command_types: tuple[type, ...] = (Roll, EndRound)
     event_types: tuple[type, ...] = (RaceStarted, SecretDealt, DieRolled, RoundEnded)
+    reserved_command_tags: tuple[int | str, ...] = ()
+    reserved_event_tags: tuple[int | str, ...] = ()
+    upcasters: Mapping[tuple[str, int], Any] = {}
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> RaceConfig:
         if not self.min_seats <= seats <= self.max_seats:
@@ -173,6 +176,12 @@ class RaceRules:
         """Other seats' secrets are dealt seat-only: resampled from the same 1..3 as the deal."""
         secrets = tuple(s if i == seat else rng.randint(1, 3) for i, s in enumerate(state.secrets))
         return replace(state, secrets=secrets)
+
+    def invariant_violations(self, state: RaceState) -> list[str]:
+        """Positions and secrets never negative; secrets dealt from 1..3."""
+        out = [f"seat {s}: position {p} < 0" for s, p in enumerate(state.positions) if p < 0]
+        bad = [f"seat {s}: secret {v} not in 0..3" for s, v in enumerate(state.secrets) if not 0 <= v <= 3]
+        return out + bad
 
 
 def _put(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:

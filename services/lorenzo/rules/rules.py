@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
 
 from services.lorenzo.rules import actions, leaders, rounds
 from services.lorenzo.rules.commands import (
@@ -27,10 +29,11 @@ from services.lorenzo.rules.commands import (
     StartRound,
     TakeBonusCard,
 )
-from services.lorenzo.rules.content_types import Content
+from services.lorenzo.rules.content_types import CardType, Content
 from services.lorenzo.rules.effects import Ctx
 from services.lorenzo.rules.events import EVENT_TYPES, Event, PlacementPassed
 from services.lorenzo.rules.evolve import evolve
+from services.lorenzo.rules.goods import ZERO
 from services.lorenzo.rules.legal import has_placement, legal_commands, to_act
 from services.lorenzo.rules.model import Config, Phase, State
 from services.lorenzo.rules.queries import SeatCache
@@ -52,6 +55,9 @@ class LorenzoRules:
     view_type: type = LorenzoView
     command_types: tuple[type, ...] = COMMAND_TYPES
     event_types: tuple[type, ...] = EVENT_TYPES
+    reserved_command_tags: tuple[int | str, ...] = ()
+    reserved_event_tags: tuple[int | str, ...] = ()
+    upcasters: Mapping[tuple[str, int], Any] = MappingProxyType({})
 
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -191,3 +197,17 @@ class LorenzoRules:
 
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
         return determinize(self.content, state, seat, rng)
+
+    def invariant_violations(self, state: State) -> Sequence[str]:
+        """No negative goods, at most 6 cards of a kind (rulebook: a personal board holds 6),
+        and the current action's budget never negative."""
+        out = []
+        for p in state.players:
+            if p.goods.floor0() != p.goods:
+                out.append(f"seat {p.seat}: negative goods {p.goods}")
+            for kind in CardType:
+                if len(p.cards_of(kind)) > 6:
+                    out.append(f"seat {p.seat}: more than 6 {kind.name.lower()} cards")
+        if not state.budget.covers(ZERO):
+            out.append(f"negative action budget {state.budget}")
+        return out
