@@ -184,6 +184,10 @@ class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
         """
         ...
 
+    def seat_count(self, state: StateT) -> int:
+        """How many seats the match has (0 before setup); bots value every seat."""
+        ...
+
     def invariant_violations(self, state: StateT) -> Sequence[str]:
         """What is wrong with ``state`` (empty when sound): the game's own invariants, checked
         after every step of seeded playouts and simulations (no negative counts, pieces

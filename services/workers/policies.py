@@ -16,21 +16,11 @@ from shared.rng import Rng
 from shared.simulate import Policy
 
 
-def seat_count(rules: Any, state: Any) -> int:
-    """How many seats a game state has: ``config.seats``, ``seats`` or ``len(players)``."""
-    config = getattr(state, "config", None)
-    for value in (getattr(config, "seats", None), getattr(state, "seats", None)):
-        if isinstance(value, int) and value > 0:
-            return value
-    players = getattr(state, "players", None)
-    return len(players) if players else int(rules.max_seats)
-
-
 def bot_policy(rules: Any, level: str, budget: Budget | None = None) -> Policy:
     bot = make_bot(rules.game, level, budget)
 
     def policy(state: Any, actor: Actor, legal: Any, rng: Rng) -> Any:
-        seats = seat_count(rules, state)
+        seats = rules.seat_count(state)
         return bot.choose(rules, state, actor.seat, seats, rng.fork(f"bot:{actor.seat}"))
 
     return policy

@@ -177,6 +177,9 @@ class RaceRules:
         secrets = tuple(s if i == seat else rng.randint(1, 3) for i, s in enumerate(state.secrets))
         return replace(state, secrets=secrets)
 
+    def seat_count(self, state: RaceState) -> int:
+        return state.seats
+
     def invariant_violations(self, state: RaceState) -> list[str]:
         """Positions and secrets never negative; secrets dealt from 1..3."""
         out = [f"seat {s}: position {p} < 0" for s, p in enumerate(state.positions) if p < 0]

@@ -198,6 +198,9 @@ class LorenzoRules:
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
         return determinize(self.content, state, seat, rng)
 
+    def seat_count(self, state: State) -> int:
+        return len(state.players)
+
     def invariant_violations(self, state: State) -> Sequence[str]:
         """No negative goods, at most 6 cards of a kind (rulebook: a personal board holds 6),
         and the current action's budget never negative."""
