@@ -72,6 +72,7 @@ def _board(raw: BoardYaml) -> Board:
         incomplete_work_penalty=v["incomplete_work_penalty"],
         empty_area_penalty=v["empty_area_penalty"],
         bag_draws=tuple(v["bag_draws"][n] for n in sorted(v["bag_draws"])),
+        district_pulpits=v["district_pulpits"],
         duomo_pulpits=v["duomo_pulpits"],
         duomo_dice=v["duomo_dice"],
         prestige_flip=v["prestige_flip"],

@@ -339,6 +339,7 @@ class BoardYaml(_Yaml):
     die_compensation: Sourced[Count]
     opponent_workshop_fee: Sourced[Count]
     prestige_floor: Sourced[int]
+    district_pulpits: Sourced[Count]
     duomo_pulpits: Sourced[Count]
     duomo_dice: Sourced[Annotated[int, Field(ge=1, le=2)]]
     market_sell: Sourced[Count]

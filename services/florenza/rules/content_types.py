@@ -193,6 +193,7 @@ class Board:
     incomplete_work_penalty: int
     empty_area_penalty: int
     bag_draws: tuple[int, ...]  # by seats, index seats - 2
+    district_pulpits: int
     duomo_pulpits: int
     duomo_dice: int
     prestige_flip: int

@@ -183,7 +183,7 @@ def check_offering(c: Content, s: State, seat: int, preacher: int, duomo: bool) 
             raise RuleViolation("no_crest", "the Duomo's pulpit needs your crest on a Duomo work")
         if sum(1 for x in s.pulpits if x.duomo) >= c.board.duomo_pulpits:
             raise RuleViolation("occupied", "the Duomo's pulpit is taken")
-    elif any(x.seat == seat and not x.duomo for x in s.pulpits):
+    elif sum(1 for x in s.pulpits if x.seat == seat and not x.duomo) >= c.board.district_pulpits:
         raise RuleViolation("occupied", "your pulpit is taken")
     if s.players[seat].goods.money < c.preacher[preacher].offering:
         raise RuleViolation("cannot_pay", "not enough fiorini for the offering")
