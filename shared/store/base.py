@@ -212,3 +212,13 @@ class EventStore(Protocol):
     def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]: ...
 
     def outbox_key(self, shard: int) -> str: ...
+
+    def active_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
+        """The shard's active matches with the server time (ms) of their last append, oldest first.
+
+        Only those whose last append was at or before ``until_ms``, if given. The index is kept by
+        the append itself: an append whose progress says ``active`` adds the match (or moves it to
+        now), ``finished`` removes it; a bare append (no progress) leaves it as it was. The reactor's
+        sweeper reads it to find matches that wait on the workers with no progress.
+        """
+        ...

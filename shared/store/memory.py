@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from shared.store.base import (
     DEFAULT_SHARDS,
     AppendResult,
+    MatchStatus,
     NewEvent,
     OutboxNotice,
     Progress,
@@ -31,6 +32,7 @@ class MemoryEventStore:
         self._commands: dict[str, dict[str, AppendResult]] = {}
         self._snapshots: dict[str, Snapshot] = {}
         self._outbox: dict[int, list[OutboxNotice]] = {}
+        self._active: dict[int, dict[str, int]] = {}  # shard -> match -> time of its last append (ms)
         self._changed = threading.Condition()
 
     def append(
@@ -64,6 +66,7 @@ class MemoryEventStore:
             fields.update(meta or {})
             fields.update(progress.fields() if progress is not None else {})
             fields["version"] = str(len(stream))
+            self._index(match_id, progress, now)
             self._notify(match_id, result, events, fields.get("game", ""), progress)
             self._changed.notify_all()
             return result
@@ -87,6 +90,22 @@ class MemoryEventStore:
             progress,
         )
         outbox.append(notice)
+
+    def _index(self, match_id: str, progress: Progress | None, now: int) -> None:
+        """The active-match index, as the Redis append script keeps it."""
+        if progress is None:
+            return
+        active = self._active.setdefault(shard_of(match_id, self.shards), {})
+        if progress.status is MatchStatus.ACTIVE:
+            active[match_id] = now
+        else:
+            active.pop(match_id, None)
+
+    def active_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
+        with self._changed:
+            index = self._active.get(shard, {})
+            found = [(m, t) for m, t in index.items() if until_ms is None or t <= until_ms]
+        return sorted(found, key=lambda pair: (pair[1], pair[0]))
 
     def command_result(self, match_id: str, command_id: str) -> AppendResult | None:
         with self._changed:

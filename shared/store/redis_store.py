@@ -26,10 +26,11 @@ from shared.store.base import (
     shard_of,
 )
 
-# KEYS: events stream, meta hash, command-id hash, outbox stream.
+# KEYS: events stream, meta hash, command-id hash, outbox stream, active-match index (sorted set).
 # ARGV: match id, expected version, command id, event count, meta pair count, progress pair count,
 #       meta pairs..., progress pairs..., then per event: type, payload, visibility, actor, schema version.
 # Progress pairs (to_act, system, status, outcome) go both into the meta and into the notice.
+# Their status keeps the shard's active-match index: active -> score = now (ms), finished -> removed.
 # Returns {0, "first:last"} for a known command id, {-1, "current"} on conflict, {1, "first:last"}.
 APPEND_LUA = """
 local prev = redis.call('HGET', KEYS[3], ARGV[3])
@@ -63,6 +64,10 @@ redis.call('HSET', KEYS[2], unpack(meta))
 local game = redis.call('HGET', KEYS[2], 'game') or ''
 redis.call('XADD', KEYS[4], '*', 'match', ARGV[1], 'first', cur + 1, 'last', last,
   'types', table.concat(types, ','), 'game', game, unpack(progress))
+for m = 1, #progress, 2 do
+  if progress[m] == 'status' and progress[m + 1] == 'active' then redis.call('ZADD', KEYS[5], now, ARGV[1])
+  elseif progress[m] == 'status' then redis.call('ZREM', KEYS[5], ARGV[1]) end
+end
 return {1, result}
 """
 
@@ -103,6 +108,9 @@ class RedisEventStore:
     def outbox_key(self, shard: int) -> str:
         return f"{{s{shard:02d}}}:outbox"
 
+    def active_key(self, shard: int) -> str:
+        return f"{{s{shard:02d}}}:active"
+
     def append(
         self,
         match_id: str,
@@ -122,6 +130,7 @@ class RedisEventStore:
             args += [e.type, e.payload, e.visibility, e.actor, e.schema_version]
         keys = [self._key(match_id, "events"), self._key(match_id, "meta"), self._key(match_id, "cmds")]
         keys.append(self.outbox_key(shard_of(match_id, self.shards)))
+        keys.append(self.active_key(shard_of(match_id, self.shards)))
         status, detail = self._append(keys=keys, args=args)
         if status == -1:
             raise VersionConflict(match_id, expected_version, int(detail))
@@ -172,6 +181,13 @@ class RedisEventStore:
             return None
         version, _, data = raw.partition(b":")
         return Snapshot(int(version), data)
+
+    def active_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
+        key, last = self.active_key(shard), "+inf" if until_ms is None else str(until_ms)
+        found: list[tuple[str, int]] = []
+        while page := self.client.zrangebyscore(key, "-inf", last, len(found), 1000, withscores=True):
+            found += [(member.decode(), int(score)) for member, score in page]
+        return found
 
     def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]:
         entries = self.client.xrange(
