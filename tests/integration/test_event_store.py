@@ -32,7 +32,8 @@ from shared.store import (
 )
 from shared.store.base import InvalidAppend
 from shared.store.redis_store import RedisEventStore
-from tests.support.race import EndRound, JsonCodec, RaceRules, RaceState, Roll
+from tests.support.json_codec import JsonCodec
+from tests.support.race.rules import EndRound, RaceRules, RaceState, Roll
 
 
 def _cluster_client(cluster: RedisCluster) -> redis.cluster.RedisCluster:

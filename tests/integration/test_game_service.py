@@ -22,7 +22,7 @@ from shared.protogen import GameModules, compile_protos, render_game_proto
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import Role, TokenSigner
-from tests.support.race import RaceRules
+from tests.support.race.rules import RaceRules
 
 SIGNER = TokenSigner(b"test-secret-0123456789")
 SERVICE = SIGNER.issue("lobby", Role.SERVICE)
@@ -33,7 +33,7 @@ def race_modules(tmp_path_factory: pytest.TempPathFactory) -> GameModules:
     root = tmp_path_factory.mktemp("race")
     proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
     proto.parent.mkdir(parents=True)
-    proto.write_text(render_game_proto(RaceRules(), "tests/support/race.py"))
+    proto.write_text(render_game_proto(RaceRules(), "tests/support/race/rules.py"))
     compile_protos(root / "proto", root / "gen", includes=(Path("proto"),))
     pb2 = importlib.import_module("tabula.race.v1.race_pb2")
     pb2_grpc = importlib.import_module("tabula.race.v1.race_pb2_grpc")

@@ -15,10 +15,10 @@ from services.workers.bots.base import sample_for_seat
 from shared.config import port_for
 from shared.manifest import GameOption, OptionType
 from shared.rng import Rng
-from tests.support.race import MANIFEST as RACE
-from tests.support.race import RaceRules
+from tests.support.race.manifest import MANIFEST as RACE
+from tests.support.race.rules import RaceRules
 
-EXTRA = "tests.support.race:MANIFEST"
+EXTRA = "tests.support.race.manifest:MANIFEST"
 
 
 class Forgetful(RaceRules):
@@ -119,8 +119,8 @@ def test_a_test_game_registered_through_the_environment_is_found(monkeypatch: py
 @pytest.mark.parametrize(
     ("value", "error", "message"),
     [
-        ("tests.support.race", ValueError, "is not module:ATTR"),
-        ("tests.support.race:RaceRules", TypeError, "not a GameManifest"),
+        ("tests.support.race.manifest", ValueError, "is not module:ATTR"),
+        ("tests.support.race.rules:RaceRules", TypeError, "not a GameManifest"),
         (f"{EXTRA},{EXTRA}", ValueError, "registered twice"),
     ],
 )
@@ -186,7 +186,7 @@ def test_tabula_games_lists_the_manifests() -> None:
         "description": "position that ends the race",
         "choices": [],
         "minimum": 1,
-        "maximum": None,
+        "maximum": 100,
     }
     text = _cli("games").output
     assert "Lorenzo il Magnifico, 2-4 seats, port 50061" in text

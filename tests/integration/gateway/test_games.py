@@ -16,7 +16,7 @@ from services.gateway.registry import backend_address, default_areas
 from shared.redis_server import free_port
 from tests.integration.gateway.support import GatewayThread, gateway
 
-RACE = "tests.support.race:MANIFEST"  # a registered game with no module, no content tables
+RACE = "tests.support.race.manifest:MANIFEST"  # a registered game with no module, no content tables
 
 
 @pytest.fixture

@@ -25,10 +25,10 @@ from shared.protogen import compile_protos, render_game_proto
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import Role, TokenSigner
-from tests.support.race import RaceRules
+from tests.support.race.rules import RaceRules
 
 SIGNER = TokenSigner(b"lobby-test-secret-0123456789")
-RACE = "tests.support.race:MANIFEST"
+RACE = "tests.support.race.manifest:MANIFEST"
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +37,7 @@ def race_pb(tmp_path_factory: pytest.TempPathFactory) -> Any:
     root = tmp_path_factory.mktemp("lobby-race")
     proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
     proto.parent.mkdir(parents=True)
-    proto.write_text(render_game_proto(cast(Any, RaceRules()), "tests/support/race.py"))
+    proto.write_text(render_game_proto(cast(Any, RaceRules()), "tests/support/race/rules.py"))
     compile_protos(root / "proto", root / "gen", includes=(Path("proto"),))
     return importlib.import_module("tabula.race.v1.race_pb2")
 

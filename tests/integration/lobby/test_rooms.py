@@ -53,13 +53,14 @@ def test_list_games_describes_each_game_from_its_manifest(stub: Any) -> None:
     race = games["race"]
     assert (race.title, race.min_seats, race.max_seats) == ("Dice race", 2, 4)
     (goal,) = race.options
-    assert (goal.name, goal.type, goal.default_value, goal.minimum) == (
+    assert (goal.name, goal.type, goal.default_value, goal.minimum, goal.maximum) == (
         "goal",
         pb.GAME_OPTION_TYPE_INT,
         "20",
         1,
+        100,
     )
-    assert goal.HasField("minimum") and not goal.HasField("maximum")
+    assert goal.HasField("minimum") and goal.HasField("maximum")
     assert all(
         o.type == pb.GAME_OPTION_TYPE_BOOL for g in games.values() if g.name != "race" for o in g.options
     )

@@ -12,8 +12,8 @@ import time
 from dataclasses import replace
 
 from shared.rng import Rng
-from tests.support import race
-from tests.support.race import RaceRules, RaceState
+from tests.support.race.manifest import MANIFEST as RACE
+from tests.support.race.rules import RaceRules, RaceState
 
 
 class RaceWithSecrets(RaceRules):
@@ -26,4 +26,4 @@ class RaceWithSecrets(RaceRules):
         return super().determinize(state, seat, rng)
 
 
-MANIFEST = replace(race.MANIFEST, rules=RaceWithSecrets, source="tests/integration/workers/race_game.py")
+MANIFEST = replace(RACE, rules=RaceWithSecrets, source="tests/integration/workers/race_game.py")

@@ -17,7 +17,7 @@ from shared.simulate import play_match
 from shared.store import PROGRESS_KEYS, shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import create_match
-from tests.support.race import Roll
+from tests.support.race.rules import Roll
 
 SETTINGS = dataclasses.replace(
     WorkerSettings.from_env({}), reactor_claim_idle_ms=0, reactor_max_deliveries=2, reactor_block_ms=10

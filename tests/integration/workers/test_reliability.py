@@ -18,7 +18,7 @@ from shared.runner import MatchRunner
 from shared.store import VersionConflict
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Processes, command_ids, create_match, wait_for
-from tests.support.race import Roll
+from tests.support.race.rules import Roll
 
 pytestmark = pytest.mark.timeout(120)
 

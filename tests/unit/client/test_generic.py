@@ -1,7 +1,7 @@
 """The generic presentation: any game's view, commands and events from the proto descriptors alone.
 
 Two games that bring no presentation: a sample game written here (nested, repeated and optional
-messages, enums, a seat field) and the race test game (``tests/support/race.py``) through the
+messages, enums, a seat field) and the race test game (``tests/support/race/``) through the
 real pipeline: its rules' view, the codec and its generated proto.
 """
 
@@ -22,7 +22,7 @@ from shared.decider import SPECTATOR, Actor
 from shared.describe import enum_label, words
 from shared.protogen import compile_protos, render_game_proto
 from shared.rng import Rng
-from tests.support.race import RaceRules
+from tests.support.race.rules import RaceRules
 from tests.unit.client.helpers import text_of
 
 SAMPLE = """
@@ -72,14 +72,14 @@ def race(tmp_path_factory: pytest.TempPathFactory) -> Any:
     root = tmp_path_factory.mktemp("race-client")
     proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
     proto.parent.mkdir(parents=True)
-    proto.write_text(render_game_proto(RaceRules(), "tests/support/race.py"))  # type: ignore[arg-type]
+    proto.write_text(render_game_proto(RaceRules(), "tests/support/race/rules.py"))  # type: ignore[arg-type]
     compile_protos(root / "proto", root / "gen", includes=(Path("proto"),))
     return importlib.import_module("tabula.race.v1.race_pb2")
 
 
 @pytest.fixture
 def race_registered(monkeypatch: pytest.MonkeyPatch, race: Any) -> Iterator[None]:
-    monkeypatch.setenv("TABULA_EXTRA_GAMES", "tests.support.race:MANIFEST")
+    monkeypatch.setenv("TABULA_EXTRA_GAMES", "tests.support.race.manifest:MANIFEST")
     load_game.cache_clear()
     yield
     load_game.cache_clear()

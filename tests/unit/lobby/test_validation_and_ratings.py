@@ -11,7 +11,8 @@ from services.lobby.domain import validation
 from services.lobby.domain.ratings import FinishedMatch, SkillRating, rate
 from shared.decider import RuleViolation
 from shared.errors import InvalidArgument
-from tests.support.race import MANIFEST, RaceRules
+from tests.support.race.manifest import MANIFEST
+from tests.support.race.rules import RaceRules
 
 RULES = RaceRules()
 

@@ -8,7 +8,8 @@ from shared.decider import SYSTEM, Actor, RuleViolation
 from shared.runner import MatchExists, MatchNotFound, MatchRunner
 from shared.simulate import play_match
 from shared.store import MemoryEventStore, Snapshot, VersionConflict
-from tests.support.race import DieRolled, EndRound, JsonCodec, RaceRules, RaceState, Roll
+from tests.support.json_codec import JsonCodec
+from tests.support.race.rules import DieRolled, EndRound, RaceRules, RaceState, Roll
 
 RULES = RaceRules()
 CODEC = JsonCodec([*RULES.event_types, *RULES.command_types])

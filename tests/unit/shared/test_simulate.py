@@ -11,7 +11,8 @@ from shared.rng import Rng
 from shared.runner import MatchRunner
 from shared.simulate import play_game, play_match, simulate
 from shared.store import MemoryEventStore
-from tests.support.race import DieRolled, JsonCodec, RaceRules, RaceState
+from tests.support.json_codec import JsonCodec
+from tests.support.race.rules import DieRolled, RaceRules, RaceState
 
 RULES: Any = RaceRules()
 

@@ -13,7 +13,7 @@ import pytest
 from shared.runner import MatchRunner
 from shared.store import MemoryEventStore
 from tests.integration.workers.race_game import RaceWithSecrets
-from tests.support.race import JsonCodec
+from tests.support.json_codec import JsonCodec
 
 
 def make_runner() -> MatchRunner[Any]:

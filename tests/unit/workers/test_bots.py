@@ -16,7 +16,7 @@ from shared.decider import Actor
 from shared.rng import Rng
 from shared.simulate import play_game
 from tests.integration.workers.race_game import RaceWithSecrets
-from tests.support.race import RaceState
+from tests.support.race.rules import RaceState
 
 BUDGET = Budget(seconds=5.0, iterations=30)
 BOTS_DIR = Path(__file__).resolve().parents[3] / "services" / "workers" / "bots"

@@ -8,7 +8,7 @@ from services.workers.bots import Budget
 from services.workers.jobs import Result, apply_system_step, expire_turn, play_bot_turn
 from shared.decider import Actor
 from shared.runner import MatchRunner
-from tests.support.race import Roll
+from tests.support.race.rules import Roll
 from tests.unit.workers.conftest import create
 
 BUDGET = Budget(seconds=1.0, iterations=20)

@@ -9,7 +9,8 @@ from typing import Any
 from services.workers.planner import Job, JobKind, plan, seats_back
 from shared.decider import Actor, Outcome
 from shared.store import MatchStatus, MemoryEventStore, NewEvent, Progress, StoredEvent, shard_of
-from tests.support.race import JsonCodec, RaceRules, Roll
+from tests.support.json_codec import JsonCodec
+from tests.support.race.rules import RaceRules, Roll
 
 ACTIVE = MatchStatus.ACTIVE
 

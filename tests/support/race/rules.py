@@ -1,31 +1,52 @@
-"""A tiny test-only game for the platform's tests: a dice race with a secret per seat.
+"""Dice race: the pure rules (no I/O, no clock, no ``random``: dice come from the given ``Rng``).
 
-Seats take turns rolling a die and advancing; after every seat has rolled, the SYSTEM ends
-the round. Each seat is dealt a secret bonus (seat-only event). First to reach the goal wins.
-Registered for one process with ``TABULA_EXTRA_GAMES=tests.support.race:MANIFEST``.
+The rulebook (the game is ours; this docstring is its rulebook):
+
+1. **Players and setup.** 2 to 4 seats. Every seat starts on space 0 and is dealt a secret bonus
+   of 1, 2 or 3 (each equally likely) that only it may see. Seat 0 rolls first.
+2. **A turn.** The seat to move rolls one six-sided die and moves forward that many spaces.
+   Seats roll in seat order, one roll each per round.
+3. **End of a round.** Once every seat has rolled, the round ends (a system step, played by the
+   scoring worker) and the next round begins, again with seat 0.
+4. **End of the race.** The race ends the moment a roll takes a seat to the goal or beyond
+   (option ``goal``, 1 to 100, default 20): the seats after it in that round do not roll and no
+   round end follows.
+5. **Scoring.** Each seat scores its space plus its secret bonus. The highest score places
+   first; equal scores share the better placing (1 + the number of seats that scored more).
+
+Interpretations, written down because the rules above leave them open:
+
+* A roll past the goal counts in full: spaces are not capped at the goal.
+* Reaching the goal first does not win by itself; the bonuses decide (the reason for secrets).
+* A seat's view shows every position, the goal, the round and whose turn it is, and its own
+  bonus; a spectator's shows no bonus. Bonuses are revealed only through the final scores.
+
+Wire numbers (``pb(n)``, ``tag=N``) are fixed forever, like any game's (docs/platform.md,
+"Stored events are forever"); comments on fields and classes become the .proto's comments.
 """
 
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any, assert_never
 
-from shared.codec import from_plain, to_plain
 from shared.decider import PUBLIC, SYSTEM, Actor, Outcome, RuleViolation, Visibility
-from shared.manifest import GameManifest, GameOption, OptionType
 from shared.rng import Rng
 from shared.wire import message, pb
 
-GOAL = 20
+GOAL = 20  # the default goal
+MAX_GOAL = 100
+DIE = 6
+BONUS = (1, 3)  # the range a secret bonus is dealt from
 
 
 class Phase(enum.IntEnum):
     SETUP = 1
     PLAYING = 2
-    ROUND_END = 3
+    ROUND_END = 3  # every seat has rolled: the system ends the round
     OVER = 4
 
 
@@ -37,32 +58,37 @@ class RaceConfig:
 
 @message
 class RaceState:
+    """The whole match, secrets included (the server's and the bots' determinized copy)."""
+
     seats: int = pb(1)
     goal: int = pb(2)
-    positions: tuple[int, ...] = pb(3)
-    secrets: tuple[int, ...] = pb(4)
-    turn: int = pb(5)
-    rolled: int = pb(6)
+    positions: tuple[int, ...] = pb(3)  # space of each seat
+    secrets: tuple[int, ...] = pb(4)  # bonus of each seat (0 until dealt)
+    turn: int = pb(5)  # the seat to roll next
+    rolled: int = pb(6)  # rolls made in this round
     round: int = pb(7)
     phase: Phase = pb(8)
 
 
 @message
 class RaceView:
-    positions: tuple[int, ...] = pb(1)
-    my_secret: int | None = pb(2)
-    turn: int = pb(3)
+    """What one viewer sees: every position, and its own bonus when the viewer is a seat."""
+
+    positions: tuple[int, ...] = pb(1)  # space of each seat
+    my_secret: int | None = pb(2)  # the viewer's bonus; absent for a spectator
+    turn: int = pb(3)  # the seat to roll next
     round: int = pb(4)
+    goal: int = pb(5)  # the space that ends the race
 
 
 @message(tag=1)
 class Roll:
-    pass
+    """Roll the die and move (the seat to move)."""
 
 
 @message(tag=2)
 class EndRound:
-    pass
+    """End the round once every seat has rolled (the system)."""
 
 
 @message(tag=1)
@@ -73,19 +99,21 @@ class RaceStarted:
 
 @message(tag=2)
 class SecretDealt:
+    """A seat's bonus: seen by that seat only."""
+
     seat: int = pb(1)
-    secret: int = pb(2)
+    secret: int = pb(2)  # 1 to 3
 
 
 @message(tag=3)
 class DieRolled:
     seat: int = pb(1)
-    value: int = pb(2)
+    value: int = pb(2)  # 1 to 6: the spaces moved
 
 
 @message(tag=4)
 class RoundEnded:
-    round: int = pb(1)
+    round: int = pb(1)  # the round that ended
 
 
 Command = Roll | EndRound
@@ -98,23 +126,23 @@ class RaceRules:
     config_type, state_type, view_type = RaceConfig, RaceState, RaceView
     command_types: tuple[type, ...] = (Roll, EndRound)
     event_types: tuple[type, ...] = (RaceStarted, SecretDealt, DieRolled, RoundEnded)
-    reserved_command_tags: tuple[int | str, ...] = ()
+    reserved_command_tags: tuple[int | str, ...] = ()  # nothing removed yet
     reserved_event_tags: tuple[int | str, ...] = ()
-    upcasters: Mapping[tuple[str, int], Any] = {}
+    upcasters: Mapping[tuple[str, int], Any] = MappingProxyType({})  # every event is at schema 1
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> RaceConfig:
         if not self.min_seats <= seats <= self.max_seats:
             raise RuleViolation("bad_seats", f"race takes 2 to 4 seats, not {seats}")
-        goal = options.get("goal", str(GOAL))
-        if not goal.isdigit() or int(goal) < 1:
-            raise RuleViolation("bad_option", f"goal must be a positive number, not {goal!r}")
+        goal = options.get("goal", str(GOAL)).strip()
+        if not goal.isdigit() or not 1 <= int(goal) <= MAX_GOAL:
+            raise RuleViolation("bad_option", f"goal must be a number from 1 to {MAX_GOAL}, not {goal!r}")
         return RaceConfig(seats, int(goal))
 
     def initial_state(self) -> RaceState:
         return RaceState(0, 0, (), (), 0, 0, 0, Phase.SETUP)
 
     def setup(self, config: RaceConfig, rng: Rng) -> Sequence[Event]:
-        secrets = [SecretDealt(seat, rng.randint(1, 3)) for seat in range(config.seats)]
+        secrets = [SecretDealt(seat, rng.randint(*BONUS)) for seat in range(config.seats)]
         return [RaceStarted(config.seats, config.goal), *secrets]
 
     def decide(self, state: RaceState, actor: Actor, command: Command, rng: Rng) -> Sequence[Event]:
@@ -122,7 +150,7 @@ class RaceRules:
             raise RuleViolation("not_your_turn", f"{actor} cannot {type(command).__name__} now")
         match command:
             case Roll():
-                return [DieRolled(actor.seat, rng.randint(1, 6))]
+                return [DieRolled(actor.seat, rng.randint(1, DIE))]
             case EndRound():
                 return [RoundEnded(state.round)]
             case _:
@@ -161,7 +189,9 @@ class RaceRules:
 
     def view(self, state: RaceState, viewer: Actor) -> RaceView:
         secret = state.secrets[viewer.seat] if viewer.is_seat else None
-        return RaceView(state.positions, secret, state.turn, state.round)
+        return RaceView(
+            positions=state.positions, my_secret=secret, turn=state.turn, round=state.round, goal=state.goal
+        )
 
     def visibility(self, event: Event) -> Visibility:
         return Visibility.to_seat(event.seat) if isinstance(event, SecretDealt) else PUBLIC
@@ -173,44 +203,25 @@ class RaceRules:
         return Outcome(scores, tuple(1 + sum(o > s for o in scores) for s in scores))
 
     def determinize(self, state: RaceState, seat: int, rng: Rng) -> RaceState:
-        """Other seats' secrets are dealt seat-only: resampled from the same 1..3 as the deal."""
-        secrets = tuple(s if i == seat else rng.randint(1, 3) for i, s in enumerate(state.secrets))
+        """Other seats' bonuses are dealt seat-only: resampled from the same 1..3 as the deal."""
+        secrets = tuple(s if i == seat else rng.randint(*BONUS) for i, s in enumerate(state.secrets))
         return replace(state, secrets=secrets)
 
     def seat_count(self, state: RaceState) -> int:
         return state.seats
 
     def invariant_violations(self, state: RaceState) -> list[str]:
-        """Positions and secrets never negative; secrets dealt from 1..3."""
+        """Spaces never negative; bonuses 0 (not yet dealt) or 1..3; at most one roll per seat and
+        round; the race is over exactly when a seat stands on the goal or beyond."""
         out = [f"seat {s}: position {p} < 0" for s, p in enumerate(state.positions) if p < 0]
-        bad = [f"seat {s}: secret {v} not in 0..3" for s, v in enumerate(state.secrets) if not 0 <= v <= 3]
-        return out + bad
+        out += [f"seat {s}: secret {v} not in 0..3" for s, v in enumerate(state.secrets) if not 0 <= v <= 3]
+        if not 0 <= state.rolled <= state.seats:
+            out.append(f"{state.rolled} rolls in a round of {state.seats} seats")
+        reached = any(p >= state.goal for p in state.positions)
+        if reached != (state.phase is Phase.OVER):
+            out.append(f"phase {state.phase.name} with positions {state.positions} and goal {state.goal}")
+        return out
 
 
 def _put(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     return (*values[:index], value, *values[index + 1 :])
-
-
-MANIFEST = GameManifest(
-    name="race",
-    title="Dice race",
-    min_seats=2,
-    max_seats=4,
-    default_port=50090,
-    options=(GameOption("goal", OptionType.INT, str(GOAL), "position that ends the race", minimum=1),),
-    rules=RaceRules,
-    source="tests/support/race.py",
-)
-
-
-class JsonCodec:
-    """Test-only codec; real games use shared.codec.MessageCodec (protobuf payloads)."""
-
-    def __init__(self, classes: Sequence[type]) -> None:
-        self._by_name = {c.__name__: c for c in classes}
-
-    def encode(self, obj: Any) -> tuple[str, bytes]:
-        return type(obj).__name__, json.dumps(to_plain(obj)).encode()
-
-    def decode(self, type_name: str, payload: bytes, schema_version: int | None = None) -> Any:
-        return from_plain(self._by_name[type_name], json.loads(payload))

@@ -1,0 +1,42 @@
+"""Dice race as the platform sees it: the one manifest the registry lists.
+
+A real game's ``services/<game>/manifest.py`` ends the same way and is listed by one line in
+``services/games.py``; this test game is listed for one process by
+``TABULA_EXTRA_GAMES=tests.support.race.manifest:MANIFEST``. No ``presentation`` (the terminal
+client's generic rendering shows it), no ``web`` module (the spectator page draws a tree), no
+content files. Rules and bots are loaded on first use.
+"""
+
+from __future__ import annotations
+
+from shared.manifest import BotHooks, GameManifest, GameOption, OptionType
+from tests.support.race.rules import GOAL, MAX_GOAL, RaceRules
+
+
+def _rules() -> RaceRules:
+    return RaceRules()
+
+
+def _bots() -> BotHooks:
+    from tests.support.race import bots
+
+    return BotHooks(evaluate=bots.evaluate)
+
+
+# Rulebook, 4. End of the race (tests/support/race/rules.py): the rules check the same range.
+GOAL_OPTION = GameOption(
+    "goal", OptionType.INT, str(GOAL), "position that ends the race", minimum=1, maximum=MAX_GOAL
+)
+
+MANIFEST = GameManifest(
+    name="race",
+    title="Dice race",
+    min_seats=2,
+    max_seats=4,
+    default_port=50090,
+    options=(GOAL_OPTION,),
+    rules=_rules,
+    bots=_bots,
+    source="tests/support/race/rules.py",
+    description="Roll a die in turn and race to the goal; a secret bonus per seat decides the final scores.",
+)
