@@ -2,7 +2,12 @@
 
 Every error carries a ``google.rpc.ErrorInfo``: ``reason`` is a stable machine-readable code
 (for illegal moves, the rule's reason code), ``domain`` the service, ``metadata`` the facts
-a client needs (for a stale version: the expected and the actual version).
+a client needs (for a stale version: the expected and the actual version). A bad request also
+carries a ``google.rpc.BadRequest`` naming the offending field (``command.place_family_member.member``);
+a store outage is UNAVAILABLE with a ``google.rpc.RetryInfo``: retry with the same command id.
+
+Texts in a status are truncated (:data:`MAX_MESSAGE`, :data:`MAX_DETAIL`): an error never echoes
+unbounded client input, and never outgrows the metadata limit of a gRPC trailer.
 """
 
 from __future__ import annotations
@@ -10,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import grpc
-from google.protobuf import any_pb2
+import redis.exceptions as redis_errors
+from google.protobuf import any_pb2, duration_pb2
+from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -20,9 +27,33 @@ from shared.runner import MatchExists, MatchNotFound
 from shared.store import StoreError, VersionConflict
 from shared.tokens import TokenError
 
+MAX_MESSAGE = 512  # characters of a status message
+MAX_DETAIL = 160  # characters of a metadata value, a field path or a violation description
+RETRY_DELAY_S = 1
+
+# Redis errors that a retry may cure: the server restarting (connection refused, still loading
+# its AOF), a timeout, a cluster failing over (down, resharding, a replica not yet promoted).
+STORE_UNAVAILABLE: tuple[type[Exception], ...] = (
+    redis_errors.ConnectionError,  # also BusyLoadingError (LOADING) and MaxConnectionsError
+    redis_errors.TimeoutError,
+    redis_errors.ClusterDownError,  # also MasterDownError
+    redis_errors.TryAgainError,
+    redis_errors.ReadOnlyError,  # a write reached a replica during a failover
+    redis_errors.SlotNotCoveredError,
+)
+
 
 class InvalidArgument(ValueError):
-    """A request that is malformed whatever the state: missing fields, bad ids, bad names."""
+    """A request that is malformed whatever the state: missing fields, bad ids, bad names.
+
+    ``field`` is the offending field's path in the request (``room_id``, ``options``); it goes
+    into the ``BadRequest`` detail. ``reason`` is the ErrorInfo reason (``malformed_request`` when
+    the bytes are not the request message at all, then ``field`` is empty).
+    """
+
+    def __init__(self, message: str, field: str = "", reason: str = "invalid_argument") -> None:
+        super().__init__(message)
+        self.field, self.reason = field, reason
 
 
 class PermissionDenied(Exception):
@@ -47,6 +78,8 @@ class Mapped:
     reason: str
     message: str
     metadata: dict[str, str]
+    field: str | None = None  # set for a bad request: the BadRequest field path ("" = the whole request)
+    retry_after_s: int = 0  # > 0: a RetryInfo detail (the call may succeed if repeated)
 
 
 def map_error(err: BaseException) -> Mapped | None:
@@ -71,26 +104,62 @@ def map_error(err: BaseException) -> Mapped | None:
             return Mapped(grpc.StatusCode.PERMISSION_DENIED, "forbidden", str(err), {})
         case Conflict():
             return Mapped(grpc.StatusCode.FAILED_PRECONDITION, err.reason, str(err), {})
-        case InvalidArgument() | CodecError() | StoreError():
-            return Mapped(grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument", str(err), {})
+        case InvalidArgument():
+            return Mapped(grpc.StatusCode.INVALID_ARGUMENT, err.reason, str(err), {}, err.field)
+        case CodecError():
+            return Mapped(grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument", str(err), {}, err.field)
+        case StoreError():
+            return Mapped(grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument", str(err), {}, "")
+        case _ if isinstance(err, STORE_UNAVAILABLE):
+            text = "the event store is unavailable; retry (a command with the same command_id)"
+            return Mapped(grpc.StatusCode.UNAVAILABLE, "store_unavailable", text, {}, None, RETRY_DELAY_S)
     return None
 
 
+def clip(text: str, most: int = MAX_DETAIL) -> str:
+    """``text`` cut to ``most`` characters (marked with "..."): client input is echoed bounded."""
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def _packed(detail: Message) -> any_pb2.Any:
+    packed = any_pb2.Any()
+    packed.Pack(detail)
+    return packed
+
+
 def to_status(mapped: Mapped, domain: str) -> grpc.Status:
-    info = error_details_pb2.ErrorInfo(reason=mapped.reason, domain=domain, metadata=mapped.metadata)
-    detail = any_pb2.Any()
-    detail.Pack(info)
-    status = status_pb2.Status(code=mapped.code.value[0], message=mapped.message, details=[detail])
-    return rpc_status.to_status(status)
+    metadata = {clip(k): clip(v) for k, v in mapped.metadata.items()}
+    details = [_packed(error_details_pb2.ErrorInfo(reason=mapped.reason, domain=domain, metadata=metadata))]
+    if mapped.field is not None:
+        violation = error_details_pb2.BadRequest.FieldViolation(
+            field=clip(mapped.field), description=clip(mapped.message)
+        )
+        details.append(_packed(error_details_pb2.BadRequest(field_violations=[violation])))
+    if mapped.retry_after_s > 0:
+        delay = duration_pb2.Duration(seconds=mapped.retry_after_s)
+        details.append(_packed(error_details_pb2.RetryInfo(retry_delay=delay)))
+    text = clip(mapped.message, MAX_MESSAGE)
+    return rpc_status.to_status(status_pb2.Status(code=mapped.code.value[0], message=text, details=details))
 
 
-def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
-    """Client side: the ErrorInfo detail of a failed call, if any."""
+def _detail(err: grpc.RpcError, kind: type[Message]) -> Message | None:
     status = rpc_status.from_call(err)
     if status is None:
         return None
     for detail in status.details:
-        info = error_details_pb2.ErrorInfo()
-        if detail.Unpack(info):
-            return info
+        found = kind()
+        if detail.Unpack(found):
+            return found
     return None
+
+
+def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+    """Client side: the ErrorInfo detail of a failed call, if any."""
+    found = _detail(err, error_details_pb2.ErrorInfo)
+    return found if isinstance(found, error_details_pb2.ErrorInfo) else None
+
+
+def bad_request(err: grpc.RpcError) -> error_details_pb2.BadRequest | None:
+    """Client side: the BadRequest detail (the offending fields) of a failed call, if any."""
+    found = _detail(err, error_details_pb2.BadRequest)
+    return found if isinstance(found, error_details_pb2.BadRequest) else None

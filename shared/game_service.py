@@ -3,6 +3,9 @@
 Each RPC: authenticate (bearer token) -> proto to domain -> runner -> domain to proto. The
 game contributes only its rules and its generated modules; guard clauses run in a fixed
 order (shape, credentials, match exists, seat may act, version) before the pure decide.
+The shape of every field is checked here (ids, versions, counts; a command against the game's
+dataclass types by the codec) so a bad request is INVALID_ARGUMENT naming its field, before
+anything is read or written (bounds: ``shared.bounds``, docs/platform.md).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 import grpc
 from tabula.common.v1 import common_pb2
 
+from shared import bounds
 from shared.codec import MessageCodec, to_proto, union_field, wrap_union
 from shared.decider import SPECTATOR, SYSTEM, Actor, Visibility
 from shared.errors import InvalidArgument, PermissionDenied
@@ -25,6 +29,21 @@ from shared.runner import MatchRunner
 from shared.store import StoredEvent
 from shared.tokens import Claims, Role, TokenError, TokenSigner
 from shared.watch import WatchHub
+
+MAX_SEATS = 64  # far above any game's; the rules' make_config names the game's own range
+MAX_NAME = 64  # a player id or a bot level in CreateMatch
+MAX_OPTIONS = 16
+MAX_OPTION_TEXT = 64
+MAX_TURN_SECONDS = 7 * 24 * 3600
+
+
+def check_options(options: Any) -> None:
+    """Game options as the lobby sends them: a few short names and values (the rules parse them)."""
+    if len(options) > MAX_OPTIONS:
+        raise InvalidArgument(f"at most {MAX_OPTIONS} options", "options")
+    for key, value in options.items():
+        if not key or len(key) > MAX_OPTION_TEXT or len(value) > MAX_OPTION_TEXT:
+            raise InvalidArgument(f"option names and values are 1 to {MAX_OPTION_TEXT} characters", "options")
 
 
 def bearer(context: grpc.ServicerContext) -> str:
@@ -76,9 +95,35 @@ class GameServicer:
 
     # ------------------------------------------------------------ helpers
     def _caller(self, context: grpc.ServicerContext, match_id: str) -> Actor:
-        if not match_id:
-            raise InvalidArgument("match_id is required")
+        bounds.match_id(match_id)
         return actor_for(self.signer.verify(bearer(context)), match_id)
+
+    def _setup(self, request: Any) -> tuple[str, int, dict[str, str]]:
+        """The match id, seed and platform meta of a CreateMatch request, every field checked."""
+        match_id = bounds.match_id(request.match_id) if request.match_id else uuid.uuid4().hex
+        seed = bounds.count(request.seed, "seed", 2**63 - 1) or secrets.randbits(62)
+        check_options(request.options)
+        seats = bounds.count(request.seats, "seats", MAX_SEATS)
+        for seat, level in request.bots.items():
+            if not 0 <= seat < seats or not level or len(level) > MAX_NAME:
+                raise InvalidArgument(f"bots maps a seat (0 to {seats - 1}) to a bot level", "bots")
+        if len(request.players) > seats or any(len(p) > MAX_NAME for p in request.players):
+            raise InvalidArgument(
+                f"players: at most one id per seat, each at most {MAX_NAME} long", "players"
+            )
+        extra = {
+            "bots": json.dumps({str(seat): level for seat, level in sorted(request.bots.items())}),
+            "turn_seconds": str(bounds.count(request.turn_seconds, "turn_seconds", MAX_TURN_SECONDS)),
+            "players": json.dumps(list(request.players)),
+        }
+        return match_id, seed, extra
+
+    def _command(self, request: Any) -> Any:
+        """The command of a SubmitCommand request as the game's dataclass (CodecError names the field)."""
+        if not request.HasField("command"):
+            raise InvalidArgument("command is required", "command")
+        member = union_field(request.command, "command")
+        return self.codec.from_message(member, f"command.{request.command.WhichOneof('kind')}")
 
     def _view_message(self, state: Any, viewer: Actor) -> Any:
         return self.codec.to_message(self.rules.view(state, viewer))
@@ -98,13 +143,7 @@ class GameServicer:
         claims = self.signer.verify(bearer(context))
         if claims.role is not Role.SERVICE:
             raise PermissionDenied("only the lobby (a service token) creates matches")
-        match_id = request.match_id or uuid.uuid4().hex
-        seed = request.seed or secrets.randbits(62)
-        extra = {
-            "bots": json.dumps({str(seat): level for seat, level in sorted(request.bots.items())}),
-            "turn_seconds": str(request.turn_seconds),
-            "players": json.dumps(list(request.players)),
-        }
+        match_id, seed, extra = self._setup(request)
         loaded = self.runner.create(match_id, request.seats, dict(request.options), seed, extra)
         return self.modules.pb2.CreateMatchResponse(match_id=match_id, version=loaded.version)
 
@@ -134,11 +173,9 @@ class GameServicer:
         actor = self._caller(context, request.match_id)
         if not (actor.is_seat or actor.is_system):
             raise PermissionDenied("spectators cannot send commands")
-        if not request.command_id:
-            raise InvalidArgument("command_id is required (a retry reuses it)")
-        if not request.HasField("command"):
-            raise InvalidArgument("command is required")
-        command = self.codec.from_message(union_field(request.command))
+        bounds.command_id(request.command_id)
+        bounds.count(request.expected_version, "expected_version")
+        command = self._command(request)
         done = self.runner.submit(
             request.match_id, actor, command, request.expected_version, request.command_id
         )
@@ -149,6 +186,7 @@ class GameServicer:
     @stream_rpc("game")
     def WatchMatch(self, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
         viewer = self._caller(context, request.match_id)
+        bounds.count(request.from_version, "from_version")
         self.runner.load(request.match_id)  # NOT_FOUND before the stream starts
         pb2, head = self.modules.pb2, max(request.from_version, 1) - 1
         for batch in self.hub.watch(request.match_id, head + 1, self.keepalive_ms / 1000):
@@ -166,8 +204,7 @@ class GameServicer:
     def Replay(self, request: Any, context: grpc.ServicerContext) -> Any:
         viewer = self._caller(context, request.match_id)
         head = self.runner.load(request.match_id).version
-        if not 0 <= request.version <= head:
-            raise InvalidArgument(f"version must be between 0 and {head}")
+        bounds.count(request.version, "version", head)
         loaded = self.runner.load(request.match_id, at_version=request.version)
         viewer = self._revealed(request.match_id, viewer)
         return self.modules.pb2.ReplayResponse(
@@ -186,7 +223,5 @@ class GameServicer:
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:
         """grpc only needs the method names, so this object is the servicer itself."""
-        name = f"{self.modules.name}Service"
-        add = getattr(self.modules.pb2_grpc, f"add_{name}Servicer_to_server")
-        full_name = self.modules.pb2.DESCRIPTOR.services_by_name[name].full_name
-        return Registration(add, self, full_name)
+        service = self.modules.pb2.DESCRIPTOR.services_by_name[f"{self.modules.name}Service"]
+        return Registration(self, service, "game")

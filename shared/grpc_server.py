@@ -2,6 +2,12 @@
 
 Servicers stay thin: each RPC method is wrapped by :func:`rpc`, which records metrics and
 turns domain errors into ``google.rpc.Status`` (see ``shared.errors``).
+
+Requests arrive as raw bytes (the method handlers are built here with no deserializer): grpc
+would log a traceback for every undecodable request and answer INTERNAL, so the bytes are parsed
+in the handler instead, where a failure is INVALID_ARGUMENT like any other bad input
+(``shared.bounds``). A client's mistake is never logged with a traceback; it is counted by
+reason (``tabula_rpc_errors_total``).
 """
 
 from __future__ import annotations
@@ -17,11 +23,14 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
+from google.protobuf import message_factory
+from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from shared.bounds import check_request, parse
 from shared.errors import map_error, to_status
-from shared.observability import RPC_SECONDS, RPCS, log_fields
+from shared.observability import RPC_ERRORS, RPC_SECONDS, RPCS, log_fields
 
 log = logging.getLogger("tabula.grpc")
 MAX_MESSAGE = 8 * 1024 * 1024
@@ -35,18 +44,25 @@ def _abort(context: grpc.ServicerContext, err: BaseException, service: str, meth
         RPCS.labels(service, method, "INTERNAL").inc()
         context.abort(grpc.StatusCode.INTERNAL, "internal error")
     else:
+        if mapped.code is grpc.StatusCode.UNAVAILABLE:  # ours to watch, not the client's: no traceback
+            log.warning(
+                "dependency unavailable",
+                extra=log_fields(service=service, method=method, reason=mapped.reason, error=repr(err)),
+            )
         RPCS.labels(service, method, mapped.code.name).inc()
+        RPC_ERRORS.labels(service, method, mapped.code.name, mapped.reason).inc()
         context.abort_with_status(to_status(mapped, f"tabula.{service}"))
 
 
 def rpc(service: str) -> Callable[[F], F]:
-    """Decorate a unary servicer method: metrics plus the error table."""
+    """Decorate a unary servicer method: bounds on the request, metrics, and the error table."""
 
     def wrap(method: F) -> F:
         @functools.wraps(method)
         def handler(self: Any, request: Any, context: grpc.ServicerContext) -> Any:
             started = time.perf_counter()
             try:
+                check_request(request)
                 response = method(self, request, context)
             except Exception as err:  # every domain error is mapped; the rest is INTERNAL
                 _abort(context, err, service, method.__name__)
@@ -67,6 +83,7 @@ def stream_rpc(service: str) -> Callable[[F], F]:
         @functools.wraps(method)
         def handler(self: Any, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
             try:
+                check_request(request)
                 yield from method(self, request, context)
             except Exception as err:
                 _abort(context, err, service, method.__name__)
@@ -79,11 +96,48 @@ def stream_rpc(service: str) -> Callable[[F], F]:
 
 @dataclass
 class Registration:
-    """One servicer: its add-to-server function and full service name (for health and reflection)."""
+    """One servicer: an object with a method per RPC of ``service`` (its descriptor, from the
+    generated ``_pb2``), and the ``label`` its metrics and error domain use ("game", "lobby")."""
 
-    add: Callable[[Any, grpc.Server], None]
     servicer: Any
-    full_name: str
+    service: ServiceDescriptor
+    label: str
+
+    @property
+    def full_name(self) -> str:
+        return self.service.full_name
+
+    def handler(self) -> grpc.GenericRpcHandler:
+        """Method handlers that take the raw request bytes and parse them in the handler."""
+        handlers = {method.name: self._method(method) for method in self.service.methods}
+        return grpc.method_handlers_generic_handler(self.full_name, handlers)
+
+    def _method(self, method: MethodDescriptor) -> grpc.RpcMethodHandler:
+        request_type = message_factory.GetMessageClass(method.input_type)
+        serialize = message_factory.GetMessageClass(method.output_type).SerializeToString
+        behaviour = getattr(self.servicer, method.name)
+        name, label = method.name, self.label
+
+        def parsed(raw: bytes, context: grpc.ServicerContext) -> Any:
+            try:
+                return parse(request_type, raw)
+            except Exception as err:
+                _abort(context, err, label, name)
+                raise
+
+        if method.client_streaming:
+            raise ValueError(f"{self.full_name}.{name}: client streaming is not supported")
+        if method.server_streaming:
+
+            def stream(raw: bytes, context: grpc.ServicerContext) -> Iterator[Any]:
+                yield from behaviour(parsed(raw, context), context)
+
+            return grpc.unary_stream_rpc_method_handler(stream, response_serializer=serialize)
+
+        def unary(raw: bytes, context: grpc.ServicerContext) -> Any:
+            return behaviour(parsed(raw, context), context)
+
+        return grpc.unary_unary_rpc_method_handler(unary, response_serializer=serialize)
 
 
 @dataclass
@@ -115,8 +169,8 @@ def start_server(
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers), options=options)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    server.add_generic_rpc_handlers(tuple(reg.handler() for reg in regs))
     for reg in regs:
-        reg.add(reg.servicer, server)
         health_servicer.set(reg.full_name, health_pb2.HealthCheckResponse.SERVING)
     health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     names = [reg.full_name for reg in regs] + [health.SERVICE_NAME, reflection.SERVICE_NAME]

@@ -11,6 +11,11 @@ from typing import Any
 from prometheus_client import Counter, Histogram, start_http_server
 
 RPCS = Counter("tabula_rpcs_total", "RPCs handled", ["service", "method", "code"])
+# Every mapped (expected) error answer, by its ErrorInfo reason: client mistakes are counted here
+# instead of being logged with a traceback (only INTERNAL, an unexpected error, is logged so).
+RPC_ERRORS = Counter(
+    "tabula_rpc_errors_total", "RPCs answered with a mapped error", ["service", "method", "code", "reason"]
+)
 RPC_SECONDS = Histogram("tabula_rpc_seconds", "RPC handling time", ["service", "method"])
 EVENTS_APPENDED = Counter("tabula_events_appended_total", "Events appended", ["game"])
 

@@ -21,6 +21,7 @@ from shared.codec import CodecError, from_plain, to_plain
 from shared.decider import SYSTEM, Actor, Rules, RuleViolation
 from shared.rng import Rng
 from shared.store import (
+    AppendResult,
     EventStore,
     MatchStatus,
     NewEvent,
@@ -177,13 +178,22 @@ class MatchRunner(Generic[S]):
         command_id: str,
         actor_label: str | None = None,
     ) -> Submitted[S]:
-        """Decide and append one command. A retried command id returns its first result."""
+        """Decide and append one command. A retried command id returns its first result.
+
+        Retries may run concurrently: one may load the match after another appended this very
+        command, and then sees a newer version than it expects. So the command id is looked up
+        again before a conflict is reported (the append script records it with the events, in one
+        step, so a newer version that this command made always shows its id); the store's append
+        checks it once more, before the version, for retries that both loaded the old head.
+        """
         seen = self.store.command_result(match_id, command_id)
         if seen is not None:
-            loaded = self.load(match_id)
-            return Submitted(loaded.state, seen.first_version, seen.last_version, True)
+            return self._duplicate(match_id, seen)
         loaded = self.load(match_id)
         if expected_version != loaded.version:
+            seen = self.store.command_result(match_id, command_id)
+            if seen is not None:
+                return self._duplicate(match_id, seen)
             raise VersionConflict(match_id, expected_version, loaded.version)
         if self.rules.outcome(loaded.state) is not None:
             raise RuleViolation("match_over", "the match has ended")
@@ -198,10 +208,13 @@ class MatchRunner(Generic[S]):
         progress = progress_of(self.rules, state)
         result = self.store.append(match_id, expected_version, envelopes, command_id, progress=progress)
         if result.duplicate:  # a concurrent retry of the same command won the race
-            return Submitted(self.load(match_id).state, result.first_version, result.last_version, True)
+            return self._duplicate(match_id, result)
         self._remember(match_id, state, result.last_version)
         self._maybe_snapshot(match_id, state, result.first_version, result.last_version)
         return Submitted(state, result.first_version, result.last_version, False)
+
+    def _duplicate(self, match_id: str, first: AppendResult) -> Submitted[S]:
+        return Submitted(self.load(match_id).state, first.first_version, first.last_version, True)
 
     def _envelopes(self, events: Sequence[Any], actor: Actor, label: str | None = None) -> list[NewEvent]:
         out = []

@@ -199,7 +199,7 @@ def remove_bot(room: Room, caller: str, seat: int) -> Room:
     _require_host(room, caller)
     _require_open(room)
     if not 0 <= seat < len(room.seats):
-        raise InvalidArgument(f"seat must be between 0 and {len(room.seats) - 1}, not {seat}")
+        raise InvalidArgument(f"seat must be between 0 and {len(room.seats) - 1}, not {seat}", "seat")
     if room.seats[seat].bot is None:
         raise Conflict("not_a_bot", f"seat {seat} is not a bot")
     return _put(room, seat, EMPTY)

@@ -1,6 +1,7 @@
 """Shape checks on what clients send: names, codes, ids, seat counts, options, turn clocks.
 
-Each check raises ``InvalidArgument`` with a message a player can act on. Seat ranges and
+Each check raises ``InvalidArgument`` with a message a player can act on and the request field
+it blames (the ``BadRequest`` detail of the answer). Seat ranges and
 options come from the game's manifest (options parsed, defaults filled in, values made
 canonical); the game's own pure ``rules.make_config`` then checks them too, so the lobby never
 starts a match the rule service would refuse.
@@ -29,37 +30,43 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 def display_name(raw: str) -> str:
     name = " ".join(raw.split())
     if not name:
-        raise InvalidArgument("display_name must not be empty")
+        raise InvalidArgument("display_name must not be empty", "display_name")
     if len(name) > MAX_NAME:
-        raise InvalidArgument(f"display_name must be at most {MAX_NAME} characters, not {len(name)}")
+        raise InvalidArgument(
+            f"display_name must be at most {MAX_NAME} characters, not {len(name)}", "display_name"
+        )
     if not name.isprintable():
-        raise InvalidArgument("display_name must be printable text")
+        raise InvalidArgument("display_name must be printable text", "display_name")
     return name
 
 
 def invite_code(raw: str) -> str:
     code = raw.strip().upper()
     if len(code) != INVITE_LENGTH or any(c not in INVITE_ALPHABET for c in code):
-        raise InvalidArgument(f"an invite code is {INVITE_LENGTH} letters and digits, e.g. K7QX2MPA")
+        raise InvalidArgument(
+            f"an invite code is {INVITE_LENGTH} letters and digits, e.g. K7QX2MPA", "invite_code"
+        )
     return code
 
 
 def identifier(raw: str, what: str) -> str:
-    if not _ID.match(raw):
-        raise InvalidArgument(f"{what} must be 1 to 64 letters, digits, '-' or '_'")
+    if not _ID.fullmatch(raw):  # fullmatch: '$' alone would let a trailing newline through
+        raise InvalidArgument(f"{what} must be 1 to 64 letters, digits, '-' or '_'", what)
     return raw
 
 
 def game_name(raw: str, known: Iterable[str]) -> str:
     names = sorted(known)
     if raw not in names:
-        raise InvalidArgument(f"unknown game {raw!r}; known: {', '.join(names)}")
+        raise InvalidArgument(f"unknown game {raw[:64]!r}; known: {', '.join(names)}", "game")
     return raw
 
 
-def seat_count(seats: int, game: GameManifest) -> int:
+def seat_count(seats: int, game: GameManifest, field: str = "seats") -> int:
     if not game.min_seats <= seats <= game.max_seats:
-        raise InvalidArgument(f"{game.name} takes {game.min_seats} to {game.max_seats} seats, not {seats}")
+        raise InvalidArgument(
+            f"{game.name} takes {game.min_seats} to {game.max_seats} seats, not {seats}", field
+        )
     return seats
 
 
@@ -67,35 +74,37 @@ def seat_counts(counts: Iterable[int], game: GameManifest) -> tuple[int, ...]:
     """Acceptable player counts for matchmaking; none given means every count the game allows."""
     chosen = tuple(sorted(set(counts))) or tuple(range(game.min_seats, game.max_seats + 1))
     for count in chosen:
-        seat_count(count, game)
+        seat_count(count, game, "seat_counts")
     return chosen
 
 
 def turn_seconds(value: int) -> int:
     if value != 0 and not MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS:
-        raise InvalidArgument(f"turn_seconds is 0 (no clock) or {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}")
+        raise InvalidArgument(
+            f"turn_seconds is 0 (no clock) or {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}", "turn_seconds"
+        )
     return value
 
 
 def game_options(options: Mapping[str, str], seats: int, game: GameManifest, rules: Any) -> dict[str, str]:
     """Bounded in size, parsed by the manifest (every option, canonical), then checked by the rules."""
     if len(options) > MAX_OPTIONS:
-        raise InvalidArgument(f"at most {MAX_OPTIONS} options")
+        raise InvalidArgument(f"at most {MAX_OPTIONS} options", "options")
     for key, value in options.items():
         if not key or len(key) > MAX_OPTION_TEXT or len(value) > MAX_OPTION_TEXT:
-            raise InvalidArgument(f"option names and values are 1 to {MAX_OPTION_TEXT} characters")
+            raise InvalidArgument(f"option names and values are 1 to {MAX_OPTION_TEXT} characters", "options")
     try:
         parsed = game.parse_options(options)
     except ValueError as err:
-        raise InvalidArgument(f"bad option for {game.name}: {err}") from err
+        raise InvalidArgument(f"bad option for {game.name}: {err}", "options") from err
     try:
         rules.make_config(seats, parsed)
     except RuleViolation as err:
-        raise InvalidArgument(f"bad option for {game.name}: {err.message}") from err
+        raise InvalidArgument(f"bad option for {game.name}: {err.message}", "options") from err
     return parsed
 
 
 def limit(value: int, default: int, most: int) -> int:
     if value < 0:
-        raise InvalidArgument("limit must not be negative")
+        raise InvalidArgument("limit must not be negative", "limit")
     return min(value or default, most)

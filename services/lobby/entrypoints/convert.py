@@ -42,19 +42,21 @@ TICKET_STATUS_PB = {
 }
 
 
-def bot_level(value: int, default: BotLevel | None = None) -> BotLevel:
+def bot_level(value: int, field: str, default: BotLevel | None = None) -> BotLevel:
     if value in BOT_LEVELS:
         return BOT_LEVELS[value]
     if value == pb.BOT_LEVEL_UNSPECIFIED and default is not None:
         return default
-    raise InvalidArgument("level must be BOT_LEVEL_RANDOM, BOT_LEVEL_GREEDY or BOT_LEVEL_MCTS")
+    raise InvalidArgument(f"{field} must be BOT_LEVEL_RANDOM, BOT_LEVEL_GREEDY or BOT_LEVEL_MCTS", field)
 
 
 def visibility(value: int) -> RoomVisibility:
     if value == pb.ROOM_VISIBILITY_UNSPECIFIED:
         return RoomVisibility.PUBLIC
     if value not in VISIBILITY:
-        raise InvalidArgument("visibility must be ROOM_VISIBILITY_PUBLIC or ROOM_VISIBILITY_PRIVATE")
+        raise InvalidArgument(
+            "visibility must be ROOM_VISIBILITY_PUBLIC or ROOM_VISIBILITY_PRIVATE", "visibility"
+        )
     return VISIBILITY[value]
 
 

@@ -9,7 +9,6 @@ from typing import TypeAlias
 import grpc
 from tabula.common.v1 import common_pb2
 from tabula.lobby.v1 import lobby_pb2 as pb
-from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.lobby.domain.rooms import BotLevel
 from services.lobby.entrypoints import convert
@@ -87,7 +86,7 @@ class LobbyServicer:
             case "room_id":
                 seen = self.rooms.join_by_id(caller, request.room_id)
             case _:
-                raise InvalidArgument("room_id or invite_code is required")
+                raise InvalidArgument("room_id or invite_code is required", "room_id")
         return pb.JoinRoomResponse(
             room=convert.room(seen.room), seat=seen.seat if seen.seat is not None else -1
         )
@@ -99,7 +98,7 @@ class LobbyServicer:
 
     @rpc("lobby")
     def AddBot(self, request: pb.AddBotRequest, context: Ctx) -> pb.AddBotResponse:
-        caller, level = self._caller(context), convert.bot_level(request.level)
+        caller, level = self._caller(context), convert.bot_level(request.level, "level")
         seen, seat = self.rooms.add_bot(caller, request.room_id, level)
         return pb.AddBotResponse(room=convert.room(seen.room), seat=seat)
 
@@ -143,7 +142,7 @@ class LobbyServicer:
             request.game,
             list(request.seat_counts),
             request.bot_fill_after_seconds,
-            convert.bot_level(request.bot_level, BotLevel.GREEDY),
+            convert.bot_level(request.bot_level, "bot_level", BotLevel.GREEDY),
             dict(request.options),
             request.turn_seconds,
         )
@@ -181,5 +180,4 @@ class LobbyServicer:
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:
-        full_name = pb.DESCRIPTOR.services_by_name["LobbyService"].full_name
-        return Registration(lobby_pb2_grpc.add_LobbyServiceServicer_to_server, self, full_name)
+        return Registration(self, pb.DESCRIPTOR.services_by_name["LobbyService"], "lobby")

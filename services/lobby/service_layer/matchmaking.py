@@ -73,7 +73,9 @@ class QueueService:
         checked = [validation.game_options(request.options, count, info, rules) for count in counts]
         validation.turn_seconds(request.turn_seconds)
         if not 0 <= request.bot_fill_after_s <= MAX_BOT_FILL_S:
-            raise InvalidArgument(f"bot_fill_after_seconds is 0 (never) to {MAX_BOT_FILL_S}")
+            raise InvalidArgument(
+                f"bot_fill_after_seconds is 0 (never) to {MAX_BOT_FILL_S}", "bot_fill_after_seconds"
+            )
         rating = self.ratings.rating(request.game, caller.player_id).mu
         ticket = Ticket(
             uuid.uuid4().hex,
