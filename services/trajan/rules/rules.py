@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
 
-from services.trajan.rules import legal, quarter, setup, turn
+from services.trajan.rules import invariants, legal, quarter, setup, turn
 from services.trajan.rules.commands import (
     COMMAND_TYPES,
     ChooseBonusTile,
@@ -39,6 +41,9 @@ class TrajanRules:
     view_type: type = TrajanView
     command_types: tuple[type, ...] = COMMAND_TYPES
     event_types: tuple[type, ...] = EVENT_TYPES
+    reserved_command_tags: tuple[int | str, ...] = ()
+    reserved_event_tags: tuple[int | str, ...] = ()
+    upcasters: Mapping[tuple[str, int], Any] = MappingProxyType({})
 
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -118,3 +123,11 @@ class TrajanRules:
 
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
         return determinize(state, seat, rng)
+
+    def seat_count(self, state: State) -> int:
+        return len(state.players)
+
+    def invariant_violations(self, state: State) -> Sequence[str]:
+        """12 markers a player (2 of each colour), 15 figures conserved and none negative, 60 commodity
+        cards conserved, one own legionnaire per province and worker per site, sane senate and arch."""
+        return invariants.violations(self.content, state)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Any
 
@@ -59,6 +60,7 @@ def setup_events(seats: int = 2, seed: int = 0) -> list[Event]:
     return events
 
 
+@functools.cache
 def game(seats: int = 2, seed: int = 0) -> State:
     """A match at its first turn, with seat 0 to play (and seat 0 at the bottom of the senate stack)."""
     s = fold(setup_events(seats, seed))
