@@ -1,6 +1,7 @@
-"""Browser gateway: HTTP/JSON and WebSocket in front of every gRPC service, plus the spectator page.
+"""Browser gateway: Connect and gRPC-Web in front of every gRPC service, plus the spectator page.
 
 The routes are not written per RPC: they come from the protobuf descriptors of the generated
-modules (``registry``), requests and responses use the protobuf JSON mapping (``transcode``), and
-one aiohttp application (``app``) serves them; ``server`` is the bootstrap.
+modules (``registry``); ``wire`` is the Connect / gRPC-Web wire format, ``rpc`` the one handler
+that forwards any method to its backend, ``http`` the headers and errors every response gets,
+``app`` the aiohttp application and ``server`` the bootstrap.
 """

@@ -1,7 +1,7 @@
 """Bootstrap of the browser gateway: settings, the registry of backends, and the HTTP server.
 
 ``tabula serve gateway`` runs it on ``TABULA_HOST``:``TABULA_GATEWAY_PORT`` (default 8080) until
-SIGTERM / Ctrl-C; open WebSockets are closed with 1001 on the way out.
+SIGTERM / Ctrl-C; open server streams end with UNAVAILABLE on the way out (clients reconnect).
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from aiohttp import web
 
 from services.gateway.app import GatewayConfig, build_app
+from services.gateway.http import parse_origins
 from services.gateway.registry import discover
+from services.gateway.rpc import RpcLimits
 from shared.config import Settings, port_for
 from shared.observability import setup_logging, start_metrics
 
@@ -21,10 +23,13 @@ log = logging.getLogger("tabula.gateway")
 
 
 def config_from_env(env: Mapping[str, str]) -> GatewayConfig:
-    return GatewayConfig(
+    limits = RpcLimits(
         deadline_s=float(env.get("TABULA_GATEWAY_DEADLINE_S", "10")),
         stream_deadline_s=float(env.get("TABULA_GATEWAY_STREAM_DEADLINE_S", "3600")),
+        max_streams=int(env.get("TABULA_GATEWAY_MAX_STREAMS", "1000")),
+        max_body=int(env.get("TABULA_GATEWAY_MAX_BODY", str(64 * 1024))),
     )
+    return GatewayConfig(limits=limits, cors_origins=parse_origins(env.get("TABULA_CORS_ORIGINS", "")))
 
 
 def make_app(env: Mapping[str, str] | None = None) -> web.Application:

@@ -78,9 +78,9 @@ def test_a_games_module_and_stylesheet_are_served_from_its_web_folder(gw: Gatewa
 
 def test_unknown_games_and_missing_files_are_404(gw: GatewayThread) -> None:
     status, body = get_json(gw, "/games/nosuchgame/nosuchgame.js")
-    assert status == 404 and body["error"]["reason"] == "unknown_game"
+    assert status == 404 and body == {"code": "not_found", "message": "no game 'nosuchgame'"}
     status, body = get_json(gw, "/games/race/race.js")  # registered, but without a module
-    assert status == 404 and body["error"]["reason"] == "no_file"
+    assert status == 404 and body == {"code": "not_found", "message": "race has no web file 'race.js'"}
     name = _with_module()
     for path in (f"/games/{name}/missing.js", f"/games/{name}/.hidden", f"/games/{name}/..%2Fmanifest.py"):
         status, _, _ = get(gw, path)
@@ -96,9 +96,9 @@ def test_content_serves_the_manifests_tables(gw: GatewayThread) -> None:
         status, body = get_json(gw, f"/content/{name}")
         assert status == 200 and body == tables()
     status, body = get_json(gw, "/content/race")
-    assert status == 404 and body["error"]["reason"] == "no_content"
+    assert status == 404 and body == {"code": "not_found", "message": "race has no content tables"}
     status, body = get_json(gw, "/content/nosuchgame")
-    assert status == 404 and body["error"]["reason"] == "unknown_game"
+    assert status == 404 and body == {"code": "not_found", "message": "no game 'nosuchgame'"}
 
 
 def test_backends_are_the_lobby_and_every_registered_game_at_its_manifests_port(
