@@ -6,7 +6,8 @@ service, lobby, workers, gateway, clients, CLI) asks it: :func:`manifest` for wh
 Adding a game is one package ``services/<game>/`` and one import plus one entry in ``GAMES``.
 
 Tests may register more games for one process with ``TABULA_EXTRA_GAMES=module:ATTR[,...]``,
-each naming a :class:`GameManifest` object (e.g. ``tests.support.race:MANIFEST``).
+each naming a :class:`GameManifest` object (``<package>.manifest:MANIFEST``, as a game's own line
+would import it); docs/adding-a-game.md.
 """
 
 from __future__ import annotations

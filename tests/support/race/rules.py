@@ -123,7 +123,9 @@ Event = RaceStarted | SecretDealt | DieRolled | RoundEnded
 class RaceRules:
     game = "race"
     min_seats, max_seats = 2, 4
-    config_type, state_type, view_type = RaceConfig, RaceState, RaceView
+    config_type: type = RaceConfig
+    state_type: type = RaceState
+    view_type: type = RaceView
     command_types: tuple[type, ...] = (Roll, EndRound)
     event_types: tuple[type, ...] = (RaceStarted, SecretDealt, DieRolled, RoundEnded)
     reserved_command_tags: tuple[int | str, ...] = ()  # nothing removed yet
