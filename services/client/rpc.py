@@ -17,10 +17,10 @@ import grpc
 
 from services import games as registry
 
-# Errors that a retry (after a short wait) may cure; anything else is the caller's problem.
-RETRYABLE = frozenset(
-    {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.RESOURCE_EXHAUSTED}
-)
+# Errors that a retry (after a short wait) may cure: the server or its Redis restarting
+# (UNAVAILABLE, reason store_unavailable) or a lost answer (DEADLINE_EXCEEDED). Anything else is the
+# caller's problem: RESOURCE_EXHAUSTED is a request over grpc's size limit, the same on every try.
+RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 
 
 def auth(token: str) -> tuple[tuple[str, str], ...]:
@@ -62,7 +62,11 @@ class GameClient:
         return cls(stub, pb2, match_id, token, **kw)
 
     def _call(self, method: str, request: Any) -> Any:
-        """A unary call with a deadline; retried a few times on UNAVAILABLE / DEADLINE_EXCEEDED."""
+        """A unary call with a deadline; retried a few times on UNAVAILABLE / DEADLINE_EXCEEDED.
+
+        Every retry sends the very same request, so a command keeps its command id: if the first
+        try was applied and only its answer lost, the retry gets the first result (``duplicate``).
+        """
         for attempt in range(self.retries + 1):
             try:
                 return getattr(self.stub, method)(request, metadata=auth(self.token), timeout=self.deadline_s)
@@ -79,7 +83,7 @@ class GameClient:
         return self._call("Replay", self.pb2.ReplayRequest(match_id=self.match_id, version=version))
 
     def submit(self, command: Any, expected_version: int, command_id: str | None = None) -> Any:
-        """Send one command with a fresh command id (a retry after a lost answer reuses it)."""
+        """Send one command with a fresh command id (the retries of :meth:`_call` reuse it)."""
         request = self.pb2.SubmitCommandRequest(
             match_id=self.match_id,
             expected_version=expected_version,

@@ -5,6 +5,10 @@ Each one is idempotent: it loads the match, returns early when the work is alrea
 and appends with the expected version and a deterministic command id. A redelivered task
 therefore changes nothing: either the version moved (stale) or the command id is known
 (duplicate). Workers are inside the trust boundary and append straight to the event store.
+
+A Redis error is never caught here: it reaches the task, whose retry (``celery_app.RETRY``, every
+error of ``shared.errors.STORE_UNAVAILABLE``) runs the job again with the same ids, so the same
+command id, and the store's dedupe makes a retry after an append that did land a duplicate.
 """
 
 from __future__ import annotations
