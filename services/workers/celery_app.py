@@ -13,16 +13,18 @@ import logging
 import os
 from typing import Any
 
-import redis
 from celery import Celery, signals
 from kombu.entity import Exchange, Queue
 
 from services.workers import context, jobs
 from services.workers.settings import QUEUES, WorkerSettings
+from shared.errors import STORE_UNAVAILABLE
 from shared.observability import log_fields, setup_logging, start_metrics
 
 log = logging.getLogger(__name__)
-TRANSIENT = (redis.ConnectionError, redis.TimeoutError)
+# Every Redis error a retry may cure (a restart, still loading, a timeout, a cluster failover): the
+# same table that makes the rule services answer UNAVAILABLE (shared/errors.py).
+TRANSIENT = STORE_UNAVAILABLE
 RETRY: dict[str, Any] = {
     "autoretry_for": TRANSIENT,
     "retry_backoff": 1,
