@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
 
 from services.florenza.rules import placement, resolution, rounds
 from services.florenza.rules.commands import (
@@ -36,6 +38,7 @@ from services.florenza.rules.effects import Ctx
 from services.florenza.rules.events import EVENT_TYPES, Event, PlacementPassed
 from services.florenza.rules.evolve import evolve
 from services.florenza.rules.flow import next_placer
+from services.florenza.rules.invariants import violations
 from services.florenza.rules.legal import legal_commands, to_act
 from services.florenza.rules.model import Config, Phase, State, Title, Trade
 from services.florenza.rules.view import FlorenzaView, determinize, view, visibility
@@ -54,6 +57,9 @@ class FlorenzaRules:
     view_type: type = FlorenzaView
     command_types: tuple[type, ...] = COMMAND_TYPES
     event_types: tuple[type, ...] = EVENT_TYPES
+    reserved_command_tags: tuple[int | str, ...] = ()
+    reserved_event_tags: tuple[int | str, ...] = ()
+    upcasters: Mapping[tuple[str, int], Any] = MappingProxyType({})
 
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -110,6 +116,14 @@ class FlorenzaRules:
 
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
         return determinize(state, seat, rng)
+
+    def seat_count(self, state: State) -> int:
+        return len(state.players)
+
+    def invariant_violations(self, state: State) -> Sequence[str]:
+        """No negative count; each family's eight workers, the 84 cubes, the 45 workshop tiles and the
+        40 named characters all somewhere, once."""
+        return violations(self.content, state)
 
 
 def _system_step(ctx: Ctx, command: Command, rng: Rng) -> None:
