@@ -4,8 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 export PYTHONPATH := $(CURDIR):$(CURDIR)/gen
+NPM ?= npm
 
-.PHONY: install proto proto-update run test test-unit test-integration lint bench clean browser node buf
+.PHONY: install proto proto-update run test test-unit test-integration lint bench clean browser node buf ts bundle
 
 install: $(STAMP)
 
@@ -35,12 +36,22 @@ test: proto browser node
 browser:
 	bash deploy/setup-browser.sh
 
-# The Node.js client test's packages, exactly as pinned in tests/node/package-lock.json.
-node: tests/node/node_modules/.package-lock.json
+# The TypeScript client (clients/ts): its npm packages exactly as pinned in its package-lock.json, the
+# code buf generates from proto/, a type check, the Node.js match test's build and the spectator page's
+# bundle (services/gateway/static/tabula-client.js, committed so a machine without npm serves the page).
+# Without npm this says so and does nothing: the Node.js test is skipped and the committed bundle is served.
+TS := clients/ts
+node: ts
 
-tests/node/node_modules/.package-lock.json: tests/node/package.json tests/node/package-lock.json
-	@if command -v npm >/dev/null; then cd tests/node && npm ci --no-audit --no-fund; \
-	else echo "npm not found: the Node.js client test will be skipped (Debian: apt-get install nodejs npm)"; fi
+ts:
+	@if command -v $(NPM) >/dev/null; then $(MAKE) --no-print-directory buf $(TS)/node_modules/.package-lock.json \
+		&& cd $(TS) && $(NPM) run -s generate && $(NPM) run -s typecheck && $(NPM) run -s bundle; \
+	else echo "npm not found: the TypeScript client test is skipped; the page serves the committed bundle (Debian: apt-get install nodejs npm)"; fi
+
+bundle: ts
+
+$(TS)/node_modules/.package-lock.json: $(TS)/package.json $(TS)/package-lock.json
+	cd $(TS) && $(NPM) ci --no-audit --no-fund
 
 test-unit: proto
 	$(PY) -m pytest -q -m unit $(PYTEST_ARGS)
@@ -56,7 +67,6 @@ lint: proto buf
 	bash tools/buf/check.sh
 
 # The buf CLI (proto lint and breaking-change check), exactly as pinned in tools/buf/package-lock.json.
-NPM ?= npm
 buf: tools/buf/node_modules/.package-lock.json
 
 tools/buf/node_modules/.package-lock.json: tools/buf/package.json tools/buf/package-lock.json

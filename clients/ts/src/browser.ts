@@ -1,0 +1,25 @@
+// The spectator page's client (bundled by build.mjs into services/gateway/static/tabula-client.js):
+// Connect over fetch to the gateway the page came from, JSON on the wire (readable in devtools).
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { Code, ConnectError, JsonClient, LobbyService, gameService, reason } from "./tabula.js";
+
+const transport = createConnectTransport({ baseUrl: location.origin });
+
+export { Code, ConnectError, reason };
+
+/** The lobby, called with a guest token ("" for SignInGuest). */
+export function lobby(token: string): JsonClient {
+  return new JsonClient(LobbyService, transport, token);
+}
+
+/** A game's rule service, called with a spectator token. */
+export async function game(name: string, token: string): Promise<JsonClient> {
+  return new JsonClient(await gameService(name), transport, token);
+}
+
+/** "UNAUTHENTICATED (bad_token): ..." for the page's status line. */
+export function describeError(err: unknown): string {
+  if (!(err instanceof ConnectError)) return String(err instanceof Error ? err.message : err);
+  const why = reason(err);
+  return `${Code[err.code]}${why ? ` (${why})` : ""}: ${err.rawMessage}`;
+}
