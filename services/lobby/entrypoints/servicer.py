@@ -16,6 +16,7 @@ from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matchmaking import QueueRequest, QueueService
 from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
+from shared import bounds
 from shared.errors import InvalidArgument
 from shared.game_service import bearer
 from shared.grpc_server import Registration, rpc, stream_rpc
@@ -49,7 +50,8 @@ class LobbyServicer:
     def GetSpectatorToken(
         self, request: pb.GetSpectatorTokenRequest, context: Ctx
     ) -> pb.GetSpectatorTokenResponse:
-        token, game = self.identity.spectator_token(self._caller(context), request.match_id)
+        caller = self._caller(context)
+        token, game = self.identity.spectator_token(caller, bounds.match_id(request.match_id))
         return pb.GetSpectatorTokenResponse(token=token, game=game)
 
     # ------------------------------------------------------------ rooms

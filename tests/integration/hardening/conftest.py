@@ -1,0 +1,214 @@
+"""Rule services (the race test game and Lorenzo) and a lobby over real gRPC on the private Redis,
+with what the input tests need: raw calls (any bytes), the status details of a refusal, and a dump
+of everything in Redis to prove that a refused call changed nothing.
+
+Servers are started once per module; each test dumps Redis before and after its calls.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+import redis
+from google.protobuf import message_factory
+from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
+from google.rpc import error_details_pb2
+from tabula.lobby.v1 import lobby_pb2
+
+from services.games import LoadedGame, load_game
+from services.lobby.server import Lobby, build
+from shared.config import Settings
+from shared.errors import bad_request, error_info
+from shared.game_service import GameServicer
+from shared.grpc_server import RunningServer, start_server
+from shared.protogen import compile_protos, render_game_proto
+from shared.rng import Rng
+from shared.runner import MatchRunner
+from shared.store.redis_store import RedisEventStore
+from shared.tokens import Role, TokenSigner
+from tests.support.race.rules import RaceRules
+
+SIGNER = TokenSigner(b"hardening-test-secret-0123456789")
+RACE = "tests.support.race.manifest:MANIFEST"
+
+
+def auth(token: str) -> list[tuple[str, str]]:
+    return [("authorization", f"Bearer {token}")]
+
+
+SERVICE = auth(SIGNER.issue("lobby", Role.SERVICE))
+
+
+def seat(match_id: str, n: int) -> list[tuple[str, str]]:
+    return auth(SIGNER.issue(f"p{n}", Role.PLAYER, match_id=match_id, seat=n))
+
+
+@pytest.fixture(scope="module")
+def registered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The race game registered (and its generated code compiled) for this module's tests."""
+    root = tmp_path_factory.mktemp("hardening-race")
+    proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
+    proto.parent.mkdir(parents=True)
+    proto.write_text(render_game_proto(RaceRules(), "tests/support/race/rules.py"))
+    compile_protos(root / "proto", root / "gen", includes=(Path("proto"),))
+    importlib.import_module("tabula.race.v1.race_pb2")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TABULA_EXTRA_GAMES", RACE)
+        yield
+
+
+@pytest.fixture(scope="module")
+def redis_db(redis_url: str) -> Iterator[redis.Redis]:
+    """The session's private Redis, emptied once for the module (servers keep their caches)."""
+    client = redis.Redis.from_url(redis_url)
+    client.flushall()
+    yield client
+    client.close()
+
+
+def dump(client: redis.Redis) -> dict[bytes, Any]:
+    """Every key of the (small, private) Redis with its whole content."""
+    out: dict[bytes, Any] = {}
+    for key in sorted(client.keys("*")):
+        kind = client.type(key)
+        if kind == b"stream":
+            out[key] = client.xrange(key)
+        elif kind == b"hash":
+            out[key] = client.hgetall(key)
+        elif kind == b"zset":
+            out[key] = client.zrange(key, 0, -1, withscores=True)
+        elif kind == b"set":
+            out[key] = sorted(client.smembers(key))
+        elif kind == b"list":
+            out[key] = client.lrange(key, 0, -1)
+        else:
+            out[key] = client.get(key)
+    return out
+
+
+@dataclass
+class Served:
+    """A running gRPC service and a channel to it; ``call`` sends any bytes to any method."""
+
+    running: RunningServer
+    channel: grpc.Channel
+    service: ServiceDescriptor
+
+    def method(self, name: str) -> MethodDescriptor:
+        return self.service.methods_by_name[name]
+
+    def request_type(self, name: str) -> Any:
+        return message_factory.GetMessageClass(self.method(name).input_type)
+
+    def call(
+        self, name: str, raw: bytes, metadata: list[tuple[str, str]] | None = None, timeout: float = 5
+    ) -> Any:
+        """One call with raw request bytes; a stream answers its first item (then is cancelled)."""
+        method = self.method(name)
+        path = f"/{self.service.full_name}/{name}"
+        parse = message_factory.GetMessageClass(method.output_type).FromString
+        if method.server_streaming:
+            stream = self.channel.unary_stream(path, response_deserializer=parse)(
+                raw, metadata=metadata, timeout=timeout
+            )
+            try:
+                return next(stream)
+            finally:
+                stream.cancel()
+        return self.channel.unary_unary(path, response_deserializer=parse)(
+            raw, metadata=metadata, timeout=timeout
+        )
+
+
+def serve_game(game: LoadedGame, client: redis.Redis) -> Served:
+    runner = MatchRunner(game.rules, game.codec, RedisEventStore(client))
+    running = start_server([GameServicer(runner, game.modules, SIGNER, keepalive_s=0.2).registration()])
+    service = game.modules.pb2.DESCRIPTOR.services_by_name[f"{game.modules.name}Service"]
+    return Served(running, grpc.insecure_channel(f"127.0.0.1:{running.port}"), service)
+
+
+@pytest.fixture(scope="module")
+def race(registered: None, redis_db: redis.Redis) -> Iterator[Served]:
+    served = serve_game(load_game("race"), redis_db)
+    yield served
+    served.channel.close()
+    served.running.stop(0)
+
+
+@pytest.fixture(scope="module")
+def lorenzo(redis_db: redis.Redis) -> Iterator[Served]:
+    served = serve_game(load_game("lorenzo"), redis_db)
+    yield served
+    served.channel.close()
+    served.running.stop(0)
+
+
+@pytest.fixture(scope="module")
+def lobby(registered: None, redis_url: str, redis_db: redis.Redis, race: Served) -> Iterator[Served]:
+    """A lobby without its background threads (nothing writes to Redis but the calls)."""
+    settings = Settings.from_env({"REDIS_URL": redis_url})
+    env = {"TABULA_RACE_ADDR": f"127.0.0.1:{race.running.port}"}
+    started: Lobby = build(settings, 0, SIGNER, env=env, keepalive_ms=200)
+    served = Served(
+        started.server,
+        grpc.insecure_channel(f"127.0.0.1:{started.port}"),
+        lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"],
+    )
+    yield served
+    served.channel.close()
+    started.stop(0)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    code: grpc.StatusCode
+    details: str
+    reason: str
+    fields: tuple[str, ...]  # the BadRequest field paths
+
+
+def refusal(call: Callable[[], Any]) -> Refusal:
+    """The status of a call that must fail."""
+    with pytest.raises(grpc.RpcError) as caught:
+        call()
+    err = caught.value
+    info = error_info(err)
+    request = bad_request(err) or error_details_pb2.BadRequest()
+    return Refusal(
+        err.code(),
+        err.details() or "",
+        info.reason if info is not None else "",
+        tuple(v.field for v in request.field_violations),
+    )
+
+
+def play(served: Served, pb2: Any, match_id: str, steps: int, seed: int = 1) -> int:
+    """``steps`` legal commands by whoever is to act; the version after them."""
+    rng = Rng(seed)
+    for n in range(steps):
+        head = view(served, pb2, match_id, SERVICE)
+        who = SERVICE if head.system_to_act else seat(match_id, rng.choice(list(head.seats_to_act)))
+        mine = view(served, pb2, match_id, who)
+        request = pb2.SubmitCommandRequest(
+            match_id=match_id,
+            expected_version=mine.version,
+            command_id=f"setup-{match_id}-{n}",
+            command=rng.choice(list(mine.legal_commands)),
+        )
+        served.call("SubmitCommand", request.SerializeToString(), who)
+    return int(view(served, pb2, match_id, SERVICE).version)
+
+
+def view(served: Served, pb2: Any, match_id: str, metadata: list[tuple[str, str]]) -> Any:
+    return served.call("GetView", pb2.GetViewRequest(match_id=match_id).SerializeToString(), metadata)
+
+
+def errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """Log lines at ERROR or above (a client's mistake must log none, and no traceback)."""
+    return [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= 40 or r.exc_info]
