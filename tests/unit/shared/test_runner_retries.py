@@ -1,0 +1,52 @@
+"""Retries of one command id return the first result, however they interleave with the first try."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.decider import Actor
+from shared.runner import MatchRunner
+from shared.store import AppendResult, MemoryEventStore
+from tests.support.json_codec import JsonCodec
+from tests.support.race.rules import RaceRules, RaceState, Roll
+
+RULES = RaceRules()
+CODEC = JsonCodec([*RULES.event_types, *RULES.command_types])
+
+
+class LateStore(MemoryEventStore):
+    """A store whose first command-id lookup runs "before" a concurrent try appends: it answers
+    None, then lets ``meanwhile`` (the other try) run, as a thread switch right there would."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.meanwhile: Any = None
+
+    def command_result(self, match_id: str, command_id: str) -> AppendResult | None:
+        if self.meanwhile is not None:
+            other, self.meanwhile = self.meanwhile, None
+            other()
+            return None
+        return super().command_result(match_id, command_id)
+
+
+def test_a_retry_that_loads_after_the_first_try_appended_gets_the_first_result() -> None:
+    store = LateStore()
+    runner: MatchRunner[RaceState] = MatchRunner(RULES, CODEC, store)
+    version = runner.create("m1", 2, {}, seed=1).version
+    first: list[Any] = []
+    store.meanwhile = lambda: first.append(runner.submit("m1", Actor.of_seat(0), Roll(), version, "cmd-1"))
+    retry = runner.submit("m1", Actor.of_seat(0), Roll(), version, "cmd-1")
+    (done,) = first
+    assert not done.duplicate and retry.duplicate
+    assert (retry.first_version, retry.last_version) == (done.first_version, done.last_version)
+    assert store.version("m1") == version + 1  # one append
+
+
+def test_a_later_retry_after_other_moves_still_gets_the_first_result() -> None:
+    runner: MatchRunner[RaceState] = MatchRunner(RULES, CODEC, MemoryEventStore())
+    version = runner.create("m1", 2, {}, seed=1).version
+    done = runner.submit("m1", Actor.of_seat(0), Roll(), version, "cmd-1")
+    runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "cmd-2")
+    retry = runner.submit("m1", Actor.of_seat(0), Roll(), version, "cmd-1")
+    assert retry.duplicate and (retry.first_version, retry.last_version) == (done.first_version, version + 1)
