@@ -16,12 +16,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from services.lobby.adapters.games import GameCatalog
+from services.lobby.adapters.match_index import MatchIndex
 from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.adapters.rooms_repo import RoomRepository
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.entrypoints.servicer import LobbyServicer
 from services.lobby.service_layer.identity import Identity
+from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import Matcher, QueueService
 from services.lobby.service_layer.projections import RatingsProjector, Standings
 from services.lobby.service_layer.rooms import RoomService
@@ -81,7 +83,7 @@ def build(
 ) -> Lobby:
     client = redis_client(settings)
     store = RedisEventStore(client, shards=settings.shards)
-    catalog = GameCatalog(signer, env)
+    catalog = GameCatalog(signer, env, index=MatchIndex(client))
     ratings = RatingsRepository(client)
     identity = Identity(signer, ratings, store)
     queue_repo = QueueRepository(client)
@@ -91,6 +93,7 @@ def build(
         QueueService(queue_repo, ratings, catalog, identity, clock),
         Standings(ratings, catalog),
         keepalive_ms,
+        MatchList(MatchIndex(client), store, ratings, catalog),
     )
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
     server = start_server([servicer.registration()], port=port, host=settings.host, workers=256)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 import grpc
 
 from services.games import LoadedGame, game_names, game_port, load_game, load_rules, manifest
+from services.lobby.adapters.match_index import MatchIndex
 from services.lobby.domain import validation
 from shared.errors import Conflict
 from shared.manifest import GameManifest
@@ -39,13 +41,18 @@ class MatchRequest:
     bots: Mapping[int, str]  # seat -> level
     players: tuple[str, ...]  # player id per seat, "" for bots
     turn_seconds: int
+    listed: bool = True  # offered to spectators by ListMatches (not for private rooms)
 
 
 class GameCatalog:
     def __init__(
-        self, signer: TokenSigner, env: Mapping[str, str] | None = None, timeout_s: float = 10.0
+        self,
+        signer: TokenSigner,
+        env: Mapping[str, str] | None = None,
+        timeout_s: float = 10.0,
+        index: MatchIndex | None = None,
     ) -> None:
-        self.signer, self.timeout_s = signer, timeout_s
+        self.signer, self.timeout_s, self.index = signer, timeout_s, index
         self.env = dict(env if env is not None else os.environ)
         self._rules: dict[str, Any] = {}
         self._channels: dict[str, grpc.Channel] = {}
@@ -105,6 +112,8 @@ class GameCatalog:
             raise Conflict(
                 "match_create_failed", f"the {request.game} service refused: {err.details()}"
             ) from err
+        if self.index is not None and request.listed:
+            self.index.record(request.match_id, int(time.time() * 1000))
 
     def close(self) -> None:
         with self._lock:

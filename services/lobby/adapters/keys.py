@@ -66,6 +66,11 @@ def rated() -> str:
     return f"{P}:rated"
 
 
+def matches() -> str:
+    """Match ids of public rooms and matchmaking by creation time (ListMatches)."""
+    return f"{P}:matches"
+
+
 def history(player_id: str) -> str:
     return f"{P}:history:{player_id}"
 

@@ -7,6 +7,7 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 from services.lobby.adapters.ratings_repo import HistoryItem, Standing
 from services.lobby.domain.matchmaking import TicketStatus
 from services.lobby.domain.rooms import BotLevel, Room, RoomStatus, RoomVisibility
+from services.lobby.service_layer.matches import MatchSummary
 from services.lobby.service_layer.matchmaking import TicketSeen
 from services.lobby.service_layer.rooms import RoomSeen
 from shared.errors import InvalidArgument
@@ -150,4 +151,19 @@ def game_option(o: GameOption) -> pb.GameOption:
         choices=list(o.choices),
         minimum=o.minimum,
         maximum=o.maximum,
+    )
+
+
+def match_summary(m: MatchSummary) -> pb.MatchSummary:
+    seats = [
+        pb.MatchSeat(seat=s.seat, player_id=s.player_id, display_name=s.name, bot=s.bot) for s in m.seats
+    ]
+    return pb.MatchSummary(
+        match_id=m.match_id,
+        game=m.game,
+        seats=seats,
+        finished=m.finished,
+        version=m.version,
+        created_at_ms=m.created_ms,
+        placings=list(m.placings),
     )

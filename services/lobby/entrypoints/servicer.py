@@ -13,6 +13,7 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 from services.lobby.domain.rooms import BotLevel
 from services.lobby.entrypoints import convert
 from services.lobby.service_layer.identity import Identity
+from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import QueueRequest, QueueService
 from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
@@ -31,7 +32,8 @@ class LobbyServicer:
     rooms: RoomService
     queue: QueueService
     standings: Standings
-    keepalive_ms: int = 10_000
+    keepalive_ms: int
+    matches: MatchList
 
     def _caller(self, context: Ctx) -> Claims:
         return self.identity.guest(bearer(context))
@@ -179,6 +181,13 @@ class LobbyServicer:
     def GetMatchHistory(self, request: pb.GetMatchHistoryRequest, context: Ctx) -> pb.GetMatchHistoryResponse:
         items = self.standings.history(self._caller(context), request.player_id, request.limit)
         return pb.GetMatchHistoryResponse(entries=[convert.history(h) for h in items])
+
+    # ------------------------------------------------------------ spectating
+    @rpc("lobby")
+    def ListMatches(self, request: pb.ListMatchesRequest, context: Ctx) -> pb.ListMatchesResponse:
+        self._caller(context)
+        found = self.matches.newest(request.game, request.limit)
+        return pb.ListMatchesResponse(matches=[convert.match_summary(m) for m in found])
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:

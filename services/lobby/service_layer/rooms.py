@@ -163,4 +163,5 @@ def _match_request(room: Room) -> MatchRequest:
         bots,
         tuple(room.players()),
         room.turn_seconds,
+        listed=room.visibility is RoomVisibility.PUBLIC,
     )

@@ -1,0 +1,81 @@
+"""Live and recent matches for spectators (``ListMatches``): the lobby's index of the matches it
+created, each read as the event store records it now (status, version, outcome) with the seats'
+display names. No game code is loaded."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from services.lobby.adapters.games import GameCatalog
+from services.lobby.adapters.match_index import MatchIndex
+from services.lobby.adapters.ratings_repo import RatingsRepository
+from services.lobby.domain import validation
+from shared.store import MatchStatus, Progress
+from shared.store.redis_store import RedisEventStore
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    seat: int
+    player_id: str  # "" for a bot
+    name: str  # the player's display name, or the bot's level
+    bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    match_id: str
+    game: str
+    seats: tuple[SeatSummary, ...]
+    finished: bool
+    version: int
+    created_ms: int
+    placings: tuple[int, ...]
+
+
+class MatchList:
+    def __init__(
+        self, index: MatchIndex, store: RedisEventStore, ratings: RatingsRepository, catalog: GameCatalog
+    ) -> None:
+        self.index, self.store, self.ratings, self.catalog = index, store, ratings, catalog
+
+    def newest(self, game: str, limit: int) -> list[MatchSummary]:
+        if game:
+            validation.game_name(game, self.catalog.names())
+        most = validation.limit(limit, 20, 100)
+        out: list[MatchSummary] = []
+        for match_id, created_ms in self.index.newest():
+            meta = self.store.get_meta(match_id)
+            if meta.get("game") and (not game or meta["game"] == game):
+                out.append(self._summary(match_id, created_ms, meta))
+            if len(out) >= most:
+                break
+        return out
+
+    def _summary(self, match_id: str, created_ms: int, meta: dict[str, str]) -> MatchSummary:
+        progress = Progress.parse(meta)
+        finished = progress is not None and progress.status is MatchStatus.FINISHED
+        players: list[str] = json.loads(meta.get("players", "[]"))
+        bots: dict[str, str] = json.loads(meta.get("bots", "{}"))
+        seats = int(meta.get("seats", len(players)))
+        humans = [p for p in players if p]
+        names = dict(zip(humans, self.ratings.names(humans), strict=True))
+        summary = tuple(_seat(seat, players, bots, names) for seat in range(seats))
+        placings = progress.outcome.placings if progress and progress.outcome else ()
+        return MatchSummary(
+            match_id,
+            meta["game"],
+            summary,
+            finished,
+            int(meta.get("version", 0)),
+            created_ms,
+            tuple(placings),
+        )
+
+
+def _seat(seat: int, players: list[str], bots: dict[str, str], names: dict[str, str]) -> SeatSummary:
+    player = players[seat] if seat < len(players) else ""
+    if str(seat) in bots:
+        return SeatSummary(seat, "", bots[str(seat)], True)
+    return SeatSummary(seat, player, names.get(player, "") or player, False)
