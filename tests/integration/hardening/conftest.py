@@ -30,7 +30,7 @@ from shared.grpc_server import RunningServer, start_server
 from shared.protogen import compile_protos, render_game_proto
 from shared.rng import Rng
 from shared.runner import MatchRunner
-from shared.store.redis_store import RedisEventStore
+from shared.store.redis_store import RedisClient, RedisEventStore
 from shared.tokens import Role, TokenSigner
 from tests.support.race.rules import RaceRules
 
@@ -126,7 +126,7 @@ class Served:
         )
 
 
-def serve_game(game: LoadedGame, client: redis.Redis) -> Served:
+def serve_game(game: LoadedGame, client: RedisClient) -> Served:
     runner = MatchRunner(game.rules, game.codec, RedisEventStore(client))
     running = start_server([GameServicer(runner, game.modules, SIGNER, keepalive_s=0.2).registration()])
     service = game.modules.pb2.DESCRIPTOR.services_by_name[f"{game.modules.name}Service"]
