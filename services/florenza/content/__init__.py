@@ -129,8 +129,9 @@ def _check_counts(content: Content, files: _Files) -> None:
 def _check_characters(content: Content) -> None:
     """One id space for the 48 tiles; each anonymous tile pictured on exactly one Life card."""
     ids = [a.id for a in content.artists] + [p.id for p in content.preachers]
-    for x in sorted({i for i in ids if ids.count(i) > 1}):
-        raise ContentError("preachers.yaml", x, "id", "an artist has the same id")
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise ContentError("preachers.yaml", twice[0], "id", "an artist has the same id")
     pictured = [x for card in content.life for x in card.anonymous]
     anonymous = sorted(content.anonymous_characters)
     if sorted(pictured) != anonymous:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import typing
+
 from services.florenza.rules.content_types import Skill
 from services.florenza.rules.goods import Resource
 from shared.wire import message, pb
@@ -177,28 +179,4 @@ Command = (
     | ScoreGame
 )
 
-COMMAND_TYPES: tuple[type, ...] = (
-    ChooseStartingWorkshop,
-    WithholdWorker,
-    WithholdArtist,
-    LureWorker,
-    ExpelPreacher,
-    DeclinePrivilege,
-    WorkWorkshop,
-    PlanWorkshop,
-    HireArtist,
-    VisitMarket,
-    MakeOffering,
-    Pass,
-    ChooseDie,
-    SellResource,
-    BuyResource,
-    ExchangeResources,
-    LeaveMarket,
-    CompleteArtWork,
-    CollectIncome,
-    ResolveDistricts,
-    EndRound,
-    ScoreGame,
-)
-SYSTEM_COMMANDS: tuple[type, ...] = (CollectIncome, ResolveDistricts, EndRound, ScoreGame)
+COMMAND_TYPES: tuple[type, ...] = typing.get_args(Command)  # in tag order

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import typing
+
 from services.florenza.rules.content_types import Skill
 from services.florenza.rules.goods import Goods, Resource
 from services.florenza.rules.model import (
@@ -427,48 +429,4 @@ Event = (
     | GameScored
 )
 
-EVENT_TYPES: tuple[type, ...] = (
-    GameStarted,
-    CharactersArrived,
-    StartingWorkshopChosen,
-    StartingPoolReturned,
-    RoundStarted,
-    PhaseChanged,
-    TurnBegan,
-    IncomeDieRolled,
-    GoodsGained,
-    GoodsPaid,
-    PrestigeChanged,
-    ChurchInfluenceChanged,
-    WorkersGained,
-    WorkerWithheld,
-    ArtistWithheld,
-    WorkerLured,
-    PreacherExpelled,
-    PrivilegeDeclined,
-    WorkerSentToWorkshop,
-    WorkshopPlanned,
-    ArtistHired,
-    MarketVisited,
-    OfferingMade,
-    DiceRolled,
-    DiceChoiceOffered,
-    DieChosen,
-    PlacementPassed,
-    MarketTraded,
-    MarketLeft,
-    WorkshopWorked,
-    WorkshopBuilt,
-    WorkshopBuildFailed,
-    ArtWorkCompleted,
-    ArtWorkFailed,
-    MasterpieceCreated,
-    TitlesAssigned,
-    PrestigeBanked,
-    CardinalCreated,
-    WorkersReturned,
-    RoundCleared,
-    CharactersDeparted,
-    LifeShifted,
-    GameScored,
-)
+EVENT_TYPES: tuple[type, ...] = typing.get_args(Event)  # in tag order
