@@ -13,15 +13,15 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import grpc
 import typer
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.cli.main import app
-from services.games import game_names, game_port
-from shared.config import port_for
-from shared.redis_server import RedisServer, start_redis
+from services.cli.stack import Stack, remove_stack, stack_path_for, write_stack
+
+if TYPE_CHECKING:
+    from shared.redis_server import RedisServer
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,9 @@ class Process:
 
 def processes() -> list[Process]:
     """Everything ``make run`` starts. Later services add themselves here."""
+    from services.games import game_names, game_port
+    from shared.config import port_for
+
     return [
         *(Process(name, game_port(name)) for name in game_names()),
         Process("lobby", port_for("lobby")),
@@ -47,6 +50,9 @@ def processes() -> list[Process]:
 
 
 def wait_healthy(port: int, timeout: float = 30.0) -> bool:
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
     deadline = time.monotonic() + timeout
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         stub = health_pb2_grpc.HealthStub(channel)
@@ -84,11 +90,27 @@ def _stop(children: list[subprocess.Popen[bytes]], redis: RedisServer | None) ->
         redis.stop()
 
 
+def record_stack(path: Path, env: dict[str, str], started: list[Process]) -> None:
+    """Tell the tools where everything listens (services/cli/stack.py); removed on stop."""
+    stack = Stack(
+        pid=os.getpid(),
+        redis_url=env["REDIS_URL"],
+        redis_cluster=env.get("TABULA_REDIS_CLUSTER", "0") == "1",
+        shards=int(env.get("TABULA_SHARDS", "16")),
+        services={p.name: f"127.0.0.1:{p.port}" for p in started if p.port is not None},
+        http=tuple(p.name for p in started if p.http),
+    )
+    write_stack(path, stack)
+    typer.echo(f"stack      recorded in {path} (tabula export, watch, health ... read it)")
+
+
 @app.command()
 def run(
     data: Path = typer.Option(Path(".tabula/redis"), help="embedded Redis folder (AOF kept here)"),
 ) -> None:
     """Start Redis and every service; Ctrl-C stops them all."""
+    from shared.redis_server import start_redis
+
     redis = None
     env = dict(os.environ)
     if "REDIS_URL" not in env:
@@ -106,8 +128,9 @@ def run(
 
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
+    started = processes()
     try:
-        for proc in processes():
+        for proc in started:
             child_env = {**env, **({f"TABULA_{proc.name.upper()}_PORT": str(proc.port)} if proc.port else {})}
             children.append(subprocess.Popen(proc.command(), env=child_env))
             healthy = wait_http_healthy if proc.http else wait_healthy
@@ -118,9 +141,11 @@ def run(
             if proc.http:
                 where = f"http://127.0.0.1:{proc.port}/ (spectator page)"
             typer.echo(f"{proc.name:<10} {where}  (pid {children[-1].pid})")
+        record_stack(stack_path_for(data), env, started)
         typer.echo("all services up; Ctrl-C stops them")
         while not stopping and all(c.poll() is None for c in children):
             time.sleep(0.2)
     finally:
+        remove_stack(stack_path_for(data), os.getpid())
         _stop(children, redis)
         typer.echo("stopped")
