@@ -17,6 +17,8 @@ from services.trajan.rules.content_types import Content
 from services.trajan.rules.model import Phase, Pile, State
 from shared.decider import SYSTEM, Actor, RuleViolation
 
+PILES = tuple(Pile)
+
 
 def to_act(c: Content, s: State) -> tuple[Actor, ...]:
     match s.phase:
@@ -77,7 +79,7 @@ def _candidates(c: Content, s: State, seat: int) -> list[Command]:
         case Phase.MARKERS:
             return setup.marker_candidates(c, s, seat)
         case Phase.START_CARDS:
-            return [DrawStartCommodity(x) for x in Pile]
+            return [DrawStartCommodity(x) for x in PILES]
         case Phase.START_TILES:
             return setup.tile_candidates(c, s)
         case Phase.TURNS:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import product
 
 from services.trajan.rules.commands import ChooseBonusTile, Command, MeetDemands
@@ -60,6 +61,9 @@ def end_round(ctx: Ctx) -> None:
 # ---------------------------------------------------------------- demands
 
 
+PAYMENTS = tuple(Payment)
+
+
 def _demand_tile(c: Content, demand: Demand) -> ForumTile:
     return next(t.tile for t in c.forum_tiles if t.kind is ForumKind.DEMAND and t.demand is demand)
 
@@ -68,33 +72,29 @@ def payment_plans(c: Content, s: State, seat: int) -> list[Plan]:
     """Every way to meet the revealed demands that meets as many as can be met (seed (p9-10) 重要: a player
     who can pay must pay), each once: payments for demands of one kind are listed in a fixed order."""
     p = s.players[seat]
-    kept = [c.trajan_tile[t].demand for t in p.demand_tiles]
+    have = {
+        Payment.TRAJAN_TILE: Counter(c.trajan_tile[t].demand for t in p.demand_tiles),
+        Payment.FORUM_TILE: Counter(c.forum_tile[t].demand for t in p.forum_tiles),
+    }
     wilds = p.forum_tiles.count(ForumTile.WILD_DEMAND)
     plans: list[tuple[int, Plan]] = []
-    for plan in product(Payment, repeat=len(s.demands)):
-        if not _canonical(s.demands, plan):
+    for plan in product(PAYMENTS, repeat=len(s.demands)):
+        if not _canonical(s.demands, plan) or plan.count(Payment.WILD_DEMAND) > wilds:
             continue
-        uses = list(zip(s.demands, plan, strict=True))
-        if any(
-            sum(1 for d, x in uses if d is kind and x is Payment.TRAJAN_TILE) > kept.count(kind)
-            or sum(1 for d, x in uses if d is kind and x is Payment.FORUM_TILE)
-            > p.forum_tiles.count(_demand_tile(c, kind))
-            for kind in Demand
-        ):
-            continue
-        if sum(1 for x in plan if x is Payment.WILD_DEMAND) > wilds:
-            continue
-        plans.append((sum(1 for x in plan if x is not Payment.UNMET), plan))
+        used = Counter((x, d) for d, x in zip(s.demands, plan, strict=True) if x in have)
+        if all(n <= have[x][d] for (x, d), n in used.items()):
+            plans.append((len(plan) - plan.count(Payment.UNMET), plan))
     best = max(n for n, _ in plans)
     return [plan for n, plan in plans if n == best]
 
 
 def _canonical(demands: tuple[Demand, ...], plan: Plan) -> bool:
     """Payments of equal demands in ascending order (which of two bread demands a tile meets is no choice)."""
-    for kind in Demand:
-        mine = [x for d, x in zip(demands, plan, strict=True) if d is kind]
-        if mine != sorted(mine):
+    last: dict[Demand, Payment] = {}
+    for d, x in zip(demands, plan, strict=True):
+        if x < last.get(d, x):
             return False
+        last[d] = x
     return True
 
 

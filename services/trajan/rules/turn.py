@@ -38,6 +38,7 @@ from services.trajan.rules.model import Origin, Phase, Place, Reason, State, Ste
 from services.trajan.rules.queries import bowl_action, completes, drawable, extra_tiles_for, next_seat
 from shared.decider import RuleViolation
 
+ACTIONS = tuple(Action)
 OPTIONAL = (StepKind.TRAJAN_EFFECT, StepKind.ACTION, StepKind.EXTRA_ACTION)
 CHOSEN_EFFECTS = (
     TrajanEffect.DRAW_CARDS,
@@ -123,7 +124,7 @@ def candidates(c: Content, s: State, seat: int) -> list[Command]:
         case StepKind.SOW:
             return [SowMarker(x) for x in sorted(set(s.in_hand))]
         case StepKind.TRAJAN_EFFECT:
-            return [UseTrajanEffect(), *(UseTrajanEffect(a) for a in Action), *decline]
+            return [UseTrajanEffect(), *(UseTrajanEffect(a) for a in ACTIONS), *decline]
         case StepKind.ACTION:
             assert step.action is not None
             return [*actions.commands(c, s, seat, step.action), *decline]
