@@ -3,19 +3,35 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+LINT_STAMP := $(VENV)/.installed-lint
 export PYTHONPATH := $(CURDIR):$(CURDIR)/gen
 NPM ?= npm
 
-.PHONY: install proto proto-update run test test-unit test-integration lint bench clean browser node buf ts bundle
+.PHONY: install install-test install-lint proto proto-update run test test-unit test-integration lint bench clean browser node buf ts bundle
 
+# `make run` installs only what running needs (pyproject's dependencies); the test and lint tools
+# (pyproject's `test` and `lint` extras) come with `make test` and `make lint`, each with its own stamp.
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e .
 	echo "$(CURDIR)/gen" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/tabula-gen.pth"
 	touch $(STAMP)
+
+install-test: $(TEST_STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(TEST_STAMP)
+
+install-lint: $(LINT_STAMP)
+
+$(LINT_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[lint]'
+	touch $(LINT_STAMP)
 
 # Game .proto files are generated from the rules and committed (`make proto-update` after a rules
 # change); the Python code of every .proto goes to gen/ (not committed).
@@ -28,7 +44,7 @@ proto-update: install
 run: proto
 	$(PY) -m services.cli run
 
-test: proto browser node
+test: proto $(TEST_STAMP) browser node
 	$(PY) -m services.cli proto --check
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 
@@ -53,13 +69,13 @@ bundle: ts
 $(TS)/node_modules/.package-lock.json: $(TS)/package.json $(TS)/package-lock.json
 	cd $(TS) && $(NPM) ci --no-audit --no-fund
 
-test-unit: proto
+test-unit: proto $(TEST_STAMP)
 	$(PY) -m pytest -q -m unit $(PYTEST_ARGS)
 
-test-integration: proto
+test-integration: proto $(TEST_STAMP)
 	$(PY) -m pytest -q -m "integration or e2e" $(PYTEST_ARGS)
 
-lint: proto buf
+lint: proto $(LINT_STAMP) buf
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy shared services
