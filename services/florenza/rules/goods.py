@@ -43,14 +43,38 @@ class Goods:
         return int(getattr(self, RESOURCE_FIELDS[resource - 1]))
 
     def __add__(self, o: Goods) -> Goods:
-        return Goods(*(getattr(self, f) + getattr(o, f) for f in GOODS_FIELDS))
+        return Goods(
+            self.money + o.money,
+            self.marble + o.marble,
+            self.wood + o.wood,
+            self.metal + o.metal,
+            self.gold + o.gold,
+            self.fabric + o.fabric,
+            self.spices + o.spices,
+        )
 
     def __sub__(self, o: Goods) -> Goods:
-        return Goods(*(getattr(self, f) - getattr(o, f) for f in GOODS_FIELDS))
+        return Goods(
+            self.money - o.money,
+            self.marble - o.marble,
+            self.wood - o.wood,
+            self.metal - o.metal,
+            self.gold - o.gold,
+            self.fabric - o.fabric,
+            self.spices - o.spices,
+        )
 
     def covers(self, o: Goods) -> bool:
         """True when every counter is at least the other's."""
-        return all(getattr(self, f) >= getattr(o, f) for f in GOODS_FIELDS)
+        return (
+            self.money >= o.money
+            and self.marble >= o.marble
+            and self.wood >= o.wood
+            and self.metal >= o.metal
+            and self.gold >= o.gold
+            and self.fabric >= o.fabric
+            and self.spices >= o.spices
+        )
 
     def cubes(self) -> Goods:
         """The resources only: what moves to and from the bank's limited supply (money is not limited)."""
@@ -67,7 +91,7 @@ class Goods:
 
     @property
     def is_non_negative(self) -> bool:
-        return all(getattr(self, f) >= 0 for f in GOODS_FIELDS)
+        return self.covers(ZERO)
 
 
 ZERO = Goods()

@@ -39,6 +39,7 @@ from .helpers import (
     DONATELLO,
     FABBRO,
     MICHELANGELO,
+    PULPITO,
     RULES,
     SALONE_SIGNORIA,
     SAVONAROLA,
@@ -282,3 +283,11 @@ def test_placing_lists_every_choice() -> None:
     kinds = {type(c) for c in legal}
     assert kinds == {WorkWorkshop, PlanWorkshop, HireArtist, VisitMarket, MakeOffering, Pass}
     assert HireArtist(STATUA, ANON_SCULPTOR) in legal
+
+
+def test_the_duomo_has_one_pulpit() -> None:
+    s = with_spot(with_spot(game(), ABSIDE, crest=0), PULPITO, crest=1)
+    s = then(s, 0, MakeOffering(ANON_PREACHER, duomo=True), Dice(2, 2))
+    with pytest.raises(RuleViolation, match="occupied"):
+        when(s, 1, MakeOffering(ANON_PREACHER + 1, duomo=True))
+    then(s, 1, MakeOffering(ANON_PREACHER + 1), Dice(2))  # its own pulpit is still free

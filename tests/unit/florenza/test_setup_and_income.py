@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from services.florenza.rules.commands import ChooseStartingWorkshop, CollectIncome
@@ -161,3 +163,12 @@ def test_setup_characters_come_from_the_bag_in_a_public_event() -> None:
     arrived = of_type(events, CharactersArrived)[0].arrivals
     assert all(RULES.visibility(e).kind.name == "PUBLIC" for e in events)
     assert {p.character for p in arrived} <= set(C.named_characters)
+
+
+def test_after_income_the_captain_then_the_bishop_use_their_privileges() -> None:
+    s = replace(game(seats=3, phase=Phase.INCOME, round=2), captain=2, bishop=1)
+    s = fold(when(s, -1, CollectIncome(), Dice(1)), s)
+    assert (s.phase, s.active) == (Phase.CAPTAIN, 2)
+    s = replace(game(seats=3, phase=Phase.INCOME, round=2), bishop=1)
+    s = fold(when(s, -1, CollectIncome(), Dice(1)), s)
+    assert (s.phase, s.active) == (Phase.BISHOP, 1)

@@ -261,3 +261,12 @@ def test_after_round_eight_the_game_ends() -> None:
     s = replace(_end(), round=8)
     s = fold(when(s, -1, EndRound()), s)
     assert (s.round, s.phase) == (8, Phase.GAME_END)
+
+
+def test_an_empty_bag_refills_what_it_can() -> None:
+    s = game(phase=Phase.ROUND_END, present={MICHELANGELO: 1, DONATELLO: 1})
+    last = s.bag[0]
+    s = replace(s, bag=(last,), departed=tuple(x for x in s.bag if x != last))
+    events = when(s, -1, EndRound(), Rng(3))
+    assert [a.character for a in of_type(events, CharactersArrived)[0].arrivals] == [last]
+    assert fold(events, s).bag == ()
