@@ -290,3 +290,19 @@ def test_one_extra_action_per_turn_even_after_a_construction_bonus_action() -> N
     s = then(s, 0, AdvanceInSenate())
     assert s.phase is Phase.TURNS and s.active == 1  # the construction extra action was no longer offered
     assert s.players[0].forum_tiles == (ForumTile.EXTRA_CONSTRUCTION,)
+
+
+def test_a_turn_that_passes_the_start_twice_ends_one_round_and_the_next_after_one_turn() -> None:
+    # Decision 10: rounds end when the time moved reaches lap x round; one round per turn at most.
+    s = with_player(game(2), 0, bowls=bowls((), (), (Y,), (), (), ()), slots=(0,) * 6)
+    s = replace(s, round=2, time=2 * s.lap + 1)  # the last turn of round 1 went past the start twice
+    events = when(s, 0, ChooseBowl(3))
+    events += when(then(s, 0, ChooseBowl(3)), 0, Decline())
+    assert of_type(events, PhaseChanged) == [PhaseChanged(Phase.ROUND_END)]
+
+
+def test_seed_time_example_two_markers_two_spaces_no_round_end() -> None:
+    s = with_player(game(2), 0, bowls=bowls((), (), (Y, OR), (), (), ()), slots=(0,) * 6)
+    s = then(then(s, 0, ChooseBowl(3)), 0, SowMarker(Y))
+    assert s.time == 2 and s.phase is Phase.TURNS
+    assert of_type(when(s, 0, Decline()), TurnStarted) == [TurnStarted(1)]
