@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import grpc
@@ -26,6 +27,7 @@ from shared.errors import InvalidArgument, PermissionDenied
 from shared.grpc_server import Registration, rpc, stream_rpc
 from shared.protogen import GameModules
 from shared.runner import MatchRunner
+from shared.seats import SeatInfo, seat_of_actor, seats_of
 from shared.store import StoredEvent
 from shared.tokens import Claims, Role, TokenError, TokenSigner
 from shared.watch import WatchHub
@@ -79,13 +81,35 @@ def envelope(event: StoredEvent) -> common_pb2.EventEnvelope:
     )
 
 
+def seat_message(seat: SeatInfo) -> common_pb2.Seat:
+    return common_pb2.Seat(
+        seat=seat.seat, display_name=seat.display_name, bot_level=seat.bot_level, label=seat.label
+    )
+
+
+def seat_messages(meta: Mapping[str, str]) -> list[common_pb2.Seat]:
+    return [seat_message(seat) for seat in seats_of(meta)]
+
+
 class GameServicer:
-    """Implements ``<Game>Service`` for any game over a :class:`MatchRunner`."""
+    """Implements ``<Game>Service`` for any game over a :class:`MatchRunner`.
+
+    ``content`` builds the game's typed content (its manifest's ``ContentHook.build``) for
+    ``GetContent``; it is built once, on the first call. None: the game describes no components.
+    """
 
     def __init__(
-        self, runner: MatchRunner[Any], modules: GameModules, signer: TokenSigner, keepalive_s: float = 10.0
+        self,
+        runner: MatchRunner[Any],
+        modules: GameModules,
+        signer: TokenSigner,
+        keepalive_s: float = 10.0,
+        content: Callable[[], Any] | None = None,
     ) -> None:
         self.runner, self.modules, self.signer = runner, modules, signer
+        self.content = content
+        self._content_reply: Any = None
+        self._content_lock = threading.Lock()
         self.rules = runner.rules
         self.codec = MessageCodec(
             modules.pb2, [*self.rules.command_types, *self.rules.event_types, self.rules.view_type]
@@ -111,10 +135,15 @@ class GameServicer:
             raise InvalidArgument(
                 f"players: at most one id per seat, each at most {MAX_NAME} long", "players"
             )
+        if len(request.display_names) > seats or any(len(n) > MAX_NAME for n in request.display_names):
+            raise InvalidArgument(
+                f"display_names: at most one per seat, each at most {MAX_NAME} long", "display_names"
+            )
         extra = {
             "bots": json.dumps({str(seat): level for seat, level in sorted(request.bots.items())}),
             "turn_seconds": str(bounds.count(request.turn_seconds, "turn_seconds", MAX_TURN_SECONDS)),
             "players": json.dumps(list(request.players)),
+            "names": json.dumps(list(request.display_names)),
         }
         return match_id, seed, extra
 
@@ -128,10 +157,14 @@ class GameServicer:
     def _view_message(self, state: Any, viewer: Actor) -> Any:
         return self.codec.to_message(self.rules.view(state, viewer))
 
-    def _match_event(self, event: StoredEvent) -> Any:
+    def _match_event(self, event: StoredEvent, seats: list[common_pb2.Seat]) -> Any:
         pb2 = self.modules.pb2
         member = self.codec.to_message(self.runner.decode(event))
-        return pb2.MatchEvent(envelope=envelope(event), event=wrap_union(pb2.Event(), member))
+        out = pb2.MatchEvent(envelope=envelope(event), event=wrap_union(pb2.Event(), member))
+        seat = seat_of_actor(event.actor)
+        if seat is not None and seat < len(seats):
+            out.actor_seat.CopyFrom(seats[seat])
+        return out
 
     def _revealed(self, match_id: str, viewer: Actor) -> Actor:
         """After the match ends the full log may be revealed to anyone who may watch it."""
@@ -158,6 +191,7 @@ class GameServicer:
             view=self._view_message(state, viewer),
             seats_to_act=[a.seat for a in to_act if a.is_seat],
             system_to_act=any(a.is_system for a in to_act),
+            seats=seat_messages(loaded.meta),
         )
         if viewer.is_seat or viewer.is_system:
             for command in self.rules.legal_commands(state, viewer):
@@ -187,7 +221,7 @@ class GameServicer:
     def WatchMatch(self, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
         viewer = self._caller(context, request.match_id)
         bounds.count(request.from_version, "from_version")
-        self.runner.load(request.match_id)  # NOT_FOUND before the stream starts
+        seats = seat_messages(self.runner.load(request.match_id).meta)  # NOT_FOUND before the stream starts
         pb2, head = self.modules.pb2, max(request.from_version, 1) - 1
         for batch in self.hub.watch(request.match_id, head + 1, self.keepalive_ms / 1000):
             if not context.is_active():
@@ -198,27 +232,42 @@ class GameServicer:
             for event in batch:
                 head = event.version
                 if Visibility.decode(event.visibility).visible_to(viewer):
-                    yield pb2.WatchMatchResponse(event=self._match_event(event))
+                    yield pb2.WatchMatchResponse(event=self._match_event(event, seats))
 
     @rpc("game")
     def Replay(self, request: Any, context: grpc.ServicerContext) -> Any:
         viewer = self._caller(context, request.match_id)
         head = self.runner.load(request.match_id).version
-        bounds.count(request.version, "version", head)
+        # Version 0 is the state before the setup events: no game's view is defined on it.
+        bounds.count(request.version, "version", head, least=1)
         loaded = self.runner.load(request.match_id, at_version=request.version)
         viewer = self._revealed(request.match_id, viewer)
         return self.modules.pb2.ReplayResponse(
-            version=loaded.version, view=self._view_message(loaded.state, viewer)
+            version=loaded.version,
+            view=self._view_message(loaded.state, viewer),
+            seats=seat_messages(loaded.meta),
         )
 
     @rpc("game")
     def ExportLog(self, request: Any, context: grpc.ServicerContext) -> Any:
         viewer = self._revealed(request.match_id, self._caller(context, request.match_id))
-        self.runner.load(request.match_id)
+        seats = seat_messages(self.runner.load(request.match_id).meta)
         if not viewer.is_system:
             raise PermissionDenied("the full log is revealed only after the match ends")
-        events = [self._match_event(e) for e in self.runner.store.read(request.match_id)]
+        events = [self._match_event(e, seats) for e in self.runner.store.read(request.match_id)]
         return self.modules.pb2.ExportLogResponse(events=events)
+
+    @rpc("game")
+    def GetContent(self, request: Any, context: grpc.ServicerContext) -> Any:
+        """Public, the same for every match: no token is read. Built once, then answered as is."""
+        with self._content_lock:
+            if self._content_reply is None:
+                reply = self.modules.pb2.GetContentResponse()
+                if self.content is not None:
+                    to_proto(self.content(), reply.content)
+                    reply.content.SetInParent()
+                self._content_reply = reply
+            return self._content_reply
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:

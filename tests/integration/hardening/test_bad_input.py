@@ -104,6 +104,7 @@ def race_cases(pb2: Any) -> list[tuple[str, Any, Any, str]]:
         ("WatchMatch", pb2.WatchMatchRequest(match_id="r1", from_version=-2), me, "from_version"),
         ("Replay", pb2.ReplayRequest(match_id="r1", version=-1), me, "version"),
         ("Replay", pb2.ReplayRequest(match_id="r1", version=99), me, "version"),
+        ("Replay", pb2.ReplayRequest(match_id="r1", version=0), me, "version"),  # before the setup
         ("ExportLog", pb2.ExportLogRequest(match_id="x" * 65), me, "match_id"),
         ("CreateMatch", create(match_id="r2", seats=2, seed=-1), SERVICE, "seed"),
         ("CreateMatch", create(match_id="r2", seats=-2), SERVICE, "seats"),
