@@ -87,8 +87,12 @@ class OutboxFollower:
                 if "BUSYGROUP" not in str(err):
                     raise
 
-    def run(self, stop: threading.Event) -> None:
-        """Until ``stop`` is set: recover own pending entries, then poll; survive Redis outages."""
+    def run(self, stop: threading.Event, tick: Callable[[], None] | None = None) -> None:
+        """Until ``stop`` is set: recover own pending entries, then poll; survive Redis outages.
+
+        ``tick`` (if given) is called after every poll, so at least every ``block_ms`` when idle:
+        the reactor fires its due turn clocks and sweeps for stalled matches there.
+        """
         recovered = False
         while not stop.is_set():
             try:
@@ -97,6 +101,8 @@ class OutboxFollower:
                     self.recover_pending()
                     recovered = True
                 self.poll_once()
+                if tick is not None:
+                    tick()
             except redis.RedisError:
                 log.exception("outbox read failed; retrying", extra=log_fields(group=self.settings.group))
                 stop.wait(1.0)

@@ -1,8 +1,11 @@
 """The Celery app and its thin tasks: ids and an expected version in, one idempotent job out.
 
 Reliability settings (docs/workers.md): ``acks_late`` + ``task_reject_on_worker_lost`` (a task
-whose worker dies is delivered again), prefetch 1, a broker visibility timeout longer than any
-task or turn clock, retries with backoff only on transient Redis errors. Importing this module
+whose worker dies is delivered again), prefetch 1, a broker visibility timeout (default 300 s)
+longer than a task may be held (waiting reserved, then running up to its time limit), retries with
+backoff only on transient Redis errors. Turn clocks are not countdowns (they wait in Redis, see
+``services.workers.clocks``), and a task lost for good is planned again by the reactor's sweeper,
+so no message has to wait in the broker for long. Importing this module
 builds the app object and reads the environment; it opens no connection. The Redis client
 is built in each process on first use (see ``services.workers.context``).
 """

@@ -107,6 +107,17 @@ def plan(
     return jobs
 
 
+def plan_head(meta: Mapping[str, str], match_id: str, away_seconds: int) -> list[Job]:
+    """The jobs the match needs at its head, from its meta alone (the sweeper's view).
+
+    None without recorded progress (a match only ever written by bare appends, e.g. imported).
+    """
+    progress = Progress.parse(meta)
+    if progress is None:
+        return []
+    return plan(progress, int(meta.get("version") or 0), meta, match_id, away_seconds)
+
+
 def seats_back(meta: Mapping[str, str], events: Iterable[StoredEvent]) -> set[int]:
     """Away seats whose player acted in ``events`` (the actor label of a human seat is ``seat:N``)."""
     away = away_seats(meta)

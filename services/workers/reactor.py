@@ -6,6 +6,11 @@ instance ``i`` of ``n`` (TABULA_REACTOR_INDEX / TABULA_REACTOR_COUNT) owns the s
 is acknowledged only after its jobs are enqueued, so a crash in between enqueues them again:
 the tasks are idempotent.
 
+Between reads (``tick``), for its shards only, it fires the turn clocks that are due (kept in
+Redis, ``services.workers.clocks``: a clock is never a Celery countdown) and, every sweep
+interval, plans again the matches that wait on the workers with no progress
+(``services.workers.sweeper``). Time comes from an injectable ``now`` (seconds since the epoch).
+
 A notice is planned from what the runner recorded with its append (``notice.progress``: seats
 to act, system step pending, status) and the match meta (version, bots, clock, away seats).
 Only a notice written before progress was recorded (no ``to_act``) makes the reactor load the
@@ -15,37 +20,42 @@ match state, once, through the game registry, to work the progress out (see docs
 from __future__ import annotations
 
 import logging
+import math
 import signal
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from celery import Celery
 from prometheus_client import Counter
 
-from services.workers.planner import Job, away_key, away_seats, plan, seats_back
+from services.workers.clocks import Clock, ClockStore
+from services.workers.planner import Job, JobKind, away_key, away_seats, plan, seats_back, turn_seconds
 from services.workers.settings import WorkerSettings
+from services.workers.sweeper import Sweeper
 from shared.observability import log_fields, setup_logging, start_metrics
 from shared.outbox import FollowerSettings, OutboxFollower, owned_shards
 from shared.runner import MatchRunner, progress_of
-from shared.store import OutboxNotice, Progress
+from shared.store import MatchStatus, OutboxNotice, Progress, shard_of
 from shared.store.redis_store import RedisEventStore
 
 log = logging.getLogger(__name__)
 GROUP = "reactor"
 NOTICES = Counter("tabula_reactor_notices_total", "Outbox notices planned", ["result"])
 JOBS = Counter("tabula_reactor_jobs_total", "Jobs enqueued", ["kind"])
+CLOCKS = Counter("tabula_reactor_clocks_total", "Turn clocks by what became of them", ["result"])
+SWEPT = Counter("tabula_reactor_swept_total", "Overdue jobs of stalled matches planned again", ["kind"])
 
 Dispatch = Callable[[Job], None]
 Runners = Callable[[str], MatchRunner[Any]]  # game name -> runner, for old notices only
 
 
 def celery_dispatch(app: Celery) -> Dispatch:
+    """Send a job to its queue now (a clock is sent only once due: never a countdown)."""
+
     def send(job: Job) -> None:
-        countdown = job.countdown if job.countdown > 0 else None
-        app.send_task(
-            job.task_name, args=job.args(), queue=job.queue, task_id=job.task_id, countdown=countdown
-        )
+        app.send_task(job.task_name, args=job.args(), queue=job.queue, task_id=job.task_id)
 
     return send
 
@@ -68,15 +78,26 @@ class Reactor:
         dispatch: Dispatch,
         settings: WorkerSettings,
         follow: FollowerSettings | None = None,
+        now: Callable[[], float] = time.time,
     ) -> None:
         self.store, self.runners, self.dispatch, self.settings = store, runners, dispatch, settings
+        self.now = now
         self.shards = owned_shards(store.shards, settings.reactor_index, settings.reactor_count)
         follow = follow or follower_settings(settings)
         self.follower = OutboxFollower(store, self.shards, self.handle, follow)
+        self.clocks = ClockStore(store.client, lambda match_id: shard_of(match_id, store.shards))
+        self.sweeper = Sweeper(store, self.shards, settings.sweep_stall, settings.away_seconds, now)
+        self._next_clocks = self._next_sweep = -math.inf
+
+    def run(self, stop: threading.Event) -> None:
+        """Follow the outbox until ``stop`` is set, with the clocks and the sweeper between reads."""
+        self.follower.run(stop, tick=self.tick)
 
     def handle(self, notice: OutboxNotice) -> None:
         """Enqueue what the match needs, if this notice is still its head."""
         meta = self._clear_away(notice, self.store.get_meta(notice.match_id))
+        if turn_seconds(meta) > 0:  # the clocks of the version before this append can go
+            self.clocks.cancel(notice.match_id, notice.first_version - 1, int(meta.get("seats") or 0))
         if int(meta.get("version") or 0) != notice.last_version:
             NOTICES.labels("superseded").inc()  # a later notice of the same match covers the head
             return
@@ -85,9 +106,65 @@ class Reactor:
             NOTICES.labels("superseded").inc()
             return
         for job in plan(progress, notice.last_version, meta, notice.match_id, self.settings.away_seconds):
-            self.dispatch(job)
-            JOBS.labels(str(job.kind)).inc()
+            self.enqueue(job)
         NOTICES.labels("handled").inc()
+
+    def enqueue(self, job: Job) -> None:
+        """A bot or system job goes to its queue; a timer becomes a clock in Redis, due in ``countdown`` s."""
+        if job.kind is JobKind.TIMER:
+            due_ms = math.floor((self.now() + job.countdown) * 1000)
+            self.clocks.set(Clock(job.match_id, job.version, job.seat, due_ms))
+        else:
+            self.dispatch(job)
+        JOBS.labels(str(job.kind)).inc()
+
+    def tick(self) -> None:
+        """Between reads: sweep when the interval has passed, then fire the due clocks.
+
+        A failure (Redis or the broker away) is logged and tried again at the next tick: the
+        clocks and the match index stay in Redis meanwhile.
+        """
+        now = self.now()
+        try:
+            if now >= self._next_sweep:
+                self._next_sweep = now + self.settings.sweep_interval
+                self.sweep()
+            if now >= self._next_clocks:
+                self._next_clocks = now + self.settings.clock_tick
+                self.fire_clocks()
+        except Exception:
+            log.exception("reactor tick failed; trying again at the next one")
+
+    def sweep(self) -> int:
+        """Plan again the overdue jobs of stalled matches (see services.workers.sweeper)."""
+        jobs = self.sweeper.sweep()
+        for job in jobs:
+            self.enqueue(job)
+            SWEPT.labels(str(job.kind)).inc()
+        return len(jobs)
+
+    def fire_clocks(self) -> int:
+        """Send the timeout task of every due clock of the owned shards that is still for the head."""
+        fired, now_ms = 0, math.floor(self.now() * 1000)
+        for shard in self.shards:
+            for clock in self.clocks.take_due(shard, now_ms):
+                fired += self._fire(clock)
+        return fired
+
+    def _fire(self, clock: Clock) -> int:
+        meta = self.store.get_meta(clock.match_id)
+        head = int(meta.get("version") or 0) == clock.version
+        if not head or meta.get("status") == MatchStatus.FINISHED:
+            CLOCKS.labels("stale").inc()  # the match moved on: the task would find the version stale
+            return 0
+        job = Job(JobKind.TIMER, clock.match_id, meta.get("game", ""), clock.version, clock.seat)
+        try:
+            self.dispatch(job)
+        except Exception:
+            self.clocks.set(clock)  # taken but not sent: put it back for the next tick
+            raise
+        CLOCKS.labels("fired").inc()
+        return 1
 
     def _progress_from_state(self, notice: OutboxNotice, meta: Mapping[str, str]) -> Progress | None:
         """A notice written before progress was recorded: fold the match once and ask its rules.
@@ -129,5 +206,5 @@ def main() -> None:
     reactor = Reactor(ctx.store, ctx.runner, celery_dispatch(app), settings)
     consumer = reactor.follower.settings.consumer
     log.info("reactor started", extra=log_fields(consumer=consumer, shards=reactor.shards))
-    reactor.follower.run(stop)
+    reactor.run(stop)
     ctx.close()

@@ -16,7 +16,7 @@ QUEUES = ("bots", "scoring", "timers")
 class WorkerSettings:
     base: Settings
     broker_url: str
-    visibility_timeout: int  # seconds; longer than the longest task and the longest turn clock
+    visibility_timeout: int  # seconds; longer than a task may wait reserved plus its time limit
     restore_interval: int  # seconds between sweeps that put back messages of dead workers
     task_time_limit: int
     mcts: Budget
@@ -29,6 +29,9 @@ class WorkerSettings:
     reactor_claim_idle_ms: int  # an entry pending this long is taken over (crashed consumer, failure)
     reactor_max_deliveries: int  # then it goes to the dead-letter stream
     reactor_block_ms: int
+    clock_tick: float  # seconds between two looks at the due turn clocks
+    sweep_interval: float  # seconds between two sweeps for stalled matches
+    sweep_stall: float  # seconds a due bot, system or clock step may go without progress
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> WorkerSettings:
@@ -37,7 +40,7 @@ class WorkerSettings:
         return WorkerSettings(
             base=base,
             broker_url=e.get("TABULA_BROKER_URL", base.redis_url),
-            visibility_timeout=int(e.get("TABULA_VISIBILITY_TIMEOUT", "3600")),
+            visibility_timeout=int(e.get("TABULA_VISIBILITY_TIMEOUT", "300")),
             restore_interval=int(e.get("TABULA_RESTORE_INTERVAL", "10")),
             task_time_limit=int(e.get("TABULA_TASK_TIME_LIMIT", "120")),
             mcts=Budget(
@@ -53,4 +56,7 @@ class WorkerSettings:
             reactor_claim_idle_ms=int(e.get("TABULA_REACTOR_CLAIM_IDLE_MS", "30000")),
             reactor_max_deliveries=int(e.get("TABULA_REACTOR_MAX_DELIVERIES", "5")),
             reactor_block_ms=int(e.get("TABULA_REACTOR_BLOCK_MS", "1000")),
+            clock_tick=float(e.get("TABULA_CLOCK_TICK", "1")),
+            sweep_interval=float(e.get("TABULA_SWEEP_INTERVAL", "5")),
+            sweep_stall=float(e.get("TABULA_SWEEP_STALL", "10")),
         )

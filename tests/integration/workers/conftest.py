@@ -19,10 +19,17 @@ from typing import Any
 
 import pytest
 import redis
+from celery import Celery
 
 from services.games import load_game
+from services.workers.bots import Budget
+from services.workers.celery_app import configure
+from services.workers.jobs import Result, apply_system_step, expire_turn, play_bot_turn
+from services.workers.planner import Job, JobKind
+from services.workers.settings import WorkerSettings
 from shared.protogen import compile_protos, render_game_proto
 from shared.runner import MatchRunner
+from shared.store import EventStore
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.race_game import RaceWithSecrets
 
@@ -119,6 +126,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 @pytest.fixture
+def celery(env: dict[str, str]) -> Iterator[Celery]:
+    """A Celery app of the test's own on its Redis: the module's app may have built its result
+    backend already, for another URL (the backend is cached once used)."""
+    app = Celery("tabula-test")
+    configure(app, WorkerSettings.from_env(env))
+    yield app
+    app.close()
+
+
+@pytest.fixture
 def store(redis_client: redis.Redis) -> RedisEventStore:
     return RedisEventStore(redis_client)
 
@@ -151,10 +168,49 @@ def wait_for(condition: Callable[[], Any], timeout: float, what: str) -> Any:
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
-def command_ids(store: RedisEventStore, match_id: str) -> list[str]:
+def command_ids(store: EventStore, match_id: str) -> list[str]:
     """One command id per append (consecutive events of one append share it)."""
     out: list[str] = []
     for event in store.read(match_id):
         if not out or out[-1] != event.command_id:
             out.append(event.command_id)
     return out
+
+
+class FakeClock:
+    """The reactor's time source, moved by hand (no test sleeps for days); starts at the real time,
+    which the store stamps appends with."""
+
+    def __init__(self) -> None:
+        self.t = time.time()
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Dispatch:
+    """Jobs the reactor sends, kept in order; ``lose`` of them are dropped on purpose first."""
+
+    def __init__(self, lose: int = 0) -> None:
+        self.sent: list[Job] = []
+        self.lost: list[Job] = []
+        self.lose = lose
+
+    def __call__(self, job: Job) -> None:
+        if self.lose:
+            self.lose -= 1
+            self.lost.append(job)
+            return
+        self.sent.append(job)
+
+
+def run_job(runner: MatchRunner[Any], job: Job) -> Result:
+    """What a worker does with the job (the same plain functions the Celery tasks call)."""
+    budget = Budget(seconds=1.0, iterations=20)
+    match job.kind:
+        case JobKind.BOT:
+            return play_bot_turn(runner, job.match_id, job.seat, job.version, job.level, budget)
+        case JobKind.SYSTEM:
+            return apply_system_step(runner, job.match_id, job.version)
+        case JobKind.TIMER:
+            return expire_turn(runner, job.match_id, job.seat, job.version, budget)

@@ -3,19 +3,21 @@ redeliveries change nothing."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
+from celery import Celery
 from celery.result import AsyncResult
 
-from services.workers.celery_app import app
+from services.workers.clocks import clocks_key
 from services.workers.reactor import GROUP
 from shared.decider import Actor, RuleViolation
 from shared.runner import MatchRunner
-from shared.store import VersionConflict
+from shared.store import VersionConflict, shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Processes, command_ids, create_match, wait_for
 from tests.support.race.rules import Roll
@@ -47,10 +49,6 @@ def _pending(store: RedisEventStore) -> int:
     return total
 
 
-def _use_broker(env: dict[str, str]) -> None:
-    app.conf.broker_url = app.conf.result_backend = env["REDIS_URL"]
-
-
 def test_four_bots_play_a_race_to_the_end_with_no_client(
     procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore
 ) -> None:
@@ -65,13 +63,12 @@ def test_four_bots_play_a_race_to_the_end_with_no_client(
 
 
 def test_a_worker_killed_mid_task_leaves_the_match_consistent_and_the_task_is_applied_once(
-    procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore, env: dict[str, str]
+    procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore, celery: Celery
 ) -> None:
-    _use_broker(env)
     version = create_match(race_runner, "kill", 2, {0: "random", 1: "random"}, goal=6)
     slow = procs.start("worker", RACE_BOT_SLEEP="30")
     procs.start("reactor")
-    task = AsyncResult(f"bot:kill:{version}:0", app=app)
+    task = AsyncResult(f"bot:kill:{version}:0", app=celery)
     wait_for(lambda: task.state == "STARTED", 30, "the first bot task to start")
     procs.kill(slow)
     assert store.version("kill") == version  # nothing half-written
@@ -86,17 +83,16 @@ def test_a_pool_child_killed_mid_task_is_replaced_and_the_task_redelivered_at_on
     procs: Processes,
     race_runner: MatchRunner[Any],
     store: RedisEventStore,
-    env: dict[str, str],
+    celery: Celery,
     tmp_path: Path,
 ) -> None:
-    _use_broker(env)
     version = create_match(race_runner, "child", 2, {0: "random", 1: "random"}, goal=6)
     marker = tmp_path / "slept"
     worker = procs.start(
         "worker", TABULA_WORKER_POOL="prefork", TABULA_WORKER_CONCURRENCY="1", RACE_BOT_SLEEP_ONCE=str(marker)
     )
     procs.start("reactor")
-    task = AsyncResult(f"bot:child:{version}:0", app=app)
+    task = AsyncResult(f"bot:child:{version}:0", app=celery)
     wait_for(lambda: task.state == "STARTED" and marker.exists(), 30, "the first bot task to start")
     (child,) = psutil.Process(worker.pid).children()
     child.kill()  # SIGKILL: task_reject_on_worker_lost puts the message back
@@ -107,19 +103,18 @@ def test_a_pool_child_killed_mid_task_is_replaced_and_the_task_redelivered_at_on
 
 
 def test_a_task_delivered_twice_changes_nothing_the_second_time(
-    procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore, env: dict[str, str]
+    procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore, celery: Celery
 ) -> None:
-    _use_broker(env)
     version = create_match(race_runner, "twice", 2, {0: "greedy"})
     procs.start("worker")
     args = ["twice", "race", 0, version, "greedy"]
-    first = app.send_task("tabula.bot_turn", args=args, queue="bots")
-    second = app.send_task("tabula.bot_turn", args=args, queue="bots")
+    first = celery.send_task("tabula.bot_turn", args=args, queue="bots")
+    second = celery.send_task("tabula.bot_turn", args=args, queue="bots")
     assert sorted([first.get(timeout=30), second.get(timeout=30)]) == ["applied", "stale"]
     assert store.version("twice") == version + 1
     timer = ["twice", "race", 1, version + 1]
     results = [
-        app.send_task("tabula.turn_timeout", args=timer, queue="timers").get(timeout=30) for _ in range(2)
+        celery.send_task("tabula.turn_timeout", args=timer, queue="timers").get(timeout=30) for _ in range(2)
     ]
     assert results == ["applied", "duplicate"] and store.version("twice") == version + 2
     assert store.get_meta("twice")["away:1"] == "1"
@@ -163,3 +158,40 @@ def test_a_clock_that_runs_out_plays_for_the_seat_until_its_player_is_back(
 
     wait_for(play_as_seat_0, 20, "a turn of seat 0 to play by hand")
     wait_for(lambda: store.get_meta("clock").get("away:0") == "0", 10, "seat 0 to be back")
+
+
+def test_a_worker_killed_mid_match_with_an_hour_long_visibility_timeout_still_finishes_in_seconds(
+    procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore, celery: Celery
+) -> None:
+    """The killed worker's message waits an hour in the broker's unacked set; the sweeper does not."""
+    hour = {"TABULA_VISIBILITY_TIMEOUT": "3600"}
+    version = create_match(race_runner, "swept", 2, {0: "random", 1: "random"}, goal=6)
+    slow = procs.start("worker", RACE_BOT_SLEEP="30", **hour)
+    procs.start("reactor", TABULA_SWEEP_STALL="2", TABULA_SWEEP_INTERVAL="0.5", **hour)
+    task = AsyncResult(f"bot:swept:{version}:0", app=celery)
+    wait_for(lambda: task.state == "STARTED", 30, "the first bot task to start")
+    procs.kill(slow)
+    killed = time.monotonic()
+    procs.start("worker", **hour)
+    wait_for(lambda: _finished(store, "swept"), 60, "the match to finish")
+    assert time.monotonic() - killed < 60
+    _assert_consistent(race_runner, "swept")
+    assert command_ids(store, "swept").count(f"bot:swept:{version}:0") == 1
+
+
+def test_a_ten_second_clock_fires_once_across_a_worker_and_a_reactor_restart(
+    procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore
+) -> None:
+    version = create_match(race_runner, "tick", 2, {1: "random"}, turn_seconds=10, goal=40)
+    started = time.monotonic()
+    worker, reactor = procs.start("worker"), procs.start("reactor")
+    key = clocks_key(shard_of("tick", store.shards))
+    wait_for(lambda: store.client.zcard(key) == 1, 10, "the clock to be kept in Redis")
+    procs.kill(reactor)
+    procs.kill(worker)
+    procs.start("worker")
+    procs.start("reactor")
+    wait_for(lambda: store.version("tick") > version, 30, "the clock to run out")
+    assert time.monotonic() - started >= 9.5  # not before its time
+    assert store.read("tick", version + 1)[0].actor == "timeout:0:greedy"
+    assert command_ids(store, "tick").count(f"timeout:tick:{version}:0") == 1

@@ -1,0 +1,167 @@
+"""Durable turn clocks on a private Redis: kept in a sorted set per shard, fired once when due,
+across reactor restarts and a Redis restart on the same AOF. Time is a fake clock, moved by hand."""
+
+from __future__ import annotations
+
+import dataclasses
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services.games import load_game
+from services.workers.clocks import Clock, clocks_key
+from services.workers.planner import Job, JobKind
+from services.workers.reactor import Reactor, celery_dispatch, follower_settings
+from services.workers.settings import WorkerSettings
+from shared.decider import Actor
+from shared.redis_server import start_redis
+from shared.runner import MatchRunner
+from shared.store import shard_of
+from shared.store.redis_store import RedisEventStore
+from tests.integration.workers.conftest import Dispatch, FakeClock, create_match
+from tests.support.race.rules import Roll
+
+DAY = 24 * 3600
+SETTINGS = dataclasses.replace(
+    WorkerSettings.from_env({}), reactor_claim_idle_ms=0, reactor_block_ms=10, clock_tick=0.0
+)
+
+
+def _reactor(store: RedisEventStore, dispatch: Dispatch, clock: FakeClock) -> Reactor:
+    reactor = Reactor(store, _no_game_code, dispatch, SETTINGS, follower_settings(SETTINGS), now=clock)
+    reactor.follower.ensure_groups()
+    return reactor
+
+
+def _no_game_code(game: str) -> MatchRunner[Any]:
+    raise AssertionError(f"the reactor loaded game code for {game}")
+
+
+def _clocks(reactor: Reactor, match_id: str) -> list[Clock]:
+    return reactor.clocks.pending(shard_of(match_id, reactor.store.shards))
+
+
+def test_a_clock_of_days_is_kept_in_redis_and_fired_once_when_due(
+    store: RedisEventStore, race_runner: MatchRunner[Any]
+) -> None:
+    version = create_match(race_runner, "long", 2, {1: "random"}, turn_seconds=3 * DAY)
+    clock, dispatch = FakeClock(), Dispatch()
+    reactor = _reactor(store, dispatch, clock)
+    reactor.follower.poll(">")
+    assert dispatch.sent == []  # no Celery task is waiting for three days
+    (pending,) = _clocks(reactor, "long")
+    assert (pending.match_id, pending.version, pending.seat) == ("long", version, 0)
+    assert abs(pending.due_ms - (clock.t + 3 * DAY) * 1000) <= 1
+    clock.t = pending.due_ms / 1000 - 1
+    assert reactor.fire_clocks() == 0 and dispatch.sent == []
+    clock.t = pending.due_ms / 1000
+    assert reactor.fire_clocks() == 1
+    assert dispatch.sent == [Job(JobKind.TIMER, "long", "race", version, 0)]
+    clock.t += DAY
+    assert reactor.fire_clocks() == 0 and _clocks(reactor, "long") == []  # fired once
+
+
+def test_timeout_tasks_are_sent_without_a_countdown() -> None:
+    class App:
+        def __init__(self) -> None:
+            self.calls: list[dict[str, Any]] = []
+
+        def send_task(self, name: str, **options: Any) -> None:
+            self.calls.append({"name": name, **options})
+
+    app = App()
+    celery_dispatch(app)(Job(JobKind.TIMER, "m1", "race", 4, 1, countdown=7 * DAY))
+    (call,) = app.calls
+    assert call["name"] == "tabula.turn_timeout" and call["task_id"] == "timer:m1:4:1"
+    assert "countdown" not in call and "eta" not in call
+
+
+def test_a_clock_planned_by_one_reactor_is_fired_by_its_successor_once_across_instances(
+    store: RedisEventStore, race_runner: MatchRunner[Any]
+) -> None:
+    version = create_match(race_runner, "handover", 2, {}, turn_seconds=60)
+    clock = FakeClock()
+    _reactor(store, Dispatch(), clock).follower.poll(">")  # plans the clocks, then is gone
+    clock.t += 61
+    first, second = Dispatch(), Dispatch()
+    restarted = [_reactor(RedisEventStore(store.client), d, clock) for d in (first, second)]
+    assert sum(r.fire_clocks() for r in restarted) == 1
+    assert first.sent + second.sent == [Job(JobKind.TIMER, "handover", "race", version, 0)]
+
+
+def test_a_clock_survives_a_redis_restart_on_the_same_aof(tmp_path: Path, env: dict[str, str]) -> None:
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    server = start_redis(folder=folder)
+    try:
+        store = RedisEventStore(server.client())
+        game = load_game("race")
+        runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, store)
+        version = create_match(runner, "aof", 2, {1: "random"}, turn_seconds=7 * DAY)
+        clock = FakeClock()
+        _reactor(store, Dispatch(), clock).follower.poll(">")
+        planned = _clocks(_reactor(store, Dispatch(), clock), "aof")
+        assert len(planned) == 1
+        server.process.send_signal(signal.SIGKILL)  # a crash, not a clean shutdown
+        server.process.wait(10)
+    finally:
+        server.stop()
+    server = start_redis(folder=folder)  # a new port, the same AOF
+    try:
+        dispatch = Dispatch()
+        reactor = _reactor(RedisEventStore(server.client()), dispatch, clock)
+        assert _clocks(reactor, "aof") == planned
+        clock.t = planned[0].due_ms / 1000
+        assert reactor.fire_clocks() == 1
+        assert dispatch.sent == [Job(JobKind.TIMER, "aof", "race", version, 0)]
+    finally:
+        server.stop()
+
+
+def test_the_clocks_of_a_version_the_match_left_are_dropped(
+    store: RedisEventStore, race_runner: MatchRunner[Any]
+) -> None:
+    version = create_match(race_runner, "moved", 2, {}, turn_seconds=30)
+    clock, dispatch = FakeClock(), Dispatch()
+    reactor = _reactor(store, dispatch, clock)
+    reactor.follower.poll(">")
+    assert [(c.version, c.seat) for c in _clocks(reactor, "moved")] == [(version, 0)]
+    race_runner.submit("moved", Actor.of_seat(0), Roll(), version, "in-time")
+    reactor.follower.poll(">")
+    assert [(c.version, c.seat) for c in _clocks(reactor, "moved")] == [(version + 1, 1)]
+    reactor.clocks.set(Clock("moved", version, 0, 0))  # one left behind all the same
+    clock.t += 31
+    assert reactor.fire_clocks() == 1
+    assert dispatch.sent == [Job(JobKind.TIMER, "moved", "race", version + 1, 1)]  # only the head's
+    assert store.client.zcard(clocks_key(shard_of("moved", store.shards))) == 0
+
+
+def test_a_notice_handled_again_keeps_the_first_due_time(
+    store: RedisEventStore, race_runner: MatchRunner[Any]
+) -> None:
+    create_match(race_runner, "again", 2, {}, turn_seconds=3600)
+    clock = FakeClock()
+    reactor = _reactor(store, Dispatch(), clock)
+    (notice,) = store.read_outbox(shard_of("again", store.shards))
+    reactor.handle(notice)
+    before = _clocks(reactor, "again")
+    clock.t += 600
+    reactor.handle(notice)  # redelivered after a crash: the clock does not start over
+    assert _clocks(reactor, "again") == before
+
+
+@pytest.mark.parametrize("seconds", [10, 7 * DAY])
+def test_clocks_from_ten_seconds_to_seven_days_fire_at_their_time(
+    store: RedisEventStore, race_runner: MatchRunner[Any], seconds: int
+) -> None:
+    version = create_match(race_runner, "span", 2, {1: "random"}, turn_seconds=seconds)
+    clock, dispatch = FakeClock(), Dispatch()
+    start = clock.t
+    reactor = _reactor(store, dispatch, clock)
+    reactor.follower.poll(">")
+    clock.t = start + seconds - 0.5
+    assert reactor.fire_clocks() == 0
+    clock.t = start + seconds + 0.5
+    assert reactor.fire_clocks() == 1 and dispatch.sent[0].version == version

@@ -1,0 +1,104 @@
+"""The reactor's sweeper on a private Redis: a lost task does not leave a match stuck, and a task
+planned twice is applied once. Jobs run in-process through the workers' plain functions; time is a
+fake clock, moved by hand."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any
+
+from services.workers.jobs import Result
+from services.workers.planner import Job, JobKind
+from services.workers.reactor import Reactor, follower_settings
+from services.workers.settings import WorkerSettings
+from shared.runner import MatchRunner
+from shared.store.redis_store import RedisEventStore
+from tests.integration.workers.conftest import Dispatch, FakeClock, command_ids, create_match, run_job
+
+STALL = 3.0
+SETTINGS = dataclasses.replace(
+    WorkerSettings.from_env({}),
+    reactor_claim_idle_ms=0,
+    reactor_block_ms=10,
+    clock_tick=0.0,
+    sweep_interval=1.0,
+    sweep_stall=STALL,
+)
+
+
+def _reactor(store: RedisEventStore, dispatch: Dispatch, clock: FakeClock) -> Reactor:
+    reactor = Reactor(store, _no_game_code, dispatch, SETTINGS, follower_settings(SETTINGS), now=clock)
+    reactor.follower.ensure_groups()
+    return reactor
+
+
+def _no_game_code(game: str) -> MatchRunner[Any]:
+    raise AssertionError(f"the reactor loaded game code for {game}")
+
+
+def _drive(
+    reactor: Reactor, runner: MatchRunner[Any], dispatch: Dispatch, clock: FakeClock, match_id: str
+) -> list[Result]:
+    """Reactor and 'worker' in turns until the match is over; time moves only when nothing else does."""
+    results: list[Result] = []
+    for _ in range(500):
+        if runner.store.get_meta(match_id).get("status") == "finished":
+            return results
+        reactor.follower.poll(">")
+        reactor.tick()
+        if dispatch.sent:
+            results.append(run_job(runner, dispatch.sent.pop(0)))
+        else:
+            clock.t += 1.0
+    raise AssertionError(f"{match_id} did not finish; results so far {results}")
+
+
+def test_a_dropped_bot_task_still_gets_the_match_to_the_end(
+    store: RedisEventStore, race_runner: MatchRunner[Any]
+) -> None:
+    version = create_match(race_runner, "lost", 2, {0: "random", 1: "greedy"}, goal=8)
+    clock, dispatch = FakeClock(), Dispatch(lose=1)
+    reactor = _reactor(store, dispatch, clock)
+    _drive(reactor, race_runner, dispatch, clock, "lost")
+    assert dispatch.lost == [Job(JobKind.BOT, "lost", "race", version, 0, "random")]
+    ids = command_ids(store, "lost")
+    assert ids[1] == f"bot:lost:{version}:0"  # the lost move was planned again and played
+    assert [i for i, n in Counter(ids).items() if n > 1] == []
+
+
+def test_a_sweep_while_the_first_task_is_only_slow_applies_the_move_once(
+    store: RedisEventStore, race_runner: MatchRunner[Any]
+) -> None:
+    version = create_match(race_runner, "slow", 2, {0: "greedy"})
+    clock, dispatch = FakeClock(), Dispatch()
+    reactor = _reactor(store, dispatch, clock)
+    reactor.follower.poll(">")
+    clock.t += STALL + 1  # the first task is still queued behind others
+    reactor.tick()
+    first, again = dispatch.sent
+    assert first == again and first.task_id == f"bot:slow:{version}:0"
+    assert [run_job(race_runner, first), run_job(race_runner, again)] == [Result.APPLIED, Result.STALE]
+    assert store.version("slow") == version + 1
+    assert command_ids(store, "slow").count(f"bot:slow:{version}:0") == 1
+
+
+def test_a_fired_clock_whose_task_was_lost_fires_again(
+    store: RedisEventStore, race_runner: MatchRunner[Any]
+) -> None:
+    version = create_match(race_runner, "timer", 2, {1: "random"}, turn_seconds=60)
+    clock, dispatch = FakeClock(), Dispatch(lose=1)
+    reactor = _reactor(store, dispatch, clock)
+    reactor.follower.poll(">")
+    start = clock.t  # the match was created just before: its clock runs out a little before start + 60
+    clock.t = start + 60.5
+    reactor.tick()
+    assert dispatch.lost == [Job(JobKind.TIMER, "timer", "race", version, 0)] and dispatch.sent == []
+    clock.t = start + 60 + STALL - 1
+    reactor.tick()
+    assert dispatch.sent == []  # not yet overdue
+    clock.t = start + 60 + STALL + 1
+    reactor.tick()  # the sweep finds the clock overdue, plans it at once, and the clock loop fires it
+    assert dispatch.sent == [Job(JobKind.TIMER, "timer", "race", version, 0)]
+    assert run_job(race_runner, dispatch.sent[0]) is Result.APPLIED
+    assert store.read("timer", version + 1)[0].actor == "timeout:0:greedy"
