@@ -1,10 +1,14 @@
 """The spectator page in headless Chromium (Debian's, driven by Playwright) against a real stack:
-a Lorenzo rule service and the gateway as ``tabula serve`` processes on a private Redis.
+the Lorenzo rule service, the lobby and the gateway as ``tabula serve`` processes on a private Redis.
 
-The page is a generic shell; Lorenzo's drawing is its module, loaded from /games/lorenzo/lorenzo.js
-(the game's ``web`` folder). What the page shows is checked against the rule service's own public
-view: live updates arrive as commands are submitted, and the replay slider and buttons show
-earlier versions. Without a module (the game list says so) the shell draws the view as a tree.
+The page is a generic shell that speaks Connect to the gateway with the generated TypeScript client
+(``tabula-client.js``); Lorenzo's drawing and event wording are its module, loaded from
+/games/lorenzo/lorenzo.js. Matches are started through the lobby (public rooms of named guests), so
+the page lists them with names. What the page shows is checked against the rule service's own public
+view: live updates arrive as commands are submitted, the replay slider and buttons show earlier
+versions and the event list follows them, a finished match shows its final scores. Without a module
+the shell draws the view as a tree. Screenshots are written to ``test-artifacts/spectator/`` (git-ignored;
+``TABULA_ARTIFACTS`` moves it) so a person can look at what the page shows.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 
 import grpc
 import pytest
+from tabula.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 
 from services.cli.run import wait_healthy, wait_http_healthy
 from services.games import load_game
@@ -43,8 +48,10 @@ CHROMIUM_ARGS = [
 ]
 SECRET = "browser-test-secret-0123456789"
 SIGNER = TokenSigner(SECRET.encode())
-MATCH = "spectated"
+LIVE_NAMES = ("Ada", "Bruno", "Cosima")
+FINISHED_NAMES = ("Dante", "Elena", "Fabio")
 WAIT_MS = 15_000
+ARTIFACTS = Path(os.environ.get("TABULA_ARTIFACTS", Path(__file__).resolve().parents[2] / "test-artifacts"))
 
 
 @dataclass
@@ -52,33 +59,52 @@ class Stack:
     gateway_url: str
     stub: Any
     pb2: Any
+    folder: Path
+    live: str = ""  # match ids, set once started through the lobby
+    finished: str = ""
 
     def service(self) -> list[tuple[str, str]]:
         return [("authorization", "Bearer " + SIGNER.issue("lobby", Role.SERVICE))]
 
-    def seat(self, seat: int) -> list[tuple[str, str]]:
-        token = SIGNER.issue(f"p{seat}", Role.PLAYER, match_id=MATCH, seat=seat)
+    def seat(self, seat: int, match: str = "") -> list[tuple[str, str]]:
+        token = SIGNER.issue(f"p{seat}", Role.PLAYER, match_id=match or self.live, seat=seat)
         return [("authorization", f"Bearer {token}")]
 
-    def spectator(self) -> list[tuple[str, str]]:
-        return [("authorization", "Bearer " + SIGNER.issue("watcher", Role.SPECTATOR, match_id=MATCH))]
+    def spectator_token(self, match: str = "") -> str:
+        return SIGNER.issue("watcher", Role.SPECTATOR, match_id=match or self.live)
 
-    def view(self) -> Any:
-        return self.stub.GetView(
-            self.pb2.GetViewRequest(match_id=MATCH), metadata=self.spectator(), timeout=10
-        )
+    def spectator(self, match: str = "") -> list[tuple[str, str]]:
+        return [("authorization", "Bearer " + self.spectator_token(match))]
+
+    def view(self, match: str = "") -> Any:
+        request = self.pb2.GetViewRequest(match_id=match or self.live)
+        return self.stub.GetView(request, metadata=self.spectator(match), timeout=10)
 
     def replay(self, version: int) -> Any:
-        request = self.pb2.ReplayRequest(match_id=MATCH, version=version)
+        request = self.pb2.ReplayRequest(match_id=self.live, version=version)
         return self.stub.Replay(request, metadata=self.spectator(), timeout=10)
 
-    def step(self, rng: Rng, n: int) -> int:
+    def public_versions(self, up_to: int) -> list[int]:
+        """The versions of the live match's events a spectator sees, up to ``up_to`` (WatchMatch)."""
+        request = self.pb2.WatchMatchRequest(match_id=self.live, from_version=1)
+        seen: list[int] = []
+        for item in self.stub.WatchMatch(request, metadata=self.spectator(), timeout=10):
+            top = item.event.envelope.version if item.HasField("event") else item.keepalive.head_version
+            if item.HasField("event") and top <= up_to:
+                seen.append(top)
+            if top >= up_to:
+                return seen
+        return seen
+
+    def step(self, rng: Rng, n: int, match: str = "") -> int:
         """Whoever is to act sends a random legal command; returns the new head version."""
-        head = self.stub.GetView(self.pb2.GetViewRequest(match_id=MATCH), metadata=self.service(), timeout=10)
-        auth = self.service() if head.system_to_act else self.seat(rng.choice(list(head.seats_to_act)))
-        mine = self.stub.GetView(self.pb2.GetViewRequest(match_id=MATCH), metadata=auth, timeout=10)
+        match = match or self.live
+        get = self.pb2.GetViewRequest(match_id=match)
+        head = self.stub.GetView(get, metadata=self.service(), timeout=10)
+        auth = self.service() if head.system_to_act else self.seat(rng.choice(list(head.seats_to_act)), match)
+        mine = self.stub.GetView(get, metadata=auth, timeout=10)
         request = self.pb2.SubmitCommandRequest(
-            match_id=MATCH,
+            match_id=match,
             expected_version=mine.version,
             command_id=f"b{n}",
             command=rng.choice(list(mine.legal_commands)),
@@ -90,6 +116,32 @@ class Stack:
 def _serve(name: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
         return subprocess.Popen([sys.executable, "-m", "services.cli", "serve", name], env=env, stderr=out)
+
+
+def _lobby_match(lobby: Any, names: tuple[str, ...]) -> str:
+    """A public room of named guests, all ready, started by the first: the match id."""
+    tokens = [
+        lobby.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=n), timeout=10).token for n in names
+    ]
+    md = [[("authorization", f"Bearer {t}")] for t in tokens]
+    create = lobby_pb2.CreateRoomRequest(
+        game="lorenzo", seats=len(names), visibility=lobby_pb2.ROOM_VISIBILITY_PUBLIC
+    )
+    room_id = lobby.CreateRoom(create, metadata=md[0], timeout=10).room.room_id
+    for guest in md[1:]:
+        lobby.JoinRoom(lobby_pb2.JoinRoomRequest(room_id=room_id), metadata=guest, timeout=10)
+        lobby.SetReady(lobby_pb2.SetReadyRequest(room_id=room_id, ready=True), metadata=guest, timeout=10)
+    started = lobby.StartRoom(lobby_pb2.StartRoomRequest(room_id=room_id), metadata=md[0], timeout=10)
+    return str(started.match_id)
+
+
+def _play_to_the_end(stack: Stack, match: str) -> None:
+    rng = Rng(3)
+    for n in range(5000):
+        if stack.view(match).HasField("outcome"):
+            return
+        stack.step(rng, n, match)
+    raise AssertionError("the match did not end in 5000 commands")
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +160,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     }
     children = [_serve(name, env, folder / f"{name}.log") for name in ("lorenzo", "lobby", "gateway")]
     channel = grpc.insecure_channel(f"127.0.0.1:{lorenzo_port}")
+    lobby_channel = grpc.insecure_channel(f"127.0.0.1:{lobby_port}")
     try:
         assert wait_healthy(lorenzo_port), (folder / "lorenzo.log").read_text()
         assert wait_healthy(lobby_port), (folder / "lobby.log").read_text()
@@ -117,12 +170,16 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
             f"http://127.0.0.1:{gateway_port}",
             game.modules.pb2_grpc.LorenzoServiceStub(channel),
             game.modules.pb2,
+            folder,
         )
-        request = stack.pb2.CreateMatchRequest(match_id=MATCH, seats=3, seed=99)
-        stack.stub.CreateMatch(request, metadata=stack.service(), timeout=10)
+        lobby = lobby_pb2_grpc.LobbyServiceStub(lobby_channel)
+        stack.finished = _lobby_match(lobby, FINISHED_NAMES)
+        _play_to_the_end(stack, stack.finished)
+        stack.live = _lobby_match(lobby, LIVE_NAMES)
         yield stack
     finally:
         channel.close()
+        lobby_channel.close()
         for child in reversed(children):  # the gateway first: it ends its watch streams
             child.terminate()
         for child in children:
@@ -141,18 +198,28 @@ def browser() -> Iterator[Any]:
 
 
 def _open(browser: Any, url: str) -> tuple[Any, list[str]]:
-    page = browser.new_page(viewport={"width": 1300, "height": 1200})
+    """A page at ``url``; errors collects uncaught errors and console errors (CSP violations among them)."""
+    page = browser.new_page(viewport={"width": 1500, "height": 1400})
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.goto(url)
     return page, errors
 
 
+def _shot(page: Any, name: str) -> None:
+    folder = ARTIFACTS / "spectator"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
 @pytest.fixture(scope="module")
 def page(browser: Any, stack: Stack) -> Iterator[Any]:
-    token = SIGNER.issue("watcher", Role.SPECTATOR, match_id=MATCH)
-    page, errors = _open(browser, f"{stack.gateway_url}/?match={MATCH}&token={token}")
+    """The live match, opened with a spectator token in the URL fragment (never sent to a server)."""
+    page, errors = _open(
+        browser, f"{stack.gateway_url}/?game=lorenzo&match={stack.live}#token={stack.spectator_token()}"
+    )
     yield page
     assert not errors, errors
     page.close()
@@ -178,7 +245,8 @@ def _phase(view: Any, pb2: Any) -> str:
 
 
 def shows(page: Any, view: Any, pb2: Any) -> None:
-    """The page shows this view: round, period, phase, every seat's goods and cards, the towers."""
+    """The page shows this view: round, period, phase, every seat's goods and cards, the towers, who
+    stands on every action space."""
     assert page.locator("#round").inner_text() == str(view.round)
     assert page.locator("#period").inner_text() == str(view.period)
     assert page.locator("#phase").inner_text() == _phase(view, pb2)
@@ -194,27 +262,62 @@ def shows(page: Any, view: Any, pb2: Any) -> None:
     empty = sum(1 for card in view.towers if card == 0)
     assert page.locator(".floor").count() == 16
     assert page.locator(".floor.empty").count() == empty
+    for space in range(1, 26):  # every space of the board, towers and action spaces alike
+        here = [o for o in view.occupants if o.space == space]
+        chips = page.locator(f'[data-space="{space}"] .occupant').count()
+        assert chips == len(here), (space, chips, here)
+
+
+def test_the_page_lists_live_and_finished_matches_with_names(browser: Any, stack: Stack) -> None:
+    page, errors = _open(browser, stack.gateway_url + "/")
+    page.wait_for_selector(f'#match-list .match[data-match="{stack.live}"]')
+    live = page.locator(f'#match-list .match[data-match="{stack.live}"]')
+    finished = page.locator(f'#match-list .match[data-match="{stack.finished}"]')
+    assert (
+        live.locator(".badge").inner_text() == "live"
+        and finished.locator(".badge").inner_text() == "finished"
+    )
+    assert live.locator(".who").inner_text() == ", ".join(LIVE_NAMES)
+    assert finished.locator(".who").inner_text() == ", ".join(FINISHED_NAMES)
+    assert "Lorenzo il Magnifico" in live.inner_text()  # the title from /games
+    _shot(page, "list")
+    live.click()  # a spectator token from the lobby, all through the gateway
+    page.wait_for_selector("#status.live")
+    head = stack.view()
+    _wait_label(page, f"live at version {head.version} of {head.version}")
+    shows(page, head.view, stack.pb2)
+    assert page.locator("#seats .chip").all_inner_texts() == list(LIVE_NAMES)
+    assert not errors, errors
+    page.close()
 
 
 def test_the_page_shows_the_public_view_and_follows_commands_live(page: Any, stack: Stack) -> None:
     page.wait_for_selector("#status.live", timeout=WAIT_MS)
     assert page.evaluate("() => window.tabulaSpectator.module !== null")  # the game's own module draws
     assert page.locator("#game-css").get_attribute("href") == "/games/lorenzo/lorenzo.css"
-    assert page.locator("#game option:checked").inner_text() == "Lorenzo il Magnifico"  # title from /games
     head = stack.view()
     _wait_label(page, f"live at version {head.version} of {head.version}")
     shows(page, head.view, stack.pb2)
     rng = Rng(5)
-    for n in range(40):
+    for n in range(400):  # through the set-up (bonus tiles, leader draft) until members stand on the board
         version = stack.step(rng, n)
         if n % 8 == 7:  # the page keeps up while commands arrive
             _wait_label(page, f"live at version {version} of {version}")
+        if len(stack.view().view.occupants) >= 4:
+            break
     _wait_label(page, f"live at version {version} of {version}")
-    shows(page, stack.view().view, stack.pb2)
+    view = stack.view().view
+    shows(page, view, stack.pb2)
+    assert len(view.occupants) >= 4, "family members stand on the board"
     names = page.locator(".floor:not(.empty) .card").all_inner_texts()
     assert names and not any(name.startswith("card #") for name in names)  # names, not ids
-    newest = page.locator("#event-log li").first.get_attribute("data-version")
-    assert newest is not None and int(newest) <= version and page.locator("#event-log li").count() > 10
+    page.wait_for_function(f"() => document.querySelector('#event-log li').dataset.version === '{version}'")
+    words = page.locator("#event-log li .t").all_inner_texts()
+    assert len(words) > 20
+    assert any(w.split(" ")[0] in LIVE_NAMES for w in words), words  # events name the players
+    assert any(w.startswith("Dice rolled: black ") for w in words), words
+    assert not any("{" in w for w in words), words  # words, not JSON
+    _shot(page, "live")
 
 
 def test_the_replay_slider_and_buttons_show_earlier_states(page: Any, stack: Stack) -> None:
@@ -229,26 +332,47 @@ def test_the_replay_slider_and_buttons_show_earlier_states(page: Any, stack: Sta
     earlier = stack.replay(early)
     shows(page, earlier.view, stack.pb2)
     assert earlier.view != stack.view().view
+    versions = [
+        int(v) for v in page.locator("#event-log li").evaluate_all("ls => ls.map(l => l.dataset.version)")
+    ]
+    assert versions == sorted(
+        stack.public_versions(early), reverse=True
+    )  # the list follows the version shown
+    assert versions[0] == early
+    assert page.locator("#event-log li.current").get_attribute("data-version") == str(early)
     page.click("#next")
     _wait_label(page, f"replaying version {early + 1} of {head}")
     shows(page, stack.replay(early + 1).view, stack.pb2)
+    page.locator('#event-log li[data-version="2"]').click()  # an event of the list shows its version
+    _wait_label(page, f"replaying version 2 of {head}")
     new_head = stack.step(Rng(11), 1000)  # while replaying, the head moves but the shown state stays
-    _wait_label(page, f"replaying version {early + 1} of {new_head}")
+    _wait_label(page, f"replaying version 2 of {new_head}")
     page.click("#live")
     _wait_label(page, f"live at version {new_head} of {new_head}")
     shows(page, stack.view().view, stack.pb2)
 
 
-def test_a_match_id_and_a_spectator_token_from_the_lobby_are_enough(browser: Any, stack: Stack) -> None:
-    page, errors = _open(browser, stack.gateway_url + "/")
-    page.fill("#match-id", MATCH)
-    page.click("#lobby-token")  # signs in as a guest and asks the lobby, all through the gateway
-    page.wait_for_function("() => document.getElementById('token').value.length > 20")
-    page.click("#watch")
-    page.wait_for_selector("#status.live")
-    head = stack.view()
-    _wait_label(page, f"live at version {head.version} of {head.version}")
-    shows(page, head.view, stack.pb2)
+def test_a_finished_match_shows_its_final_scores_with_names(browser: Any, stack: Stack) -> None:
+    page, errors = _open(browser, f"{stack.gateway_url}/?game=lorenzo&match={stack.finished}")
+    page.wait_for_selector("#status.finished")
+    final = stack.view(stack.finished)
+    _wait_label(page, f"live at version {final.version} of {final.version}")
+    assert page.locator("#outcome h2").inner_text().startswith("Match finished")
+    rows = page.locator("#outcome tr").all_inner_texts()[1:]
+    by_place = sorted(range(3), key=lambda seat: final.outcome.placings[seat])
+    for row, seat in zip(rows, by_place, strict=True):
+        cells = row.split("\t")
+        assert [c.strip() for c in cells] == [
+            str(final.outcome.placings[seat]),
+            FINISHED_NAMES[seat],
+            str(final.outcome.scores[seat]),
+        ]
+    breakdown = page.locator("#final-scoring tr").all_inner_texts()[1:]
+    assert len(breakdown) == 3 and all(row.split("\t")[0].strip() in FINISHED_NAMES for row in breakdown)
+    newest = f"() => document.querySelector('#event-log li').dataset.version === '{final.version}'"
+    page.wait_for_function(newest)  # the whole history has arrived
+    assert page.locator("#event-log li").first.locator(".t").inner_text().startswith("The game ends: ")
+    _shot(page, "finished")
     assert not errors, errors
     page.close()
 
@@ -267,8 +391,7 @@ def test_a_game_without_a_module_is_drawn_as_a_tree(browser: Any, stack: Stack) 
         route.fulfill(json={"games": [{**g, "module": False} for g in games]})
 
     page.route("**/games", no_module)
-    token = SIGNER.issue("watcher", Role.SPECTATOR, match_id=MATCH)
-    page.goto(f"{stack.gateway_url}/?match={MATCH}&token={token}")
+    page.goto(f"{stack.gateway_url}/?game=lorenzo&match={stack.live}#token={stack.spectator_token()}")
     page.wait_for_selector("#status.live")
     head = stack.view()
     _wait_label(page, f"live at version {head.version} of {head.version}")
@@ -281,5 +404,7 @@ def test_a_game_without_a_module_is_drawn_as_a_tree(browser: Any, stack: Stack) 
     seats = page.locator(".tree summary", has_text="players").first.inner_text()
     assert f"({len(head.view.players)})" in seats
     assert not any("/games/lorenzo/" in url for url in requested)  # no module was fetched
+    words = page.locator("#event-log li .t").all_inner_texts()
+    assert words and all("{" not in w for w in words[:50]), words  # the generic wording
     assert not errors, errors
     page.close()

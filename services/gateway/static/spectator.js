@@ -1,35 +1,20 @@
-// Tabula spectator page: the generic shell, plain JS over the gateway (POST /api/<service>/<method>,
-// WS /ws/<service>/<method>). Live: GetView, then the WatchMatch WebSocket; each event refreshes the view.
-// Replay: Replay(version). The board is drawn by the game's module, /games/<game>/<game>.js (an ES module
-// exporting render(root, reply, ctx), with /games/<game>/<game>.css), when GET /games says it has one;
-// otherwise the view is shown as a readable tree.
+// Tabula spectator page: the generic shell. It talks to the gateway with the generated TypeScript client
+// (tabula-client.js, built from clients/ts: Connect, JSON on the wire) and never names a game.
+//   Pick:   the lobby's ListMatches (live and recent matches, with names); a spectator token from the lobby.
+//   Live:   GetView, then the WatchMatch stream (every event from version 1, then live ones).
+//   Replay: Replay(version); the event list follows the version shown.
+// The board is drawn by the game's module, /games/<game>/<game>.js (an ES module exporting
+// render(root, reply, ctx) and, optionally, describeEvent(item, ctx) -> words), with /games/<game>/<game>.css,
+// when GET /games says it has one; otherwise the view is shown as a readable tree.
+import { describeError, game as gameClient, lobby } from "/static/tabula-client.js";
 
 const $ = (id) => document.getElementById(id);
 
 const S = {
   game: "", matchId: "", token: "", head: 0, shown: -1, follow: true,
-  ws: null, generation: 0, lastSeen: 0, refreshing: false, dirty: false,
-  games: new Map(), module: null, content: null,
+  client: null, abort: null, generation: 0, lastSeen: 0, refreshing: false, dirty: false,
+  games: new Map(), module: null, content: null, names: [], events: new Map(), finished: false,
 };
-
-class ApiError extends Error {
-  constructor(error) {
-    super(`${error.status}${error.reason ? " (" + error.reason + ")" : ""}: ${error.message}`);
-    this.error = error;
-  }
-}
-
-const service = (game) => `tabula.${game}.v1.${game[0].toUpperCase()}${game.slice(1)}Service`;
-const LOBBY = "tabula.lobby.v1.LobbyService";
-
-async function api(svc, method, body, token) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const reply = await fetch(`/api/${svc}/${method}`, { method: "POST", headers, body: JSON.stringify(body) });
-  const data = await reply.json();
-  if (!reply.ok) throw new ApiError(data.error || { status: String(reply.status), message: "" });
-  return data;
-}
 
 // ------------------------------------------------------------------ small DOM helpers
 function el(tag, attrs = {}, ...children) {
@@ -43,11 +28,63 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 const num = (v) => Number(v || 0);
+const seatName = (seat) => S.names[seat] || `Seat ${seat}`;
+// A seat's name as a coloured chip (spectator.css: .seat-0 ... .seat-4).
+const chip = (seat) => el("span", { class: `chip seat-${num(seat) % 5}`, text: seatName(num(seat)) });
 
 function setStatus(text, kind) {
   const s = $("status");
   s.textContent = text;
   s.className = `status ${kind}`;
+}
+
+// ------------------------------------------------------------------ the lobby: who am I, which matches
+async function guestToken() {
+  let token = sessionStorage.getItem("tabula.guest");
+  if (!token) {
+    token = (await lobby("").call("SignInGuest", { displayName: "spectator" })).token;
+    sessionStorage.setItem("tabula.guest", token);
+  }
+  return token;
+}
+
+let listed = [];
+async function loadMatches() {
+  try {
+    listed = (await lobby(await guestToken()).call("ListMatches", { limit: 30 })).matches;
+    $("match-list-note").textContent = listed.length ? "" : "No public matches yet.";
+  } catch (err) {
+    listed = [];
+    $("match-list-note").textContent = `The lobby did not answer (${describeError(err)}).`;
+  }
+  $("match-list").replaceChildren(...listed.map(matchItem));
+  if (S.matchId) namesFor(S.matchId);
+}
+
+function matchItem(m) {
+  const title = (S.games.get(m.game) || {}).title || m.game;
+  const who = m.seats.map((s) => s.bot ? `${s.displayName} bot` : s.displayName).join(", ");
+  const state = m.finished ? "finished" : "live";
+  const item = el("li", { class: `match ${state}${m.matchId === S.matchId ? " current" : ""}`, "data-match": m.matchId },
+    el("div", {}, el("b", { text: title }), el("span", { class: `badge ${state}`, text: state })),
+    el("div", { class: "who", text: who }),
+    el("div", { class: "when", text: `${new Date(num(m.createdAtMs)).toLocaleString()} · v${num(m.version)}` }));
+  item.addEventListener("click", () => watchFromLobby(m.game, m.matchId));
+  return item;
+}
+
+function namesFor(matchId) {
+  const m = listed.find((x) => x.matchId === matchId);
+  S.names = m ? m.seats.map((s) => s.bot ? `${s.displayName} bot` : s.displayName) : [];
+}
+
+async function watchFromLobby(game, matchId) {
+  try {
+    const reply = await lobby(await guestToken()).call("GetSpectatorToken", { matchId });
+    await watch(reply.game || game, matchId, reply.token);
+  } catch (err) {
+    setStatus(`lobby: ${describeError(err)}`, "error");
+  }
 }
 
 // ------------------------------------------------------------------ the game's module and content tables
@@ -71,6 +108,8 @@ async function loadGame(game) {
     setStatus(`the ${game} module failed to load (${err.message}); showing the view as a tree`, "error");
   }
 }
+
+const ctx = () => ({ content: S.content, el, game: S.game, seatName, chip });
 
 // ------------------------------------------------------------------ the generic drawing: the view as a tree
 function scalar(value) {
@@ -97,31 +136,89 @@ function treeItem(key, value) {
 }
 
 function renderTree(root, reply) {
-  const toAct = (reply.seatsToAct || []).join(", ") || (reply.systemToAct ? "system" : "-");
+  const toAct = (reply.seatsToAct || []).map(seatName).join(", ") || (reply.systemToAct ? "system" : "-");
   const view = reply.view || {};
   root.replaceChildren(el("div", { class: "tree" }, el("ul", {}, treeItem("to act", toAct),
     ...Object.entries(view).map(([k, v]) => treeItem(k, v)))));
 }
 
+// ------------------------------------------------------------------ events in words
+const words = (key) => key.replace(/([A-Z])/g, " $1").toLowerCase().trim();
+
+// The generic wording: "Ada · family member placed: member black, space 5, value 3" (nested messages in
+// words too; empty and zero fields are left out).
+const enumWord = (v) => String(v).replace(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*?_(?=[A-Z0-9]+$)/, "").toLowerCase().replace(/_/g, " ");
+function phrase(value) {
+  if (Array.isArray(value)) return value.map(phrase).filter(Boolean).join("; ");
+  if (isObject(value)) {
+    return Object.entries(value).filter(([, v]) => v !== "" && v !== null && v !== 0 && v !== "0" && v !== false
+      && !(Array.isArray(v) && !v.length) && !(isObject(v) && !phrase(v)))
+      .map(([k, v]) => `${words(k)} ${phrase(v)}`).join(", ");
+  }
+  return typeof value === "string" && /^[A-Z][A-Z0-9_]+$/.test(value) ? enumWord(value) : String(value);
+}
+
+function genericWords(item) {
+  const [[kind, fields] = ["event", {}]] = Object.entries((item.event || {}));
+  const { seat, ...rest } = fields || {};
+  const detail = phrase(rest);
+  const who = seat !== undefined ? `${seatName(num(seat))} · ` : "";
+  return `${who}${words(kind)}${detail ? ": " + detail : ""}`;
+}
+
+function eventText(item) {
+  if (S.module && S.module.describeEvent) {
+    try {
+      const text = S.module.describeEvent(item, ctx());
+      if (text) return text;
+    } catch (_) { /* the generic wording below */ }
+  }
+  return genericWords(item);
+}
+
+function renderEvents() {
+  const shown = [...S.events.values()].filter((e) => num(e.envelope.version) <= S.shown)
+    .sort((a, b) => num(b.envelope.version) - num(a.envelope.version)).slice(0, 300);
+  $("event-log").replaceChildren(...shown.map((item) => {
+    const v = num(item.envelope.version);
+    const line = el("li", { class: v === S.shown ? "current" : "", "data-version": String(v) },
+      el("span", { class: "v", text: String(v) }), el("span", { class: "t", text: eventText(item) }));
+    line.addEventListener("click", () => showVersion(v));
+    return line;
+  }));
+  $("event-count").textContent = `(${shown.length} of ${S.events.size}, newest first)`;
+}
+
 // ------------------------------------------------------------------ rendering
+function renderSeats(reply) {
+  const toAct = new Set(reply.seatsToAct || []);
+  const seats = (reply.outcome && reply.outcome.scores.length) || S.names.length || (reply.view && (reply.view.players || []).length) || 0;
+  $("seats").replaceChildren(...Array.from({ length: seats }, (_, seat) =>
+    el("span", { class: `seat${toAct.has(seat) ? " to-act" : ""}`, "data-seat": String(seat) }, chip(seat),
+      toAct.has(seat) ? el("span", { class: "acting", text: "to act" }) : "")));
+}
+
 function renderOutcome(reply) {
   const box = $("outcome");
   const outcome = reply.outcome;
   if (!outcome) { box.hidden = true; return; }
   const scores = outcome.scores || [];
   const placings = outcome.placings || [];
-  const rows = scores.map((score, seat) => el("tr", {},
-    ...[seat, placings[seat] ?? "", score].map((v) => el("td", { text: String(v) }))));
-  const head = el("tr", {}, ...["seat", "place", "score"].map((h) => el("th", { text: h })));
-  box.replaceChildren(el("b", { text: "Final scores" }), el("table", {}, head, ...rows));
+  const order = scores.map((_, seat) => seat).sort((a, b) => num(placings[a]) - num(placings[b]));
+  const rows = order.map((seat) => el("tr", { class: num(placings[seat]) === 1 ? "winner" : "" },
+    el("td", { text: String(placings[seat] ?? "") }), el("td", {}, chip(seat)), el("td", { text: String(scores[seat]) })));
+  const head = el("tr", {}, ...["place", "player", "score"].map((h) => el("th", { text: h })));
+  box.replaceChildren(el("h2", { text: "Match finished · final scores" }), el("table", {}, head, ...rows));
   box.hidden = false;
 }
 
 function render(reply) {
   S.shown = num(reply.version);
-  const ctx = { content: S.content, el, game: S.game };
-  if (S.module) S.module.render($("board"), reply, ctx); else renderTree($("board"), reply);
+  S.finished = Boolean(reply.outcome);
+  if (S.module) S.module.render($("board"), reply, ctx()); else renderTree($("board"), reply);
+  renderSeats(reply);
   renderOutcome(reply);
+  renderEvents();
   document.body.dataset.rendered = String(S.shown);  // the version on screen (tests wait for it)
   updateReplayBar();
 }
@@ -136,15 +233,7 @@ function updateReplayBar() {
   $("live").disabled = !S.matchId || S.follow;
   $("version-label").textContent = S.follow
     ? `live at version ${S.shown} of ${S.head}` : `replaying version ${S.shown} of ${S.head}`;
-}
-
-function logEvent(item) {
-  const env = item.envelope || {};
-  const line = el("li", { value: String(num(env.version)), "data-version": String(num(env.version)) },
-    `v${num(env.version)} ${env.type} by ${env.actor}`);
-  const log = $("event-log");
-  log.prepend(line);
-  while (log.children.length > 200) log.lastChild.remove();
+  if (S.follow) setStatus(S.finished ? "finished" : "live", S.finished ? "finished" : "live");
 }
 
 // ------------------------------------------------------------------ live
@@ -154,120 +243,103 @@ async function refresh() {
   try {
     do {
       S.dirty = false;
-      const reply = await api(service(S.game), "GetView", { matchId: S.matchId }, S.token);
+      const reply = await S.client.call("GetView", { matchId: S.matchId });
       S.head = Math.max(S.head, num(reply.version));
       if (S.follow) render(reply); else updateReplayBar();
     } while (S.dirty);
   } catch (err) {
-    setStatus(err.message, "error");
+    setStatus(describeError(err), "error");
   } finally {
     S.refreshing = false;
   }
 }
 
-function connect(generation) {
-  const url = new URL(`/ws/${service(S.game)}/WatchMatch`, location.href);
-  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  url.searchParams.set("token", S.token);
-  const ws = new WebSocket(url);
-  S.ws = ws;
-  ws.onopen = () => ws.send(JSON.stringify({ matchId: S.matchId, fromVersion: String(S.lastSeen + 1) }));
-  ws.onmessage = (msg) => {
-    if (generation !== S.generation) return;
-    const item = JSON.parse(msg.data);
-    if (item.error) { setStatus(`${item.error.status}: ${item.error.message}`, "error"); return; }
-    if (item.event) {
-      const version = num(item.event.envelope.version);
-      S.lastSeen = Math.max(S.lastSeen, version);
-      S.head = Math.max(S.head, version);
-      logEvent(item.event);
-      refresh();
-    } else if (item.keepalive) {
-      // events this viewer may not see still move the head: catch up on the keepalive
-      const head = num(item.keepalive.headVersion);
-      S.lastSeen = Math.max(S.lastSeen, head);
-      if (head > S.head) { S.head = head; refresh(); }
+function onItem(item) {
+  if (item.event) {
+    const version = num(item.event.envelope.version);
+    S.events.set(version, item.event);
+    S.lastSeen = Math.max(S.lastSeen, version);
+    if (version > S.head) { S.head = version; refresh(); } else if (!S.follow) updateReplayBar();
+  } else if (item.keepalive) {
+    // events this viewer may not see still move the head: catch up on the keepalive
+    const head = num(item.keepalive.headVersion);
+    S.lastSeen = Math.max(S.lastSeen, head);
+    if (head > S.head) { S.head = head; refresh(); }
+  }
+}
+
+async function follow(generation) {
+  // Retry only what may pass (the stream deadline, the gateway restarting, the backend unavailable).
+  for (;;) {
+    S.abort = new AbortController();
+    try {
+      const stream = S.client.stream("WatchMatch", { matchId: S.matchId, fromVersion: String(S.lastSeen + 1) }, S.abort.signal);
+      for await (const item of stream) {
+        if (generation !== S.generation) return;
+        onItem(item);
+        if (item.event) renderEventsSoon();
+      }
+    } catch (err) {
+      if (generation !== S.generation) return;
+      const text = describeError(err);
+      if (!/^(Unavailable|DeadlineExceeded|Unknown|Internal)/.test(text)) { setStatus(text, "error"); return; }
     }
-    if (S.follow) setStatus("live", "live");
-  };
-  ws.onclose = (ev) => {
     if (generation !== S.generation) return;
-    // an error: the last message said which; retry only what may pass (deadline, backend unavailable)
-    if (ev.code >= 4000 && ev.code !== 4503 && ev.code !== 4504) return;
     setStatus("reconnecting…", "idle");
-    setTimeout(() => generation === S.generation && connect(generation), 1000);
-  };
+    await new Promise((done) => setTimeout(done, 1000));
+  }
+}
+
+let eventsTimer = null;
+function renderEventsSoon() {
+  clearTimeout(eventsTimer);
+  eventsTimer = setTimeout(renderEvents, 50);
 }
 
 async function watch(game, matchId, token) {
   S.generation += 1;
-  if (S.ws) S.ws.close();
-  Object.assign(S, { game, matchId, token, head: 0, shown: -1, follow: true, lastSeen: 0 });
+  if (S.abort) S.abort.abort();
+  Object.assign(S, { game, matchId, token, head: 0, shown: -1, follow: true, lastSeen: 0, events: new Map(), finished: false });
+  $("game").value = game;
+  $("match-id").value = matchId;
+  $("token").value = token;
+  history.replaceState(null, "", `?game=${encodeURIComponent(game)}&match=${encodeURIComponent(matchId)}`);
+  namesFor(matchId);
+  for (const item of document.querySelectorAll("#match-list .match")) item.classList.toggle("current", item.dataset.match === matchId);
+  $("match-title").textContent = `${(S.games.get(game) || {}).title || game} · ${matchId}`;
   $("event-log").replaceChildren();
-  remember(matchId);
   setStatus("connecting…", "idle");
   await loadGame(game);
   try {
-    const reply = await api(service(game), "GetView", { matchId }, token);
+    S.client = await gameClient(game, token);
+    const reply = await S.client.call("GetView", { matchId });
     S.head = num(reply.version);
     render(reply);
   } catch (err) {
-    setStatus(err.message, "error");
+    setStatus(describeError(err), "error");
     return;
   }
-  connect(S.generation);
+  follow(S.generation);
 }
 
 // ------------------------------------------------------------------ replay
 let replayTimer = null;
 async function showVersion(version) {
+  if (!S.matchId) return;
   S.follow = false;
   S.shown = Math.max(0, Math.min(S.head, version));
   updateReplayBar();
   setStatus("replay", "replay");
   try {
-    const reply = await api(service(S.game), "Replay", { matchId: S.matchId, version: String(S.shown) }, S.token);
-    if (!S.follow && num(reply.version) === S.shown) render(reply);
+    const reply = await S.client.call("Replay", { matchId: S.matchId, version: String(S.shown) });
+    if (!S.follow && num(reply.version) === S.shown) render({ ...reply, outcome: null });
   } catch (err) {
-    setStatus(err.message, "error");
+    setStatus(describeError(err), "error");
   }
 }
 function followLive() {
   S.follow = true;
-  setStatus("live", "live");
   refresh();
-}
-
-// ------------------------------------------------------------------ the lobby: tokens and match ids
-async function guestToken() {
-  let token = sessionStorage.getItem("tabula.guest");
-  if (!token) {
-    token = (await api(LOBBY, "SignInGuest", { displayName: "spectator" })).token;
-    sessionStorage.setItem("tabula.guest", token);
-  }
-  return token;
-}
-async function tokenFromLobby() {
-  const matchId = $("match-id").value.trim();
-  if (!matchId) { setStatus("enter a match id first", "error"); return; }
-  try {
-    const reply = await api(LOBBY, "GetSpectatorToken", { matchId }, await guestToken());
-    $("token").value = reply.token;
-    if (reply.game) $("game").value = reply.game;
-    setStatus("spectator token from the lobby", "idle");
-  } catch (err) {
-    setStatus(`lobby: ${err.message}`, "error");
-  }
-}
-function remember(matchId) {
-  const recent = JSON.parse(localStorage.getItem("tabula.recent") || "[]").filter((m) => m !== matchId);
-  recent.unshift(matchId);
-  localStorage.setItem("tabula.recent", JSON.stringify(recent.slice(0, 10)));
-  fillRecent();
-}
-function fillRecent() {
-  const recent = JSON.parse(localStorage.getItem("tabula.recent") || "[]");
-  $("recent-matches").replaceChildren(...recent.map((m) => el("option", { value: m })));
 }
 
 // ------------------------------------------------------------------ wiring
@@ -282,14 +354,15 @@ async function listGames() {
   }
 }
 
+async function watchFromForm() {
+  const game = $("game").value, matchId = $("match-id").value.trim(), token = $("token").value.trim();
+  if (token) await watch(game, matchId, token); else await watchFromLobby(game, matchId);
+}
+
 async function init() {
-  fillRecent();
   await listGames();
-  $("watch-form").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    watch($("game").value, $("match-id").value.trim(), $("token").value.trim());
-  });
-  $("lobby-token").addEventListener("click", tokenFromLobby);
+  $("watch-form").addEventListener("submit", (ev) => { ev.preventDefault(); watchFromForm(); });
+  $("refresh-matches").addEventListener("click", loadMatches);
   $("replay-slider").addEventListener("input", () => {
     clearTimeout(replayTimer);
     replayTimer = setTimeout(() => showVersion(Number($("replay-slider").value)), 120);
@@ -297,11 +370,15 @@ async function init() {
   $("prev").addEventListener("click", () => showVersion(S.shown - 1));
   $("next").addEventListener("click", () => showVersion(S.shown + 1));
   $("live").addEventListener("click", followLive);
+  // A token in the URL fragment (never sent to a server) or typed in; else the lobby gives one.
   const q = new URLSearchParams(location.search);
-  if (q.get("game")) $("game").value = q.get("game");
-  if (q.get("match")) $("match-id").value = q.get("match");
-  if (q.get("token")) $("token").value = q.get("token");
-  if (q.get("match") && q.get("token")) watch($("game").value, q.get("match"), q.get("token"));
+  const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+  await loadMatches();
+  if (q.get("match")) {
+    const game = q.get("game") || $("game").value;
+    if (token) await watch(game, q.get("match"), token); else await watchFromLobby(game, q.get("match"));
+  }
+  setInterval(loadMatches, 15000);
 }
 
 window.tabulaSpectator = S;  // for debugging in the console

@@ -1,18 +1,23 @@
-// Lorenzo il Magnifico on the spectator page: summary, the four towers, action spaces, personal boards and
-// the final scoring. An ES module loaded by the page's shell (services/gateway/static/spectator.js) from
-// /games/lorenzo/lorenzo.js; the shell calls render(root, reply, ctx) for every view it shows.
-//   root:  the element to draw into (this module owns its content)
+// Lorenzo il Magnifico on the spectator page: the whole board (summary, the four towers, market, council
+// palace, harvest and production, the Vatican's excommunication tiles), each player's board, the final
+// scoring, and the events in words. An ES module loaded by the page's shell (services/gateway/static/
+// spectator.js) from /games/lorenzo/lorenzo.js; the shell calls
+//   render(root, reply, ctx)      for every view it shows, and
+//   describeEvent(item, ctx)      for every event of the list (a MatchEvent as protobuf JSON).
 //   reply: GetView or Replay as protobuf JSON ({version, view, seatsToAct, systemToAct, outcome})
-//   ctx:   {content: GET /content/lorenzo or null, el(tag, attrs, ...children)}
+//   ctx:   {content: GET /content/lorenzo or null, el(tag, attrs, ...children), seatName(seat), chip(seat)}
 
 const GOODS = ["coins", "wood", "stone", "servants", "military", "faith", "victory"];
 const CARD_LISTS = ["territories", "characters", "buildings", "ventures"];
+const TOWERS = ["territory", "character", "building", "venture"];
 const FINAL = ["before", "territories", "characters", "ventures", "military", "resources", "penalty", "total"];
+const AREAS = [["market", "Market"], ["council", "Council palace"], ["harvest", "Harvest"], ["production", "Production"]];
 
 const num = (v) => Number(v || 0);
-// {coins: 5, privileges: 2} -> "5 coins, 2 privileges" (as the content tables write goods)
-const goodsText = (goods) => Object.entries(goods).map(([k, n]) => `${n} ${n === 1 ? k.replace(/s$/, "") : k}`).join(", ");
 const enumName = (value, prefix) => String(value || "").replace(prefix, "").toLowerCase().replace(/_/g, " ");
+// {coins: 5, privileges: 2} -> "5 coins, 2 privileges"; zero amounts are left out.
+const goodsText = (goods) => Object.entries(goods || {}).filter(([, n]) => num(n))
+  .map(([k, n]) => `${num(n)} ${num(n) === 1 ? k.replace(/s$/, "") : k}`).join(", ");
 
 function table(ctx, file, key) {
   const rows = ctx.content && ctx.content[file] && ctx.content[file][key];
@@ -23,68 +28,104 @@ const named = (ctx, file, key, what) => (id) => {
   return record && record.name ? record.name : `${what} #${id}`;
 };
 
-function towerSpaces(ctx) {
-  const spaces = [...table(ctx, "board", "spaces").values()].filter((s) => s.kind === "tower");
+function boardSpaces(ctx) {
+  const spaces = [...table(ctx, "board", "spaces").values()];
   if (spaces.length) return spaces;
-  // Without content tables: the printed board's order, four floors per tower.
-  const kinds = ["territory", "character", "building", "venture"];
-  return Array.from({ length: 16 }, (_, i) => ({ id: i + 1, tower: kinds[Math.floor(i / 4)], floor: (i % 4) + 1 }));
+  // Without content tables: the printed board's towers, four floors each (action spaces need the tables).
+  return Array.from({ length: 16 }, (_, i) => ({ id: i + 1, kind: "tower", tower: TOWERS[Math.floor(i / 4)], floor: (i % 4) + 1 }));
 }
+
+function spaceName(ctx, id) {
+  const s = table(ctx, "board", "spaces").get(Number(id));
+  if (!s) return `space ${id}`;
+  if (s.kind === "tower") return `the ${s.tower} tower, floor ${s.floor}`;
+  if (s.kind === "council") return "the council palace";
+  return `the ${s.modifier ? "large " : ""}${s.kind} space${s.kind === "market" && s.bonus ? ` (${goodsText(s.bonus)})` : ""}`;
+}
+
+// ------------------------------------------------------------------ drawing
 
 function skeleton(root, el) {
   root.replaceChildren(
-    el("section", { id: "summary", class: "summary" }),
-    el("section", {}, el("h2", { text: "Towers" }), el("div", { id: "towers", class: "towers" }),
-      el("div", { id: "spaces", class: "spaces" })),
+    el("section", { id: "summary", class: "lz-summary" }),
+    el("section", { class: "lz-board" },
+      el("div", { id: "towers", class: "towers" }),
+      el("div", { id: "spaces", class: "areas" }),
+      el("div", { id: "vatican", class: "vatican" })),
     el("section", {}, el("h2", { text: "Players" }), el("div", { id: "players", class: "players" })),
     el("section", { id: "final-scoring", class: "final-scoring", hidden: "" }));
 }
 
-function renderSummary(root, reply, view, el) {
-  const toAct = (reply.seatsToAct || []).join(", ") || (reply.systemToAct ? "system" : "-");
-  const items = [
-    ["round", "Round", view.round], ["period", "Period", view.period],
-    ["phase", "Phase", enumName(view.phase, "PHASE_")], ["to-act", "To act", toAct],
-    ["dice", "Dice (black, white, orange)", (view.dice || []).join(" · ") || "-"],
-    ["turn-order", "Turn order", (view.turnOrder || []).map((s) => `seat ${s}`).join(", ")],
-  ];
-  root.querySelector("#summary").replaceChildren(...items.map(([id, label, value]) =>
-    el("div", {}, el("span", { text: label }), el("b", { id, text: String(value) }))));
+function die(el, colour, value) {
+  return el("span", { class: `die die-${colour}`, title: `${colour} die` }, String(value ?? "-"));
 }
 
-const occupantText = (o) => `seat ${o.seat} (${enumName(o.member, "MEMBER_")})`;
+function renderSummary(root, reply, view, ctx) {
+  const { el } = ctx;
+  const toAct = (reply.seatsToAct || []).map((s) => ctx.chip(s));
+  const dice = view.dice || [];
+  const order = (view.turnOrder || []).map((s) => ctx.chip(s));
+  const item = (id, label, ...value) => el("div", {}, el("span", { class: "k", text: label }), el("b", { id }, ...value));
+  root.querySelector("#summary").replaceChildren(
+    item("round", "Round", String(view.round)),
+    item("period", "Period", String(view.period)),
+    item("phase", "Phase", enumName(view.phase, "PHASE_")),
+    item("dice", "Dice", ...(dice.length ? ["black", "white", "orange"].map((c, i) => die(el, c, dice[i])) : ["-"])),
+    item("turn-order", "Turn order", ...order),
+    item("to-act", "To act", ...(toAct.length ? toAct : [reply.systemToAct ? "the board (round end)" : "-"])));
+}
 
-function renderTowers(root, view, ctx) {
+function occupantChip(ctx, o) {
+  const member = enumName(o.member, "MEMBER_");
+  return ctx.el("span", { class: "occupant" }, ctx.chip(o.seat), ctx.el("span", { class: `pawn pawn-${member}`, title: `${member} family member` }));
+}
+
+function renderTowers(root, view, ctx, bySpace) {
   const { el } = ctx;
   const cardName = named(ctx, "cards", "cards", "card");
   const cards = view.towers || [];
-  const bySpace = new Map();
-  for (const o of view.occupants || []) bySpace.set(o.space, [...(bySpace.get(o.space) || []), o]);
-  const towers = new Map();
-  for (const space of towerSpaces(ctx)) towers.set(space.tower, [...(towers.get(space.tower) || []), space]);
+  const towers = new Map(TOWERS.map((t) => [t, []]));
+  for (const space of boardSpaces(ctx).filter((s) => s.kind === "tower")) towers.get(space.tower).push(space);
   root.querySelector("#towers").replaceChildren(...[...towers].map(([name, spaces]) => {
     const floors = spaces.sort((a, b) => b.floor - a.floor).map((space) => {
       const card = num(cards[space.id - 1]);
-      const occupants = (bySpace.get(space.id) || []).map(occupantText).join(", ");
-      return el("div", { class: `floor${card ? "" : " empty"}${occupants ? " occupied" : ""}`, "data-space": String(space.id) },
-        el("span", { class: "value", text: `floor ${space.floor}` + (space.value ? ` · ${space.value}` : "") }),
-        el("div", { class: "card", text: card ? cardName(card) : "(empty)" }),
-        el("div", { class: "occupant", text: occupants }));
+      const here = bySpace.get(space.id) || [];
+      return el("div", { class: `floor${card ? "" : " empty"}${here.length ? " occupied" : ""}`, "data-space": String(space.id) },
+        el("div", { class: "floor-head" },
+          el("span", { class: "value", text: space.value ? `${space.value}` : `floor ${space.floor}` }),
+          el("span", { class: "bonus", text: space.bonus ? `+${goodsText(space.bonus)}` : "" })),
+        el("div", { class: "card", text: card ? cardName(card) : "(taken)" }),
+        el("div", { class: "who" }, ...here.map((o) => occupantChip(ctx, o))));
     });
-    return el("div", { class: "tower", "data-tower": name }, el("h3", { text: name }), ...floors);
+    return el("div", { class: `tower tower-${name}`, "data-tower": name }, el("h3", { text: `${name}s` }), ...floors);
   }));
-  // Market, council and work spaces; those covered with fewer players (min_players) are left out.
+}
+
+function renderAreas(root, view, ctx, bySpace) {
+  const { el } = ctx;
   const seats = (view.players || []).length;
-  const others = [...table(ctx, "board", "spaces").values()]
-    .filter((s) => s.kind !== "tower" && (s.min_players || 2) <= seats);
-  root.querySelector("#spaces").replaceChildren(...others.map((s) => {
-    const list = bySpace.get(s.id) || [];
-    const name = s.kind === "council" ? "council palace" : s.kind + (s.modifier ? ` (large, ${s.modifier})` : "");
-    const label = `${name}${s.kind === "market" && s.bonus ? ": " + goodsText(s.bonus) : ""}`;
-    return el("div", { class: `space${list.length ? " occupied" : ""}`, "data-space": String(s.id) },
-      el("span", { class: "k", text: label }),
-      el("span", { class: "occupant", text: list.map(occupantText).join(", ") || "-" }));
+  const spaces = boardSpaces(ctx).filter((s) => s.kind !== "tower");
+  root.querySelector("#spaces").replaceChildren(...AREAS.map(([kind, title]) => {
+    const boxes = spaces.filter((s) => s.kind === kind).map((s) => {
+      const here = bySpace.get(s.id) || [];
+      const covered = num(s.min_players) > seats;  // rulebook: covered with fewer players
+      const label = [s.modifier ? `large, ${s.modifier} to the action` : (kind === "harvest" || kind === "production" ? "small" : ""),
+        s.bonus ? goodsText(s.bonus) : ""].filter(Boolean).join(" · ");
+      return el("div", { class: `space${here.length ? " occupied" : ""}${covered ? " covered" : ""}`, "data-space": String(s.id) },
+        el("span", { class: "k", text: covered ? `covered below ${s.min_players} players` : (label || `value ${s.value}`) }),
+        el("div", { class: "who" }, ...here.map((o) => occupantChip(ctx, o))));
+    });
+    return el("div", { class: `area area-${kind}`, "data-area": kind }, el("h3", { text: title }), ...boxes);
   }));
+}
+
+function renderVatican(root, view, ctx) {
+  const { el } = ctx;
+  const tiles = table(ctx, "excommunications", "tiles");
+  const drawn = view.excommunicationTiles || [];
+  root.querySelector("#vatican").replaceChildren(el("h3", { text: "Vatican" }),
+    ...drawn.map((id, i) => el("div", { class: "tile" }, el("span", { class: "k", text: `period ${i + 1}` }),
+      el("b", { text: (tiles.get(Number(id)) || {}).code || `#${id}` }))));
 }
 
 function renderPlayer(p, toAct, ctx) {
@@ -93,7 +134,7 @@ function renderPlayer(p, toAct, ctx) {
   const leaderName = named(ctx, "leaders", "leaders", "leader");
   const goods = p.goods || {};
   const grid = el("div", { class: "goods" },
-    ...GOODS.map((k) => el("div", { "data-good": k },
+    ...GOODS.map((k) => el("div", { "data-good": k, class: `good good-${k}` },
       el("div", { class: "k", text: k }), el("div", { class: "v", text: String(num(goods[k])) }))));
   const cards = el("div", { class: "cards" }, ...CARD_LISTS.map((k) =>
     el("div", { "data-cards": k }, el("span", { class: "k", text: `${k} (${(p[k] || []).length}):` }),
@@ -108,28 +149,86 @@ function renderPlayer(p, toAct, ctx) {
       (p.placed || []).map((m) => enumName(m, "MEMBER_")).join(", ") || "-"),
     el("div", {}, el("span", { class: "k", text: "excommunications:" }),
       (p.excommunications || []).map(tileCode).join(", ") || "-"));
-  const title = `Seat ${p.seat}` + (toAct ? " · to act" : "");
   return el("div", { class: `player${toAct ? " to-act" : ""}`, "data-seat": String(p.seat) },
-    el("h3", { text: title }), grid, cards);
+    el("h3", {}, ctx.chip(p.seat), toAct ? el("span", { class: "acting", text: "to act" }) : ""), grid, cards);
 }
 
-function renderFinal(root, view, el) {
+function renderFinal(root, view, ctx) {
+  const { el } = ctx;
   const box = root.querySelector("#final-scoring");
   const finals = view.final || [];
   box.hidden = !finals.length;
   if (!finals.length) return;
-  const head = el("tr", {}, ...["seat", ...FINAL].map((h) => el("th", { text: h })));
-  const rows = finals.map((f) => el("tr", {}, ...[f.seat, ...FINAL.map((k) => f[k])]
-    .map((v) => el("td", { text: String(v ?? 0) }))));
-  box.replaceChildren(el("b", { text: "Final scoring" }), el("table", {}, head, ...rows));
+  const head = el("tr", {}, ...["player", ...FINAL].map((h) => el("th", { text: h })));
+  const rows = finals.map((f) => el("tr", { "data-seat": String(f.seat) }, el("td", {}, ctx.chip(f.seat)),
+    ...FINAL.map((k) => el("td", { text: String(f[k] ?? 0) }))));
+  box.replaceChildren(el("h2", { text: "Final scoring" }), el("table", {}, head, ...rows));
 }
 
 export function render(root, reply, ctx) {
   const view = reply.view || {};
   if (!root.querySelector("#towers")) skeleton(root, ctx.el);
+  const bySpace = new Map();
+  for (const o of view.occupants || []) bySpace.set(o.space, [...(bySpace.get(o.space) || []), o]);
   const toAct = new Set(reply.seatsToAct || []);
-  renderSummary(root, reply, view, ctx.el);
-  renderTowers(root, view, ctx);
+  renderSummary(root, reply, view, ctx);
+  renderTowers(root, view, ctx, bySpace);
+  renderAreas(root, view, ctx, bySpace);
+  renderVatican(root, view, ctx);
   root.querySelector("#players").replaceChildren(...(view.players || []).map((p) => renderPlayer(p, toAct.has(p.seat), ctx)));
-  renderFinal(root, view, ctx.el);
+  renderFinal(root, view, ctx);
+}
+
+// ------------------------------------------------------------------ events in words
+
+const SOURCES = { SOURCE_TOWER_FEE: "the occupied tower's fee", SOURCE_FLOOR_BONUS: "the floor's bonus",
+  SOURCE_CARD_COST: "the card's cost", SOURCE_CARD_EFFECT: "a card's effect" };
+const source = (s) => SOURCES[s] || enumName(s, "SOURCE_");
+
+// Words for Lorenzo's events; null lets the shell's generic wording speak.
+export function describeEvent(item, ctx) {
+  const [[kind, e] = []] = Object.entries(item.event || {});
+  if (!kind) return null;
+  const who = e.seat !== undefined ? ctx.seatName(num(e.seat)) : "";
+  const card = named(ctx, "cards", "cards", "card");
+  const leader = named(ctx, "leaders", "leaders", "leader");
+  switch (kind) {
+    case "gameStarted": return `The game starts with ${e.seats} players${e.advanced ? " (advanced rules)" : ""}`;
+    case "resourcesGained": return goodsText(e.goods) ? `${who} gained ${goodsText(e.goods)} from ${source(e.source)}` : null;
+    case "resourcesPaid": return goodsText(e.goods) ? `${who} paid ${goodsText(e.goods)} for ${source(e.source)}` : null;
+    case "familyMemberPlaced":
+      return `${who} placed the ${enumName(e.member, "MEMBER_")} family member (value ${num(e.value)}) on ${spaceName(ctx, e.space)}`;
+    case "cardTaken": return `${who} took ${card(e.card)} (${enumName(e.cardType, "CARD_TYPE_")})`;
+    case "diceRolled": return `Dice rolled: black ${num(e.black)}, white ${num(e.white)}, orange ${num(e.orange)}`;
+    case "roundStarted": return `Round ${num(e.round)} begins`;
+    case "roundEnded": return `Round ${num(e.round)} ends`;
+    case "towersFilled": return `The towers are filled with ${(e.cards || []).filter(num).length} new cards`;
+    case "placementPassed": return `${who} passed`;
+    case "turnEnded": return `${who} ended the turn`;
+    case "councilPrivilegesChosen":
+      return `${who} chose the council privilege${(e.privileges || []).length > 1 ? "s" : ""} ${(e.privileges || []).map((p) => enumName(p, "PRIVILEGE_")).join(", ")}`;
+    case "leaderDrafted": return `${who} drafted ${leader(e.leader)}`;
+    case "leaderPlayed": return `${who} played ${leader(e.leader)}`;
+    case "leaderDiscarded": return `${who} discarded ${leader(e.leader)}`;
+    case "leaderActivated": return `${who} activated ${leader(e.leader)}`;
+    case "vaticanAnswerGiven": return `${who} ${e.support ? "supports the Church" : "accepts excommunication"}`;
+    case "churchSupported": return `${who} showed support for the Church: ${num(e.faith)} faith for ${num(e.victory)} victory points`;
+    case "excommunicated": return `${who} was excommunicated`;
+    case "faithPointsConverted": return `${who} converted ${num(e.faith)} faith into ${num(e.victory)} victory points`;
+    case "phaseChanged": return `Phase: ${enumName(e.phase, "PHASE_")}`;
+    case "finalScoreComputed": return `${ctx.seatName(num(e.score.seat))} scores ${num(e.score.total)} victory points in all`;
+    case "gameEnded": return `The game ends: ${(e.scores || []).map((s, seat) => `${ctx.seatName(seat)} ${s}`).join(", ")}`;
+    case "bonusTileChosen": return `${who} chose personal bonus tile ${num(e.tile)}`;
+    case "bonusActionPerformed": return `${who} took the bonus action (value ${num(e.value)})`;
+    case "bonusActionSkipped": return `${who} skipped the bonus action`;
+    case "decisionsQueued":
+      return `${who} must decide: ${(e.decisions || []).map((d) => `${enumName(d.kind, "DECISION_KIND_")}${num(d.count) > 1 ? ` ×${num(d.count)}` : ""}`).join(", ")}`;
+    case "exchangeChosen": return `${who} used ${card(e.card)}${goodsText(e.paid) ? `, paying ${goodsText(e.paid)}` : ""}`;
+    case "bonusCardActionTaken": return `${who} may take a card with a bonus action of value ${num(e.value)}`;
+    case "excommunicationTilesDrawn": return `The Vatican's excommunication tiles are drawn`;
+    case "decksShuffled": return "The card decks are shuffled";
+    case "bonusTileSelectionStarted": return "Players choose their personal bonus tiles";
+    case "familyMemberValueSet": return `${who}'s ${enumName(e.member, "MEMBER_")} family member is now worth ${num(e.value)}`;
+    default: return null;
+  }
 }
