@@ -54,7 +54,7 @@ browser:
 
 # The TypeScript client (clients/ts): its npm packages exactly as pinned in its package-lock.json, the
 # code buf generates from proto/, a type check, the Node.js match test's build and the spectator page's
-# bundle (services/gateway/static/tabula-client.js, committed so a machine without npm serves the page).
+# bundle (clients/ts/web/tabula-client.js, committed so a machine without npm serves the page).
 # Without npm this says so and does nothing: the Node.js test is skipped and the committed bundle is served.
 TS := clients/ts
 node: ts

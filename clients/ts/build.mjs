@@ -1,6 +1,6 @@
 // Builds what needs building from src/ with esbuild (pinned in package-lock.json):
-//   the spectator page's bundle  -> ../../services/gateway/static/tabula-client.js (committed: a machine
-//                                   without npm still serves the page; `make bundle-check` compares)
+//   the spectator page's bundle  -> web/tabula-client.js (committed: a machine without npm still serves
+//                                   the page; the gateway serves it as /static/tabula-client.js)
 //   the Node.js test             -> dist/node/play.test.js
 // `node build.mjs --out DIR` writes the page's bundle into DIR instead (the freshness check).
 import { build } from "esbuild";
@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const at = process.argv.indexOf("--out");
-const pageDir = at > 0 ? process.argv[at + 1] : here("../../services/gateway/static");
+const pageDir = at > 0 ? process.argv[at + 1] : here("web");
 
 await build({
   entryPoints: { "tabula-client": here("src/browser.ts") },

@@ -23,6 +23,9 @@ from services.gateway.wire import RpcError
 
 log = logging.getLogger("tabula.gateway")
 STATIC = Path(__file__).parent / "static"
+# The page's client, generated from every game's proto and bundled (clients/ts, `make bundle`); it lives
+# with the client, not here, because it names the games (the platform names none).
+BUNDLE = Path(__file__).resolve().parents[2] / "clients" / "ts" / "web" / "tabula-client.js"
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,10 @@ async def game_file(request: web.Request) -> web.FileResponse:
     return web.FileResponse(path, headers={"Cache-Control": "no-cache"})
 
 
+async def bundle(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(BUNDLE, headers={"Cache-Control": "no-cache"})
+
+
 async def index(request: web.Request) -> web.FileResponse:
     return web.FileResponse(request.app[CONFIG].static_dir / "index.html")
 
@@ -147,5 +154,6 @@ def build_app(registry: Registry, config: GatewayConfig | None = None) -> web.Ap
     app.router.add_get("/games", games)
     app.router.add_get("/games/{game}/{file}", game_file)
     app.router.add_get("/", index)
+    app.router.add_get("/static/tabula-client.js", bundle)
     app.router.add_static("/static/", config.static_dir)
     return app

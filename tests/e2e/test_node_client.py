@@ -25,7 +25,7 @@ from shared.redis_server import free_port, start_redis
 ROOT = Path(__file__).resolve().parents[2]
 TS_DIR = ROOT / "clients" / "ts"
 BUILT_TEST = TS_DIR / "dist" / "node" / "play.test.js"
-BUNDLE = ROOT / "services" / "gateway" / "static" / "tabula-client.js"
+BUNDLE = TS_DIR / "web" / "tabula-client.js"
 PROCESSES = ("lorenzo", "lobby", "worker", "reactor", "gateway")
 
 
@@ -106,5 +106,5 @@ def test_the_committed_page_bundle_is_what_clients_ts_builds(tmp_path: Path) -> 
     subprocess.run(["node", "build.mjs", "--out", str(tmp_path)], cwd=TS_DIR, check=True, timeout=120)
     fresh = (tmp_path / "tabula-client.js").read_bytes()
     assert fresh == BUNDLE.read_bytes(), (
-        "services/gateway/static/tabula-client.js is stale: run `make bundle`"
+        "clients/ts/web/tabula-client.js is stale: run `make bundle`"
     )

@@ -1,4 +1,4 @@
-// The spectator page's client (bundled by build.mjs into services/gateway/static/tabula-client.js):
+// The spectator page's client (bundled by build.mjs into clients/ts/web/tabula-client.js):
 // Connect over fetch to the gateway the page came from, JSON on the wire (readable in devtools).
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { Code, ConnectError, JsonClient, LobbyService, gameService, reason } from "./tabula.js";
