@@ -100,7 +100,7 @@ def test_a_player_with_more_than_one_way_chooses_and_must_meet_all_they_can() ->
     s = _quarter_over(demands=(BREAD, GAMES, RELIGION))
     s = _demands(with_player(s, 0, forum_tiles=tiles, demand_tiles=(RELIGION_TRAJAN_TILE,)))
     assert s.demand_choosers == (0,) and RULES.to_act(s) == (Actor.of_seat(0),)
-    listed = {c.payments for c in RULES.legal_commands(s, Actor.of_seat(0))}
+    listed = {c.payments for c in RULES.legal_commands(s, Actor.of_seat(0)) if isinstance(c, MeetDemands)}
     assert listed == {(F, WILD, T), (WILD, WILD, T), (F, WILD, WILD)}
     with pytest.raises(RuleViolation) as e:
         when(s, 0, MeetDemands((WILD, UNMET, T)))  # the games demand could be met: it must be

@@ -39,7 +39,8 @@ def _ending(**player: Any) -> State:
 
 
 def _score(s: State) -> FinalScore:
-    return of_type(when(s, -1, EndGame()), FinalScored)[0].scores[0]
+    scored: FinalScored = of_type(when(s, -1, EndGame()), FinalScored)[0]
+    return scored.scores[0]
 
 
 def test_one_point_per_hand_card_work_area_worker_camp_legionnaire_and_unfinished_trajan_tile() -> None:
@@ -123,8 +124,8 @@ def test_legionnaire_bonus_tile_counts_legionnaires_in_provinces_not_in_the_camp
 def test_bonus_tiles_bonus_counts_every_yellow_tile_itself_included() -> None:
     tiles = (OwnedBonusTile(TILES_BONUS, True), OwnedBonusTile(BREAD_BONUS, True), OwnedBonusTile(2, False))
     assert _score(_ending(bonus_tiles=tiles)).bonus_tiles == 2 * 3
-    tiles = (OwnedBonusTile(TILES_BONUS, False), OwnedBonusTile(BREAD_BONUS, True))
-    assert _score(_ending(bonus_tiles=tiles)).bonus_tiles == 2
+    grey = (OwnedBonusTile(TILES_BONUS, False), OwnedBonusTile(BREAD_BONUS, True))
+    assert _score(_ending(bonus_tiles=grey)).bonus_tiles == 2
 
 
 def test_most_points_win_and_a_tie_goes_to_the_disc_higher_in_the_senate_stack() -> None:

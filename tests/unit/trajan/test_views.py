@@ -41,8 +41,9 @@ def test_a_seat_sees_its_own_hand_only_and_nobody_sees_the_draw_pile() -> None:
 def test_only_card_draws_are_secret_and_only_to_the_drawing_seat() -> None:
     events, _ = _midgame(4, 3)
     secret = [e for e in events if RULES.visibility(e).kind is not VisibilityKind.PUBLIC]
-    assert secret and all(isinstance(e, CommoditiesDrawn) for e in secret)
-    assert all(RULES.visibility(e).seat == e.seat for e in secret)
+    drawn = [e for e in secret if isinstance(e, CommoditiesDrawn)]
+    assert secret and drawn == secret
+    assert all(RULES.visibility(e).seat == e.seat for e in drawn)
 
 
 def test_determinize_keeps_what_the_seat_sees_and_deals_the_unseen_cards_again() -> None:
