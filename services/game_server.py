@@ -16,7 +16,8 @@ def build(game: str, settings: Settings, port: int) -> RunningServer:
     loaded = load_game(game)
     store = RedisEventStore(redis_client(settings), shards=settings.shards)
     runner = MatchRunner(loaded.rules, loaded.codec, store)
-    servicer = GameServicer(runner, loaded.modules, TokenSigner(load_secret()))
+    content = loaded.manifest.content.build if loaded.manifest.content is not None else None
+    servicer = GameServicer(runner, loaded.modules, TokenSigner(load_secret()), content=content)
     return start_server([servicer.registration()], port=port, host=settings.host, workers=256)
 
 

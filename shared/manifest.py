@@ -111,6 +111,20 @@ class Presentation(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class ContentHook:
+    """A game's components for front-ends, typed: what the ``GetContent`` RPC answers.
+
+    ``message`` returns the root ``@message`` class (rendered into the game's ``.proto`` as
+    ``GetContentResponse.content``, with everything it holds); ``build`` returns its one instance,
+    made from the validated content, with every card, tile or space's costs, effects and an
+    English text generated in the game package. Both are loaders, called on first use.
+    """
+
+    message: Callable[[], type]
+    build: Callable[[], Any]
+
+
+@dataclass(frozen=True, slots=True)
 class GameManifest:
     """The one description of a game that the registry lists.
 
@@ -133,6 +147,7 @@ class GameManifest:
     web: Path | None = None  # folder with ``<name>.js`` (and ``<name>.css``) for the spectator page
     content_counts: Callable[[], Mapping[str, int]] | None = None
     content_tables: Callable[[], Mapping[str, Any]] | None = None  # public labels for front-ends
+    content: ContentHook | None = None  # typed components with texts (GetContent); None: an empty answer
     description: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 

@@ -8,7 +8,14 @@ import typer
 
 from services.cli.main import app
 from services.games import load_rules, manifests
+from shared.manifest import GameManifest
 from shared.protogen import compile_protos, proto_path, render_game_proto
+
+
+def game_proto(game: GameManifest) -> str:
+    """The game's .proto as its rules (and its content hook, if any) generate it."""
+    content = game.content.message() if game.content is not None else None
+    return render_game_proto(load_rules(game.name), game.source, content)
 
 
 def stale_protos() -> list[Path]:
@@ -16,7 +23,7 @@ def stale_protos() -> list[Path]:
     stale = []
     for game in manifests():
         path = proto_path(game.name)
-        if not path.exists() or path.read_text() != render_game_proto(load_rules(game.name), game.source):
+        if not path.exists() or path.read_text() != game_proto(game):
             stale.append(path)
     return stale
 
@@ -37,7 +44,7 @@ def proto(
         for game in manifests():
             path = proto_path(game.name)
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(render_game_proto(load_rules(game.name), game.source))
+            path.write_text(game_proto(game))
             typer.echo(f"wrote {path}")
     compile_protos(Path("proto"), out)
     typer.echo(f"generated {out}/ from proto/")

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shared.manifest import BotHooks, GameManifest, GameOption, OptionType, Presentation
+from shared.manifest import BotHooks, ContentHook, GameManifest, GameOption, OptionType, Presentation
 
 if TYPE_CHECKING:
     from services.lorenzo.rules.rules import LorenzoRules
@@ -37,6 +37,18 @@ def _content_tables() -> Mapping[str, Any]:
     from services.lorenzo.content.tables import content_tables
 
     return content_tables()
+
+
+def _content_type() -> type:
+    from services.lorenzo.catalog import message_type
+
+    return message_type()
+
+
+def _content() -> Any:
+    from services.lorenzo.catalog import build
+
+    return build()
 
 
 def _content_counts() -> Mapping[str, int]:
@@ -69,6 +81,7 @@ MANIFEST = GameManifest(
     content_counts=_content_counts,
     presentation=_presentation,
     content_tables=_content_tables,  # GET /content/lorenzo, names for the ids in views
+    content=ContentHook(_content_type, _content),  # GetContent: every component, typed, with its text
     web=Path(__file__).parent / "web",  # lorenzo.js and lorenzo.css for the spectator page
     source="services/lorenzo/rules",
     description='Three periods of two rounds (rulebook, "O Jogo"): place family members to take '
