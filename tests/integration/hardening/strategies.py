@@ -3,7 +3,7 @@
 Well-typed messages with hostile values: strings empty, long, with control characters or not
 UTF-8-safe text; integers at the edges of their type and negative; enums at 0, defined, and far
 out of range; repeated and map fields empty, small or over the bounds; oneofs with one member
-or none. ``mutated`` takes a real message (a legal command) and changes one field, so the
+or none. ``nudged`` takes a real message (a legal command) and changes one field, so the
 fuzzer also reaches the rules with commands that are almost right.
 """
 
@@ -130,21 +130,37 @@ def _one(name: str, value: Any) -> dict[str, Any]:
     return {name: value}
 
 
-@st.composite
-def mutated(draw: st.DrawFn, original: Message) -> Message:
-    """``original`` (a oneof wrapper such as a Command) with one field of its member changed."""
+# Values for a field of a command that is otherwise legal: the edges of int32 and small numbers.
+NUDGES = st.one_of(
+    st.sampled_from([-(2**31), -100, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 20, 64, 99, 1000, 2**31 - 1]),
+    st.integers(-(2**31), 2**31 - 1),
+)
+
+
+def nudged(original: Message, pick: int, value: int) -> Message:
+    """``original`` (a oneof wrapper such as a Command) with field ``pick`` (modulo the count) of its
+    member set to ``value``: an int or an enum as is, a bool as ``value != 0``, a string as its
+    digits, a repeated field as ``[value]``; nested messages are left alone. Pure, so the draws
+    of a test case never depend on the state of the match."""
     out = type(original)()
     out.CopyFrom(original)
     which = out.WhichOneof("kind")
-    if which is None:
+    member = getattr(out, which) if which is not None else None
+    if member is None or not member.DESCRIPTOR.fields:
         return out
-    member = getattr(out, which)
-    fields = list(member.DESCRIPTOR.fields)
-    if not fields:
+    field = member.DESCRIPTOR.fields[pick % len(member.DESCRIPTOR.fields)]
+    kind = field.type
+    if kind == FieldDescriptor.TYPE_MESSAGE:
         return out
-    field = draw(st.sampled_from(fields))
-    value = draw(_values(field, 1))
-    member.ClearField(field.name)
-    changed = _fill(type(member), {field.name: value})
-    member.MergeFrom(changed)
+    new: Any = (
+        value != 0
+        if kind == FieldDescriptor.TYPE_BOOL
+        else str(value)
+        if kind == FieldDescriptor.TYPE_STRING
+        else value
+    )
+    if field.is_repeated:
+        getattr(member, field.name)[:] = [new]
+    else:
+        setattr(member, field.name, new)
     return out
