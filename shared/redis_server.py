@@ -86,12 +86,16 @@ class RedisServer:
 
 
 def start_redis(
-    folder: Path | None = None, extra: list[str] | None = None, appendfsync: str = "everysec"
+    folder: Path | None = None,
+    extra: list[str] | None = None,
+    appendfsync: str = "everysec",
+    port: int | None = None,
 ) -> RedisServer:
-    """A new redis-server on a free port; waits until it answers PING."""
+    """A new redis-server on ``port`` (``tabula run`` restarts its Redis where the services look
+    for it), else on a free one; waits until it answers PING."""
     owns = folder is None
     folder = (folder or Path(tempfile.mkdtemp(prefix="tabula-redis-"))).resolve()
-    port = free_port(cluster="--cluster-enabled" in (extra or []))
+    port = port or free_port(cluster="--cluster-enabled" in (extra or []))
     args = [
         redis_binary(),
         "--port",

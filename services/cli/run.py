@@ -1,7 +1,11 @@
 """``tabula run``: Redis (embedded unless REDIS_URL is set) and every service, in the foreground.
 
 Each service is a child process; the command waits until each answers its health check,
-prints where they listen, and stops them all on Ctrl-C (or when any of them dies).
+prints where they listen, and then supervises them: a child that exits on its own (a crash, a
+SIGKILL) is logged on stderr and started again with the same command and environment, after a
+back-off of 1, 2, 4 ... up to 30 s while it keeps failing (a child that stayed up 30 s starts
+again after 1 s). The embedded Redis is restarted the same way, on its port and AOF folder.
+Ctrl-C (or SIGTERM) stops them all.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -77,17 +82,82 @@ def wait_http_healthy(port: int, timeout: float = 30.0) -> bool:
     return False
 
 
-def _stop(children: list[subprocess.Popen[bytes]], redis: RedisServer | None) -> None:
-    for child in children:
+STABLE = 30.0  # seconds up after which a child counts as recovered: its next crash waits 1 s
+MAX_BACKOFF = 30.0
+
+
+def backoff(crashes: int) -> float:
+    """Seconds before starting a child again after ``crashes`` crashes in a row: 1, 2, 4 ... 30."""
+    return min(2.0 ** (crashes - 1), MAX_BACKOFF)
+
+
+def _exit_text(code: int) -> str:
+    return f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+
+
+@dataclass
+class Child:
+    """One supervised child process: started again, after a back-off, whenever it exits on its own."""
+
+    name: str
+    start: Callable[[], subprocess.Popen[bytes]]
+    popen: subprocess.Popen[bytes]
+    started: float  # time.monotonic() of the last start
+    crashes: int = 0  # in a row
+    restart_at: float | None = None  # set while waiting to start again
+
+    def check(self, now: float) -> None:
+        """Start again when the back-off is over; else notice an exit and set the back-off."""
+        if self.restart_at is not None:
+            if now >= self.restart_at:
+                self._restart(now)
+            return
+        code = self.popen.poll()
+        if code is None:
+            return
+        self.crashes = self.crashes + 1 if now - self.started < STABLE else 1
+        delay = backoff(self.crashes)
+        self.restart_at = now + delay
+        typer.echo(f"{self.name:<10} exited ({_exit_text(code)}); restarting in {delay:g} s", err=True)
+
+    def _restart(self, now: float) -> None:
+        self.restart_at = None
+        try:
+            self.popen = self.start()
+        except (OSError, RuntimeError) as err:  # e.g. Redis could not take its port back yet
+            self.crashes += 1
+            self.restart_at = now + backoff(self.crashes)
+            typer.echo(f"{self.name:<10} did not start again ({err}); retrying", err=True)
+            return
+        self.started = now
+        typer.echo(f"{self.name:<10} restarted (pid {self.popen.pid})", err=True)
+
+
+def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
+    for child in processes:
         if child.poll() is None:
             child.send_signal(signal.SIGTERM)
-    for child in children:
+    for child in processes:
         try:
             child.wait(10)
         except subprocess.TimeoutExpired:
             child.kill()
-    if redis is not None:
-        redis.stop()
+            child.wait()
+
+
+def _service(proc: Process, env: dict[str, str]) -> Callable[[], subprocess.Popen[bytes]]:
+    child_env = {**env, **({f"TABULA_{proc.name.upper()}_PORT": str(proc.port)} if proc.port else {})}
+    return lambda: subprocess.Popen(proc.command(), env=child_env)
+
+
+def _embedded_redis(server: RedisServer) -> Child:
+    """The embedded Redis as a supervised child: started again on its port, with its AOF."""
+    from shared.redis_server import start_redis
+
+    def start() -> subprocess.Popen[bytes]:
+        return start_redis(folder=server.folder, port=server.port).process
+
+    return Child("redis", start, server.process, time.monotonic())
 
 
 def record_stack(path: Path, env: dict[str, str], started: list[Process]) -> None:
@@ -111,15 +181,16 @@ def run(
     """Start Redis and every service; Ctrl-C stops them all."""
     from shared.redis_server import start_redis
 
-    redis = None
+    redis: Child | None = None
     env = dict(os.environ)
     if "REDIS_URL" not in env:
         data.mkdir(parents=True, exist_ok=True)
-        redis = start_redis(folder=data)
-        redis.owns_folder = False
-        env["REDIS_URL"] = redis.url
+        server = start_redis(folder=data)
+        server.owns_folder = False
+        redis = _embedded_redis(server)
+        env["REDIS_URL"] = server.url
     typer.echo(f"redis      {env['REDIS_URL']}" + ("  (embedded, AOF in " + str(data) + ")" if redis else ""))
-    children: list[subprocess.Popen[bytes]] = []
+    children: list[Child] = []
     stopping = False
 
     def on_signal(*_: object) -> None:
@@ -131,8 +202,8 @@ def run(
     started = processes()
     try:
         for proc in started:
-            child_env = {**env, **({f"TABULA_{proc.name.upper()}_PORT": str(proc.port)} if proc.port else {})}
-            children.append(subprocess.Popen(proc.command(), env=child_env))
+            start = _service(proc, env)
+            children.append(Child(proc.name, start, start(), time.monotonic()))
             healthy = wait_http_healthy if proc.http else wait_healthy
             if proc.port is not None and not healthy(proc.port):
                 typer.echo(f"{proc.name} did not become healthy on port {proc.port}", err=True)
@@ -140,12 +211,16 @@ def run(
             where = f"grpc 127.0.0.1:{proc.port}" if proc.port else "running"
             if proc.http:
                 where = f"http://127.0.0.1:{proc.port}/ (spectator page)"
-            typer.echo(f"{proc.name:<10} {where}  (pid {children[-1].pid})")
+            typer.echo(f"{proc.name:<10} {where}  (pid {children[-1].popen.pid})")
         record_stack(stack_path_for(data), env, started)
         typer.echo("all services up; Ctrl-C stops them")
-        while not stopping and all(c.poll() is None for c in children):
+        supervised = [*([redis] if redis else []), *children]
+        while not stopping:
+            for child in supervised:
+                child.check(time.monotonic())
             time.sleep(0.2)
     finally:
         remove_stack(stack_path_for(data), os.getpid())
-        _stop(children, redis)
+        _stop([c.popen for c in children])
+        _stop([redis.popen] if redis else [])  # last: the services may flush on their way out
         typer.echo("stopped")

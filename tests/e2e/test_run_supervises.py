@@ -1,0 +1,135 @@
+"""`tabula run` supervises its children: the worker SIGKILLed mid-match is started again (and logged),
+the rest of the stack stays up, the bot match finishes, and Ctrl-C still stops everything."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+import redis
+
+from services.cli.run import wait_healthy
+from services.games import load_game, service_ports
+from shared.redis_server import free_port
+from shared.runner import MatchRunner
+from shared.store.redis_store import RedisEventStore
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def _start_stack(tmp_path: Path) -> tuple[subprocess.Popen[str], str, Path]:
+    env = {**os.environ, "TABULA_SECRET": "e2e-secret-0123456789"}
+    env.pop("REDIS_URL", None)
+    for name in service_ports():
+        env[f"TABULA_{name.upper()}_PORT"] = str(free_port())
+    errors = tmp_path / "stderr.log"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "services.cli", "run", "--data", str(tmp_path / "redis")],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=errors.open("w"),
+        text=True,
+    )
+    lines: list[str] = []
+    deadline = time.monotonic() + 120
+    assert proc.stdout is not None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if "all services up" in line:
+            break
+    output = "".join(lines)
+    assert "all services up" in output, output
+    return proc, output, errors
+
+
+def _child(run: subprocess.Popen[str], name: str) -> psutil.Process:
+    (found,) = [c for c in psutil.Process(run.pid).children() if c.cmdline()[-2:] == ["serve", name]]
+    return found
+
+
+def _wait_for(condition: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def test_a_worker_killed_under_tabula_run_is_restarted_and_the_bot_match_finishes(tmp_path: Path) -> None:
+    run, output, errors = _start_stack(tmp_path)
+    try:
+        url = re.search(r"^redis\s+(redis://\S+)", output, re.M)
+        assert url is not None
+        client = redis.Redis.from_url(url.group(1))
+        store = RedisEventStore(client)
+        game = load_game("lorenzo")
+        runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, store)
+        bots = json.dumps({"0": "random", "1": "random"})
+        runner.create("kept", 2, {}, seed=3, extra_meta={"bots": bots, "turn_seconds": "0"})
+        _wait_for(lambda: store.version("kept") > 10, 60, "the bots to start playing")
+        worker = _child(run, "worker")
+        pool = worker.children()  # prefork pool processes: they must not outlive their worker
+        worker.send_signal(signal.SIGKILL)
+        assert store.get_meta("kept").get("status") == "active"
+        killed = time.monotonic()
+        _wait_for(lambda: "worker     restarted" in errors.read_text(), 30, "the worker to be restarted")
+        assert re.search(
+            r"^worker\s+exited \(killed by SIGKILL\); restarting in 1 s", errors.read_text(), re.M
+        )
+        assert _child(run, "worker").pid != worker.pid and run.poll() is None
+        for port in map(int, re.findall(r"grpc 127\.0\.0\.1:(\d+)", output)):
+            assert wait_healthy(port, timeout=5)  # the rest of the stack stayed up
+        _wait_for(lambda: store.get_meta("kept").get("status") == "finished", 180, "the match to finish")
+        assert time.monotonic() - killed < 180
+        appends = [e.command_id for e in store.read("kept")]  # one command id per append
+        ids = [cid for n, cid in enumerate(appends) if n == 0 or appends[n - 1] != cid]
+        assert len(ids) == len(set(ids))  # no move applied twice
+        children = psutil.Process(run.pid).children(recursive=True) + pool
+        client.close()
+    finally:
+        run.send_signal(signal.SIGINT)
+        code = run.wait(60)
+    assert code == 0
+    time.sleep(0.5)
+    assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_the_embedded_redis_killed_under_tabula_run_comes_back_on_its_aof_and_the_match_finishes(
+    tmp_path: Path,
+) -> None:
+    run, output, errors = _start_stack(tmp_path)
+    try:
+        url = re.search(r"^redis\s+(redis://\S+)", output, re.M)
+        assert url is not None
+        client = redis.Redis.from_url(url.group(1))
+        store = RedisEventStore(client)
+        game = load_game("lorenzo")
+        runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, store)
+        bots = json.dumps({"0": "random", "1": "random"})
+        runner.create("through", 2, {}, seed=4, extra_meta={"bots": bots, "turn_seconds": "0"})
+        _wait_for(lambda: store.version("through") > 10, 60, "the bots to start playing")
+        (server,) = [c for c in psutil.Process(run.pid).children() if "redis-server" in c.name()]
+        server.send_signal(signal.SIGKILL)
+        _wait_for(lambda: "redis      restarted" in errors.read_text(), 30, "Redis to be restarted")
+        _wait_for(lambda: store.get_meta("through").get("status") == "finished", 180, "the match to finish")
+        appends = [e.command_id for e in store.read("through")]
+        ids = [cid for n, cid in enumerate(appends) if n == 0 or appends[n - 1] != cid]
+        assert len(ids) == len(set(ids))
+        client.close()
+    finally:
+        run.send_signal(signal.SIGINT)
+        code = run.wait(60)
+    assert code == 0
