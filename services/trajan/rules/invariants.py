@@ -6,7 +6,6 @@ from collections import Counter
 
 from services.trajan.rules.content_types import Content
 from services.trajan.rules.model import Phase, PlayerState, State
-from services.trajan.rules.queries import tokens_out
 
 
 def violations(c: Content, s: State) -> list[str]:
@@ -14,8 +13,10 @@ def violations(c: Content, s: State) -> list[str]:
     if not s.players:
         return []
     out = [*_cards(c, s)]
+    on_board = Counter(x for site in s.sites for x in site.workers)
+    on_board.update(x for province in s.provinces for x in province.legionnaires)
     for p in s.players:
-        out += [f"seat {p.seat}: {problem}" for problem in _player(c, s, p)]
+        out += [f"seat {p.seat}: {problem}" for problem in _player(c, s, p, on_board[p.seat])]
     for x in s.provinces:
         if len(set(x.legionnaires)) != len(x.legionnaires):
             out.append(f"province {x.province}: two legionnaires of one seat")
@@ -32,22 +33,25 @@ def _cards(c: Content, s: State) -> list[str]:
     return [] if total == expected else [f"{total} commodity cards, not {expected}"]
 
 
-def _player(c: Content, s: State, p: PlayerState) -> list[str]:
-    out = []
-    b = c.board
-    markers = Counter(m for bowl in p.bowls for m in bowl.markers)
+def _markers(c: Content, s: State, p: PlayerState) -> str:
+    markers = [m for bowl in p.bowls for m in bowl.markers]
     if s.phase is Phase.TURNS and p.seat == s.active:
-        markers.update(s.in_hand)
+        markers += s.in_hand
+    full = sorted(x for x in c.board.colours for _ in range(c.board.markers_per_colour))
     if s.phase is Phase.MARKERS:  # bowls still being filled
-        wrong = any(n > b.markers_per_colour for n in markers.values())
+        wrong = any(markers.count(x) > c.board.markers_per_colour for x in set(markers))
     else:
-        wrong = any(markers[x] != b.markers_per_colour for x in b.colours)
-    if wrong:
-        out.append(f"markers {dict(markers)}")
+        wrong = sorted(markers) != full
+    return f"markers {sorted(markers)}" if wrong else ""
+
+
+def _player(c: Content, s: State, p: PlayerState, on_board: int) -> list[str]:
+    b = c.board
+    out = [problem for problem in (_markers(c, s, p),) if problem]
     counts = (p.supply, p.work_area, p.camp)
     if min(counts) < 0:
         out.append(f"negative figures {counts}")
-    if sum(counts) + tokens_out(s, p.seat) != b.tokens:
+    if sum(counts) + on_board != b.tokens:
         out.append("figures not conserved")
     if not 0 <= p.senate < len(b.senate_track):
         out.append(f"senate space {p.senate}")
