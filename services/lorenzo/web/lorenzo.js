@@ -10,6 +10,7 @@
 const GOODS = ["coins", "wood", "stone", "servants", "military", "faith", "victory"];
 const CARD_LISTS = ["territories", "characters", "buildings", "ventures"];
 const TOWERS = ["territory", "character", "building", "venture"];
+const TOWER_TITLES = { territory: "Territories", character: "Characters", building: "Buildings", venture: "Ventures" };
 const FINAL = ["before", "territories", "characters", "ventures", "military", "resources", "penalty", "total"];
 const AREAS = [["market", "Market"], ["council", "Council palace"], ["harvest", "Harvest"], ["production", "Production"]];
 
@@ -97,7 +98,7 @@ function renderTowers(root, view, ctx, bySpace) {
         el("div", { class: "card", text: card ? cardName(card) : "(taken)" }),
         el("div", { class: "who" }, ...here.map((o) => occupantChip(ctx, o))));
     });
-    return el("div", { class: `tower tower-${name}`, "data-tower": name }, el("h3", { text: `${name}s` }), ...floors);
+    return el("div", { class: `tower tower-${name}`, "data-tower": name }, el("h3", { text: TOWER_TITLES[name] || name }), ...floors);
   }));
 }
 
@@ -144,7 +145,7 @@ function renderPlayer(p, toAct, ctx) {
   cards.append(
     el("div", {}, el("span", { class: "k", text: "leaders played:" }),
       (p.played || []).map((l) => leaderName(l.leader)).join(", ") || "-"),
-    el("div", {}, el("span", { class: "k", text: "in hand:" }), `${num(p.handSize)} leaders`),
+    el("div", {}, el("span", { class: "k", text: "in hand:" }), `${num(p.handSize)} leader${num(p.handSize) === 1 ? "" : "s"}`),
     el("div", {}, el("span", { class: "k", text: "family placed:" }),
       (p.placed || []).map((m) => enumName(m, "MEMBER_")).join(", ") || "-"),
     el("div", {}, el("span", { class: "k", text: "excommunications:" }),
