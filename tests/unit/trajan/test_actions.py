@@ -343,3 +343,15 @@ def test_the_first_tile_of_a_kind_brings_its_bonus_action_the_second_does_not() 
 def test_no_worker_in_the_work_area_no_placement() -> None:
     s = acting(with_player(game(2), 0, work_area=0), 0, Action.CONSTRUCTION)
     _raises("no_worker", s, PlaceWorker(1))
+
+
+def test_a_shipment_of_wild_commodity_tiles_only_is_a_shipment() -> None:
+    s = _ship((), IDENTICAL, (ForumTile.WILD_COMMODITY, ForumTile.WILD_COMMODITY))
+    events, after = _deliver(s, LoadWildCommodity(), LoadWildCommodity())
+    assert points(events, 0) == 6 and after.players[0].display == () and after.players[0].forum_tiles == ()
+
+
+def test_an_empty_trajan_stack_cannot_be_taken_from() -> None:
+    s = acting(game(2), 0, Action.TRAJAN)
+    stacks = (replace(s.trajan_stacks[0], top=0, rest=()), *s.trajan_stacks[1:])
+    _raises("empty_stack", replace(s, trajan_stacks=stacks), TakeTrajanTile(1))

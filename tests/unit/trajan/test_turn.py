@@ -22,6 +22,7 @@ from services.trajan.rules.commands import (
 from services.trajan.rules.content_types import Action, ForumTile
 from services.trajan.rules.events import (
     ArchMoved,
+    CommoditiesDrawn,
     DemandRevealed,
     MarkerSown,
     PendingSet,
@@ -306,3 +307,20 @@ def test_seed_time_example_two_markers_two_spaces_no_round_end() -> None:
     s = then(then(s, 0, ChooseBowl(3)), 0, SowMarker(Y))
     assert s.time == 2 and s.phase is Phase.TURNS
     assert of_type(when(s, 0, Decline()), TurnStarted) == [TurnStarted(1)]
+
+
+def test_exactly_six_markers_end_in_the_emptied_bowl() -> None:
+    s = with_player(game(2), 0, bowls=bowls((), (Y, Y, Y, Y, Y, Y), (), (), (), ()), slots=(0,) * 6)
+    events = when(s, 0, ChooseBowl(2))
+    assert [e.bowl for e in of_type(events, MarkerSown)][-1] == 2
+    assert kinds(of_type(events, PendingSet)[-1].steps) == [(StepKind.ACTION, Action.FORUM)]
+
+
+def test_the_draw_cards_effect_draws_two_commodity_cards() -> None:
+    draw_two_orange = 1  # trajan_tiles.yaml: draw_cards, orange + orange, 3 VP
+    slots = (draw_two_orange, 0, 0, 0, 0, 0)
+    s = with_player(game(2), 0, bowls=bowls((OR,), (), (), (), (), (OR,)), slots=slots)
+    events = when(s, 0, ChooseBowl(6))
+    assert points(events, 0) == 3
+    drawn = of_type(when(then(s, 0, ChooseBowl(6)), 0, UseTrajanEffect()), CommoditiesDrawn)
+    assert len(drawn) == 1 and len(drawn[0].cards) == 2 and drawn[0].seat == 0
