@@ -2,7 +2,7 @@
 
 Reliability settings (docs/workers.md): ``acks_late`` + ``task_reject_on_worker_lost`` (a task
 whose worker dies is delivered again), prefetch 1, a broker visibility timeout (default 300 s)
-longer than a task may be held (waiting reserved, then running up to its time limit), retries with
+over twice the task time limit (a running task is never handed to a second worker), retries with
 backoff only on transient Redis errors. Turn clocks are not countdowns (they wait in Redis, see
 ``services.workers.clocks``), and a task lost for good is planned again by the reactor's sweeper,
 so no message has to wait in the broker for long. Importing this module

@@ -16,7 +16,7 @@ QUEUES = ("bots", "scoring", "timers")
 class WorkerSettings:
     base: Settings
     broker_url: str
-    visibility_timeout: int  # seconds; longer than a task may wait reserved plus its time limit
+    visibility_timeout: int  # seconds; over twice the task time limit (clocks are not countdowns)
     restore_interval: int  # seconds between sweeps that put back messages of dead workers
     task_time_limit: int
     mcts: Budget
