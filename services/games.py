@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from services.florenza.manifest import MANIFEST as FLORENZA
 from services.lorenzo.manifest import MANIFEST as LORENZO
 from shared.codec import MessageCodec
 from shared.config import PORTS, port_for
@@ -26,7 +27,7 @@ from shared.decider import missing_members
 from shared.manifest import GameManifest
 from shared.protogen import GameModules
 
-GAMES: tuple[GameManifest, ...] = (LORENZO,)
+GAMES: tuple[GameManifest, ...] = (LORENZO, FLORENZA)
 
 EXTRA_GAMES = "TABULA_EXTRA_GAMES"
 

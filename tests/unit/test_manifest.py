@@ -111,7 +111,8 @@ def test_a_manifest_that_cannot_be_right_fails_where_it_is_written() -> None:
 def test_a_test_game_registered_through_the_environment_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "race" not in games.game_names()
     monkeypatch.setenv("TABULA_EXTRA_GAMES", EXTRA)
-    assert games.game_names() == ["lorenzo", "race"] and games.manifest("race") is RACE
+    registered = [m.name for m in games.GAMES]
+    assert games.game_names() == [*registered, "race"] and games.manifest("race") is RACE
     assert isinstance(games.load_rules("race"), RaceRules)
     assert games.game_port("race") == 50090
 
@@ -163,7 +164,13 @@ def test_a_game_port_comes_from_its_manifest_or_the_environment(monkeypatch: pyt
     assert games.game_port("lorenzo", {"TABULA_LORENZO_PORT": "6000"}) == 6000
     monkeypatch.setenv("TABULA_LORENZO_PORT", "6001")
     assert games.game_port("lorenzo") == 6001
-    assert games.service_ports() == {"lobby": 50051, "gateway": 8080, "lorenzo": 50061}
+    ports = games.service_ports()
+    assert {k: ports[k] for k in ("lobby", "gateway", "lorenzo")} == {
+        "lobby": 50051,
+        "gateway": 8080,
+        "lorenzo": 50061,
+    }
+    assert ports == {"lobby": 50051, "gateway": 8080, **{m.name: m.default_port for m in games.GAMES}}
     assert port_for("anything", {}, default=7) == 7
     with pytest.raises(KeyError):
         port_for("lorenzo", {})  # shared knows only the platform's own ports

@@ -1,0 +1,70 @@
+"""Florenza as the platform sees it: the one manifest the registry lists.
+
+Content, rules, bots and the terminal presentation are loaded on first use (the loaders below), so
+listing games stays cheap. Florenza takes no options: the seed's rules have no variants
+(docs/rules/florenza.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from shared.manifest import BotHooks, GameManifest, Presentation
+
+if TYPE_CHECKING:
+    from services.florenza.rules.rules import FlorenzaRules
+
+
+def _rules() -> FlorenzaRules:
+    from services.florenza.content import load_rules
+
+    return load_rules()
+
+
+def _bots() -> BotHooks:
+    from services.florenza import bots
+
+    return BotHooks(evaluate=bots.evaluate, evaluate_all=bots.evaluate_all, prune=bots.prune)
+
+
+def _presentation() -> Presentation:
+    from services.florenza.presentation import load
+
+    return load()
+
+
+def _content_tables() -> Mapping[str, Any]:
+    from services.florenza.content.tables import content_tables
+
+    return content_tables()
+
+
+def _content_counts() -> Mapping[str, int]:
+    from services.florenza.content import load_content
+    from services.florenza.rules.content_types import content_counts
+
+    return content_counts(load_content())
+
+
+MANIFEST = GameManifest(
+    name="florenza",
+    title="Florenza",
+    min_seats=2,
+    max_seats=5,
+    default_port=50063,
+    rules=_rules,
+    bots=_bots,
+    presentation=_presentation,
+    content_counts=_content_counts,
+    content_tables=_content_tables,  # GET /content/florenza, names for the ids in views
+    web=Path(__file__).parent / "web",  # florenza.js and florenza.css for the spectator page
+    source="services/florenza/rules",
+    description="Eight rounds in Renaissance Florence: place workers to build workshops, hire artists for "
+    "art works in your Palazzo, your Chiesa, the city and the Duomo, make offerings to preachers, and "
+    "vie for Captain of the People and Bishop.",
+    # The bot bench plays 4 seats, like Lorenzo's (services/workers/bench.py): its goals are set
+    # against 3 opponents (docs/workers.md, "Bench").
+    extra={"bench_seats": 4},
+)
