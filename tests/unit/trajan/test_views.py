@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import importlib
+from pathlib import Path
 
 from services.trajan.rules.commands import COMMAND_TYPES
 from services.trajan.rules.events import EVENT_TYPES, CommoditiesDrawn, Event
 from services.trajan.rules.model import State
 from services.trajan.rules.playout import random_playout
 from services.trajan.rules.view import TrajanView
-from shared.codec import fields_of
+from shared.codec import MessageCodec, fields_of
 from shared.decider import SPECTATOR, SYSTEM, Actor, VisibilityKind
-from shared.protogen import render_game_proto
+from shared.protogen import compile_protos, render_game_proto
 from shared.rng import Rng
 from shared.wire import comments_of, wire_of
 
@@ -87,3 +89,18 @@ def test_enums_start_at_one_and_the_game_renders_to_a_proto() -> None:
     text = render_game_proto(RULES, "services/trajan/rules")
     assert "package tabula.trajan.v1;" in text and "service TrajanService" in text
     assert "message TrajanView" in text and "oneof kind" in text
+
+
+def test_every_event_of_a_game_and_the_views_survive_the_protobuf_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "proto" / "tabula" / "trajan" / "v1" / "trajan.proto"
+    path.parent.mkdir(parents=True)
+    path.write_text(render_game_proto(RULES, "services/trajan/rules"), encoding="utf-8")
+    compile_protos(tmp_path / "proto", tmp_path / "gen", includes=(Path("proto"),))
+    pb2 = importlib.import_module("tabula.trajan.v1.trajan_pb2")
+    codec = MessageCodec(pb2, [*COMMAND_TYPES, *EVENT_TYPES, TrajanView])
+    events, final = random_playout(RULES, RULES.make_config(3, {}), 21)
+    for e in events:
+        assert codec.decode(*codec.encode(e)) == e
+    for viewer in (Actor.of_seat(1), SPECTATOR, SYSTEM):
+        v = RULES.view(final, viewer)
+        assert codec.decode(*codec.encode(v)) == v
