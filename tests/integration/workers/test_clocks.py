@@ -9,14 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis.cluster
+from redis.crc import key_slot
 
 from services.games import load_game
-from services.workers.clocks import Clock, clocks_key
+from services.workers.clocks import Clock, ClockStore, clocks_key
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import Reactor, celery_dispatch, follower_settings
 from services.workers.settings import WorkerSettings
 from shared.decider import Actor
-from shared.redis_server import start_redis
+from shared.redis_server import RedisCluster, start_redis
 from shared.runner import MatchRunner
 from shared.store import shard_of
 from shared.store.redis_store import RedisEventStore
@@ -165,3 +167,22 @@ def test_clocks_from_ten_seconds_to_seven_days_fire_at_their_time(
     assert reactor.fire_clocks() == 0
     clock.t = start + seconds + 0.5
     assert reactor.fire_clocks() == 1 and dispatch.sent[0].version == version
+
+
+def test_clocks_work_on_a_redis_cluster_in_their_shard_s_slot(redis_cluster: RedisCluster) -> None:
+    nodes = [redis.cluster.ClusterNode(h, p) for h, p in redis_cluster.startup_nodes]  # type: ignore[no-untyped-call]
+    client = redis.cluster.RedisCluster(startup_nodes=nodes)
+    try:
+        client.flushall(target_nodes=redis.cluster.RedisCluster.PRIMARIES)
+        clocks = ClockStore(client, lambda match_id: shard_of(match_id, 16))
+        shard = shard_of("c1", 16)
+        outbox = RedisEventStore(client).outbox_key(shard)
+        assert key_slot(clocks_key(shard).encode()) == key_slot(outbox.encode())
+        clocks.set(Clock("c1", 4, 0, 1_000))
+        clocks.set(Clock("c1", 4, 0, 5_000))  # planned again later: keeps the earlier time
+        clocks.set(Clock("c1", 4, 1, 9_000))
+        assert clocks.take_due(shard, 2_000) == [Clock("c1", 4, 0, 1_000)]
+        clocks.cancel("c1", 4, seats=2)
+        assert clocks.pending(shard) == []
+    finally:
+        client.close()
