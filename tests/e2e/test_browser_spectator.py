@@ -311,7 +311,7 @@ def test_the_page_shows_the_public_view_and_follows_commands_live(page: Any, sta
     assert len(view.occupants) >= 4, "family members stand on the board"
     names = page.locator(".floor:not(.empty) .card").all_inner_texts()
     assert names and not any(name.startswith("card #") for name in names)  # names, not ids
-    page.wait_for_function(f"() => document.querySelector('#event-log li').dataset.version === '{version}'")
+    page.wait_for_function(f"() => document.querySelector('#event-log li')?.dataset.version === '{version}'")
     words = page.locator("#event-log li .t").all_inner_texts()
     assert len(words) > 20
     assert any(w.split(" ")[0] in LIVE_NAMES for w in words), words  # events name the players
@@ -369,7 +369,7 @@ def test_a_finished_match_shows_its_final_scores_with_names(browser: Any, stack:
         ]
     breakdown = page.locator("#final-scoring tr").all_inner_texts()[1:]
     assert len(breakdown) == 3 and all(row.split("\t")[0].strip() in FINISHED_NAMES for row in breakdown)
-    newest = f"() => document.querySelector('#event-log li').dataset.version === '{final.version}'"
+    newest = f"() => document.querySelector('#event-log li')?.dataset.version === '{final.version}'"
     page.wait_for_function(newest)  # the whole history has arrived
     assert page.locator("#event-log li").first.locator(".t").inner_text().startswith("The game ends: ")
     _shot(page, "finished")
