@@ -1,9 +1,9 @@
 """Bootstrap of the lobby: the one place that wires settings, Redis, the games, gRPC and threads.
 
-Besides the gRPC server, every lobby instance runs two background threads: the matcher
-(one tick every ``TABULA_MATCH_TICK_S``, default 0.5 s) and the ratings projector (the
-``lobby-projections`` consumer group on every outbox shard, read by the shared follower).
-Both are safe to run in many instances at once.
+Besides the gRPC server, every lobby instance runs three background threads: the matcher
+(one tick every ``TABULA_MATCH_TICK_S``, default 0.5 s), the ratings projector (the
+``lobby-projections`` consumer group on every outbox shard, read by the shared follower) and the
+notice projector (group ``lobby-notices``, the same way). All are safe to run in many instances.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from services.lobby.adapters.games import GameCatalog
-from services.lobby.adapters.match_index import MatchIndex
+from services.lobby.adapters.match_index import MatchIndex, PlayerMatches
+from services.lobby.adapters.notices_repo import NoticeRepository
+from services.lobby.adapters.push import PushSender, load_push
 from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.adapters.rooms_repo import RoomRepository
@@ -25,6 +27,8 @@ from services.lobby.entrypoints.servicer import LobbyServicer
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import Matcher, QueueService
+from services.lobby.service_layer.mine import MyMatches
+from services.lobby.service_layer.notices import NoticeProjector, Notices
 from services.lobby.service_layer.projections import RatingsProjector, Standings
 from services.lobby.service_layer.rooms import RoomService
 from shared.config import Settings, port_for, redis_client
@@ -46,6 +50,7 @@ class Lobby:
     matcher: Matcher
     projector: RatingsProjector
     catalog: GameCatalog
+    notices: NoticeProjector
     stopping: threading.Event = field(default_factory=threading.Event)
     threads: list[threading.Thread] = field(default_factory=list)
 
@@ -55,9 +60,11 @@ class Lobby:
 
     def start_background(self, tick_s: float) -> None:
         self.projector.follower.ensure_groups()
+        self.notices.follower.ensure_groups()
         loops = (
             ("matcher", self.matcher.run, (self.stopping, tick_s)),
             ("projector", self.projector.run, (self.stopping,)),
+            ("notices", self.notices.run, (self.stopping,)),
         )
         for name, loop, args in loops:
             thread = threading.Thread(target=loop, args=args, name=f"lobby-{name}", daemon=True)
@@ -80,28 +87,39 @@ def build(
     clock: Callable[[], int] = now_ms,
     policy: Policy | None = None,
     keepalive_ms: int = 10_000,
+    push: PushSender | None = None,
 ) -> Lobby:
+    """``push``: the push-notification hook (default: ``TABULA_PUSH`` from ``env``, else a log line)."""
     client = redis_client(settings)
     store = RedisEventStore(client, shards=settings.shards)
-    catalog = GameCatalog(signer, env, index=MatchIndex(client))
+    mine = PlayerMatches(client)
+    catalog = GameCatalog(signer, env, index=MatchIndex(client), mine=mine)
     ratings = RatingsRepository(client)
     identity = Identity(signer, ratings, store)
     queue_repo = QueueRepository(client)
+    notice_repo = NoticeRepository(client)
+    push = push if push is not None else load_push(env if env is not None else os.environ)
+    rooms = RoomService(RoomRepository(client), catalog, identity, clock)
+    queue = QueueService(queue_repo, ratings, catalog, identity, clock)
+    notices = Notices(notice_repo, rooms.repo, ratings, identity, push)
     servicer = LobbyServicer(
         identity,
-        RoomService(RoomRepository(client), catalog, identity, clock),
-        QueueService(queue_repo, ratings, catalog, identity, clock),
+        rooms,
+        queue,
         Standings(ratings, catalog),
         keepalive_ms,
         MatchList(MatchIndex(client), store, ratings, catalog),
+        MyMatches(mine, store, identity, rooms, queue, notices),
+        notices,
     )
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
     server = start_server([servicer.registration()], port=port, host=settings.host, workers=256)
     return Lobby(
         server,
-        Matcher(queue_repo, catalog, clock, store, policy),
+        Matcher(queue_repo, catalog, clock, store, policy, ratings=ratings),
         RatingsProjector(store, ratings, consumer),
         catalog,
+        NoticeProjector(store, notice_repo, push, consumer),
     )
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import grpc
 
 from services.games import LoadedGame, game_names, game_port, load_game, load_rules, manifest
-from services.lobby.adapters.match_index import MatchIndex
+from services.lobby.adapters.match_index import MatchIndex, PlayerMatches
 from services.lobby.domain import validation
 from shared.errors import Conflict
 from shared.manifest import GameManifest
@@ -42,6 +42,7 @@ class MatchRequest:
     players: tuple[str, ...]  # player id per seat, "" for bots
     turn_seconds: int
     listed: bool = True  # offered to spectators by ListMatches (not for private rooms)
+    names: tuple[str, ...] = ()  # display name per seat, "" for bots: the game service labels seats with them
 
 
 class GameCatalog:
@@ -51,8 +52,9 @@ class GameCatalog:
         env: Mapping[str, str] | None = None,
         timeout_s: float = 10.0,
         index: MatchIndex | None = None,
+        mine: PlayerMatches | None = None,
     ) -> None:
-        self.signer, self.timeout_s, self.index = signer, timeout_s, index
+        self.signer, self.timeout_s, self.index, self.mine = signer, timeout_s, index, mine
         self.env = dict(env if env is not None else os.environ)
         self._rules: dict[str, Any] = {}
         self._channels: dict[str, grpc.Channel] = {}
@@ -95,10 +97,13 @@ class GameCatalog:
             bots=dict(request.bots),
             turn_seconds=request.turn_seconds,
             players=list(request.players),
+            display_names=list(request.names),
         )
         stub = getattr(loaded.modules.pb2_grpc, f"{loaded.modules.name}ServiceStub")(
             self._channel(request.game)
         )
+        if self.mine is not None:  # before creating: a match made by a lobby that then died is still found
+            self.mine.record(request.match_id, [p for p in request.players if p], int(time.time() * 1000))
         token = self.signer.issue("lobby", Role.SERVICE, ttl_s=300)
         try:
             stub.CreateMatch(message, metadata=[("authorization", f"Bearer {token}")], timeout=self.timeout_s)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 P = "{lobby}"
 GROUP = "lobby-projections"  # consumer group on every {sNN}:outbox stream
+NOTICES_GROUP = "lobby-notices"  # the players' notices, a second group on every outbox stream
 TTL_S = 24 * 3600  # rooms, tickets and their feeds expire a day after their last change
 
 
@@ -69,6 +70,21 @@ def rated() -> str:
 def matches() -> str:
     """Match ids of public rooms and matchmaking by creation time (ListMatches)."""
     return f"{P}:matches"
+
+
+def mine(player_id: str) -> str:
+    """The player's match ids by creation time, private ones included (ListMyMatches)."""
+    return f"{P}:mine:{player_id}"
+
+
+def notices(player_id: str) -> str:
+    """The player's notices (WatchMyNotices): a capped stream."""
+    return f"{P}:notices:{player_id}"
+
+
+def acting(match_id: str) -> str:
+    """``"<version>:<seats to act>"`` as the notice projector last saw the match (turns announced once)."""
+    return f"{P}:acting:{match_id}"
 
 
 def history(player_id: str) -> str:

@@ -1,6 +1,12 @@
-"""The matches the lobby created for public rooms and matchmaking, by creation time: what
-``ListMatches`` offers spectators. Private rooms' matches are never indexed (their ids are the
-only thing that keeps strangers out). Only the newest ``KEEP`` are kept."""
+"""Indexes of the matches the lobby created, by creation time.
+
+:class:`MatchIndex`: public rooms' and matchmaking matches, what ``ListMatches`` offers spectators.
+Private rooms' matches are never in it (their ids are the only thing that keeps strangers out).
+Only the newest ``KEEP`` are kept.
+
+:class:`PlayerMatches`: every match of each player, private ones included, for ``ListMyMatches``.
+Written before the match is created, so an id whose match does not exist is skipped by readers.
+"""
 
 from __future__ import annotations
 
@@ -24,4 +30,24 @@ class MatchIndex:
     def newest(self) -> list[tuple[str, int]]:
         """Every indexed match id with its creation time, newest first."""
         found = self.client.zrevrange(keys.matches(), 0, -1, withscores=True)
+        return [(keys.text(member), int(score)) for member, score in found]
+
+
+KEEP_MINE = 100
+
+
+class PlayerMatches:
+    def __init__(self, client: Any, keep: int = KEEP_MINE) -> None:
+        self.client, self.keep = client, keep
+
+    def record(self, match_id: str, player_ids: list[str], created_ms: int) -> None:
+        pipe = self.client.pipeline()
+        for player_id in player_ids:
+            pipe.zadd(keys.mine(player_id), {match_id: created_ms})
+            pipe.zremrangebyrank(keys.mine(player_id), 0, -self.keep - 1)
+        pipe.execute()
+
+    def newest(self, player_id: str) -> list[tuple[str, int]]:
+        """The player's match ids with their creation times, newest first."""
+        found = self.client.zrevrange(keys.mine(player_id), 0, -1, withscores=True)
         return [(keys.text(member), int(score)) for member, score in found]

@@ -126,6 +126,14 @@ class RoomRepository:
         blobs = pipe.execute() if ids else []
         return [r for r in (room_from_json(b) for b in blobs if b) if r.is_listed]
 
+    def busy_with(self, player_id: str) -> tuple[str, str] | None:
+        """What the player waits in: ``("room", id)`` or ``("ticket", id)``, else None."""
+        mark = self.client.get(keys.busy(player_id))
+        if mark is None:
+            return None
+        kind, _, found = keys.text(mark).partition(":")
+        return (kind, found) if found else None
+
     def watch(self, room_id: str, block_ms: int) -> Iterator[bool]:
         """True after each change of the room, False after ``block_ms`` without one."""
         return Feed(self.client, keys.room_feed(room_id)).follow(block_ms)

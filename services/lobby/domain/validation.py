@@ -108,3 +108,13 @@ def limit(value: int, default: int, most: int) -> int:
     if value < 0:
         raise InvalidArgument("limit must not be negative", "limit")
     return min(value or default, most)
+
+
+_NOTICE_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
+
+
+def notice_id(raw: str, what: str) -> str:
+    """A notice id as WatchMyNotices returns it ("1700000000000-0"), or "" for "only new ones"."""
+    if raw and not _NOTICE_ID.fullmatch(raw):
+        raise InvalidArgument(f"{what} is a notice id like 1700000000000-0, or empty", what)
+    return raw

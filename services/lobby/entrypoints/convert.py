@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from tabula.common.v1 import common_pb2
 from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.lobby.adapters.ratings_repo import HistoryItem, Standing
 from services.lobby.domain.matchmaking import TicketStatus
+from services.lobby.domain.notices import NoticeKind
 from services.lobby.domain.rooms import BotLevel, Room, RoomStatus, RoomVisibility
 from services.lobby.service_layer.matches import MatchSummary
 from services.lobby.service_layer.matchmaking import TicketSeen
+from services.lobby.service_layer.mine import MyMatch, Whereabouts
+from services.lobby.service_layer.notices import NoticeSeen
 from services.lobby.service_layer.rooms import RoomSeen
 from shared.errors import InvalidArgument
 from shared.manifest import GameManifest, GameOption, OptionType
+from shared.seats import SeatInfo
 
 BOT_LEVELS = {
     pb.BOT_LEVEL_RANDOM: BotLevel.RANDOM,
@@ -34,6 +39,12 @@ OPTION_TYPE_PB = {
     OptionType.BOOL: pb.GAME_OPTION_TYPE_BOOL,
     OptionType.INT: pb.GAME_OPTION_TYPE_INT,
     OptionType.CHOICE: pb.GAME_OPTION_TYPE_CHOICE,
+}
+NOTICE_KIND_PB = {
+    NoticeKind.YOUR_TURN: pb.NOTICE_KIND_YOUR_TURN,
+    NoticeKind.MATCH_STARTED: pb.NOTICE_KIND_MATCH_STARTED,
+    NoticeKind.MATCH_ENDED: pb.NOTICE_KIND_MATCH_ENDED,
+    NoticeKind.INVITED: pb.NOTICE_KIND_INVITED,
 }
 TICKET_STATUS_PB = {
     TicketStatus.WAITING: pb.TICKET_STATUS_WAITING,
@@ -166,4 +177,52 @@ def match_summary(m: MatchSummary) -> pb.MatchSummary:
         version=m.version,
         created_at_ms=m.created_ms,
         placings=list(m.placings),
+    )
+
+
+def seat(s: SeatInfo) -> common_pb2.Seat:
+    return common_pb2.Seat(seat=s.seat, display_name=s.display_name, bot_level=s.bot_level, label=s.label)
+
+
+def my_match(m: MyMatch) -> pb.MyMatch:
+    return pb.MyMatch(
+        match_id=m.match_id,
+        game=m.game,
+        seat=m.seat,
+        seat_token=m.seat_token,
+        finished=m.finished,
+        my_turn=m.my_turn,
+        version=m.version,
+        seats=[seat(s) for s in m.seats],
+        seats_to_act=list(m.to_act),
+        created_at_ms=m.created_ms,
+        placings=list(m.placings),
+    )
+
+
+def whereabouts(w: Whereabouts) -> pb.ListMyMatchesResponse:
+    out = pb.ListMyMatchesResponse(matches=[my_match(m) for m in w.matches], notices_head=w.notices_head)
+    if w.room is not None:
+        out.room.CopyFrom(room_seen(w.room))
+    if w.ticket is not None:
+        out.ticket.CopyFrom(ticket(w.ticket))
+    return out
+
+
+def notice(seen: NoticeSeen) -> pb.Notice:
+    n = seen.notice
+    return pb.Notice(
+        notice_id=seen.notice_id,
+        kind=NOTICE_KIND_PB[n.kind],
+        created_at_ms=seen.created_ms,
+        game=n.game,
+        match_id=n.match_id,
+        seat=n.seat if n.is_about_a_match else 0,
+        version=n.version,
+        placing=n.placing,
+        seat_token=seen.seat_token,
+        room_id=n.room_id,
+        invite_code=n.invite_code,
+        from_player_id=n.from_player_id,
+        from_display_name=n.from_name,
     )

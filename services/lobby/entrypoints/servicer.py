@@ -15,6 +15,8 @@ from services.lobby.entrypoints import convert
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import QueueRequest, QueueService
+from services.lobby.service_layer.mine import MyMatches
+from services.lobby.service_layer.notices import Notices
 from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
 from shared import bounds
@@ -34,6 +36,8 @@ class LobbyServicer:
     standings: Standings
     keepalive_ms: int
     matches: MatchList
+    mine: MyMatches
+    notices: Notices
 
     def _caller(self, context: Ctx) -> Claims:
         return self.identity.guest(bearer(context))
@@ -188,6 +192,29 @@ class LobbyServicer:
         self._caller(context)
         found = self.matches.newest(request.game, request.limit)
         return pb.ListMatchesResponse(matches=[convert.match_summary(m) for m in found])
+
+    # ------------------------------------------------------------ coming back and notices
+    @rpc("lobby")
+    def ListMyMatches(self, request: pb.ListMyMatchesRequest, context: Ctx) -> pb.ListMyMatchesResponse:
+        return convert.whereabouts(self.mine.list(self._caller(context), request.limit))
+
+    @stream_rpc("lobby")
+    def WatchMyNotices(
+        self, request: pb.WatchMyNoticesRequest, context: Ctx
+    ) -> Iterator[pb.WatchMyNoticesResponse]:
+        for found in self.notices.watch(self._caller(context), request.after, self.keepalive_ms):
+            if not context.is_active():
+                return
+            if found is None:
+                yield pb.WatchMyNoticesResponse(keepalive=common_pb2.Keepalive())
+                continue
+            for seen in found:
+                yield pb.WatchMyNoticesResponse(notice=convert.notice(seen))
+
+    @rpc("lobby")
+    def InviteToRoom(self, request: pb.InviteToRoomRequest, context: Ctx) -> pb.InviteToRoomResponse:
+        self.notices.invite(self._caller(context), request.room_id, request.player_id)
+        return pb.InviteToRoomResponse()
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:

@@ -132,10 +132,12 @@ class Matcher:
         store: EventStore,
         policy: Policy | None = None,
         lock_ms: int = 30_000,
+        ratings: RatingsRepository | None = None,
     ) -> None:
         self.repo, self.catalog, self.clock, self.store = repo, catalog, clock, store
         self.policy = policy or Policy()
         self.lock_ms = lock_ms
+        self.ratings = ratings  # display names for the match (None: seats shown by number)
 
     def tick(self) -> int:
         """One pass over every game's queue; returns the number of matches created."""
@@ -157,8 +159,10 @@ class Matcher:
         match_id = uuid.uuid4().hex
         if not self.repo.claim(group.tickets, match_id, self.clock()):
             return 0  # a ticket was cancelled or taken since it was read
+        humans = [t.player_id for t in group.tickets]
+        names = self.ratings.names(humans) if self.ratings is not None else []
         try:
-            self.catalog.create_match(_match_request(group, match_id))
+            self.catalog.create_match(_match_request(group, match_id, names))
         except Conflict:
             self.repo.release(group.tickets, match_id)
             return 0
@@ -189,7 +193,7 @@ class Matcher:
                 log.exception("matcher tick failed")
 
 
-def _match_request(group: Group, match_id: str) -> MatchRequest:
+def _match_request(group: Group, match_id: str, names: Sequence[str]) -> MatchRequest:
     first = group.tickets[0]
     humans = tuple(t.player_id for t in group.tickets)
     bots = {seat: group.bot_level.value for seat in range(len(humans), group.seats)}
@@ -201,4 +205,5 @@ def _match_request(group: Group, match_id: str) -> MatchRequest:
         bots,
         humans + ("",) * group.bots,
         first.turn_seconds,
+        names=(*names, *("",) * (group.seats - len(names))),
     )

@@ -164,4 +164,5 @@ def _match_request(room: Room) -> MatchRequest:
         tuple(room.players()),
         room.turn_seconds,
         listed=room.visibility is RoomVisibility.PUBLIC,
+        names=tuple(s.name if s.is_human else "" for s in room.seats),
     )

@@ -69,11 +69,13 @@ class LobbyFactory:
     race_port: int
     started: list[Lobby]
 
-    def __call__(self, policy: Policy | None = None, background: bool = True, **addrs: int) -> Lobby:
+    def __call__(
+        self, policy: Policy | None = None, background: bool = True, push: Any = None, **addrs: int
+    ) -> Lobby:
         settings = Settings.from_env({"REDIS_URL": self.redis_url})
         env = {"TABULA_RACE_ADDR": f"127.0.0.1:{self.race_port}"}
         env |= {f"TABULA_{game.upper()}_ADDR": f"127.0.0.1:{port}" for game, port in addrs.items()}
-        lobby = build(settings, 0, SIGNER, env=env, policy=policy, keepalive_ms=300)
+        lobby = build(settings, 0, SIGNER, env=env, policy=policy, keepalive_ms=300, push=push)
         if background:
             lobby.start_background(0.1)
         self.started.append(lobby)

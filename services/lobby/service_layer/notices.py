@@ -1,0 +1,185 @@
+"""Players' notices: written from the outbox by :class:`NoticeProjector`, read by ``WatchMyNotices``.
+
+The projector is the ``lobby-notices`` consumer group on every outbox shard, read by the shared
+follower (``shared.outbox``), like the ratings projector. For each append with recorded progress
+it reads who plays which seat from the match meta and decides the notices (``domain/notices.py``):
+match started, your turn, match ended. No game code is loaded. They are written with what was seen
+of the match in one compare-and-set script, then handed to the push hook (``adapters/push.py``).
+
+Seat tokens are never stored: a reader gets a fresh one with each match notice (read time).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from prometheus_client import Counter
+
+from services.lobby.adapters import keys
+from services.lobby.adapters.notices_repo import NoticeRepository
+from services.lobby.adapters.push import PushSender
+from services.lobby.adapters.ratings_repo import RatingsRepository
+from services.lobby.adapters.rooms_repo import RoomRepository
+from services.lobby.domain import validation
+from services.lobby.domain.notices import Acting, Append, Notice, NoticeKind, match_notices
+from services.lobby.domain.rooms import RoomStatus
+from services.lobby.service_layer.identity import Identity
+from shared.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
+from shared.observability import log_fields
+from shared.outbox import FollowerSettings, OutboxFollower
+from shared.seats import seats_of
+from shared.store import MatchStatus, OutboxNotice
+from shared.store.redis_store import RedisEventStore
+from shared.tokens import Claims
+
+log = logging.getLogger("tabula.lobby.notices")
+PUSHED = Counter("tabula_push_total", "Notices handed to the push hook, by result", ["result"])
+CLAIM_IDLE_MS = 30_000
+MAX_DELIVERIES = 5
+PUBLISH_RETRIES = 50
+
+
+class NoticeProjector:
+    def __init__(
+        self,
+        store: RedisEventStore,
+        repo: NoticeRepository,
+        push: PushSender,
+        consumer: str,
+        group: str = keys.NOTICES_GROUP,
+        block_ms: int = 500,
+    ) -> None:
+        self.store, self.repo, self.push = store, repo, push
+        follow = FollowerSettings(group, consumer, CLAIM_IDLE_MS, MAX_DELIVERIES, block_ms)
+        self.follower = OutboxFollower(store, range(store.shards), self.handle, follow)
+
+    def poll(self) -> int:
+        return self.follower.poll_once()
+
+    def run(self, stopping: threading.Event) -> None:
+        self.follower.run(stopping)
+
+    def handle(self, notice: OutboxNotice) -> None:
+        progress = notice.progress
+        if progress is None:
+            return  # written before progress was recorded: nothing to decide from
+        players = tuple(seat.player_id for seat in seats_of(self.store.get_meta(notice.match_id)))
+        if not any(players):
+            return  # bots only: nobody to tell
+        finished = progress.status is MatchStatus.FINISHED
+        placings = tuple(progress.outcome.placings) if progress.outcome is not None else ()
+        append = Append(
+            notice.game,
+            notice.match_id,
+            players,
+            notice.first_version,
+            notice.last_version,
+            progress.to_act,
+            finished,
+            placings,
+        )
+        self._publish(append)
+
+    def _publish(self, append: Append) -> None:
+        now = Acting(append.last_version, append.to_act).encode()
+        for _ in range(PUBLISH_RETRIES):
+            seen = self.repo.acting(append.match_id)
+            notices = match_notices(append, Acting.decode(seen) if seen else None)
+            if notices is None:
+                return  # this append or a newer one was handled already
+            ids = self.repo.publish(append.match_id, seen, now, notices)
+            if ids is not None:
+                for notice_id, (player, notice) in zip(ids, notices, strict=True):
+                    send(self.push, player, notice_id, notice)
+                return
+        raise Conflict("busy_notices", f"match {append.match_id} kept changing; will retry")
+
+
+def send(push: PushSender, player_id: str, notice_id: str, notice: Notice) -> None:
+    """Hand one stored notice to the push hook; a provider's failure is logged, never retried."""
+    try:
+        push.send(player_id, notice_id, notice)
+    except Exception:  # a provider outage must not stop the notices (they are stored already)
+        PUSHED.labels("failed").inc()
+        log.exception("push failed", extra=log_fields(player_id=player_id, notice_id=notice_id))
+        return
+    PUSHED.labels("sent").inc()
+
+
+@dataclass(frozen=True, slots=True)
+class NoticeSeen:
+    """A stored notice as its player reads it, with a fresh seat token when it is about a match."""
+
+    notice_id: str
+    notice: Notice
+    seat_token: str
+
+    @property
+    def created_ms(self) -> int:
+        head = self.notice_id.partition("-")[0]
+        return int(head) if head.isdigit() else 0
+
+
+class Notices:
+    """Reading one's notices, and inviting a player to a room."""
+
+    def __init__(
+        self,
+        repo: NoticeRepository,
+        rooms: RoomRepository,
+        ratings: RatingsRepository,
+        identity: Identity,
+        push: PushSender,
+    ) -> None:
+        self.repo, self.rooms, self.ratings, self.identity, self.push = repo, rooms, ratings, identity, push
+
+    def head(self, player_id: str) -> str:
+        return self.repo.head(player_id)
+
+    def watch(self, caller: Claims, after: str, block_ms: int) -> Iterator[list[NoticeSeen] | None]:
+        """Notices after ``after`` (or, if empty, after the newest now) as they come; None: a quiet
+        ``block_ms``. Runs until the client goes away."""
+        start = validation.notice_id(after, "after") or self.repo.head(caller.player_id)
+        return self._follow(caller.player_id, start, block_ms)
+
+    def _follow(self, player_id: str, after: str, block_ms: int) -> Iterator[list[NoticeSeen] | None]:
+        while True:
+            found = self.repo.read(player_id, after, block_ms)
+            if not found:
+                yield None
+                continue
+            after = found[-1][0]
+            yield [NoticeSeen(notice_id, n, self._token(player_id, n)) for notice_id, n in found]
+
+    def _token(self, player_id: str, notice: Notice) -> str:
+        if not notice.is_about_a_match:
+            return ""
+        return self.identity.seat_token(player_id, notice.match_id, notice.seat)
+
+    def invite(self, caller: Claims, room_id: str, player_id: str) -> None:
+        """A seated player asks another to their open room; the invitee gets an INVITED notice."""
+        validation.identifier(room_id, "room_id")
+        invitee = validation.identifier(player_id, "player_id")
+        room = self.rooms.get(room_id)
+        if room.seat_of(caller.player_id) is None:
+            raise PermissionDenied("only a player seated in the room may invite to it")
+        if invitee == caller.player_id:
+            raise InvalidArgument("you cannot invite yourself", "player_id")
+        if room.status is not RoomStatus.OPEN:
+            raise Conflict(f"room_{room.status.value}", f"the room is {room.status.value}")
+        if room.seat_of(invitee) is not None:
+            raise Conflict("already_in_room", "that player already sits in the room")
+        if not self.ratings.names([invitee])[0]:
+            raise NotFound(f"no player {invitee!r}")
+        notice = Notice(
+            NoticeKind.INVITED,
+            room.game,
+            room_id=room.room_id,
+            invite_code=room.invite_code,
+            from_player_id=caller.player_id,
+            from_name=caller.name,
+        )
+        send(self.push, invitee, self.repo.add(invitee, notice), notice)
