@@ -196,7 +196,7 @@ class LobbyServicer:
     # ------------------------------------------------------------ coming back and notices
     @rpc("lobby")
     def ListMyMatches(self, request: pb.ListMyMatchesRequest, context: Ctx) -> pb.ListMyMatchesResponse:
-        return convert.whereabouts(self.mine.list(self._caller(context), request.limit))
+        return convert.whereabouts(self.mine.list(self._caller(context), request.game, request.limit))
 
     @stream_rpc("lobby")
     def WatchMyNotices(

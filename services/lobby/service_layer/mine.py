@@ -62,7 +62,10 @@ class MyMatches:
         self.mine, self.store, self.identity = mine, store, identity
         self.rooms, self.queue, self.notices = rooms, queue, notices
 
-    def list(self, caller: Claims, limit: int) -> Whereabouts:
+    def list(self, caller: Claims, game: str, limit: int) -> Whereabouts:
+        """``game`` "" for every game; the room or ticket is the caller's whatever its game."""
+        if game:
+            validation.game_name(game, self.rooms.catalog.names())
         most = validation.limit(limit, 20, 100)
         head = self.notices.head(caller.player_id)  # first: notices after it are never missed
         room, ticket = self._waiting(caller)
@@ -71,7 +74,7 @@ class MyMatches:
             if len(found) >= most:
                 break
             match = self._match(caller.player_id, match_id, created_ms)
-            if match is not None:
+            if match is not None and (not game or match.game == game):
                 found.append(match)
         return Whereabouts(found, room, ticket, head)
 

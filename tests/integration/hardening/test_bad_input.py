@@ -143,7 +143,8 @@ def test_bytes_that_are_no_request_are_malformed_not_internal(
 ) -> None:
     junk = [b"\xff", b"\x0a\x05ab", b"\x0a\x02\xff\xfe", b"\x12\x80", b"\x08" + b"\xff" * 11]
     for method in race.service.methods_by_name:
-        for raw in junk:
+        # GetContent's request has no fields: bytes that frame well are unknown fields (as ListGames)
+        for raw in junk if method != "GetContent" else [j for j in junk if j != b"\x0a\x02\xff\xfe"]:
             assert refused(race, redis_db, caplog, method, raw, seat("r1", 0)) == ("malformed_request", ("",))
 
 

@@ -16,8 +16,8 @@ from services.lobby.adapters.match_index import PlayerMatches
 from tests.integration.lobby.conftest import Guest, auth, fails, sign_in
 
 
-def mine(stub: Any, who: Guest, limit: int = 0) -> Any:
-    return stub.ListMyMatches(pb.ListMyMatchesRequest(limit=limit), metadata=who.md, timeout=5)
+def mine(stub: Any, who: Guest, limit: int = 0, game: str = "") -> Any:
+    return stub.ListMyMatches(pb.ListMyMatchesRequest(game=game, limit=limit), metadata=who.md, timeout=5)
 
 
 def start_with_bots(stub: Any, host: Guest, private: bool = False) -> str:
@@ -71,6 +71,7 @@ def test_matches_come_newest_first_with_seat_tokens_names_and_turns(stub: Any, r
     assert view.version == latest.version and len(view.legal_commands) == 1  # the token plays seat 0
     assert [s.label for s in view.seats] == ["Ada", "greedy bot"]  # the game service has the names too
     assert [m.match_id for m in mine(stub, ada, limit=1).matches] == [second]
+    assert [m.match_id for m in mine(stub, ada, game="race").matches] == [second, first]
 
 
 def test_a_finished_match_says_so_with_its_placings(stub: Any, race_stub: Any) -> None:
@@ -111,3 +112,4 @@ def test_the_notice_head_is_the_last_notice_and_bad_calls_are_refused(stub: Any,
     assert mine(stub, ada).notices_head == last
     fails(lambda: stub.ListMyMatches(pb.ListMyMatchesRequest(), timeout=5), grpc.StatusCode.UNAUTHENTICATED)
     fails(lambda: mine(stub, ada, limit=-1), grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument")
+    fails(lambda: mine(stub, ada, game="nosuchgame"), grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument")
