@@ -1,10 +1,27 @@
-"""Which presentation shows a game in the terminal: its manifest's own, else the generic one."""
+"""Which presentation shows a game in the terminal: its manifest's own, else the generic one.
+
+Beyond ``shared.manifest.Presentation`` (board, commands, events, final scoring), a game's
+presentation may offer two optional parts the client looks for by their shape: words for the steps
+of a choice (:class:`services.client.steps.StepWording`) and a glossary of its components for the
+``? NAME`` input (:class:`Glossary`). A presentation without them gets the client's defaults.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
 from services.client.generic import GenericPresentation
+from services.client.steps import StepWording
 from services.games import manifest
 from shared.manifest import Presentation
+
+
+@runtime_checkable
+class Glossary(Protocol):
+    def explain(self, query: str) -> Sequence[str]:
+        """Texts (with costs and effects) of the components ``query`` names; empty when none."""
+        ...
 
 
 def presentation_for(game: str) -> Presentation:
@@ -15,3 +32,11 @@ def presentation_for(game: str) -> Presentation:
     except KeyError:
         return GenericPresentation()
     return loader() if loader is not None else GenericPresentation()
+
+
+def wording_of(presentation: Any) -> StepWording | None:
+    return presentation if isinstance(presentation, StepWording) else None
+
+
+def glossary_of(presentation: Any) -> Glossary | None:
+    return presentation if isinstance(presentation, Glossary) else None

@@ -1,5 +1,5 @@
-"""Rich renderables the loops print: the board (through the game's presentation), the numbered legal
-commands, event lines, the outcome, refusals.
+"""Rich renderables the loops print: the board (through the game's presentation), the current step of
+the player's choice, the help, event lines, the outcome, refusals.
 
 Pure functions (messages in, renderables out), so they are tested without a server. What is
 game-specific (the board, the wording of commands and events, the final scoring) comes from a
@@ -16,6 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from services.client.steps import Step
 from shared.describe import seat_name, union_member
 from shared.manifest import Presentation
 
@@ -42,16 +43,40 @@ def command_text(command: Msg, presentation: Presentation, view: Msg | None, nam
     return presentation.describe_command(member, view, names)
 
 
-def commands_table(
-    commands: Sequence[Msg], presentation: Presentation, view: Msg | None, names: Sequence[str] = ()
-) -> Table:
-    """The legal commands, numbered from 1, described in words."""
-    table = Table(title="Your legal commands", box=box.SIMPLE, title_style="bold green")
+def step_table(step: Step, path: str = "") -> Table:
+    """One step of the choice: its question (after what is chosen so far) and its numbered options."""
+    title = f"{path} > {step.title}" if path else step.title
+    table = Table(title=title, box=box.SIMPLE, title_style="bold green", title_justify="left")
     table.add_column("#", justify="right", style="bold green")
-    table.add_column("command")
-    for n, command in enumerate(commands, start=1):
-        table.add_row(str(n), command_text(command, presentation, view, names))
+    table.add_column("choice")
+    for n, option in enumerate(step.options, start=1):
+        table.add_row(str(n), option.label)
     return table
+
+
+def prompt_text(step: Step, can_go_back: bool) -> str:
+    """``Your choice [1-4, b back, ? help]: `` (the range of every input is in the help)."""
+    back = ", b back" if can_go_back else ""
+    return f"Your choice [1-{len(step.options)}{back}, ? help]: "
+
+
+def help_text(step: Step | None, can_go_back: bool, glossary: bool) -> Text:
+    """What each input does, with its range now."""
+    lines = []
+    if step is not None:
+        lines.append(f"  1-{len(step.options)}     choose that option of '{step.title}'")
+        if can_go_back:
+            lines.append("  b         back: undo your last choice")
+        lines.append("  WORDS     the legal commands whose description has all these words")
+        lines.append("  (empty)   show the choice again")
+    lines.append("  v         show the board again")
+    if glossary:
+        lines.append(
+            "  ? NAME    a card, leader, tile ... with its costs and effects (by name, or kind and id)"
+        )
+    lines.append("  ?         this help")
+    lines.append("  q         leave the match (it goes on; rejoin with tabula play --match ID)")
+    return Text("Inputs:\n" + "\n".join(lines), style="cyan")
 
 
 def outcome_table(scores: Sequence[int], placings: Sequence[int], names: Sequence[str]) -> Table:

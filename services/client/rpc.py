@@ -54,6 +54,8 @@ class GameClient:
     retries: int = 5
     sleep: Callable[[float], None] = time.sleep
     reconnects: int = field(default=0, init=False)
+    stopped: bool = field(default=False, init=False)
+    stream: Any = field(default=None, init=False)  # the open WatchMatch call, to cancel it
 
     @classmethod
     def connect(cls, channel: grpc.Channel, game: str, match_id: str, token: str, **kw: Any) -> GameClient:
@@ -92,18 +94,28 @@ class GameClient:
         )
         return self._call("SubmitCommand", request)
 
+    def stop_following(self) -> None:
+        """End :meth:`follow` (from another thread too): its open stream is cancelled."""
+        self.stopped = True
+        cancel = getattr(self.stream, "cancel", None)
+        if cancel is not None:
+            cancel()
+
     def follow(self, from_version: int) -> Iterator[Followed]:
         """Events from ``from_version`` on, forever; keepalives as head versions. Reconnects on
         retryable errors (and after the stream's own deadline) from the last delivered version."""
         next_version = max(from_version, 1)
         failures = 0
-        while True:
+        self.stopped = False
+        while not self.stopped:
             request = self.pb2.WatchMatchRequest(match_id=self.match_id, from_version=next_version)
             try:
-                stream = self.stub.WatchMatch(
+                stream = self.stream = self.stub.WatchMatch(
                     request, metadata=auth(self.token), timeout=self.stream_deadline_s
                 )
                 for item in stream:
+                    if self.stopped:
+                        return
                     failures = 0
                     if item.WhichOneof("item") == "event":
                         version = item.event.envelope.version
@@ -114,6 +126,8 @@ class GameClient:
                     else:
                         yield Followed(item.keepalive.head_version)
             except grpc.RpcError as err:
+                if self.stopped:
+                    return
                 if err.code() not in RETRYABLE:
                     raise
                 if err.code() is not grpc.StatusCode.DEADLINE_EXCEEDED:

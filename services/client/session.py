@@ -2,18 +2,24 @@
 
 Both are plain objects over a :class:`~services.client.rpc.GameClient`, a rich ``Console`` and a
 ``read_line`` function (``input`` by default), so a test drives them with scripted lines and a
-fake stub. The loop: show the view; if the seat must act, number the legal commands and read a
-choice, submit it with the view's version as ``expected_version`` and a fresh command id (on
-``ABORTED`` - someone acted first - refresh and ask again; on ``FAILED_PRECONDITION`` show the
-rule's reason and ask again); otherwise follow the watch stream and refresh when an event past
-the shown version arrives. The stream reconnects from the last version on errors.
+fake stub.
+
+Playing: the player's command is chosen in steps (services/client/steps.py: the kind of command,
+then each field that differs, "back" at every step, or words that filter the commands). Meanwhile
+the match stream is followed in the background (services/client/inbox.py), so when the match moves
+while the player is choosing (a simultaneous step, a bot, a turn clock) the board is redrawn and the
+choice offered again with what the player chose so far, if it is still possible. A command is
+submitted with the shown version as ``expected_version`` and a fresh command id; if the match moved
+first (``ABORTED``) and the very same command is still legal, it is sent again against the new
+version; otherwise the reason is shown, and stays on screen (a notice under the board) until the
+player's next command.
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,27 +28,36 @@ from rich.console import Console, Group
 from rich.panel import Panel
 from rich.text import Text
 
+from services.client.inbox import (
+    Follower,
+    Inbox,
+    Item,
+    Line,
+    LineReader,
+    Moved,
+    StreamFailed,
+    drain_moves,
+    stdin_line,
+)
+from services.client.presentation import glossary_of, wording_of
 from services.client.render import (
     command_text,
-    commands_table,
     error_text,
     event_line,
+    help_text,
     outcome_table,
+    prompt_text,
     render_view,
+    step_table,
 )
 from services.client.rpc import Followed, GameClient
+from services.client.steps import FILTER_LIMIT, Chooser, Steps
+from shared.describe import Describer, seat_name
 from shared.errors import error_info
 from shared.manifest import Presentation
 
-ReadLine = Callable[[str], str | None]
-
-
-def stdin_line(prompt: str) -> str | None:
-    """One line from stdin (None at end of input)."""
-    try:
-        return input(prompt)
-    except EOFError:
-        return None
+ReadLine = Callable[[], str | None]
+QUIT = ("q", "quit", "exit")
 
 
 def refusal(err: grpc.RpcError) -> Text:
@@ -53,14 +68,6 @@ def refusal(err: grpc.RpcError) -> Text:
     return error_text(err.code().name, reason, details or "")
 
 
-def parse_choice(line: str, count: int) -> int | None:
-    """``"3"`` -> index 2 when 1 <= 3 <= count; anything else -> None."""
-    text = line.strip()
-    if text.isdigit() and 1 <= int(text) <= count:
-        return int(text) - 1
-    return None
-
-
 @dataclass
 class Viewer:
     """Shared by players and spectators: the last view, the event log, the rendering policy.
@@ -68,9 +75,9 @@ class Viewer:
     ``presentation`` draws the board and words commands and events (the game's own, or the
     generic one: ``services.client.presentation.presentation_for``).
 
-    ``live`` (a terminal): clear and redraw the whole table on every refresh, recent events below it.
-    Otherwise (a pipe, a log): print each event as a line and the table only when the seat must act,
-    at the end, and when asked (``v``), so the output stays readable.
+    ``live`` (a terminal): clear and redraw the whole table on every refresh, recent events and
+    notices below it. Otherwise (a pipe, a log): print each event as a line and the table only when
+    the seat must act, at the end, and when asked (``v``), so the output stays readable.
     """
 
     client: GameClient
@@ -79,6 +86,7 @@ class Viewer:
     names: Sequence[str] = ()
     live: bool = False
     recent: deque[Text] = field(default_factory=lambda: deque(maxlen=8))
+    notices: list[Text] = field(default_factory=list)  # explanations kept on screen until the next move
     response: Any = None
     version: int = 0
 
@@ -98,9 +106,17 @@ class Viewer:
             parts: list[Any] = [self.board()]
             if self.recent:
                 parts.append(Panel(Group(*self.recent), title="recent events", expand=False))
+            parts += self.notices
             self.console.print(Group(*parts))
         elif force:
             self.console.print(self.board())
+
+    def notice(self, text: Text) -> None:
+        """An explanation that must stay readable: printed now, and redrawn under the board."""
+        self.notices.append(text)
+        if len(self.notices) > 3:
+            del self.notices[0]
+        self.console.print(text)
 
     def log_event(self, item: Followed) -> None:
         line = event_line(item.event, self.presentation, self.names)
@@ -116,25 +132,6 @@ class Viewer:
         self.console.print(self.board())
         self.console.print(outcome_table(list(outcome.scores), list(outcome.placings), self.names))
 
-    def wait_for_change(self, events: Iterator[Followed], idle_hint_s: float = 30.0) -> bool:
-        """Read the stream until an event past the shown version; then refresh. False: stream ended."""
-        quiet_since = time.monotonic()
-        hinted = False
-        for item in events:
-            if item.event is not None:
-                quiet_since = time.monotonic()
-                self.log_event(item)
-            if item.version > self.version:
-                self.refresh()
-                return True
-            if not hinted and time.monotonic() - quiet_since > idle_hint_s:
-                hinted = True
-                waiting = "the system" if self.response.system_to_act else "other players"
-                self.console.print(
-                    Text(f"(waiting for {waiting}; bots and system steps are played by the workers)", "dim")
-                )
-        return False
-
 
 @dataclass
 class Player(Viewer):
@@ -143,67 +140,220 @@ class Player(Viewer):
     seat: int = 0
     read_line: ReadLine = stdin_line
     max_refusals: int = 50
+    resends: int = 3  # a stale command still legal is sent again up to this many times
+    idle_hint_s: float = 30.0
+    prompts: list[str] = field(default_factory=list)  # every prompt shown, in order
+    chooser: Chooser | None = None
+    refusals: int = 0
+    _later: list[Item] = field(default_factory=list)
 
     def my_turn(self) -> bool:
         r = self.response
         return self.seat in list(r.seats_to_act) and len(r.legal_commands) > 0
 
-    def ask(self) -> int | None:
-        """The chosen command's index; None when the input ended or the player quits."""
-        commands = list(self.response.legal_commands)
-        self.console.print(commands_table(commands, self.presentation, self.response.view, self.names))
-        while True:
-            line = self.read_line(f"Your move [1-{len(commands)}] (v: show the table, q: quit): ")
-            if line is None or line.strip().lower() in ("q", "quit", "exit"):
-                return None
-            if line.strip().lower() in ("v", "view"):
-                self.console.print(self.board())
-                continue
-            choice = parse_choice(line, len(commands))
-            if choice is not None:
-                return choice
-            self.console.print(Text(f"Please type a number from 1 to {len(commands)}.", "yellow"))
-
+    # ------------------------------------------------------------ the loop
     def play(self) -> Any:
         """Returns the ``MatchOutcome`` (None if the player left before the end)."""
         self.refresh()
-        events = self.client.follow(self.version + 1)
-        refusals = 0
+        inbox = Inbox()
+        follower = Follower(self.client.follow(self.version + 1), inbox).start()
+        reader = LineReader(self.read_line, inbox)
+        try:
+            return self._loop(inbox, reader)
+        finally:
+            follower.stop()
+            self.client.stop_following()
+
+    def _loop(self, inbox: Inbox, reader: LineReader) -> Any:
         self.show(force=True)
+        self.offer()
+        quiet_since, hinted = time.monotonic(), False
         while not self.finished():
-            if not self.my_turn():
-                if not self.wait_for_change(events):
-                    return None
-                self.show(force=self.my_turn())
+            if self.my_turn() or self.live:
+                reader.want()
+            item = self._later.pop(0) if self._later else inbox.get(timeout=1.0)
+            if item is None:
+                if not hinted and not self.my_turn() and time.monotonic() - quiet_since > self.idle_hint_s:
+                    hinted = True
+                    self.console.print(Text(self.waiting_text(), "dim"))
                 continue
-            choice = self.ask()
-            if choice is None:
+            if isinstance(item, StreamFailed):
+                raise item.error
+            if isinstance(item, Moved):
+                quiet_since, hinted = time.monotonic(), False
+                self.on_moved(drain_moves(item, inbox, self._later))
+            elif not self.on_line(item.text):
                 self.console.print(
                     "Leaving the match; it goes on without you (a turn clock or a bot may act)."
                 )
+                self.console.print(f"Rejoin it with: tabula play --match {self.client.match_id}")
                 return None
-            command = self.response.legal_commands[choice]
-            described = command_text(command, self.presentation, self.response.view, self.names)
-            self.console.print(Text(f"> {described}", "bold green"))
-            try:
-                self.client.submit(command, self.version)
-            except grpc.RpcError as err:
-                code = err.code()
-                if code not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
-                    raise
-                refusals += 1
-                if code is grpc.StatusCode.ABORTED:
-                    self.console.print(
-                        Text("The match moved on before your command arrived; refreshing.", "yellow")
-                    )
-                else:
-                    self.console.print(refusal(err))
-                if refusals > self.max_refusals:
-                    raise
-            self.refresh()
-            self.show(force=self.my_turn())
         self.print_outcome()
         return self.response.outcome
+
+    def waiting_text(self) -> str:
+        seats = [seat_name(self.names, s) for s in self.response.seats_to_act if s != self.seat]
+        who = ", ".join(seats) or ("the system" if self.response.system_to_act else "the others")
+        return f"(waiting for {who}; bots and system steps are played by the workers)"
+
+    # ------------------------------------------------------------ the match moved
+    def on_moved(self, items: Sequence[Followed]) -> None:
+        for item in items:
+            if item.event is not None:
+                self.log_event(item)
+        if max(i.version for i in items) <= self.version:
+            return
+        choosing = self.chooser is not None and self.my_turn()
+        before = self.version
+        self.refresh()
+        if not self.my_turn():
+            self.chooser = None
+            self.show()
+            return
+        kept = self._update_chooser()
+        if choosing:
+            what = "your choice so far is kept" if kept and self.chooser and self.chooser.choices else ""
+            self.notice(
+                Text(
+                    f"The match moved on while you were choosing (v{before} -> v{self.version})"
+                    + (f"; {what}." if what else "; choose again."),
+                    "yellow",
+                )
+            )
+        self.show(force=not choosing)
+        self.offer()
+
+    def _steps(self) -> Steps:
+        view = self.response.view
+        return Steps(
+            describe=lambda c: command_text(c, self.presentation, view, self.names),
+            describer=Describer(self.names),
+            wording=wording_of(self.presentation),
+            view=view,
+            names=self.names,
+        )
+
+    def _update_chooser(self) -> bool:
+        commands = list(self.response.legal_commands)
+        if self.chooser is None:
+            self.chooser = Chooser(self._steps(), commands, [])
+            return True
+        return self.chooser.update(commands, self._steps())
+
+    # ------------------------------------------------------------ asking
+    def offer(self) -> None:
+        """Show the current step of the choice and its prompt (nothing when it is not our turn)."""
+        if not self.my_turn():
+            return
+        if self.chooser is None:
+            self._update_chooser()
+        assert self.chooser is not None
+        step = self.chooser.step()
+        self.console.print(step_table(step, self.chooser.path()))
+        prompt = prompt_text(step, bool(self.chooser.choices or self.chooser.found))
+        self.prompts.append(prompt)
+        self.console.print(prompt, end="" if self.live else "\n")  # a script's output stays one line each
+
+    def on_line(self, line: str | None) -> bool:
+        """Handle one input line; False when the player leaves."""
+        text = (line or "").strip()
+        if line is None or text.lower() in QUIT:
+            return False
+        lowered = text.lower()
+        if lowered in ("v", "view"):
+            self.console.print(self.board())
+        elif lowered in ("?", "h", "help"):
+            self.console.print(self.help())
+        elif text.startswith("?"):
+            self.explain(text[1:].strip())
+        elif not self.my_turn():
+            self.console.print(Text(f"It is not your turn. {self.waiting_text()}", "yellow"))
+            return True
+        else:
+            self.choose(text)
+            return True
+        self.offer()
+        return True
+
+    def help(self) -> Text:
+        step = self.chooser.step() if self.chooser is not None and self.my_turn() else None
+        back = bool(self.chooser and (self.chooser.choices or self.chooser.found))
+        return help_text(step, back, glossary_of(self.presentation) is not None)
+
+    def explain(self, query: str) -> None:
+        glossary = glossary_of(self.presentation)
+        found = list(glossary.explain(query)) if glossary is not None and query else []
+        if not found:
+            self.console.print(Text(f"Nothing named {query!r} here.", "yellow"))
+        for text in found:
+            self.console.print(Text(text, "cyan"))
+
+    def choose(self, text: str) -> None:
+        """A step's number, ``b`` (back), nothing (ask again) or words that filter the commands."""
+        chooser = self.chooser
+        assert chooser is not None
+        step = chooser.step()
+        if text.lower() in ("b", "back"):
+            if not chooser.back():
+                self.console.print(Text("Nothing to go back to: this is the first step.", "yellow"))
+        elif text.isdigit() and 1 <= int(text) <= len(step.options):
+            command = chooser.pick(int(text) - 1)
+            if command is not None:
+                self.submit(command)
+                return
+        elif text.isdigit():
+            self.console.print(Text(f"Please choose a number from 1 to {len(step.options)}.", "yellow"))
+        elif text:
+            count, command = chooser.search(text)
+            if command is not None:
+                self.submit(command)
+                return
+            if count == 0:
+                self.console.print(Text(f"No legal command matches {text!r}.", "yellow"))
+            elif count > FILTER_LIMIT:
+                self.console.print(Text(f"{count} commands match {text!r}: add more words.", "yellow"))
+        self.offer()
+
+    # ------------------------------------------------------------ submitting
+    def submit(self, command: Any) -> None:
+        """Send ``command``; a stale one is sent again while it is still legal, else explained."""
+        described = command_text(command, self.presentation, self.response.view, self.names)
+        self.console.print(Text(f"> {described}", "bold green"))
+        self.notices.clear()
+        for _ in range(self.resends + 1):
+            before = self.version
+            try:
+                self.client.submit(command, self.version)
+                break
+            except grpc.RpcError as err:
+                if err.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
+                    raise
+                self.refusals += 1
+                if self.refusals > self.max_refusals:
+                    raise
+                self.refresh()
+                if err.code() is grpc.StatusCode.FAILED_PRECONDITION:
+                    self.notice(refusal(err))
+                    break
+                if self.finished() or command not in list(self.response.legal_commands):
+                    self.notice(self._gone(described, before))
+                    break
+                self.console.print(
+                    Text(f"The match moved on (v{before} -> v{self.version}); still possible: sending again.")
+                )
+        self.chooser = None
+        self.refresh()
+        self.show(force=self.my_turn())
+        self.offer()
+
+    def _gone(self, described: str, before: int) -> Text:
+        text = Text(f"Not played: {described}. ", "bold yellow")
+        text.append(
+            f"The match moved on before it arrived (v{before} -> v{self.version}) and it is no longer "
+            "possible; see the recent events, and choose again.",
+            "yellow",
+        )
+        return text
 
 
 @dataclass
@@ -238,3 +388,6 @@ class Spectator(Viewer):
             return self.response.outcome
         self.show(force=not self.live)
         return None
+
+
+__all__ = ["Line", "Player", "Spectator", "Viewer", "refusal", "stdin_line"]

@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.console import RenderableType
 
+from services.lorenzo.presentation import steps
 from services.lorenzo.presentation.board import board, final_table
 from services.lorenzo.presentation.describe import LorenzoDescriber
 from services.lorenzo.presentation.labels import Labels
@@ -34,6 +35,17 @@ class LorenzoPresentation:
 
     def final(self, view: Any, names: Sequence[str]) -> RenderableType | None:
         return final_table(view, names)
+
+    # The terminal client's optional parts (services/client/steps.py, ``? NAME``).
+    def step_title(self, command: str, field: str) -> str | None:
+        return steps.step_title(command, field)
+
+    def option_text(self, member: Any, field: str, view: Any | None, names: Sequence[str]) -> str | None:
+        return steps.option_text(self.labels, member, field, view, names)
+
+    def explain(self, query: str) -> list[str]:
+        """Cards, leaders, tiles, excommunications and privileges with their costs and effects."""
+        return self.labels.explain(query)
 
 
 @functools.cache

@@ -80,6 +80,11 @@ def towers_table(view: Msg, labels: Labels, names: Sequence[str]) -> Table:
             card = towers[space_id - 1] if 0 < space_id <= len(towers) else 0
             cell = Text(labels.card(card) if card else "(empty)", style="bold" if card else "dim")
             cell.append(f"  [{space_id}] value {values.get(space_id, '?')}", style="dim")
+            bonus = labels.floor_bonus(space_id)
+            if bonus:
+                cell.append(f", bonus {bonus}", style="dim")
+            if card and labels.card_effects(card):
+                cell.append(f"\n{labels.card_effects(card)}", style="italic")
             for who in occupants.get(space_id, []):
                 cell.append("\n  @ ")
                 cell.append_text(who)
@@ -139,7 +144,7 @@ def cards_table(view: Msg, labels: Labels, names: Sequence[str]) -> Table:
     table.add_column("bonus tile / excommunications")
     for p in view.players:
         extra = [labels.bonus_tile(p.bonus_tile)] if p.bonus_tile else []
-        extra += [labels.excommunication(x) for x in p.excommunications]
+        extra += [labels.excommunication_name(x) for x in p.excommunications]
         table.add_row(
             seat_name(names, p.seat),
             *("\n".join(labels.card(c) for c in getattr(p, column)) or "-" for column in CARD_COLUMNS),
@@ -157,24 +162,26 @@ def hand_panel(view: Msg, describer: LorenzoDescriber) -> Panel | None:
     lines = Text()
     lines.append("Your leaders in hand: ", style="bold")
     for leader in me.hand:
-        requirement = labels.requirement(leader)
-        lines.append(f"\n  {labels.leader(leader)}" + (f"  (needs {requirement})" if requirement else ""))
+        lines.append(f"\n  {labels.leader_text(leader)}")
     if not me.hand:
         lines.append("none")
     if me.draft_hand:
-        lines.append("\nDraft hand: ", style="bold")
-        lines.append(", ".join(labels.leader(x) for x in me.draft_hand))
+        lines.append("\nDraft hand (keep one, pass the rest):", style="bold")
+        for leader in me.draft_hand:
+            lines.append(f"\n  {labels.leader_text(leader)}")
     if view.pending and view.active_seat == view.viewer_seat:
         lines.append("\nPending: ", style="bold")
         lines.append(
             "; ".join(f"{_enum(d, 'kind')} ({describer.fields(d, skip=('kind',))})" for d in view.pending)
         )
     if view.excommunication_tiles:
-        lines.append("\nExcommunication tiles: ", style="bold")
-        lines.append(", ".join(labels.excommunication(t) for t in view.excommunication_tiles))
+        lines.append("\nExcommunications of this match (period I, II, III):", style="bold")
+        for tile in view.excommunication_tiles:
+            lines.append(f"\n  {labels.excommunication(tile)}")
     if view.bonus_tiles_left and view.tile_pickers:
-        lines.append("\nBonus tiles left: ", style="bold")
-        lines.append(", ".join(labels.bonus_tile(t) for t in view.bonus_tiles_left))
+        lines.append("\nPersonal bonus tiles left:", style="bold")
+        for tile in view.bonus_tiles_left:
+            lines.append(f"\n  {labels.bonus_tile_text(tile)}")
     return Panel(lines, title=f"{seat_name(describer.names, view.viewer_seat)} (you)", expand=False)
 
 

@@ -63,7 +63,7 @@ class LorenzoDescriber(Describer):
         title = words(member.DESCRIPTOR.name)
         return f"{title}: {special}" if special else title
 
-    def _member_text(self, member: Msg, view: Msg | None) -> str:
+    def member_text(self, member: Msg, view: Msg | None) -> str:
         fd = member.DESCRIPTOR.fields_by_name["member"]
         colour = enum_label(fd.enum_type, member.member)
         dice = list(getattr(view, "dice", []) or [])
@@ -95,7 +95,7 @@ class LorenzoDescriber(Describer):
         servants = int(getattr(member, "servants", 0))
         extra = [f"+{servants} servant{'s' if servants != 1 else ''}"] if servants else []
         if name == "PlaceFamilyMember":
-            where = f"{self._member_text(member, view)} on {self.labels.space(member.space)}"
+            where = f"{self.member_text(member, view)} on {self.labels.space(member.space)}"
             return "; ".join([where, *self._card_parts(member, view), *extra])
         if name == "TakeBonusCard":
             where = f"from {self.labels.space(member.space)}"

@@ -10,51 +10,27 @@ files themselves. Unknown ids fall back to ``card #7`` and the like, so a label 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from services.lorenzo.rules.content_types import (
-    CardType,
-    Content,
-    ExcommunicationTile,
-    Gain,
-    PenaltyKind,
-    Space,
-    SpaceKind,
+from services.lorenzo.presentation.texts import (
+    ROMAN,
+    amounts_text,
+    bonus_tile_text,
+    card_effects,
+    card_text,
+    excommunication_name,
+    excommunication_text,
+    gain_text,
+    goods_text,
+    leader_text,
+    lower,
+    privilege_text,
 )
-from services.lorenzo.rules.goods import GOODS_FIELDS, Goods
+from services.lorenzo.rules.content_types import CardType, Content, Space, SpaceKind
+from services.lorenzo.rules.goods import Goods
 
-# Singular units; coins, servants and privileges take an "s" (``3 coins``), the others do not.
-UNITS = {"victory": "VP", "privileges": "privilege"}
-PLURAL = ("coins", "servants", "privileges")
-# Penalties whose value is "lose 1 VP for every N" rather than an action value modifier.
-EVERY = (PenaltyKind.LOSE_PER_VICTORY, PenaltyKind.LOSE_PER_MILITARY)
-
-
-def amounts_text(amounts: dict[str, int]) -> str:
-    """``{"coins": 3, "wood": 1}`` -> ``"3 coins, 1 wood"``; zero amounts left out, ``nothing`` if all are."""
-    parts = []
-    for key, amount in amounts.items():
-        if amount:
-            unit = UNITS.get(key, key)
-            if key in PLURAL:
-                unit = unit.removesuffix("s") + ("s" if abs(amount) != 1 else "")
-            parts.append(f"{amount} {unit}")
-    return ", ".join(parts) or "nothing"
-
-
-def goods_text(goods: Goods) -> str:
-    return amounts_text({name: getattr(goods, name) for name in GOODS_FIELDS})
-
-
-def gain_text(gain: Gain) -> str:
-    """Goods and council privileges: ``"1 coin, 1 privilege"``."""
-    amounts = {name: getattr(gain.goods, name) for name in GOODS_FIELDS}
-    return amounts_text({**amounts, "privileges": gain.privileges})
-
-
-def lower(kind: object) -> str:
-    """An enum member's name in words: ``CardType.TERRITORY`` -> ``territory``."""
-    return str(getattr(kind, "name", kind)).replace("_", " ").lower()
+__all__ = ["Labels", "amounts_text", "gain_text", "goods_text", "lower"]
 
 
 @dataclass(frozen=True)
@@ -84,31 +60,61 @@ class Labels:
         )
 
     def excommunication(self, tile_id: int) -> str:
-        """``"1_5: action modifier (harvest, -3)"``: the printed code and the penalty."""
+        """``"Excommunication I/5: each harvest action you take is worth 3 less"``."""
         tile = self.content.tile.get(tile_id)
-        if tile is None:
-            return f"excommunication #{tile_id}"
-        details = self._penalty_details(tile)
-        return f"{tile.code}: {lower(tile.penalty)}" + (f" ({', '.join(details)})" if details else "")
+        return excommunication_text(tile) if tile else f"excommunication #{tile_id}"
 
-    @staticmethod
-    def _penalty_details(tile: ExcommunicationTile) -> list[str]:
-        details = []
-        if tile.goods != Goods():
-            details.append(goods_text(tile.goods))
-        if tile.action is not None:
-            details.append(lower(tile.action))
-        if tile.card_type is not None:
-            details.append(f"{lower(tile.card_type)} cards")
-        if tile.value and tile.penalty in EVERY:
-            details.append(f"every {tile.value}")
-        elif tile.value:
-            details.append(f"{tile.value:+d}")
-        return details
+    def excommunication_name(self, tile_id: int) -> str:
+        """``"Excommunication I/5"`` (the printed code ``1_5``)."""
+        tile = self.content.tile.get(tile_id)
+        return excommunication_name(tile) if tile else f"excommunication #{tile_id}"
 
     def excommunication_code(self, tile_id: int) -> str:
         tile = self.content.tile.get(tile_id)
         return tile.code if tile else f"#{tile_id}"
+
+    # ------------------------------------------------------------ whole texts (costs and effects)
+    def card_text(self, card_id: int) -> str:
+        card = self.content.card.get(card_id)
+        return card_text(card) if card else self.card(card_id)
+
+    def leader_text(self, leader_id: int) -> str:
+        leader = self.content.leader.get(leader_id)
+        return leader_text(leader, self.requirement(leader_id)) if leader else self.leader(leader_id)
+
+    def card_effects(self, card_id: int) -> str:
+        card = self.content.card.get(card_id)
+        return card_effects(card) if card else ""
+
+    def floor_bonus(self, space_id: int) -> str:
+        """A tower floor's bonus (``1 wood``), "" for none."""
+        space = self.content.space.get(space_id)
+        if space is None or (space.bonus.goods == Goods() and not space.bonus.privileges):
+            return ""
+        return gain_text(space.bonus)
+
+    def bonus_tile_text(self, tile_id: int) -> str:
+        tile = self.content.bonus_tile.get(tile_id)
+        return bonus_tile_text(tile) if tile else f"tile #{tile_id}"
+
+    def explain(self, query: str, limit: int = 12) -> list[str]:
+        """The texts of every component whose name contains ``query`` (any case), or that ``query``
+        names by kind and id: ``card 12``, ``leader 3``, ``tile 2`` (personal bonus tile),
+        ``excommunication 5``, the printed code ``1_5`` or ``I/5``, ``privilege 2``."""
+        wanted = query.strip().lower()
+        kind, _, number = wanted.rpartition(" ")
+        if number.isdigit() and kind in BY_ID:
+            return [BY_ID[kind](self, int(number))]
+        texts = [privilege_text(n, g) for n, g in enumerate(self.content.board.privileges, 1)]
+        texts += [card_text(c) for c in self.content.cards]
+        texts += [leader_text(x, self.requirement(x.id)) for x in self.content.leaders]
+        texts += [bonus_tile_text(t) for t in self.content.bonus_tiles]
+        texts += [excommunication_text(t) for t in self.content.excommunications]
+        codes = {t.code: t for t in self.content.excommunications}
+        codes |= {f"{ROMAN.get(t.period, '')}/{t.code.partition('_')[2]}".lower(): t for t in codes.values()}
+        if wanted in codes:
+            return [excommunication_text(codes[wanted])]
+        return [text for text in texts if wanted in text.partition(":")[0].lower()][:limit]
 
     # ------------------------------------------------------------ the board
     def spaces(self) -> tuple[Space, ...]:
@@ -134,6 +140,9 @@ class Labels:
         if space is None or space.kind is not SpaceKind.TOWER or space.tower is None:
             return None
         return space.tower, space.floor
+
+    def privilege_text(self, index: int) -> str:
+        return f"Council privilege {index}: {self.privilege(index)}"
 
     def privilege(self, index: int) -> str:
         """Privilege number 1.. (printed order) -> its goods."""
@@ -174,3 +183,14 @@ class Labels:
         if need.goods != Goods():
             parts.append(goods_text(need.goods))
         return "; ".join(parts)
+
+
+# ``? KIND N``: a component by kind and id.
+BY_ID: dict[str, Callable[[Labels, int], str]] = {
+    "card": Labels.card_text,
+    "leader": Labels.leader_text,
+    "tile": Labels.bonus_tile_text,
+    "bonus tile": Labels.bonus_tile_text,
+    "excommunication": Labels.excommunication,
+    "privilege": Labels.privilege_text,
+}

@@ -2,13 +2,18 @@
 
 ``FakeLorenzoStub`` answers GetView / SubmitCommand / WatchMatch / Replay like the gRPC stub
 (same request and response messages, ``metadata`` and ``timeout`` keywords, errors as
-``grpc.RpcError`` with a ``google.rpc.Status`` ErrorInfo), and while the watched seat waits it
-plays the other seats and the system with random legal commands, as the workers would.
+``grpc.RpcError`` with a ``google.rpc.Status`` ErrorInfo), and while its watch stream has nothing
+new it plays the other seats and the system with random legal commands, as the workers would
+(also during the watched seat's turn in simultaneous phases). The client follows the stream in a
+thread of its own, so the stub is guarded by a lock; ``hold`` stops the others in chosen states,
+and ``act_now`` makes one of them act when a test says so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,27 +86,48 @@ class FakeLorenzoStub:
     fail_next_submit: list[BaseException] = field(default_factory=list)
     break_stream_after: int = 0  # raise UNAVAILABLE after this many items of the next stream
     others_step_before_submit: int = 0  # let others act first (a stale expected_version)
+    before_submit: Callable[[], None] | None = None  # runs once, just before the next submit
+    hold: Callable[[Any], bool] = lambda state: False  # others wait in the states it accepts
     steps: int = 0
+    lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
     def pb2(self) -> Any:
         return self.game.modules.pb2
 
-    def _others_act(self) -> bool:
-        """One random legal command by the system or another seat; False if only the viewer may act."""
-        state = self.runner.load(self.match_id).state
-        rules = self.game.rules
-        if rules.outcome(state) is not None:
-            return False
-        others = [a for a in rules.to_act(state) if a != self.viewer]
-        if not others:
-            return False
-        actor = self.rng.choice(others)
-        command = self.rng.choice(rules.legal_commands(state, actor))
-        loaded = self.runner.load(self.match_id)
-        self.steps += 1
-        self.runner.submit(self.match_id, actor, command, loaded.version, f"fake-{self.steps}")
-        return True
+    def _others_act(self, force: bool = False) -> bool:
+        """One random legal command by the system or another seat; False if only the viewer may act
+        (or ``hold`` keeps the others waiting, unless ``force``)."""
+        with self.lock:
+            state = self.runner.load(self.match_id).state
+            rules = self.game.rules
+            if rules.outcome(state) is not None or (self.hold(state) and not force):
+                return False
+            others = [a for a in rules.to_act(state) if a != self.viewer]
+            if not others:
+                return False
+            actor = self.rng.choice(others)
+            command = self.rng.choice(rules.legal_commands(state, actor))
+            loaded = self.runner.load(self.match_id)
+            self.steps += 1
+            self.runner.submit(self.match_id, actor, command, loaded.version, f"fake-{self.steps}")
+            return True
+
+    def act_now(self) -> bool:
+        """Another seat (or the system) acts now, whatever ``hold`` says."""
+        return self._others_act(force=True)
+
+    def play_for_viewer(self) -> None:
+        """What a turn clock does: the viewer's seat plays its last legal command."""
+        with self.lock:
+            loaded = self.runner.load(self.match_id)
+            command = self.game.rules.legal_commands(loaded.state, self.viewer)[-1]
+            self.steps += 1
+            self.runner.submit(self.match_id, self.viewer, command, loaded.version, f"clock-{self.steps}")
+
+    def state(self) -> Any:
+        with self.lock:
+            return self.runner.load(self.match_id).state
 
     def _event(self, event: StoredEvent) -> Any:
         member = self.game.codec.to_message(self.runner.decode(event))
@@ -110,6 +136,10 @@ class FakeLorenzoStub:
     # ------------------------------------------------------------ the stub's methods
     def GetView(self, request: Any, metadata: Any = (), timeout: float | None = None) -> Any:
         assert timeout, "every call needs a deadline"
+        with self.lock:
+            return self._get_view(request)
+
+    def _get_view(self, request: Any) -> Any:
         self.calls.append("GetView")
         loaded = self.runner.load(request.match_id)
         rules, state = self.game.rules, loaded.state
@@ -130,10 +160,17 @@ class FakeLorenzoStub:
 
     def SubmitCommand(self, request: Any, metadata: Any = (), timeout: float | None = None) -> Any:
         assert timeout and request.command_id
+        with self.lock:
+            return self._submit(request)
+
+    def _submit(self, request: Any) -> Any:
         self.calls.append("SubmitCommand")
         for _ in range(self.others_step_before_submit):
-            self._others_act()
+            self._others_act(force=True)
         self.others_step_before_submit = 0
+        if self.before_submit is not None:
+            run, self.before_submit = self.before_submit, None
+            run()
         if self.fail_next_submit:
             raise rpc_error(self.fail_next_submit.pop(0))
         command = self.game.codec.from_message(union_field(request.command))
@@ -157,10 +194,12 @@ class FakeLorenzoStub:
     def _stream(self, next_version: int, budget: int) -> Iterator[Any]:
         sent = 0
         while True:
-            events = self.runner.store.read(self.match_id, next_version)
+            with self.lock:
+                events = self.runner.store.read(self.match_id, next_version)
             if not events:
                 if not self._others_act():
                     head = self.runner.store.version(self.match_id)
+                    time.sleep(0.01)  # a server sends keepalives now and then, not in a busy loop
                     yield self.pb2.WatchMatchResponse(keepalive=common_pb2.Keepalive(head_version=head))
                     sent += 1
                 continue
@@ -174,7 +213,8 @@ class FakeLorenzoStub:
 
     def Replay(self, request: Any, metadata: Any = (), timeout: float | None = None) -> Any:
         assert timeout
-        loaded = self.runner.load(request.match_id, at_version=request.version)
+        with self.lock:
+            loaded = self.runner.load(request.match_id, at_version=request.version)
         view = self.game.codec.to_message(self.game.rules.view(loaded.state, self.viewer))
         return self.pb2.ReplayResponse(version=loaded.version, view=view)
 

@@ -16,10 +16,11 @@ import pytest
 
 from services.client.generic import GenericPresentation
 from services.client.presentation import presentation_for
-from services.client.render import command_text, commands_table, event_line, outcome_table, render_view
+from services.client.render import command_text, event_line, outcome_table, render_view, step_table
+from services.client.steps import Chooser, Steps
 from services.games import load_game, manifests
 from shared.decider import SPECTATOR, Actor
-from shared.describe import enum_label, words
+from shared.describe import Describer, enum_label, words
 from shared.protogen import compile_protos, render_game_proto
 from shared.rng import Rng
 from tests.support.race.rules import RaceRules
@@ -133,7 +134,9 @@ def test_commands_are_described_from_their_descriptors(sample: Any) -> None:
     assert text == "Move piece: Bob (seat 1); from square 3; to square 5; colour deep red; paid (gold 2)"
     concede = sample.Command(concede=sample.Concede())
     assert command_text(concede, generic, None, NAMES) == "Concede: gracefully no"
-    table = text_of(commands_table([move, concede], generic, None, NAMES))
+    steps = Steps(lambda c: command_text(c, generic, None, NAMES), Describer(NAMES), None, None, NAMES)
+    table = text_of(step_table(Chooser(steps, [move, concede], []).step()))
+    assert "What do you do?" in table
     assert "1   Move piece: Bob (seat 1)" in table and "2   Concede: gracefully no" in table
 
 

@@ -1,8 +1,18 @@
-"""The play and watch loops, driven by scripted input against an in-process rule service."""
+"""The play and watch loops against an in-process rule service (tests/unit/client/fakes.py): choices
+in steps, back, filters, look-ups, refreshes while the player chooses, stale picks sent again or
+explained, and the resumable watch stream.
+
+The session follows the match in a thread and reads input in another, as it does in a terminal;
+a script answers its questions (a callable answer runs when the question is asked, so it can make
+a bot act or wait for the screen first).
+"""
 
 from __future__ import annotations
 
 import io
+import re
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -10,12 +20,14 @@ from rich.console import Console
 
 from services.client.presentation import presentation_for
 from services.client.rpc import GameClient
-from services.client.session import Player, Spectator, parse_choice
+from services.client.session import Player, Spectator
 from shared.decider import SPECTATOR, RuleViolation
 from shared.store import VersionConflict
 from tests.unit.client.fakes import FakeLorenzoStub, new_match
 
 pytestmark = pytest.mark.timeout(120)
+
+Answer = str | Callable[[], str | None] | None
 
 
 def _client(stub: FakeLorenzoStub) -> GameClient:
@@ -26,81 +38,226 @@ def _console() -> Console:
     return Console(width=200, record=True, no_color=True, file=io.StringIO())
 
 
-def _player(stub: FakeLorenzoStub, answers: Any, names: tuple[str, ...] = ("Ada", "random bot")) -> Player:
-    prompts: list[str] = []
+def screen(player: Player) -> str:
+    return player.console.export_text(clear=False)
 
-    def read_line(prompt: str) -> str | None:
-        prompts.append(prompt)
-        return next(answers, None)
 
-    player = Player(
+def wait_for(check: Callable[[], bool], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+class Script:
+    """Answers in order, then ``then`` for every further question (None: end of input)."""
+
+    def __init__(self, *answers: Answer, then: Answer = None) -> None:
+        self.answers = list(answers)
+        self.then = then
+        self.asked = 0
+
+    def __call__(self) -> str | None:
+        self.asked += 1
+        answer = self.answers.pop(0) if self.answers else self.then
+        return answer() if callable(answer) else answer
+
+
+def _player(stub: FakeLorenzoStub, script: Script, live: bool = False) -> Player:
+    return Player(
         client=_client(stub),
         presentation=presentation_for("lorenzo"),
         console=_console(),
-        names=names,
-        read_line=read_line,
+        names=("Ada", "random bot"),
+        read_line=script,
+        live=live,
     )
-    player.prompts = prompts  # type: ignore[attr-defined]
-    return player
 
 
-def _ones() -> Any:
-    while True:
-        yield "1"
+def _ranges(player: Player) -> list[int]:
+    return [int(re.search(r"\[1-(\d+)", p).group(1)) for p in player.prompts]  # type: ignore[union-attr]
 
 
-def test_parse_choice() -> None:
-    assert parse_choice(" 3 ", 5) == 2
-    assert parse_choice("0", 5) is None and parse_choice("6", 5) is None and parse_choice("x", 5) is None
+def is_draft(stub: FakeLorenzoStub) -> bool:
+    return bool(stub.state().phase.name == "DRAFT_LEADERS")
 
 
-def test_a_whole_match_answering_1_ends_with_scores_and_placings() -> None:
+class Asked:
+    """In live mode the session reads lines all the time; a live script waits for a new question."""
+
+    def __init__(self) -> None:
+        self.player: Player | None = None
+        self.answered = 0
+
+    def wait(self) -> None:
+        wait_for(lambda: self.player is not None and len(self.player.prompts) > self.answered)
+        assert self.player is not None
+        self.answered = len(self.player.prompts)
+
+
+# ------------------------------------------------------------------ whole matches
+def test_a_whole_match_answering_1_to_every_step_ends_with_scores_and_placings() -> None:
     stub = new_match(seats=2, seed=3)
-    player = _player(stub, _ones())
+    most: list[int] = []
+    player: Player
+
+    def one() -> str:
+        most.append(len(player.response.legal_commands))
+        return "1"
+
+    player = _player(stub, Script(then=one))
     outcome = player.play()
     assert outcome is not None and len(outcome.scores) == 2
-    text = player.console.export_text()
-    assert "Towers" in text and "Your legal commands" in text and "Your leaders in hand" in text
+    text = screen(player)
+    assert "Towers" in text and "Your leaders in hand" in text and "What do you do?" in text
     assert "Final scores" in text and "Final scoring" in text
-    assert len(player.prompts) == len(stub.submitted) > 10  # type: ignore[attr-defined]
-    assert all(c.startswith(("GetView", "SubmitCommand", "WatchMatch")) for c in stub.calls)
     assert "[random bot]" in text or "[system]" in text  # others' events were shown as they came
+    assert len(stub.submitted) > 10 and len(player.prompts) > len(stub.submitted)  # several steps each
+    assert max(most) > 40 and max(_ranges(player)) <= 30  # many legal commands, never a long list
 
 
-def test_stale_version_refreshes_and_asks_again() -> None:
+def test_a_first_turn_is_asked_in_steps_kind_member_space() -> None:
+    stub = new_match(seats=2, seed=3, advanced=False)
+    player = _player(stub, Script("1", then="q"))
+    assert player.play() is None
+    text = screen(player)
+    member = text.index("Which family member?")
+    assert re.search(r"\w+ member( \(die \d\))? > Where do you place it\?", text[member:]), text
+    assert not stub.submitted  # a step is not a move
+
+
+def test_back_undoes_the_last_choice_and_says_when_there_is_none() -> None:
+    stub = new_match(seats=2, seed=3, advanced=False)
+    player = _player(stub, Script("b", "1", "b", then="q"))
+    assert player.play() is None
+    text = screen(player)
+    assert "Nothing to go back to: this is the first step." in text
+    titles = re.findall(r"(What do you do\?|Which family member\?|Where do you place it\?)", text)
+    assert titles[-1] == titles[0]  # back where it started
+    assert "b back" in player.prompts[2] and "b back" not in player.prompts[0] + player.prompts[1]
+    assert not stub.submitted
+
+
+def test_words_filter_the_legal_commands() -> None:
+    stub = new_match(seats=2, seed=3, advanced=False)
+    player = _player(stub, Script("council palace", "1", then="q"))
+    player.play()
+    assert "Commands matching 'council palace'" in screen(player)
+    assert stub.submitted and stub.submitted[0].space == 21  # the council palace
+
+
+def test_help_states_every_input_range_and_question_mark_explains_components() -> None:
+    stub = new_match(seats=2, seed=3, advanced=False)
+    player = _player(stub, Script("?", "? abbess", "? zzz", "0", then="q"))
+    player.play()
+    text = screen(player)
+    count = _ranges(player)[0]
+    assert f"1-{count}     choose that option" in text and "? NAME" in text and "q         leave" in text
+    assert "Abbess (character, period I): cost 3 coins; when taken: 1 faith" in text
+    assert "Nothing named 'zzz' here." in text
+    assert f"Please choose a number from 1 to {count}." in text
+
+
+def test_quitting_says_how_to_rejoin() -> None:
     stub = new_match(seats=2, seed=3)
-    stub.fail_next_submit.append(VersionConflict("m1", 1, 2))
-    answers = iter(["1", "q"])
-    player = _player(stub, answers)
-    assert player.play() is None  # quit at the second prompt
-    text = player.console.export_text()
-    assert "moved on before your command arrived" in text
-    assert len(player.prompts) == 2  # type: ignore[attr-defined]
-    assert stub.calls.count("GetView") >= 2
+    player = _player(stub, Script(then="q"))
+    assert player.play() is None
+    assert "Rejoin it with: tabula play --match m1" in screen(player)
+
+
+# ------------------------------------------------------------------ the match moves while choosing
+def test_the_board_and_the_choice_refresh_when_a_bot_moves_while_the_player_chooses() -> None:
+    stub = new_match(seats=2, seed=3)
+    stub.hold = lambda state: state.phase.name == "DRAFT_LEADERS"  # the bot drafts when told
+    asked = Asked()
+    shown: list[int] = []
+
+    def draft() -> str | None:
+        if shown:
+            return "q"
+        asked.wait()
+        if not is_draft(stub):
+            return "1"  # the personal bonus tile
+        assert asked.player is not None
+        shown.append(len(asked.player.prompts))
+        stub.act_now()  # the bot keeps its leader while we read our hand
+        asked.wait()  # the question again, on a new board
+        return "1"
+
+    player = asked.player = _player(stub, Script(then=draft), live=True)
+    player.play()
+    text = screen(player)
+    assert re.search(r"The match moved on while you were choosing \(v\d+ -> v\d+\)", text)
+    assert player.prompts[shown[0] - 1] == player.prompts[shown[0]]  # the same question offered again
+    assert text.count("Which leader do you keep?") >= 2
+    assert "Not played" not in text and "Refused" not in text and "sending again" not in text
+    assert [type(c).__name__ for c in stub.submitted].count("DraftLeader") == 1  # accepted first time
+
+
+def test_a_stale_pick_that_is_still_legal_is_sent_again() -> None:
+    stub = new_match(seats=2, seed=3)
+    stub.hold = lambda state: state.phase.name == "DRAFT_LEADERS"
+    asked = Asked()
+    picked: list[bool] = []
+
+    def draft() -> str | None:
+        if picked:
+            return "q"
+        asked.wait()
+        if not is_draft(stub):
+            return "1"
+        stub.others_step_before_submit = 1  # the bot drafts just before our pick arrives
+        picked.append(True)
+        return "1"
+
+    player = asked.player = _player(stub, Script(then=draft), live=True)
+    player.play()
+    text = screen(player)
+    assert "still possible: sending again" in text and "Not played" not in text
+    drafts = [c for c in stub.submitted if type(c).__name__ == "DraftLeader"]
+    assert len(drafts) == 2 and drafts[0] == drafts[1]  # refused as stale once, then applied
+    assert drafts[0].leader in stub.state().players[0].hand  # kept
+
+
+def test_a_stale_pick_no_longer_legal_is_explained_and_stays_on_screen() -> None:
+    stub = new_match(seats=2, seed=3, advanced=False)
+    asked = Asked()
+
+    def answer() -> str | None:
+        assert asked.player is not None
+        if asked.player.notices:  # explained; now wait for a redraw under a new board
+            wait_for(lambda: screen(asked.player).count("Not played") >= 2)  # type: ignore[arg-type]
+            return "q"
+        asked.wait()
+        stub.before_submit = stub.play_for_viewer  # a turn clock plays our seat before we do
+        return "1"
+
+    player = asked.player = _player(stub, Script(then=answer), live=True)
+    player.play()
+    text = screen(player)
+    assert "Not played: Place family member" in text and "no longer possible" in text
+    assert "Not played" in text[text.rindex("Towers") :]  # still under the latest board
 
 
 def test_rule_violation_shows_the_reason_and_asks_again() -> None:
     stub = new_match(seats=2, seed=3)
     stub.fail_next_submit.append(RuleViolation("not_your_turn", "wait for your turn"))
-    player = _player(stub, iter(["abc", "999", "1", "1"]))
+    player = _player(stub, Script("abc_no_such_words", "1", "1", "1", then="q"))
     player.play()
-    text = player.console.export_text()
+    text = screen(player)
     assert "Refused: not_your_turn - wait for your turn" in text
-    assert "Please type a number from 1 to" in text
+    assert "No legal command matches 'abc_no_such_words'." in text
 
 
 def test_the_real_version_conflict_from_others_acting_first() -> None:
     stub = new_match(seats=2, seed=3)
-    player = _player(stub, _ones())
-    player.refresh()
-    while not player.my_turn():  # play until our seat may act, then let the bot act in between
-        stub._others_act()
-        player.refresh()
-    stub.others_step_before_submit = 0
-    player.play()  # finishes; conflicts (if any) were refreshed and re-asked
-    assert player.finished()
+    stub.fail_next_submit.append(VersionConflict("m1", 1, 2))
+    player = _player(stub, Script(then="1"))
+    player.play()  # finishes; the conflict was refreshed and the same command sent again
+    assert player.finished() and "still possible: sending again" in screen(player)
 
 
+# ------------------------------------------------------------------ watching
 def test_the_watch_stream_resumes_from_the_last_version_after_an_error() -> None:
     stub = new_match(seats=2, seed=3)
     stub.break_stream_after = 5
@@ -119,15 +276,31 @@ def test_the_watch_stream_resumes_from_the_last_version_after_an_error() -> None
     assert versions == [v for v in visible if v <= head]  # and no gap
 
 
+def test_stop_following_ends_the_stream() -> None:
+    stub = new_match(seats=2, seed=3)
+    client = _client(stub)
+    seen: list[Any] = []
+    for item in client.follow(1):
+        seen.append(item)
+        if len(seen) == 3:
+            client.stop_following()
+    assert len(seen) == 3
+
+
 def test_spectator_follows_until_a_version() -> None:
     stub = new_match(seats=2, seed=3, viewer=SPECTATOR)
     spectator = Spectator(
-        client=_client(stub), presentation=presentation_for("lorenzo"), console=_console(), until_version=40
+        client=_client(stub),
+        presentation=presentation_for("lorenzo"),
+        console=_console(),
+        names=("Ada", "random bot"),
+        until_version=40,
     )
     assert spectator.watch() is None
     assert spectator.version >= 40
     text = spectator.console.export_text()
     assert "Towers" in text and "(you)" not in text and "v9 " in text, text
+    assert "[Ada]" in text or "[random bot]" in text  # players by name
 
 
 @pytest.mark.parametrize("version", [0, 5])
@@ -139,9 +312,7 @@ def test_replay_view(version: int) -> None:
 
 def test_live_mode_redraws_the_table_with_recent_events() -> None:
     stub = new_match(seats=2, seed=3)
-    answers = iter(["1"] * 6 + ["q"])
-    player = _player(stub, answers)
-    player.live = True
+    player = _player(stub, Script(*["1"] * 12, then="q"), live=True)
     assert player.play() is None
-    text = player.console.export_text()
+    text = screen(player)
     assert "recent events" in text and text.count("Towers") > 3

@@ -9,13 +9,14 @@ from typing import Any
 from tabula.common.v1 import common_pb2
 
 from services.client.presentation import presentation_for
-from services.client.render import command_text, commands_table, event_line, outcome_table, render_view
+from services.client.render import command_text, event_line, outcome_table, render_view
+from services.client.steps import Chooser, Steps
 from services.games import load_game
 from services.lorenzo.content import load_content
 from services.lorenzo.presentation import LorenzoPresentation, load
 from services.lorenzo.presentation.labels import amounts_text
 from shared.decider import SPECTATOR
-from shared.describe import enum_label, union_member, words
+from shared.describe import Describer, enum_label, union_member, words
 from tests.unit.client.helpers import Step, playout, text_of, view_message
 
 NAMES = ("Ada", "greedy bot", "mcts bot", "random bot")
@@ -54,9 +55,16 @@ def test_labels_name_every_component_from_the_validated_content() -> None:
     assert (
         labels.bonus_tile(2) == "tile A (harvest 1 wood, 1 stone, 1 military; production 1 coin, 2 servants)"
     )
-    assert labels.excommunication(5) == "1_5: action modifier (harvest, -3)"
-    assert labels.excommunication(18) == "3_4: lose per victory (every 5)"
-    assert labels.excommunication(15) == "3_1: no end points (character cards)"
+    assert labels.excommunication(5) == "Excommunication I/5: each harvest action you take is worth 3 less"
+    assert labels.excommunication(18) == (
+        "Excommunication III/4: at the end of the game you lose 1 VP for every 5 VP you have"
+    )
+    assert labels.excommunication(15) == (
+        "Excommunication III/1: at the end of the game your character cards score nothing"
+    )
+    assert labels.excommunication_name(9) == "Excommunication II/2" and labels.excommunication(99).endswith(
+        "#99"
+    )
     assert labels.costs(29) == ["1 coin, 2 wood"]
     assert labels.exchange(29, 2) == "pay 2 wood -> 5 coins" and labels.exchange(29, 3) == "option 3"
 
@@ -92,8 +100,16 @@ def test_board_shows_tower_card_names_goods_and_your_leaders() -> None:
         assert CONTENT.leader[leader].name in text
     for leader in step.state.players[1].hand:  # never another seat's hand
         assert CONTENT.leader[leader].name not in text or leader in step.state.players[0].hand
-    for tile in step.state.excommunication_tiles:
-        assert CONTENT.tile[tile].code in text
+    labels = presentation.labels
+    for tile in step.state.excommunication_tiles:  # the match's excommunications, in words
+        assert labels.excommunication(tile) in text and labels.excommunication(tile).startswith(
+            "Excommunication"
+        )
+    for leader in step.state.players[0].hand:  # leaders with what they need and do
+        assert labels.leader_text(leader) in text
+    wide = text_of(render_view(view, presentation, NAMES, step.version, "m"), width=1200)
+    for card in (c for c in step.state.towers if c):  # each tower card with its costs and effects
+        assert labels.card_effects(card) in wide
 
 
 def test_towers_are_in_board_order_top_floor_first() -> None:
@@ -145,13 +161,37 @@ def test_no_final_scoring_before_the_end() -> None:
     assert load().final(view_message(step.state, 0), NAMES) is None
 
 
-def test_commands_table_numbers_every_legal_command() -> None:
+def test_a_first_turn_is_asked_in_lorenzos_words() -> None:
     step = _first_action_step()
     view = view_message(step.state, step.actor.seat)
-    text = text_of(commands_table(step.commands, load(), view, NAMES))
-    assert "Your legal commands" in text
-    assert f" {len(step.commands)}   " in text
-    assert "Place family member" in text
+    presentation = load()
+    names = NAMES
+    steps = Steps(
+        lambda c: command_text(c, presentation, view, names), Describer(names), presentation, view, names
+    )
+    chooser = Chooser(steps, step.commands, [])
+    kinds = chooser.step()
+    assert kinds.title == "What do you do?" and len(kinds.options) < 10 < len(step.commands)
+    place = next(i for i, o in enumerate(kinds.options) if o.label.startswith("Place family member ("))
+    chooser.pick(place)
+    members = chooser.step()
+    assert members.title == "Which family member?"
+    dice = dict(zip(("black", "white", "orange"), step.state.dice, strict=True))
+    for option in members.options:
+        colour = option.label.split()[0]
+        assert option.label == (
+            f"{colour} member (die {dice[colour]})" if colour in dice else "neutral member"
+        )
+    chooser.pick(next(i for i, o in enumerate(members.options) if "die" in o.label))
+    spaces = chooser.step()
+    assert spaces.title == "Where do you place it?"
+    labels = presentation.labels
+    towers = [o for o in spaces.options if "tower" in o.label]
+    assert towers
+    for option in towers:  # the card on the floor with its costs and effects
+        space = option.choice.value
+        card = step.state.towers[int(space) - 1]  # type: ignore[call-overload]
+        assert option.label.endswith(labels.card_text(card)), option.label
 
 
 # ------------------------------------------------------------------ commands and events in words
@@ -254,7 +294,9 @@ def test_events_are_described_with_names() -> None:
     gained.goods.coins = 5
     assert presentation.describe_event(gained, ()) == "Resources gained: seat 1; goods 5 coins; source market"
     excommunicated = pb2.Excommunicated(seat=0, tile=5)
-    assert "1_5: action modifier (harvest, -3)" in presentation.describe_event(excommunicated, ("Ada",))
+    assert presentation.describe_event(excommunicated, ("Ada",)) == (
+        "Excommunicated: Ada (seat 0); tile Excommunication I/5: each harvest action you take is worth 3 less"
+    )
     shuffled = pb2.DecksShuffled()
     shuffled.decks.add(cards=[1, 2, 3])
     assert presentation.describe_event(shuffled, ()) == "Decks shuffled"  # deck orders are not shown

@@ -1,0 +1,151 @@
+"""One queue for everything a player's session waits on: typed lines and the match moving.
+
+While the player reads the board and chooses, the match may move under them (simultaneous steps
+such as the leader draft, bots, turn clocks). So the session never blocks on the keyboard alone:
+a :class:`Follower` thread reads the match's watch stream and a :class:`LineReader` thread reads
+input lines, and both put what they get into one :class:`Inbox`, in arrival order. The session
+(one thread, the only one that prints) takes items from it.
+
+Lines are read on demand (:meth:`LineReader.want`): a script piped into ``tabula play`` is read one
+answer per question, never ahead (``yes 1 |`` would otherwise fill memory), and an answer cannot be
+consumed while no question is on the screen.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from services.client.rpc import Followed
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line typed by the player; None at the end of input."""
+
+    text: str | None
+
+
+@dataclass(frozen=True)
+class Moved:
+    """An event of the followed match, or a keepalive with a newer head version."""
+
+    item: Followed
+
+
+@dataclass(frozen=True)
+class StreamFailed:
+    """The watch stream gave up (after its own reconnects); the session stops with this error."""
+
+    error: BaseException
+
+
+Item = Line | Moved | StreamFailed
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.items: queue.Queue[Item] = queue.Queue()
+
+    def put(self, item: Item) -> None:
+        self.items.put(item)
+
+    def get(self, timeout: float | None = None) -> Item | None:
+        """The next item, or None after ``timeout`` seconds without one."""
+        try:
+            return self.items.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def get_nowait(self) -> Item | None:
+        return self.get(timeout=0) if not self.items.empty() else None
+
+
+class Follower:
+    """Puts every event of ``events`` (and every keepalive past the last head) into the inbox."""
+
+    def __init__(self, events: Iterator[Followed], inbox: Inbox) -> None:
+        self.events, self.inbox = events, inbox
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="tabula-follow", daemon=True)
+
+    def start(self) -> Follower:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+    def _run(self) -> None:
+        head = 0
+        try:
+            for item in self.events:
+                if self.stopped.is_set():
+                    return
+                if item.event is not None or item.version > head:
+                    head = max(head, item.version)
+                    self.inbox.put(Moved(item))
+        except Exception as err:  # handed to the session, which raises it
+            if not self.stopped.is_set():
+                self.inbox.put(StreamFailed(err))
+
+
+class LineReader:
+    """Reads one line with ``read_line`` each time :meth:`want` is called (and none is pending)."""
+
+    def __init__(self, read_line: Callable[[], str | None], inbox: Inbox) -> None:
+        self.read_line, self.inbox = read_line, inbox
+        self.wanted = threading.Semaphore(0)
+        self.lock = threading.Lock()  # ``pending`` changes together with the line's arrival
+        self.pending = False
+        self.done = False
+        self.thread = threading.Thread(target=self._run, name="tabula-input", daemon=True)
+        self.thread.start()
+
+    def want(self) -> None:
+        """Ask for the next line, unless one is already asked for or the input has ended."""
+        with self.lock:
+            if self.pending or self.done:
+                return
+            self.pending = True
+        self.wanted.release()
+
+    def _run(self) -> None:
+        while True:
+            self.wanted.acquire()
+            try:
+                text = self.read_line()
+            except (EOFError, OSError, ValueError):
+                text = None
+            with self.lock:
+                self.done = text is None
+                self.pending = False
+                self.inbox.put(Line(text))
+            if text is None:
+                return
+
+
+def stdin_line() -> str | None:
+    """One line from stdin without its newline (None at end of input)."""
+    try:
+        return input()
+    except EOFError:
+        return None
+
+
+def drain_moves(first: Moved, inbox: Inbox, later: list[Item]) -> list[Followed]:
+    """``first`` and every ``Moved`` already waiting behind it; the first other item waiting is put
+    in ``later`` (so one refresh covers a burst of events, and lines keep their order)."""
+    moved = [first.item]
+    while (item := inbox.get_nowait()) is not None:
+        if isinstance(item, Moved):
+            moved.append(item.item)
+            continue
+        later.append(item)
+        break
+    return moved
+
+
+__all__ = ["Follower", "Inbox", "Item", "Line", "LineReader", "Moved", "StreamFailed", "drain_moves"]
