@@ -21,13 +21,14 @@ from typing import Any
 
 from services.florenza.manifest import MANIFEST as FLORENZA
 from services.lorenzo.manifest import MANIFEST as LORENZO
+from services.trajan.manifest import MANIFEST as TRAJAN
 from shared.codec import MessageCodec
 from shared.config import PORTS, port_for
 from shared.decider import missing_members
 from shared.manifest import GameManifest
 from shared.protogen import GameModules
 
-GAMES: tuple[GameManifest, ...] = (LORENZO, FLORENZA)
+GAMES: tuple[GameManifest, ...] = (LORENZO, TRAJAN, FLORENZA)
 
 EXTRA_GAMES = "TABULA_EXTRA_GAMES"
 
