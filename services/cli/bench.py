@@ -4,22 +4,27 @@ from __future__ import annotations
 
 import json
 import platform
+import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from services.cli.main import app
-from services.games import game_names
-from shared.bench import Result, game_benchmarks, store_benchmarks
-from shared.redis_server import private_redis
+
+if TYPE_CHECKING:
+    from shared.bench import Result
 
 
 def _store() -> list[Result]:
+    from shared.bench import store_benchmarks
+    from shared.redis_server import private_redis
+
     with private_redis() as server:
         return store_benchmarks(server.client())
 
@@ -29,6 +34,7 @@ def _game(name: str) -> Callable[[], list[Result]]:
 
     def run() -> list[Result]:
         from services.workers.bench import bench_game
+        from shared.bench import game_benchmarks
 
         rules, config = bench_game(name)
         return game_benchmarks(name, rules, config)
@@ -42,9 +48,27 @@ def _bots() -> list[Result]:
     return bot_benchmarks()
 
 
+def _cli(runs: int = 10) -> list[Result]:
+    """``tabula --help`` as a user waits for it: a fresh interpreter each run, wall time."""
+    from shared.bench import Result
+
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "services.cli", "--help"], check=True, capture_output=True)
+        times.append(time.perf_counter() - started)
+    mean = statistics.mean(times)
+    return [
+        Result(f"tabula --help, mean of {runs}", mean, "s", "< 1 s", mean < 1.0),
+        Result(f"tabula --help, best of {runs}", min(times), "s"),
+    ]
+
+
 def suites() -> dict[str, Callable[[], list[Result]]]:
-    """The store, then one suite per registered game (named after it), then the bots."""
-    return {"store": _store, **{name: _game(name) for name in game_names()}, "bots": _bots}
+    """The store, then one suite per registered game (named after it), then the bots and the CLI."""
+    from services.games import game_names
+
+    return {"store": _store, **{name: _game(name) for name in game_names()}, "bots": _bots, "cli": _cli}
 
 
 @app.command()
@@ -54,6 +78,9 @@ def bench(
     out: Path = typer.Option(Path("bench/results/latest.json")),
 ) -> None:
     """Run the benchmarks (private Redis; never the machine's 6379)."""
+    from rich.console import Console
+    from rich.table import Table
+
     available = suites()
     wanted = [name for name in only.split(",") if name]
     unknown = sorted(set(wanted) - set(available))

@@ -7,12 +7,13 @@ import json
 import typer
 
 from services.cli.main import app
-from services.games import content_counts, game_names
 
 
 @app.command()
 def content(game: str = typer.Argument(...), as_json: bool = typer.Option(False, "--json")) -> None:
     """Validate GAME's content (cards, tiles, board) and print the counts per component family."""
+    from services.games import content_counts, game_names
+
     if game not in game_names():
         raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(game_names())}")
     counts = content_counts(game)

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from services.cli.main import app
-from services.games import game_port, manifests
-from shared.manifest import GameManifest, GameOption, OptionType
+
+if TYPE_CHECKING:
+    from shared.manifest import GameManifest, GameOption
 
 
 def option_text(o: GameOption) -> str:
     """``advanced=true|false (default true)``, ``goal=1.. (default 20)``, ``size=s|m|l (default m)``."""
+    from shared.manifest import OptionType
+
     match o.type:
         case OptionType.BOOL:
             values = "true|false"
@@ -27,6 +30,8 @@ def option_text(o: GameOption) -> str:
 
 
 def as_plain(m: GameManifest) -> dict[str, Any]:
+    from services.games import game_port
+
     return {
         "name": m.name,
         "title": m.title,
@@ -50,6 +55,8 @@ def as_plain(m: GameManifest) -> dict[str, Any]:
 @app.command()
 def games(as_json: bool = typer.Option(False, "--json")) -> None:
     """List the games: name, title, seats, rule service port and options (``--option name=value``)."""
+    from services.games import game_port, manifests
+
     if as_json:
         typer.echo(json.dumps([as_plain(m) for m in manifests()], indent=2))
         return

@@ -83,8 +83,10 @@ def health(
     ),
     http: bool = typer.Option(False, "--http", help="the addresses speak HTTP: GET /healthz"),
 ) -> None:
-    """Exit 0 when every service answers its health check with SERVING (gRPC health checking; the
-    gateway's GET /healthz). Without arguments: every service of the stack ``tabula run`` started."""
+    """Exit 0 when every service named (default: every service running) answers SERVING.
+
+    gRPC services answer the gRPC health check; the gateway its HTTP GET /healthz. Without
+    arguments: every service of the stack ``tabula run`` recorded (services/cli/stack.py)."""
     from services.cli.stack import NoStack
 
     try:
@@ -100,5 +102,5 @@ def health(
     raise typer.Exit(0 if healthy else 1)
 
 
-for _module in ("proto", "run", "bench", "simulate", "content", "games", "logs", "play"):
+for _module in ("proto", "run", "bench", "simulate", "content", "games", "logs", "play", "reasons"):
     importlib.import_module(f"services.cli.{_module}")

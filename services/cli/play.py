@@ -1,25 +1,39 @@
-"""``tabula play | watch | replay``: the terminal client (rendering and loops in services/client/)."""
+"""``tabula play | watch | replay``: the terminal client (rendering and loops in services/client/).
+
+Addresses come from the flags, else the environment (``TABULA_<SERVICE>_ADDR`` or ``_PORT``), else
+the stack ``tabula run`` recorded (services/cli/stack.py). ``tabula play`` keeps what rejoining a
+match needs in ``matches.json`` of the state folder (services/client/saved.py); ``--match ID``
+rejoins it. Heavy modules (grpc, rich, the client) are imported inside the commands, so that
+``tabula --help`` stays quick.
+"""
 
 from __future__ import annotations
 
 import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import grpc
 import typer
-from rich.console import Console
 
 from services.cli.main import app
-from shared.config import port_for
+from services.cli.stack import NoStack, service_address, state_dir
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from services.client.lobby import Lobby, Started
+    from services.client.saved import SavedMatch
+
+ADDRESS_HELP = "host:port (default: TABULA_{0}_ADDR / _PORT, else the stack `tabula run` recorded)"
 
 
-def _default(service: str) -> str:
-    return f"127.0.0.1:{port_for(service)}"
-
-
-def _game_address(game: str, game_addr: str) -> str:
-    from services.games import game_port
-
-    return game_addr or f"127.0.0.1:{game_port(game)}"
+def _address(service: str, flag: str) -> str:
+    try:
+        return service_address(service, flag)
+    except NoStack as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(1) from err
 
 
 def _game(game: str) -> str:
@@ -52,15 +66,68 @@ def parse_options(game: str, raw: list[str]) -> dict[str, str]:
 
 
 def _console() -> Console:
+    from rich.console import Console
+
     # A pipe gets a wide, colourless console so the tables stay whole in logs and tests.
     return Console() if sys.stdout.isatty() else Console(width=160, no_color=True, highlight=False)
 
 
-def _fail(console: Console, err: grpc.RpcError, what: str) -> typer.Exit:
+def _fail(console: Console, err: Any, what: str) -> typer.Exit:
     from services.client.session import refusal
 
     console.print(f"{what} failed ({err.code().name}):", refusal(err))
     return typer.Exit(1)
+
+
+def matches_file() -> Path:
+    """Where ``tabula play`` keeps the player's matches: the state folder, else ./.tabula."""
+    from services.client.saved import MATCHES_FILE
+
+    return (state_dir() or Path(".tabula")) / MATCHES_FILE
+
+
+def _remember(started: Started, game: str, lobby: Lobby, name: str) -> SavedMatch:
+    from services.client.saved import SavedMatch, save
+
+    saved = SavedMatch(
+        match_id=started.match_id,
+        game=game,
+        room_id=started.room_id,
+        seat=started.seat,
+        seat_token=started.seat_token,
+        guest_token=lobby.token,
+        player_name=name,
+        names=started.names,
+        started_at=time.time(),
+    )
+    save(matches_file(), saved)
+    return saved
+
+
+def _rejoin(console: Console, lobby: Lobby, match_id: str) -> SavedMatch:
+    """The saved seat of ``match_id``, with a fresh seat token and names from the lobby's GetRoom."""
+    import dataclasses
+
+    import grpc
+
+    from services.client.lobby import seat_names
+    from services.client.saved import find
+
+    path = matches_file()
+    saved = find(path, match_id)
+    if saved is None:
+        raise typer.BadParameter(
+            f"no seat of yours in match {match_id} is recorded in {path} (tabula play keeps one there "
+            "for each match it starts)",
+            param_hint="--match",
+        )
+    lobby.token = saved.guest_token
+    try:
+        room, seat_token = lobby.room(saved.room_id)
+    except grpc.RpcError as err:
+        console.print(f"(the lobby did not answer GetRoom: {err.code().name}; using the saved seat token)")
+        return saved
+    return dataclasses.replace(saved, seat_token=seat_token or saved.seat_token, names=seat_names(room))
 
 
 @app.command()
@@ -69,60 +136,113 @@ def play(
     seats: int = typer.Option(4, min=1, help="seats in the match, yours included"),
     bots: str = typer.Option("greedy", help="bot levels for the other seats: one for all, or one each"),
     name: str = typer.Option("Ada", help="your display name"),
-    lobby: str = typer.Option(_default("lobby"), help="lobby address host:port"),
-    game_addr: str = typer.Option("", help="rule service address (default: the game's port on 127.0.0.1)"),
+    match: str = typer.Option("", "--match", help="rejoin this match of yours (see .tabula/matches.json)"),
+    lobby: str = typer.Option("", help=ADDRESS_HELP.format("LOBBY")),
+    game_addr: str = typer.Option("", help=ADDRESS_HELP.format("<GAME>")),
     option: list[str] = typer.Option(
         [], "--option", "-o", help="a game option name=value, repeatable (`tabula games` lists them)"
     ),
     turn_seconds: int = typer.Option(0, help="turn clock in seconds (0: none)"),
     deadline: float = typer.Option(10.0, help="deadline of each call in seconds"),
 ) -> None:
-    """Sign in as a guest, start a match against bots and play it in the terminal."""
+    """Start a match against bots (signed in as a guest) and play it in the terminal; or rejoin one."""
+    import grpc
+
     from services.client.lobby import Lobby, bot_levels
+
+    console = _console()
+    lobby_address = _address("lobby", lobby)
+    with grpc.insecure_channel(lobby_address) as lobby_channel:
+        client = Lobby(lobby_channel, deadline)
+        try:
+            if match:
+                seat = _rejoin(console, client, match)
+                console.print(f"Rejoining match {match}: you are {seat.player_name} at seat {seat.seat}")
+            else:
+                game = _game(game)
+                options = parse_options(game, option)
+                try:
+                    levels = bot_levels(bots, seats)
+                except ValueError as err:
+                    raise typer.BadParameter(str(err), param_hint="--bots") from err
+                client.sign_in(name)
+                started = client.start_with_bots(game, seats, levels, options, turn_seconds)
+                seat = _remember(started, game, client, name)
+                console.print(
+                    f"Match {started.match_id}: you are {name} at seat {started.seat}; "
+                    f"players: {', '.join(started.names)}"
+                )
+        except grpc.RpcError as err:
+            raise _fail(console, err, "rejoining the match" if match else "starting the match") from err
+    outcome = _play_seat(console, seat, _address(seat.game, game_addr), deadline)
+    console.print(f"replay it: tabula replay {seat.match_id} --at VERSION")
+    if outcome is None:
+        raise typer.Exit(2)
+
+
+def _play_seat(console: Console, seat: SavedMatch, address: str, deadline: float) -> Any:
+    import grpc
+
     from services.client.presentation import presentation_for
     from services.client.rpc import GameClient
     from services.client.session import Player
 
-    console = _console()
-    game = _game(game)
-    options = parse_options(game, option)
-    try:
-        levels = bot_levels(bots, seats)
-    except ValueError as err:
-        raise typer.BadParameter(str(err), param_hint="--bots") from err
-    address = _game_address(game, game_addr)
-    with grpc.insecure_channel(lobby) as lobby_channel, grpc.insecure_channel(address) as game_channel:
-        client = Lobby(lobby_channel, deadline)
-        try:
-            client.sign_in(name)
-            started = client.start_with_bots(game, seats, levels, options, turn_seconds)
-        except grpc.RpcError as err:
-            raise _fail(console, err, "starting the match") from err
-        console.print(
-            f"Match {started.match_id}: you are {name} at seat {started.seat}; "
-            f"players: {', '.join(started.names)}"
-        )
-        match = GameClient.connect(
-            game_channel, game, started.match_id, started.seat_token, deadline_s=deadline
-        )
+    with grpc.insecure_channel(address) as channel:
+        match = GameClient.connect(channel, seat.game, seat.match_id, seat.seat_token, deadline_s=deadline)
         player = Player(
             client=match,
-            presentation=presentation_for(game),
+            presentation=presentation_for(seat.game),
             console=console,
-            names=started.names,
+            names=seat.names,
             live=console.is_terminal,
-            seat=started.seat,
+            seat=seat.seat,
         )
         try:
-            outcome = player.play()
+            return player.play()
         except grpc.RpcError as err:
             raise _fail(console, err, "playing") from err
         except KeyboardInterrupt:
-            console.print("\nLeft the match.")
-            outcome = None
-    console.print(f"replay it: tabula replay {started.match_id} --at VERSION --game {game}")
-    if outcome is None:
-        raise typer.Exit(2)
+            console.print(f"\nLeft the match; rejoin it with: tabula play --match {seat.match_id}")
+            return None
+
+
+def _spectate(lobby: str, match_id: str, token: str, game: str, name: str, deadline: float) -> Any:
+    """(token, game, names) to watch ``match_id``: the given token, else a spectator token from the
+    lobby; names from the player's own saved match, else the lobby's list of matches."""
+    import grpc
+
+    from services.client.lobby import Lobby
+    from services.client.saved import find
+
+    saved = find(matches_file(), match_id)
+    names = saved.names if saved else ()
+    if token:
+        return token, _game(game or (saved.game if saved else "")), names or _names(lobby, match_id, deadline)
+    with grpc.insecure_channel(_address("lobby", lobby)) as channel:
+        client = Lobby(channel, deadline)
+        client.sign_in(name)
+        token, game = client.spectator_token(match_id)
+        names = names or client.match_names(match_id)
+    return token, _game(game), names
+
+
+def _names(lobby: str, match_id: str, deadline: float) -> tuple[str, ...]:
+    """The players' names from the lobby when it can be reached (with a token, it need not be)."""
+    import grpc
+
+    from services.client.lobby import Lobby
+
+    try:
+        address = service_address("lobby", lobby)
+    except NoStack:
+        return ()
+    with grpc.insecure_channel(address) as channel:
+        client = Lobby(channel, min(deadline, 3.0))
+        try:
+            client.sign_in("Spectator")
+            return client.match_names(match_id)
+        except grpc.RpcError:
+            return ()
 
 
 @app.command()
@@ -132,35 +252,32 @@ def watch(
     game: str = typer.Option(
         "", help="the match's game, with --token (default: the first of `tabula games`)"
     ),
-    lobby: str = typer.Option(_default("lobby")),
-    game_addr: str = typer.Option("", help="rule service address (default: the game's port on 127.0.0.1)"),
+    lobby: str = typer.Option("", help=ADDRESS_HELP.format("LOBBY")),
+    game_addr: str = typer.Option("", help=ADDRESS_HELP.format("<GAME>")),
     until_version: int = typer.Option(0, help="stop once the match reaches this version (0: the end)"),
     max_seconds: float = typer.Option(0.0, help="stop after this many seconds (0: no limit)"),
     name: str = typer.Option("Spectator", help="guest name when asking the lobby for a token"),
     deadline: float = typer.Option(10.0),
 ) -> None:
     """Follow MATCH_ID's public view live."""
-    from services.client.lobby import Lobby
+    import grpc
+
     from services.client.presentation import presentation_for
     from services.client.rpc import GameClient
     from services.client.session import Spectator
 
     console = _console()
-    if not token:
-        with grpc.insecure_channel(lobby) as channel:
-            client = Lobby(channel, deadline)
-            try:
-                client.sign_in(name)
-                token, game = client.spectator_token(match_id)
-            except grpc.RpcError as err:
-                raise _fail(console, err, "getting a spectator token") from err
-    game = _game(game)
-    with grpc.insecure_channel(_game_address(game, game_addr)) as channel:
+    try:
+        token, game, names = _spectate(lobby, match_id, token, game, name, deadline)
+    except grpc.RpcError as err:
+        raise _fail(console, err, "getting a spectator token") from err
+    with grpc.insecure_channel(_address(game, game_addr)) as channel:
         match = GameClient.connect(channel, game, match_id, token, deadline_s=deadline)
         spectator = Spectator(
             client=match,
             presentation=presentation_for(game),
             console=console,
+            names=names,
             live=console.is_terminal,
             until_version=until_version,
             max_seconds=max_seconds,
@@ -182,27 +299,23 @@ def replay(
     game: str = typer.Option(
         "", help="the match's game, with --token (default: the first of `tabula games`)"
     ),
-    lobby: str = typer.Option(_default("lobby")),
-    game_addr: str = typer.Option("", help="rule service address (default: the game's port on 127.0.0.1)"),
+    lobby: str = typer.Option("", help=ADDRESS_HELP.format("LOBBY")),
+    game_addr: str = typer.Option("", help=ADDRESS_HELP.format("<GAME>")),
     deadline: float = typer.Option(10.0),
 ) -> None:
     """Print MATCH_ID's view at version --at (the Replay RPC)."""
-    from services.client.lobby import Lobby
+    import grpc
+
     from services.client.presentation import presentation_for
     from services.client.render import render_view
     from services.client.rpc import GameClient
 
     console = _console()
     try:
-        if not token:
-            with grpc.insecure_channel(lobby) as channel:
-                client = Lobby(channel, deadline)
-                client.sign_in("Replay")
-                token, game = client.spectator_token(match_id)
-        game = _game(game)
-        with grpc.insecure_channel(_game_address(game, game_addr)) as channel:
+        token, game, names = _spectate(lobby, match_id, token, game, "Replay", deadline)
+        with grpc.insecure_channel(_address(game, game_addr)) as channel:
             match = GameClient.connect(channel, game, match_id, token, deadline_s=deadline)
             reply = match.replay(at)
     except grpc.RpcError as err:
         raise _fail(console, err, "replay") from err
-    console.print(render_view(reply.view, presentation_for(game), (), reply.version, match_id))
+    console.print(render_view(reply.view, presentation_for(game), names, reply.version, match_id))

@@ -3,23 +3,30 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from services.cli.main import app
-from services.games import load_rules, manifests
-from shared.manifest import GameManifest
-from shared.protogen import compile_protos, proto_path, render_game_proto
+
+if TYPE_CHECKING:
+    from shared.manifest import GameManifest
 
 
 def game_proto(game: GameManifest) -> str:
     """The game's .proto as its rules (and its content hook, if any) generate it."""
+    from services.games import load_rules
+    from shared.protogen import render_game_proto
+
     content = game.content.message() if game.content is not None else None
     return render_game_proto(load_rules(game.name), game.source, content)
 
 
 def stale_protos() -> list[Path]:
     """Game .proto files that differ from what their rules generate."""
+    from services.games import manifests
+    from shared.protogen import proto_path
+
     stale = []
     for game in manifests():
         path = proto_path(game.name)
@@ -35,6 +42,9 @@ def proto(
     out: Path = typer.Option(Path("gen"), help="where generated Python code goes"),
 ) -> None:
     """Generate Python code from proto/ into gen/ (``--update``: rewrite game protos from the rules first)."""
+    from services.games import manifests
+    from shared.protogen import compile_protos, proto_path
+
     if check:
         stale = stale_protos()
         for path in stale:

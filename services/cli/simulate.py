@@ -11,12 +11,14 @@ import typer
 
 from services.cli.main import app
 from services.cli.play import parse_options
-from services.games import default_game, game_names, load_rules
-from services.workers.policies import policy_factories
-from shared.simulate import Policy, random_policy, simulate
 
-# Bot levels: name -> factory(rules) -> policy. The workers add their bots here.
-BOTS: dict[str, Callable[[Any], Policy]] = {**policy_factories(), "random": lambda rules: random_policy}
+
+def bot_levels() -> dict[str, Callable[[Any], Any]]:
+    """Bot levels: name -> factory(rules) -> policy (the workers' bots and a uniform random one)."""
+    from services.workers.policies import policy_factories
+    from shared.simulate import random_policy
+
+    return {**policy_factories(), "random": lambda rules: random_policy}
 
 
 @app.command(name="simulate")
@@ -30,6 +32,10 @@ def simulate_command(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Play GAMES full matches with bots and report finished games, events, violations and speed."""
+    from services.games import default_game, game_names, load_rules
+    from shared.simulate import simulate
+
+    known = bot_levels()
     game = game or default_game()
     if game not in game_names():
         raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(game_names())}")
@@ -38,11 +44,11 @@ def simulate_command(
     levels = bots.split(",")
     if len(levels) == 1:
         levels *= players
-    unknown = sorted(set(levels) - set(BOTS))
+    unknown = sorted(set(levels) - set(known))
     if len(levels) != players or unknown:
-        raise typer.BadParameter(f"--bots needs 1 or {players} levels from {sorted(BOTS)}; got {bots!r}")
+        raise typer.BadParameter(f"--bots needs 1 or {players} levels from {sorted(known)}; got {bots!r}")
     config = rules.make_config(players, parse_options(game, option))
-    policies = {seat: BOTS[level](rules) for seat, level in enumerate(levels)}
+    policies = {seat: known[level](rules) for seat, level in enumerate(levels)}
     summary = simulate(rules, config, players, games, seed, policies)
     report = {"game": game, "players": players, "bots": levels, "seed": seed, **dataclasses.asdict(summary)}
     report["wins_per_bot"] = {
