@@ -147,8 +147,14 @@ class Reactor:
         """Send the timeout task of every due clock of the owned shards that is still for the head."""
         fired, now_ms = 0, math.floor(self.now() * 1000)
         for shard in self.shards:
-            for clock in self.clocks.take_due(shard, now_ms):
-                fired += self._fire(clock)
+            due = self.clocks.take_due(shard, now_ms)
+            for n, clock in enumerate(due):
+                try:
+                    fired += self._fire(clock)
+                except Exception:
+                    for left in due[n:]:  # taken but not sent (the broker refused): back for the next tick
+                        self.clocks.set(left)
+                    raise
         return fired
 
     def _fire(self, clock: Clock) -> int:
@@ -157,12 +163,7 @@ class Reactor:
         if not head or meta.get("status") == MatchStatus.FINISHED:
             CLOCKS.labels("stale").inc()  # the match moved on: the task would find the version stale
             return 0
-        job = Job(JobKind.TIMER, clock.match_id, meta.get("game", ""), clock.version, clock.seat)
-        try:
-            self.dispatch(job)
-        except Exception:
-            self.clocks.set(clock)  # taken but not sent: put it back for the next tick
-            raise
+        self.dispatch(Job(JobKind.TIMER, clock.match_id, meta.get("game", ""), clock.version, clock.seat))
         CLOCKS.labels("fired").inc()
         return 1
 
