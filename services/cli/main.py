@@ -102,5 +102,5 @@ def health(
     raise typer.Exit(0 if healthy else 1)
 
 
-for _module in ("proto", "run", "bench", "simulate", "content", "games", "logs", "play"):
+for _module in ("proto", "run", "bench", "simulate", "content", "games", "logs", "play", "reasons"):
     importlib.import_module(f"services.cli.{_module}")

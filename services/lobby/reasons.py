@@ -1,0 +1,50 @@
+"""The lobby's own reason codes (``google.rpc.ErrorInfo.reason``), declared for docs/reason-codes.md.
+
+Declared rather than collected because some are built from a status (``room_<status>``) or chosen
+at run time (``already_matched`` / ``already_cancelled``); a test collects every literal code the
+lobby raises and fails if one is missing here (``shared/reasons.py``). Keep docs/lobby.md in step.
+"""
+
+from __future__ import annotations
+
+from shared.reasons import Reason
+
+F = "FAILED_PRECONDITION"
+
+LOBBY: tuple[Reason, ...] = (
+    Reason(
+        "busy", F, "The player already waits in a room or a queue (one at a time: leave or cancel first)."
+    ),
+    Reason("room_full", F, "The room has no free seat."),
+    Reason("room_starting", F, "The room is starting its match: no joins, leaves or invitations."),
+    Reason("room_started", F, "The room has started its match (ListMyMatches has it)."),
+    Reason("room_closed", F, "Every human left the room."),
+    Reason("not_in_room", F, "The caller has no seat in the room."),
+    Reason("not_a_bot", F, "RemoveBot on a seat that holds no bot."),
+    Reason("seats_not_full", F, "StartRoom with an empty seat (add a bot or wait for a player)."),
+    Reason("players_not_ready", F, "StartRoom before every other human is ready (the message names them)."),
+    Reason(
+        "room_not_starting", F, "A start finished for a room no longer starting that match (a retry lost)."
+    ),
+    Reason("already_in_room", F, "InviteToRoom for a player already seated in the room."),
+    Reason(
+        "already_matched", F, "CancelQueue after the ticket was grouped into a match (ListMyMatches has it)."
+    ),
+    Reason("already_cancelled", F, "CancelQueue on a ticket cancelled before."),
+    Reason(
+        "match_create_failed",
+        F,
+        "The game service refused or could not be reached: the room reopens, the tickets wait again.",
+    ),
+    Reason("game_unavailable", F, "The game's rules or generated code do not load in this lobby."),
+    Reason("busy_room", F, "The room changed 100 times while this change was tried: retry."),
+    Reason("busy_ratings", F, "Internal (the ratings projector retries); never reaches a client."),
+    Reason("busy_notices", F, "Internal (the notice projector retries); never reaches a client."),
+    Reason("no_outcome", F, "Internal: a match finished before outcomes were recorded cannot be rated."),
+    Reason(
+        "room_exists", F, "A new room's id is taken (never in practice: ids are random); create it again."
+    ),
+    Reason(
+        "invite_taken", F, "A new private room's invite code is an open room's (very rare): create it again."
+    ),
+)
