@@ -1,0 +1,126 @@
+"""The generic rule service's GetContent and seats, over real gRPC and a private Redis.
+
+GetContent answers a game's typed components (Lorenzo's, through its manifest's content hook) with
+no token; a game without a hook answers an empty message. The names and bot levels CreateMatch
+brings label the seats in GetView, Replay, and every watched or exported event's actor."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+import redis
+
+from services.games import load_game, manifest
+from services.lorenzo.content import load_content
+from shared.game_service import GameServicer
+from shared.grpc_server import RunningServer, start_server
+from shared.runner import MatchRunner
+from shared.store.redis_store import RedisEventStore
+from shared.tokens import Role, TokenSigner
+from tests.integration.test_game_service import race_modules  # noqa: F401 (fixture)
+from tests.support.race.rules import RaceRules
+
+SIGNER = TokenSigner(b"content-seats-secret-0123")
+SERVICE = [("authorization", "Bearer " + SIGNER.issue("lobby", Role.SERVICE))]
+
+
+def seat(match_id: str, n: int) -> list[tuple[str, str]]:
+    return [("authorization", "Bearer " + SIGNER.issue(f"p{n}", Role.PLAYER, match_id=match_id, seat=n))]
+
+
+@pytest.fixture
+def lorenzo(redis_client: redis.Redis) -> Iterator[Any]:
+    game = load_game("lorenzo")
+    runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
+    hook = manifest("lorenzo").content
+    assert hook is not None
+    running = start_server([GameServicer(runner, game.modules, SIGNER, content=hook.build).registration()])
+    with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+        yield game.modules.pb2_grpc.LorenzoServiceStub(channel)
+    running.stop(0)
+
+
+@pytest.fixture
+def race(race_modules: Any, redis_client: redis.Redis) -> Iterator[Any]:  # noqa: F811
+    from shared.codec import MessageCodec
+
+    rules = RaceRules()
+    codec = MessageCodec(race_modules.pb2, [*rules.event_types, *rules.command_types, rules.view_type])
+    runner = MatchRunner(rules, codec, RedisEventStore(redis_client))
+    running: RunningServer = start_server(
+        [GameServicer(runner, race_modules, SIGNER, keepalive_s=0.2).registration()]
+    )
+    with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+        yield race_modules.pb2_grpc.RaceServiceStub(channel)
+    running.stop(0)
+
+
+def test_lorenzo_content_comes_typed_with_texts_and_without_a_token(lorenzo: Any) -> None:
+    pb2 = load_game("lorenzo").modules.pb2
+    reply = lorenzo.GetContent(pb2.GetContentRequest(), timeout=10)
+    content, source = reply.content, load_content()
+    assert [c.id for c in content.cards] == [c.id for c in source.cards]
+    assert [x.name for x in content.leaders] == [x.name for x in source.leaders]
+    assert len(content.excommunications) == len(source.excommunications) == 21
+    assert [s.id for s in content.spaces] == [s.id for s in source.board.spaces]
+    assert [p.privilege for p in content.privileges] == [1, 2, 3, 4, 5]
+    pope = next(c for c in content.cards if c.name == "Support to the Pope")
+    assert [(c.pay.coins, c.pay.military, c.require_military) for c in pope.costs] == [(4, 0, 0), (0, 5, 10)]
+    assert pope.card_type == pb2.CARD_TYPE_VENTURE and pope.end_victory == 10
+    assert pope.text.startswith("Support to the Pope: venture card, period 3. Cost: 4 coins")
+    assert "or 5 military (you must own 10 military)" in pope.text
+    assert content.board.faith_victory[15] == 30 and content.board.text
+    assert lorenzo.GetContent(pb2.GetContentRequest(), timeout=10) == reply  # built once, the same
+
+
+def test_a_game_without_a_content_hook_answers_an_empty_message(race: Any, race_modules: Any) -> None:  # noqa: F811
+    reply = race.GetContent(race_modules.pb2.GetContentRequest(), timeout=5)
+    assert reply.ListFields() == [] and not hasattr(reply, "content")
+
+
+def test_seats_are_labelled_with_the_names_and_bots_of_create_match(race: Any, race_modules: Any) -> None:  # noqa: F811
+    pb2 = race_modules.pb2
+    create = pb2.CreateMatchRequest(
+        match_id="named",
+        seats=3,
+        seed=4,
+        players=["p0", "", "p2"],
+        display_names=["Ada", "", ""],
+        bots={1: "greedy"},
+    )
+    race.CreateMatch(create, metadata=SERVICE, timeout=5)
+    labels = [("Ada", "", "Ada"), ("", "greedy", "greedy bot"), ("", "", "seat 2")]
+    view = race.GetView(pb2.GetViewRequest(match_id="named"), metadata=seat("named", 0), timeout=5)
+    assert [(s.seat, s.display_name, s.bot_level, s.label) for s in view.seats] == [
+        (n, *label) for n, label in enumerate(labels)
+    ]
+    replay = race.Replay(pb2.ReplayRequest(match_id="named", version=1), metadata=seat("named", 0), timeout=5)
+    assert [s.label for s in replay.seats] == ["Ada", "greedy bot", "seat 2"]
+    roll = pb2.SubmitCommandRequest(
+        match_id="named", expected_version=view.version, command_id="c1", command=pb2.Command(roll=pb2.Roll())
+    )
+    race.SubmitCommand(roll, metadata=seat("named", 0), timeout=5)
+    watched = race.WatchMatch(
+        pb2.WatchMatchRequest(match_id="named", from_version=1), metadata=seat("named", 1), timeout=5
+    )
+    events = []
+    for item in watched:
+        if item.WhichOneof("item") != "event":
+            break
+        events.append(item.event)
+    assert [e.HasField("actor_seat") for e in events[:-1]] == [False] * (len(events) - 1)  # setup: the system
+    assert events[-1].envelope.actor == "seat:0" and events[-1].actor_seat.label == "Ada"
+
+
+def test_display_names_are_checked_like_players(race: Any, race_modules: Any) -> None:  # noqa: F811
+    pb2 = race_modules.pb2
+    for names in (["a", "b", "c"], ["x" * 65]):
+        request = pb2.CreateMatchRequest(match_id="bad", seats=2, display_names=names)
+        with pytest.raises(grpc.RpcError) as err:
+            race.CreateMatch(request, metadata=SERVICE, timeout=5)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "display_names" in (
+            err.value.details() or ""
+        )
