@@ -12,8 +12,22 @@ from pathlib import Path
 
 import pytest
 import redis
+import redis.connection
 
 from shared.redis_server import RedisCluster, docker_available, start_cluster, start_redis
+
+# The machine's own Redis (port 6379) is never touched by a test: any connection attempt to it from
+# this process fails loudly instead of silently reading or writing someone else's data.
+_real_connect = redis.connection.Connection._connect
+
+
+def _guarded_connect(self: redis.connection.Connection) -> object:
+    if int(self.port) == 6379:
+        raise RuntimeError(f"a test tried to reach the machine's Redis at {self.host}:6379")
+    return _real_connect(self)
+
+
+redis.connection.Connection._connect = _guarded_connect  # type: ignore[method-assign]
 
 _MARKS = {"unit": pytest.mark.unit, "integration": pytest.mark.integration, "e2e": pytest.mark.e2e}
 
