@@ -207,42 +207,21 @@ def _play_seat(console: Console, seat: SavedMatch, address: str, deadline: float
 
 
 def _spectate(lobby: str, match_id: str, token: str, game: str, name: str, deadline: float) -> Any:
-    """(token, game, names) to watch ``match_id``: the given token, else a spectator token from the
-    lobby; names from the player's own saved match, else the lobby's list of matches."""
+    """(token, game) to watch ``match_id``: the given token, else a spectator token from the lobby.
+    (The players' names come with every view: ``GetViewResponse.seats``.)"""
     import grpc
 
     from services.client.lobby import Lobby
     from services.client.saved import find
 
-    saved = find(matches_file(), match_id)
-    names = saved.names if saved else ()
     if token:
-        return token, _game(game or (saved.game if saved else "")), names or _names(lobby, match_id, deadline)
+        saved = find(matches_file(), match_id)
+        return token, _game(game or (saved.game if saved else ""))
     with grpc.insecure_channel(_address("lobby", lobby)) as channel:
         client = Lobby(channel, deadline)
         client.sign_in(name)
         token, game = client.spectator_token(match_id)
-        names = names or client.match_names(match_id)
-    return token, _game(game), names
-
-
-def _names(lobby: str, match_id: str, deadline: float) -> tuple[str, ...]:
-    """The players' names from the lobby when it can be reached (with a token, it need not be)."""
-    import grpc
-
-    from services.client.lobby import Lobby
-
-    try:
-        address = service_address("lobby", lobby)
-    except NoStack:
-        return ()
-    with grpc.insecure_channel(address) as channel:
-        client = Lobby(channel, min(deadline, 3.0))
-        try:
-            client.sign_in("Spectator")
-            return client.match_names(match_id)
-        except grpc.RpcError:
-            return ()
+    return token, _game(game)
 
 
 @app.command()
@@ -268,7 +247,7 @@ def watch(
 
     console = _console()
     try:
-        token, game, names = _spectate(lobby, match_id, token, game, name, deadline)
+        token, game = _spectate(lobby, match_id, token, game, name, deadline)
     except grpc.RpcError as err:
         raise _fail(console, err, "getting a spectator token") from err
     with grpc.insecure_channel(_address(game, game_addr)) as channel:
@@ -277,7 +256,6 @@ def watch(
             client=match,
             presentation=presentation_for(game),
             console=console,
-            names=names,
             live=console.is_terminal,
             until_version=until_version,
             max_seconds=max_seconds,
@@ -307,15 +285,16 @@ def replay(
     import grpc
 
     from services.client.presentation import presentation_for
-    from services.client.render import render_view
+    from services.client.render import render_view, seat_labels
     from services.client.rpc import GameClient
 
     console = _console()
     try:
-        token, game, names = _spectate(lobby, match_id, token, game, "Replay", deadline)
+        token, game = _spectate(lobby, match_id, token, game, "Replay", deadline)
         with grpc.insecure_channel(_address(game, game_addr)) as channel:
             match = GameClient.connect(channel, game, match_id, token, deadline_s=deadline)
             reply = match.replay(at)
     except grpc.RpcError as err:
         raise _fail(console, err, "replay") from err
+    names = seat_labels(reply)
     console.print(render_view(reply.view, presentation_for(game), names, reply.version, match_id))

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import grpc
 from tabula.lobby.v1 import lobby_pb2 as pb
 from tabula.lobby.v1 import lobby_pb2_grpc
 
@@ -95,20 +94,6 @@ class Lobby:
             pb.GetRoomRequest(room_id=room_id), metadata=auth(self.token), timeout=self.deadline_s
         )
         return reply.room, reply.seat_token
-
-    def match_names(self, match_id: str) -> tuple[str, ...]:
-        """The players' names of a listed match (public rooms and matchmaking), else ()."""
-        try:
-            reply = self.stub.ListMatches(
-                pb.ListMatchesRequest(limit=100), metadata=auth(self.token), timeout=self.deadline_s
-            )
-        except grpc.RpcError:
-            return ()  # a lobby without ListMatches, or unreachable: seats are shown by number
-        for summary in reply.matches:
-            if summary.match_id == match_id:
-                seats = sorted(summary.seats, key=lambda s: s.seat)
-                return tuple(s.display_name + (" bot" if s.bot else "") for s in seats)
-        return ()
 
     def spectator_token(self, match_id: str) -> tuple[str, str]:
         """(token, game) to watch one match's public view."""

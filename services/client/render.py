@@ -24,6 +24,14 @@ from shared.manifest import Presentation
 Msg = Any
 
 
+def seat_labels(response: Msg) -> tuple[str, ...]:
+    """Who plays each seat, as the rule service labels them (``GetViewResponse.seats``, ``Replay``):
+    the player's name, else ``greedy bot``; () when the response carries none."""
+    if "seats" not in response.DESCRIPTOR.fields_by_name or not response.seats:
+        return ()
+    return tuple(s.label or f"seat {s.seat}" for s in sorted(response.seats, key=lambda s: s.seat))
+
+
 def render_view(
     view: Msg, presentation: Presentation, names: Sequence[str] = (), version: int = 0, match_id: str = ""
 ) -> RenderableType:

@@ -48,6 +48,7 @@ from services.client.render import (
     outcome_table,
     prompt_text,
     render_view,
+    seat_labels,
     step_table,
 )
 from services.client.rpc import Followed, GameClient
@@ -93,6 +94,7 @@ class Viewer:
     def refresh(self) -> Any:
         self.response = self.client.get_view()
         self.version = int(self.response.version)
+        self.names = seat_labels(self.response) or self.names  # the players' names, from the match
         return self.response
 
     def board(self) -> Any:

@@ -18,6 +18,7 @@ by :class:`shared.describe.Describer`. Pure functions over protobuf messages: te
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -146,7 +147,7 @@ class Steps:
             values = _groups(commands, _by_field(fd))
             if len(values) > 1:
                 options = tuple(
-                    Option(self._value_label(member_of(g[0]), fd), Choice(fd.name, k), tuple(g))
+                    Option(self.value_label(member_of(g[0]), fd), Choice(fd.name, k), tuple(g))
                     for k, g in values.items()
                 )
                 return Step(self.title(member.DESCRIPTOR.name, fd.name), options)
@@ -170,7 +171,7 @@ class Steps:
             return self.describe(group[0])
         return f"{words(member_of(group[0]).DESCRIPTOR.name)} ({len(group)} ways)"
 
-    def _value_label(self, member: Msg, fd: FieldDescriptor) -> str:
+    def value_label(self, member: Msg, fd: FieldDescriptor) -> str:
         if self.wording is not None:
             named = self.wording.option_text(member, fd.name, self.view, self.names)
             if named:
@@ -187,9 +188,19 @@ class Steps:
 
 
 def search(commands: Sequence[Msg], text: str, describe: Callable[[Msg], str]) -> list[Msg]:
-    """The commands whose description contains every word of ``text`` (any case)."""
-    wanted = text.lower().split()
-    return [c for c in commands if all(w in describe(c).lower() for w in wanted)]
+    """The commands whose description has every typed word (any case): a number as a whole word
+    (``2`` is not ``21``), other words as the start of one (``abb`` finds the Abbess)."""
+    wanted = re.findall(r"\w+", text.lower())
+
+    def has(tokens: list[str], word: str) -> bool:
+        return any(t == word or (not word.isdigit() and t.startswith(word)) for t in tokens)
+
+    found = []
+    for command in commands:
+        tokens = re.findall(r"\w+", describe(command).lower())
+        if all(has(tokens, w) for w in wanted):
+            found.append(command)
+    return found
 
 
 FILTER_LIMIT = 20  # more matches than this: ask for more words rather than print a long list
@@ -268,9 +279,6 @@ class Chooser:
     def _choice_text(self, choice: Choice) -> str:
         if choice.key == KIND:
             return words(str(choice.value))
-        prefix = self.choices[: self.choices.index(choice)]
-        step = self.steps.next_step(narrow(self.commands, prefix))
-        for option in step.options if step else ():
-            if option.choice == choice:
-                return option.label
-        return str(choice.value)
+        upto = self.choices[: self.choices.index(choice) + 1]
+        member = member_of(narrow(self.commands, upto)[0])
+        return self.steps.value_label(member, member.DESCRIPTOR.fields_by_name[choice.key])

@@ -88,6 +88,7 @@ class FakeLorenzoStub:
     others_step_before_submit: int = 0  # let others act first (a stale expected_version)
     before_submit: Callable[[], None] | None = None  # runs once, just before the next submit
     hold: Callable[[Any], bool] = lambda state: False  # others wait in the states it accepts
+    labels: tuple[str, ...] = ()  # the seats' labels GetView reports (as the lobby named them)
     steps: int = 0
     lock: threading.RLock = field(default_factory=threading.RLock)
 
@@ -149,6 +150,8 @@ class FakeLorenzoStub:
             seats_to_act=[a.seat for a in rules.to_act(state) if a.is_seat],
             system_to_act=any(a.is_system for a in rules.to_act(state)),
         )
+        for seat, label in enumerate(self.labels):
+            response.seats.add(seat=seat, label=label)
         if self.viewer.is_seat:
             for command in rules.legal_commands(state, self.viewer):
                 wrap_union(response.legal_commands.add(), self.game.codec.to_message(command))

@@ -287,20 +287,18 @@ def test_stop_following_ends_the_stream() -> None:
     assert len(seen) == 3
 
 
-def test_spectator_follows_until_a_version() -> None:
+def test_spectator_follows_until_a_version_with_the_players_names_from_the_view() -> None:
     stub = new_match(seats=2, seed=3, viewer=SPECTATOR)
+    stub.labels = ("Ada", "random bot")
     spectator = Spectator(
-        client=_client(stub),
-        presentation=presentation_for("lorenzo"),
-        console=_console(),
-        names=("Ada", "random bot"),
-        until_version=40,
+        client=_client(stub), presentation=presentation_for("lorenzo"), console=_console(), until_version=40
     )
     assert spectator.watch() is None
     assert spectator.version >= 40
     text = spectator.console.export_text()
     assert "Towers" in text and "(you)" not in text and "v9 " in text, text
     assert "[Ada]" in text or "[random bot]" in text  # players by name
+    assert not re.search(r"(?<!\()seat [01]", text)  # never a bare seat number ("Ada (seat 0)" is fine)
 
 
 @pytest.mark.parametrize("version", [0, 5])
