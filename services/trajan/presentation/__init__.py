@@ -1,0 +1,67 @@
+"""How clients show Trajan: the terminal board and its wording (``shared.manifest.Presentation``).
+
+The terminal client (``tabula play | watch | replay``) hands protobuf messages; :class:`TrajanPresentation`
+turns them back into the rules' typed records (``shared.codec.from_proto``: the generated messages have
+the records' field names and enum numbers) and draws or words those. The labels come from the validated
+content (``services.trajan.content.load_content()``), loaded once; the manifest's ``presentation=`` is
+:func:`load`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import RenderableType
+
+from services.trajan.presentation.board import board, final_table
+from services.trajan.presentation.describe import TrajanDescriber
+from services.trajan.presentation.labels import Labels
+from services.trajan.rules.commands import COMMAND_TYPES
+from services.trajan.rules.events import EVENT_TYPES
+from services.trajan.rules.view import TrajanView
+from shared.codec import from_proto
+from shared.describe import Describer
+
+COMMANDS = {cls.__name__: cls for cls in COMMAND_TYPES}
+EVENTS = {cls.__name__: cls for cls in EVENT_TYPES}
+
+
+def typed_view(view: Any) -> TrajanView:
+    """A ``TrajanView`` protobuf message as the rules' record."""
+    record: TrajanView = from_proto(TrajanView, view)
+    return record
+
+
+@dataclass(frozen=True)
+class TrajanPresentation:
+    labels: Labels
+
+    def board(self, view: Any, version: int, names: Sequence[str], match_id: str) -> RenderableType:
+        return board(typed_view(view), self.labels, names, version, match_id)
+
+    def describe_command(self, command: Any, view: Any | None, names: Sequence[str]) -> str:
+        cls = COMMANDS.get(command.DESCRIPTOR.name)
+        if cls is None:  # a newer server's command: the generic wording
+            return Describer(names).command(command, view)
+        typed = typed_view(view) if view is not None else None
+        return TrajanDescriber(self.labels, names).command(from_proto(cls, command), typed)
+
+    def describe_event(self, event: Any, names: Sequence[str]) -> str:
+        cls = EVENTS.get(event.DESCRIPTOR.name)
+        if cls is None:  # a newer server's event: the generic wording
+            return Describer(names).event(event)
+        return TrajanDescriber(self.labels, names).event(from_proto(cls, event))
+
+    def final(self, view: Any, names: Sequence[str]) -> RenderableType | None:
+        return final_table(typed_view(view), names)
+
+
+@functools.cache
+def load() -> TrajanPresentation:
+    """The presentation over the validated content (the manifest's ``presentation=``)."""
+    from services.trajan.content import load_content
+
+    return TrajanPresentation(Labels(load_content()))
