@@ -229,10 +229,14 @@ class GameServicer:
             if not batch:
                 head = max(head, self.hub.head(request.match_id))
                 yield pb2.WatchMatchResponse(keepalive=common_pb2.Keepalive(head_version=head))
+            shown = False
             for event in batch:
                 head = event.version
                 if Visibility.decode(event.visibility).visible_to(viewer):
+                    shown = True
                     yield pb2.WatchMatchResponse(event=self._match_event(event, seats))
+            if batch and not shown:  # the match moved out of the viewer's sight (a draft pick): say so now
+                yield pb2.WatchMatchResponse(keepalive=common_pb2.Keepalive(head_version=head))
 
     @rpc("game")
     def Replay(self, request: Any, context: grpc.ServicerContext) -> Any:
