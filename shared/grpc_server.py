@@ -122,7 +122,7 @@ class Registration:
             try:
                 return parse(request_type, raw)
             except Exception as err:
-                _abort(context, err, label, name)
+                _abort(context, err, label, name)  # ends the call (context.abort raises)
                 raise
 
         if method.client_streaming:
