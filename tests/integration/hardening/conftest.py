@@ -72,9 +72,9 @@ def redis_db(redis_url: str) -> Iterator[redis.Redis]:
     client.close()
 
 
-def dump(client: redis.Redis) -> dict[bytes, Any]:
+def dump(client: redis.Redis) -> dict[Any, Any]:
     """Every key of the (small, private) Redis with its whole content."""
-    out: dict[bytes, Any] = {}
+    out: dict[Any, Any] = {}
     for key in sorted(client.keys("*")):
         kind = client.type(key)
         if kind == b"stream":

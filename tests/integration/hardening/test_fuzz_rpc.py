@@ -119,7 +119,7 @@ def fuzz_once(
     target: Target, data: st.DataObject, caplog: pytest.LogCaptureFixture, turn: Any = None
 ) -> None:
     method = data.draw(st.sampled_from(target.methods()), label="method")
-    request = data.draw(messages(target.served.request_type(method).DESCRIPTOR), label="request")
+    request: Any = data.draw(messages(target.served.request_type(method).DESCRIPTOR), label="request")
     fix(request, target.valid(), data)
     caller = data.draw(st.sampled_from(target.callers), label="caller")
     if turn is not None and method == "SubmitCommand":
