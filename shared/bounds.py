@@ -96,8 +96,8 @@ def command_id(value: str, field: str = "command_id") -> str:
     return value
 
 
-def count(value: int, field: str, most: int = MAX_VERSION, least: int = 0) -> int:
-    """A version, seed, seat or number of seconds: ``least`` (0) to ``most``."""
-    if not least <= value <= most:
-        raise InvalidArgument(f"{field} must be between {least} and {most}, not {value}", field)
+def count(value: int, field: str, most: int = MAX_VERSION) -> int:
+    """A version, seed, seat or number of seconds: 0 to ``most``."""
+    if not 0 <= value <= most:
+        raise InvalidArgument(f"{field} must be between 0 and {most}, not {value}", field)
     return value

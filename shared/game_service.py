@@ -242,8 +242,7 @@ class GameServicer:
     def Replay(self, request: Any, context: grpc.ServicerContext) -> Any:
         viewer = self._caller(context, request.match_id)
         head = self.runner.load(request.match_id).version
-        # Version 0 is the state before the setup events: no game's view is defined on it.
-        bounds.count(request.version, "version", head, least=1)
+        bounds.count(request.version, "version", head)  # 0: before the setup (the rules' initial state)
         loaded = self.runner.load(request.match_id, at_version=request.version)
         viewer = self._revealed(request.match_id, viewer)
         return self.modules.pb2.ReplayResponse(

@@ -17,8 +17,10 @@ from tabula.lobby.v1 import lobby_pb2 as lb
 
 from services.games import load_game
 from shared.errors import MAX_MESSAGE
+from shared.tokens import Role
 from tests.integration.hardening.conftest import (
     SERVICE,
+    SIGNER,
     Served,
     auth,
     dump,
@@ -104,7 +106,6 @@ def race_cases(pb2: Any) -> list[tuple[str, Any, Any, str]]:
         ("WatchMatch", pb2.WatchMatchRequest(match_id="r1", from_version=-2), me, "from_version"),
         ("Replay", pb2.ReplayRequest(match_id="r1", version=-1), me, "version"),
         ("Replay", pb2.ReplayRequest(match_id="r1", version=99), me, "version"),
-        ("Replay", pb2.ReplayRequest(match_id="r1", version=0), me, "version"),  # before the setup
         ("ExportLog", pb2.ExportLogRequest(match_id="x" * 65), me, "match_id"),
         ("CreateMatch", create(match_id="r2", seats=2, seed=-1), SERVICE, "seed"),
         ("CreateMatch", create(match_id="r2", seats=-2), SERVICE, "seats"),
@@ -179,6 +180,20 @@ def test_good_requests_still_work_after_the_bad_ones(race: Served, race_match: s
     )
     done = race.call("SubmitCommand", request.SerializeToString(), seat("r1", 0))
     assert done.first_version == view.version + 1 and not done.duplicate
+
+
+def test_a_replay_at_version_zero_shows_the_state_before_the_setup(
+    race: Served, lorenzo: Served, race_match: str, lorenzo_match: tuple[str, int]
+) -> None:
+    """Found by the fuzzer: the race game's view of a seat failed before its secret was dealt."""
+    for served, game, match_id in ((race, "race", race_match), (lorenzo, "lorenzo", lorenzo_match[0])):
+        pb2 = load_game(game).modules.pb2
+        spectator = auth(SIGNER.issue("s", Role.SPECTATOR, match_id=match_id))
+        for caller in (seat(match_id, 0), seat(match_id, 1), spectator, SERVICE):
+            reply = served.call(
+                "Replay", pb2.ReplayRequest(match_id=match_id, version=0).SerializeToString(), caller
+            )
+            assert reply.version == 0
 
 
 # ---------------------------------------------------------------- Lorenzo: commands against the rules' types

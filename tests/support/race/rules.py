@@ -190,7 +190,8 @@ class RaceRules:
         return (Actor.of_seat(state.turn),) if state.phase is Phase.PLAYING else ()
 
     def view(self, state: RaceState, viewer: Actor) -> RaceView:
-        secret = state.secrets[viewer.seat] if viewer.is_seat else None
+        dealt = viewer.is_seat and viewer.seat < len(state.secrets)  # none before the setup (a replay at 0)
+        secret = state.secrets[viewer.seat] if dealt else None
         return RaceView(
             positions=state.positions, my_secret=secret, turn=state.turn, round=state.round, goal=state.goal
         )
