@@ -20,6 +20,15 @@ shards as consumer ``consumer`` of group ``group`` and calls ``handle(notice)`` 
 
 On a single Redis one ``XREADGROUP BLOCK`` covers all shards; on Redis Cluster the shards live
 in different slots, so it reads shard by shard and sleeps when idle.
+
+**Trimming** (:func:`trim_outbox`, run periodically by the reactor): a shard's stream keeps only
+what some group still needs. Per stream, each group needs its oldest pending entry and everything
+after its last-delivered id; the stream is trimmed exactly (``XTRIM MINID``, not ``~``) below the
+lowest of those. A group that does not exist yet cannot say what it needs, so a stream is left
+alone while any of the ``required`` groups is missing on it (and while it has no group at all):
+every group is created when its process starts, before traffic (``ensure_groups``, at ``0``: a
+group created on a trimmed stream starts at its oldest entry kept). Every command names one key,
+so it works per shard on Redis Cluster.
 """
 
 from __future__ import annotations
@@ -41,6 +50,7 @@ from shared.store.redis_store import RedisEventStore, notice_from_entry
 
 log = logging.getLogger(__name__)
 NOTICES = Counter("tabula_outbox_notices_total", "Outbox entries by group and result", ["group", "result"])
+TRIMMED = Counter("tabula_outbox_trimmed_total", "Outbox entries trimmed once every group acknowledged them")
 
 Handler = Callable[[OutboxNotice], None]
 Entry = tuple[bytes, dict[bytes, bytes] | None]
@@ -67,6 +77,46 @@ def dead_letter_key(outbox_key: str) -> str:
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
+
+
+def _id_key(entry_id: str) -> tuple[int, int]:
+    ms, _, seq = entry_id.partition("-")
+    return int(ms), int(seq or 0)
+
+
+def _after(entry_id: str) -> str:
+    """The smallest entry id greater than ``entry_id``."""
+    ms, seq = _id_key(entry_id)
+    return f"{ms}-{seq + 1}"
+
+
+def lowest_needed(client: Any, key: str, required: Sequence[str] = ()) -> str | None:
+    """The lowest entry id any consumer group of the stream ``key`` still needs.
+
+    Per group: its oldest pending entry (read, not yet acknowledged) and the first id after its
+    last-delivered one (not read yet); the lowest over all groups. None when nothing may be
+    trimmed: the stream has no group, or one of the ``required`` groups is missing.
+    """
+    groups = client.xinfo_groups(key) if client.exists(key) else []
+    names = {_text(group["name"]) for group in groups}
+    if not groups or not set(required) <= names:
+        return None
+    needed = []
+    for group in groups:
+        needed.append(_after(_text(group["last-delivered-id"])))
+        if group["pending"]:
+            needed.append(_text(client.xpending(key, group["name"])["min"]))
+    return min(needed, key=_id_key)
+
+
+def trim_outbox(client: Any, key: str, required: Sequence[str] = ()) -> int:
+    """Drop the entries of ``key`` that every group has read and acknowledged; returns how many."""
+    needed = lowest_needed(client, key, required)
+    if needed is None:
+        return 0
+    removed = int(client.xtrim(key, minid=needed, approximate=False))
+    TRIMMED.inc(removed)
+    return removed
 
 
 class OutboxFollower:

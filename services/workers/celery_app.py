@@ -3,7 +3,9 @@
 Reliability settings (docs/workers.md): ``acks_late`` + ``task_reject_on_worker_lost`` (a task
 whose worker dies is delivered again), prefetch 1, a broker visibility timeout (default 300 s)
 over twice the task time limit (a running task is never handed to a second worker), retries with
-backoff only on transient Redis errors. Turn clocks are not countdowns (they wait in Redis, see
+backoff only on transient Redis errors. No results are stored (``task_ignore_result``, no
+backend) unless ``TABULA_TASK_RESULTS=1``: nothing reads them, and each one kept an hour cost Redis
+memory per move. Turn clocks are not countdowns (they wait in Redis, see
 ``services.workers.clocks``), and a task lost for good is planned again by the reactor's sweeper,
 so no message has to wait in the broker for long. Importing this module
 builds the app object and reads the environment; it opens no connection. The Redis client
@@ -45,7 +47,10 @@ def configure(app: Celery, settings: WorkerSettings) -> None:
     }
     app.conf.update(
         broker_url=settings.broker_url,
-        result_backend=settings.broker_url,
+        # Nothing reads a task's result (the reactor sends and forgets; effects are in the event
+        # store): no backend, nothing written. Tests that watch task states turn it on.
+        result_backend=settings.broker_url if settings.task_results else None,
+        task_ignore_result=not settings.task_results,
         broker_transport_options=transport,
         result_backend_transport_options={"visibility_timeout": settings.visibility_timeout},
         broker_connection_retry_on_startup=True,
@@ -54,7 +59,7 @@ def configure(app: Celery, settings: WorkerSettings) -> None:
         task_default_queue="bots",
         task_acks_late=True,
         task_reject_on_worker_lost=True,
-        task_track_started=True,
+        task_track_started=settings.task_results,
         task_time_limit=settings.task_time_limit,
         task_soft_time_limit=max(settings.task_time_limit - 10, 1),
         worker_prefetch_multiplier=1,

@@ -65,6 +65,7 @@ def env(redis_url: str, race_gen: Path, monkeypatch: pytest.MonkeyPatch) -> dict
         "TABULA_MCTS_SECONDS": "0.05",
         "TABULA_MCTS_ITERATIONS": "20",
         "TABULA_LOG_LEVEL": "INFO",
+        "TABULA_TASK_RESULTS": "1",  # the crash tests watch task states
     }
 
 
