@@ -63,7 +63,7 @@ def celery_dispatch(app: Celery) -> Dispatch:
 def follower_settings(settings: WorkerSettings) -> FollowerSettings:
     return FollowerSettings(
         group=GROUP,
-        consumer=settings.reactor_consumer,
+        consumer=settings.reactor_consumer or f"reactor-{settings.reactor_index}",
         claim_idle_ms=settings.reactor_claim_idle_ms,
         max_deliveries=settings.reactor_max_deliveries,
         block_ms=settings.reactor_block_ms,

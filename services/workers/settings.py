@@ -36,7 +36,7 @@ class WorkerSettings:
     sweep_interval: float  # seconds between two sweeps for stalled matches
     sweep_stall: float  # seconds a due bot, system or clock step may go without progress
     task_results: bool  # store task states and results in the backend (tests read them; nothing else does)
-    reactor_consumer: str  # this reactor's consumer name in the group: unique per instance
+    reactor_consumer: str  # this reactor's consumer name in the group, unique per instance ("": reactor-<index>)
     outbox_groups: tuple[str, ...]  # the groups the outbox is kept for: none missing, or no trimming
     outbox_trim_interval: float  # seconds between two trims of the outbox shards
     archive_after: float  # seconds after its end a finished match is archived (with an archive set)
@@ -46,7 +46,6 @@ class WorkerSettings:
     def from_env(env: Mapping[str, str] | None = None) -> WorkerSettings:
         e = dict(env if env is not None else os.environ)
         base = Settings.from_env(e)
-        index = int(e.get("TABULA_REACTOR_INDEX", "0"))
         return WorkerSettings(
             base=base,
             broker_url=e.get("TABULA_BROKER_URL", base.redis_url),
@@ -61,7 +60,7 @@ class WorkerSettings:
             pool=e.get("TABULA_WORKER_POOL", "prefork"),
             concurrency=int(e.get("TABULA_WORKER_CONCURRENCY", "2")),
             queues=tuple(filter(None, e.get("TABULA_WORKER_QUEUES", ",".join(QUEUES)).split(","))),
-            reactor_index=index,
+            reactor_index=int(e.get("TABULA_REACTOR_INDEX", "0")),
             reactor_count=int(e.get("TABULA_REACTOR_COUNT", "1")),
             reactor_claim_idle_ms=int(e.get("TABULA_REACTOR_CLAIM_IDLE_MS", "30000")),
             reactor_max_deliveries=int(e.get("TABULA_REACTOR_MAX_DELIVERIES", "5")),
@@ -70,7 +69,7 @@ class WorkerSettings:
             sweep_interval=float(e.get("TABULA_SWEEP_INTERVAL", "5")),
             sweep_stall=float(e.get("TABULA_SWEEP_STALL", "10")),
             task_results=e.get("TABULA_TASK_RESULTS", "0") == "1",
-            reactor_consumer=e.get("TABULA_REACTOR_CONSUMER") or f"reactor-{index}",
+            reactor_consumer=e.get("TABULA_REACTOR_CONSUMER", ""),
             outbox_groups=tuple(filter(None, e.get("TABULA_OUTBOX_GROUPS", OUTBOX_GROUPS).split(","))),
             outbox_trim_interval=float(e.get("TABULA_OUTBOX_TRIM_INTERVAL", "60")),
             archive_after=float(e.get("TABULA_ARCHIVE_AFTER", "86400")),
