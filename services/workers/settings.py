@@ -36,7 +36,7 @@ class WorkerSettings:
     sweep_interval: float  # seconds between two sweeps for stalled matches
     sweep_stall: float  # seconds a due bot, system or clock step may go without progress
     task_results: bool  # store task states and results in the backend (tests read them; nothing else does)
-    reactor_consumer: str  # this reactor's consumer name in the group, unique per instance ("": reactor-<index>)
+    reactor_consumer: str  # its consumer name in the group, unique per instance ("": reactor-<index>)
     outbox_groups: tuple[str, ...]  # the groups the outbox is kept for: none missing, or no trimming
     outbox_trim_interval: float  # seconds between two trims of the outbox shards
     archive_after: float  # seconds after its end a finished match is archived (with an archive set)
