@@ -33,6 +33,7 @@ class MemoryEventStore:
         self._snapshots: dict[str, Snapshot] = {}
         self._outbox: dict[int, list[OutboxNotice]] = {}
         self._active: dict[int, dict[str, int]] = {}  # shard -> match -> time of its last append (ms)
+        self._finished: dict[int, dict[str, int]] = {}  # shard -> match -> time it finished (ms)
         self._changed = threading.Condition()
 
     def append(
@@ -95,17 +96,38 @@ class MemoryEventStore:
         """The active-match index, as the Redis append script keeps it."""
         if progress is None:
             return
-        active = self._active.setdefault(shard_of(match_id, self.shards), {})
+        shard = shard_of(match_id, self.shards)
+        active = self._active.setdefault(shard, {})
         if progress.status is MatchStatus.ACTIVE:
             active[match_id] = now
         else:
             active.pop(match_id, None)
+            self._finished.setdefault(shard, {})[match_id] = now
 
     def active_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
         with self._changed:
             index = self._active.get(shard, {})
             found = [(m, t) for m, t in index.items() if until_ms is None or t <= until_ms]
         return sorted(found, key=lambda pair: (pair[1], pair[0]))
+
+    def finished_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
+        with self._changed:
+            index = self._finished.get(shard, {})
+            found = [(m, t) for m, t in index.items() if until_ms is None or t <= until_ms]
+        return sorted(found, key=lambda pair: (pair[1], pair[0]))
+
+    def delete_match(self, match_id: str, version: int) -> bool:
+        """As the Redis store: only a finished match still at ``version`` is removed."""
+        with self._changed:
+            meta = self._meta.get(match_id, {})
+            if meta.get("status") != MatchStatus.FINISHED or meta.get("version") != str(version):
+                return False
+            for table in (self._events, self._meta, self._commands, self._snapshots):
+                table.pop(match_id, None)
+            shard = shard_of(match_id, self.shards)
+            self._active.get(shard, {}).pop(match_id, None)
+            self._finished.get(shard, {}).pop(match_id, None)
+            return True
 
     def command_result(self, match_id: str, command_id: str) -> AppendResult | None:
         with self._changed:

@@ -26,11 +26,14 @@ from shared.store.base import (
     shard_of,
 )
 
-# KEYS: events stream, meta hash, command-id hash, outbox stream, active-match index (sorted set).
+# KEYS: events stream, meta hash, command-id hash, outbox stream, active-match index (sorted set),
+#       finished-match index (sorted set).
 # ARGV: match id, expected version, command id, event count, meta pair count, progress pair count,
 #       meta pairs..., progress pairs..., then per event: type, payload, visibility, actor, schema version.
 # Progress pairs (to_act, system, status, outcome) go both into the meta and into the notice.
-# Their status keeps the shard's active-match index: active -> score = now (ms), finished -> removed.
+# Their status keeps the shard's active-match index: active -> score = now (ms), finished -> removed
+# and added to the finished index, score = the ms part of the finishing notice's id (the archiver
+# compares it with what every outbox group has acknowledged).
 # Returns {0, "first:last"} for a known command id, {-1, "current"} on conflict, {1, "first:last"}.
 APPEND_LUA = """
 local prev = redis.call('HGET', KEYS[3], ARGV[3])
@@ -62,13 +65,27 @@ meta[#meta + 1] = 'version'
 meta[#meta + 1] = tostring(last)
 redis.call('HSET', KEYS[2], unpack(meta))
 local game = redis.call('HGET', KEYS[2], 'game') or ''
-redis.call('XADD', KEYS[4], '*', 'match', ARGV[1], 'first', cur + 1, 'last', last,
+local notice = redis.call('XADD', KEYS[4], '*', 'match', ARGV[1], 'first', cur + 1, 'last', last,
   'types', table.concat(types, ','), 'game', game, unpack(progress))
 for m = 1, #progress, 2 do
   if progress[m] == 'status' and progress[m + 1] == 'active' then redis.call('ZADD', KEYS[5], now, ARGV[1])
-  elseif progress[m] == 'status' then redis.call('ZREM', KEYS[5], ARGV[1]) end
+  elseif progress[m] == 'status' then
+    redis.call('ZREM', KEYS[5], ARGV[1])
+    redis.call('ZADD', KEYS[6], string.match(notice, '^%d+'), ARGV[1])
+  end
 end
 return {1, result}
+"""
+
+# KEYS: events, meta, cmds, snap, active index, finished index. ARGV: match id, archived version.
+# Deletes only a finished match still at the archived version; returns 1 if deleted, else 0.
+DELETE_LUA = """
+local meta = redis.call('HMGET', KEYS[2], 'status', 'version')
+if meta[1] ~= 'finished' or meta[2] ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+redis.call('ZREM', KEYS[5], ARGV[1])
+redis.call('ZREM', KEYS[6], ARGV[1])
+return 1
 """
 
 RedisClient = redis.Redis | redis.cluster.RedisCluster
@@ -101,6 +118,7 @@ class RedisEventStore:
         self.client: Any = client
         self.shards = shards
         self._append = client.register_script(APPEND_LUA)
+        self._delete = client.register_script(DELETE_LUA)
 
     def _key(self, match_id: str, part: str) -> str:
         return f"{{s{shard_of(match_id, self.shards):02d}}}:match:{match_id}:{part}"
@@ -110,6 +128,9 @@ class RedisEventStore:
 
     def active_key(self, shard: int) -> str:
         return f"{{s{shard:02d}}}:active"
+
+    def finished_key(self, shard: int) -> str:
+        return f"{{s{shard:02d}}}:finished"
 
     def append(
         self,
@@ -131,6 +152,7 @@ class RedisEventStore:
         keys = [self._key(match_id, "events"), self._key(match_id, "meta"), self._key(match_id, "cmds")]
         keys.append(self.outbox_key(shard_of(match_id, self.shards)))
         keys.append(self.active_key(shard_of(match_id, self.shards)))
+        keys.append(self.finished_key(shard_of(match_id, self.shards)))
         status, detail = self._append(keys=keys, args=args)
         if status == -1:
             raise VersionConflict(match_id, expected_version, int(detail))
@@ -188,6 +210,25 @@ class RedisEventStore:
         while page := self.client.zrangebyscore(key, "-inf", last, len(found), 1000, withscores=True):
             found += [(member.decode(), int(score)) for member, score in page]
         return found
+
+    def finished_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
+        """The shard's finished matches in Redis, with the ms of their finishing notice, oldest first."""
+        key, last = self.finished_key(shard), "+inf" if until_ms is None else str(until_ms)
+        found: list[tuple[str, int]] = []
+        while page := self.client.zrangebyscore(key, "-inf", last, len(found), 1000, withscores=True):
+            found += [(member.decode(), int(score)) for member, score in page]
+        return found
+
+    def delete_match(self, match_id: str, version: int) -> bool:
+        """Remove an archived match: events, meta, command ids, snapshot and its index entries.
+
+        Only a finished match still at ``version`` (the one archived) is removed, in one script;
+        False (nothing removed) otherwise.
+        """
+        shard = shard_of(match_id, self.shards)
+        keys = [self._key(match_id, part) for part in ("events", "meta", "cmds", "snap")]
+        keys += [self.active_key(shard), self.finished_key(shard)]
+        return bool(self._delete(keys=keys, args=[match_id, version]))
 
     def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]:
         entries = self.client.xrange(
