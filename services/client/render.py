@@ -51,15 +51,17 @@ def command_text(command: Msg, presentation: Presentation, view: Msg | None, nam
     return presentation.describe_command(member, view, names)
 
 
-def step_table(step: Step, path: str = "") -> Table:
-    """One step of the choice: its question (after what is chosen so far) and its numbered options."""
-    title = f"{path} > {step.title}" if path else step.title
-    table = Table(title=title, box=box.SIMPLE, title_style="bold green", title_justify="left")
+def step_table(step: Step, path: str = "") -> RenderableType:
+    """One step of the choice: its question (after what is chosen so far) and its numbered options.
+    The question is a line of its own (a table title would wrap to the width of short options)."""
+    title = Text(f"{path} > " if path else "", style="green")
+    title.append(step.title, style="bold green")
+    table = Table(box=box.SIMPLE, show_header=False, padding=(0, 1))
     table.add_column("#", justify="right", style="bold green")
     table.add_column("choice")
     for n, option in enumerate(step.options, start=1):
         table.add_row(str(n), option.label)
-    return table
+    return Group(title, table)
 
 
 def prompt_text(step: Step, can_go_back: bool) -> str:

@@ -227,7 +227,7 @@ class Chooser:
         left = self.remaining()
         step = self.steps.next_step(left)
         if step is None:
-            return Step(self.steps.title("", ""), tuple(self._single(c) for c in left))
+            return Step("The only possible command:", tuple(self._single(c) for c in left))
         return step
 
     def _single(self, command: Msg) -> Option:

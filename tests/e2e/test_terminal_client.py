@@ -1,111 +1,192 @@
-"""`tabula play` against the whole stack (`tabula run`): a guest plays a full Lorenzo match against a
-random bot by always choosing the first legal command; then `tabula replay` and `tabula watch`.
+"""`tabula play` against the whole stack (`tabula run`, started in a folder of its own; the client
+finds it by .tabula/stack.json).
 
-Bots and the system's round / Vatican / game-end steps are played by the workers and the reactor
-(`tabula serve worker|reactor`), so this needs them in `tabula run`'s process list.
+* Scripted (stdin a pipe): a guest plays a full Lorenzo match against a random bot by choosing the
+  first option of every step; then `tabula replay` and `tabula watch`.
+* In a terminal (a pty, so the client redraws in place): the leader draft against an mcts bot
+  (it thinks 1.5 s a move, so it picks while the player is choosing: the board and the question
+  are redrawn, with the player's choice kept); a command chosen in steps, with "back"; quitting;
+  then `tabula play --match ID` rejoins the same seat.
+
+Bots and the system's round / Vatican / game-end steps are played by the workers and the reactor.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
+import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from services.cli.run import processes
-from services.games import service_ports
-from shared.redis_server import free_port
+from tests.e2e.stack_dir import cli, running_stack
 
-NEEDED = ("worker", "reactor")
-_missing = [name for name in NEEDED if name not in {p.name for p in processes()}]
-pytestmark = pytest.mark.skipif(
-    bool(_missing),
-    reason=(
-        f"services/workers not wired yet: `tabula serve {'|'.join(_missing)}` is missing from processes() in "
-        "services/cli/run.py, so nothing plays the bots or the system steps of the match"
-    ),
-)
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[=>()][0-9A-Za-z]?|\r")
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    env = {**os.environ, "TABULA_SECRET": "e2e-client-secret-0123456789"}
-    env.pop("REDIS_URL", None)
-    for name in service_ports():
-        env[f"TABULA_{name.upper()}_PORT"] = str(free_port())
-    data = tmp_path_factory.mktemp("stack") / "redis"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "services.cli", "run", "--data", str(data)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert proc.stdout is not None
-    lines: list[str] = []
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if "all services up" in line:
-            break
-    try:
-        assert "all services up" in "".join(lines), "".join(lines)
-        yield env
-    finally:
-        proc.send_signal(signal.SIGINT)
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
+    folder = tmp_path_factory.mktemp("project")
+    with running_stack(folder) as (env, _):
+        yield folder, env
+
+
+class Terminal:
+    """A command in a pseudo-terminal (200 x 60): what a person sees, and keys typed into it."""
+
+    def __init__(self, args: list[str], cwd: Path, env: dict[str, str]) -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 200, 0, 0))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "services.cli", *args],
+            cwd=cwd,
+            env={**env, "TERM": "xterm-256color", "COLUMNS": "200", "LINES": "60"},
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            start_new_session=True,
+        )
+        os.close(slave)
+        self.master = master
+        self.text = ""  # everything shown, escape sequences removed
+        self.mark = 0  # where the next expect() starts looking
+
+    def _read(self, timeout: float) -> None:
+        ready, _, _ = select.select([self.master], [], [], timeout)
+        if ready:
+            try:
+                self.text += ANSI.sub("", os.read(self.master, 65536).decode(errors="replace"))
+            except OSError:  # the program ended
+                time.sleep(timeout)
+
+    def expect(self, pattern: str, timeout: float = 90.0) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while True:
+            found = re.compile(pattern).search(self.text, self.mark)
+            if found:
+                self.mark = found.end()
+                return found
+            assert time.monotonic() < deadline, f"no {pattern!r} in:\n{self.text[-6000:]}"
+            self._read(0.2)
+
+    def seen(self, pattern: str, timeout: float) -> bool:
         try:
-            proc.wait(60)
+            self.expect(pattern, timeout)
+        except AssertionError:
+            return False
+        return True
+
+    def screen(self) -> str:
+        """The text since the prompt before the last one (the current question and its board)."""
+        return self.text[self.text.rfind("Lorenzo il Magnifico") :]
+
+    def type(self, line: str) -> None:
+        os.write(self.master, (line + "\r").encode())
+
+    def close(self, timeout: float = 30) -> int:
+        try:
+            code = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            code = self.proc.wait()
+        os.close(self.master)
+        return code
 
 
-def _cli(
-    env: dict[str, str], *args: str, stdin: str = "", timeout: float = 120
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "services.cli", *args],
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+PROMPT = r"Your choice \[1-(\d+)[^\]]*\]: "
 
 
-def _addresses(env: dict[str, str]) -> list[str]:
-    return [
-        "--lobby",
-        f"127.0.0.1:{env['TABULA_LOBBY_PORT']}",
-        "--game-addr",
-        f"127.0.0.1:{env['TABULA_LORENZO_PORT']}",
-    ]
+def option(screen: str, label: str) -> str:
+    """The number of the option whose label starts with ``label`` in the last step table."""
+    numbers = re.findall(rf"^\s*(\d+)\s+{re.escape(label)}", screen, re.M)
+    assert numbers, f"no option {label!r} in:\n{screen[-4000:]}"
+    return str(numbers[-1])
+
+
+def test_in_a_terminal_steps_back_refresh_during_a_bot_move_quit_and_rejoin(
+    stack: tuple[Path, dict[str, str]],
+) -> None:
+    folder, env = stack
+    term = Terminal(["play", "--seats", "2", "--bots", "mcts", "--name", "Ada"], folder, env)
+    match_id = term.expect(r"Match (\S+): you are Ada at seat (\d)").group(1)
+    refreshed = 0
+    while True:  # personal bonus tile, then the leader draft, until the first action
+        term.expect(PROMPT)
+        screen = term.screen()
+        if "Which leader do you keep?" in screen:
+            # The bot (mcts, 1.5 s a move) picks while we read our hand: the board and the question
+            # are drawn again, without a keypress.
+            if term.seen(r"The match moved on while you were choosing \(v\d+ -> v\d+\)", 20):
+                refreshed += 1
+                term.expect(PROMPT, 20)
+        elif "Place family member (" in screen or "Which family member?" in screen:
+            break
+        term.type("1")
+    assert refreshed >= 1, term.text[-6000:]
+
+    # A command in steps: the kind (when there are several), the family member, then the space.
+    if "Which family member?" not in term.screen():
+        term.type(option(term.screen(), "Place family member ("))
+        term.expect(r"Which family member\?")
+        term.expect(PROMPT)
+    term.type("?")  # the help states every input's range
+    help_text = term.expect(r"Inputs:[\s\S]+?q\s+leave the match").group(0)
+    assert re.search(r"1-\d+\s+choose that option of 'Which family member\?'", help_text), help_text
+    term.expect(PROMPT)
+    black = option(term.text[term.text.rfind("Which family member?") :], "black member (die")
+    term.type(black)
+    term.expect(r"black member \(die \d\) > Where do you place it\?")
+    term.expect(PROMPT)
+    term.type("b")  # back: the family member is asked again
+    term.expect(r"Which family member\?")
+    term.expect(PROMPT)
+    term.type(black)
+    term.expect(r"Where do you place it\?")
+    term.expect(PROMPT)
+    places = term.text[term.text.rfind("Where do you place it?") :]
+    assert "council palace" in places
+    card = r"[^\n]+\((territory|character|building|venture), period I\)"
+    assert re.search(rf"tower floor \d \(\d\)[^\n]*: {card}", places), places  # each card with its text
+    term.type("q")
+    term.expect(rf"Rejoin it with: tabula play --match {match_id}")
+    assert term.close() == 2
+
+    # Rejoin: the same seat, our turn still, the players by name.
+    again = Terminal(["play", "--match", match_id], folder, env)
+    again.expect(rf"Rejoining match {match_id}: you are Ada at seat \d")
+    again.expect(PROMPT)
+    board = again.screen()
+    assert "Ada (you)" in board and "mcts bot" in board
+    assert "What do you do?" in board or "Which family member?" in board
+    again.type("q")
+    again.expect("Rejoin it with")
+    assert again.close() == 2
 
 
 @pytest.fixture(scope="module")
-def played(stack: dict[str, str]) -> tuple[str, str]:
-    """(match id, output) of a whole match played by answering "1" to every prompt."""
-    answers = "1\n" * 5000
-    result = _cli(
-        stack,
+def played(stack: tuple[Path, dict[str, str]]) -> tuple[str, str]:
+    """(match id, output) of a whole match played by answering "1" to every question."""
+    folder, env = stack
+    result = cli(
+        folder,
+        env,
         "play",
-        "--game",
-        "lorenzo",
         "--seats",
         "2",
         "--bots",
         "random",
         "--name",
         "Ada",
-        *_addresses(stack),
-        stdin=answers,
+        stdin="1\n" * 20000,
         timeout=900,
     )
     out = result.stdout
@@ -115,28 +196,32 @@ def played(stack: dict[str, str]) -> tuple[str, str]:
     return found.group(1), out
 
 
-def test_play_shows_the_board_commands_and_final_scores(played: tuple[str, str]) -> None:
+def test_play_shows_the_board_steps_and_final_scores(played: tuple[str, str]) -> None:
     _, out = played
     assert "Lorenzo il Magnifico" in out and "Towers" in out and "Players" in out
-    assert "Your legal commands" in out and "Your leaders in hand" in out
-    assert "Place family member" in out
+    assert "Your leaders in hand" in out and "What do you do?" in out and "Which family member?" in out
+    assert "> Place family member" in out  # what was played, in words
+    ranges = [int(n) for n in re.findall(r"Your choice \[1-(\d+)", out)]
+    assert ranges and max(ranges) <= 30  # never a long flat list
     final = out[out.index("Final scores") :]
     assert "Ada" in final and "random bot" in final
     assert re.search(r"[12] \W+ Ada \W+ \d+", final)  # place, player, score
 
 
-def test_replay_prints_the_view_at_a_version(stack: dict[str, str], played: tuple[str, str]) -> None:
+def test_replay_prints_the_view_at_a_version(
+    stack: tuple[Path, dict[str, str]], played: tuple[str, str]
+) -> None:
+    folder, env = stack
     match_id, _ = played
-    result = _cli(stack, "replay", match_id, "--at", "5", *_addresses(stack))
+    result = cli(folder, env, "replay", match_id, "--at", "5")
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"match {match_id}  v5" in result.stdout and "Towers" in result.stdout
 
 
-def test_watch_follows_the_public_view(stack: dict[str, str], played: tuple[str, str]) -> None:
+def test_watch_follows_the_public_view(stack: tuple[Path, dict[str, str]], played: tuple[str, str]) -> None:
+    folder, env = stack
     match_id, _ = played
-    result = _cli(
-        stack, "watch", match_id, "--until-version", "10", "--max-seconds", "20", *_addresses(stack)
-    )
+    result = cli(folder, env, "watch", match_id, "--until-version", "10", "--max-seconds", "20")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Towers" in result.stdout and "(you)" not in result.stdout
-    assert "Final scores" in result.stdout  # the match is over: the spectator sees the result
+    assert "Final scores" in result.stdout and "Ada" in result.stdout  # over: the result, by name

@@ -119,6 +119,7 @@ def test_a_repeated_field_is_one_choice() -> None:
 def test_a_single_legal_command_is_still_asked() -> None:
     chooser = Chooser(steps(), [pb2.Command(end_turn=pb2.EndTurn())], [])
     step = chooser.step()
+    assert step.title == "The only possible command:"
     assert labels(step) == ["End turn"] and chooser.pick(0) == pb2.Command(end_turn=pb2.EndTurn())
 
 
