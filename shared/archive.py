@@ -5,22 +5,32 @@ with its payload (base64 protobuf, the truth) and, for people, the decoded event
 appends the events in their original command groups, so command-id retries still dedupe in
 the new store. Verifying re-folds the log with the game's pure rules and reports the final
 state hash and every inconsistency found.
+
+**The archive.** Finished matches leave Redis as gzipped logs (``matches/<id>.jsonl.gz``) in an
+:class:`ArchiveStorage`: a local folder (:class:`LocalArchive`, ``TABULA_ARCHIVE_DIR``) or any
+store with ``put`` and ``get`` (an S3-like bucket: ``TABULA_ARCHIVE_STORAGE=module:factory``).
+``shared.archiver`` moves them there; :func:`archived_runner` replays one as if it were live.
 """
 
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
+import importlib
 import json
-from collections.abc import Iterable, Iterator
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from shared.codec import to_plain
 from shared.decider import Rules
-from shared.runner import EventCodec, MatchNotFound
-from shared.store import EventStore, NewEvent, StoredEvent
+from shared.runner import EventCodec, MatchNotFound, MatchRunner
+from shared.store import EventStore, MemoryEventStore, NewEvent, StoredEvent
 
 FORMAT = "tabula-log"
 FORMAT_VERSION = 1
@@ -146,3 +156,79 @@ def verify_lines(
     return Verification(
         header.get("match_id", ""), rules.game, len(events), state_hash(state), finished, problems
     )
+
+
+# ------------------------------------------------------------------ the archive
+
+
+class ArchiveStorage(Protocol):
+    """Where archived logs live, by name (``matches/<id>.jsonl.gz``). ``put`` replaces atomically."""
+
+    def put(self, name: str, data: bytes) -> None: ...
+
+    def get(self, name: str) -> bytes | None:
+        """The bytes stored under ``name``; None if there are none."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class LocalArchive:
+    """A folder (a volume shared by the reactor and the rule services); names are relative paths."""
+
+    root: Path
+
+    def put(self, name: str, data: bytes) -> None:
+        path = self.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".put-", delete=False) as tmp:
+            tmp.write(data)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        os.replace(tmp.name, path)  # a reader sees the old file or the whole new one, never a part
+
+    def get(self, name: str) -> bytes | None:
+        try:
+            return (self.root / name).read_bytes()
+        except FileNotFoundError:
+            return None
+
+
+def storage_from_env(env: Mapping[str, str] | None = None) -> ArchiveStorage | None:
+    """``TABULA_ARCHIVE_STORAGE=module:factory`` (a zero-argument callable), else
+    ``TABULA_ARCHIVE_DIR`` (a local folder), else None: no archive."""
+    e = os.environ if env is None else env
+    plugin = e.get("TABULA_ARCHIVE_STORAGE", "")
+    if plugin:
+        module, _, attr = plugin.partition(":")
+        storage: ArchiveStorage = getattr(importlib.import_module(module), attr)()
+        return storage
+    folder = e.get("TABULA_ARCHIVE_DIR", "")
+    return LocalArchive(Path(folder)) if folder else None
+
+
+def archive_name(match_id: str) -> str:
+    return f"matches/{match_id}.jsonl.gz"
+
+
+def pack(lines: Iterable[str]) -> bytes:
+    """A log as stored in the archive: gzip, no timestamp, so the same log gives the same bytes."""
+    return gzip.compress("".join(f"{line}\n" for line in lines).encode(), mtime=0)
+
+
+def unpack(data: bytes) -> list[str]:
+    return gzip.decompress(data).decode().splitlines()
+
+
+def archived_lines(storage: ArchiveStorage, match_id: str) -> list[str] | None:
+    data = storage.get(archive_name(match_id))
+    return None if data is None else unpack(data)
+
+
+def archived_runner(
+    rules: Rules[Any, Any, Any, Any, Any], codec: EventCodec, lines: Iterable[str]
+) -> MatchRunner[Any]:
+    """A runner over an in-memory store that holds one archived log, meta included: what reads a
+    live match (load at a version, the events, the meta) reads the archived one the same way."""
+    store = MemoryEventStore()
+    import_lines(store, lines)
+    return MatchRunner(rules, codec, store)

@@ -1,0 +1,137 @@
+"""Finished matches leave Redis: export, verify, store in the archive, read back, then delete.
+
+A finished match's keys (events, meta, command ids, snapshot) are most of what Redis holds for
+it, forever, unless it is archived. :func:`archive_match` moves one match: it exports the log
+(``shared.archive``), re-folds it with the game's pure rules (every event decodes, versions are
+dense, the fold ends with an outcome, the count is the meta's version), stores it gzipped in the
+:class:`~shared.archive.ArchiveStorage`, reads it back and compares, and only then deletes the
+match from Redis in one script that refuses if the match moved meanwhile. Any failure keeps the
+match in Redis and is logged; the next pass tries again.
+
+:class:`Archiver` runs that over the shards' finished-match index (kept by the append script,
+score = the finishing notice's id in ms), for matches finished at least ``after_s`` seconds ago
+and whose finishing notice every outbox group has acknowledged (its id is below the lowest id
+any group still needs: ``shared.outbox.lowest_needed``), so the lobby has rated it and the
+reactor is done with it before its meta goes. At most ``batch`` matches per call: the reactor
+calls it between reads and must not stall its clocks.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from prometheus_client import Counter
+
+from shared.archive import ArchiveStorage, archive_name, export_lines, pack, verify_lines
+from shared.decider import Rules
+from shared.observability import log_fields
+from shared.outbox import lowest_needed
+from shared.runner import EventCodec, MatchNotFound
+from shared.store import EventStore, MatchStatus
+
+log = logging.getLogger(__name__)
+ARCHIVED = Counter("tabula_archived_total", "Finished matches moved to the archive, by result", ["result"])
+
+AnyRules = Rules[Any, Any, Any, Any, Any]
+GameLoader = Callable[[str], tuple[AnyRules, EventCodec]]  # game name -> its rules and event codec
+
+
+class ArchiveFailed(Exception):
+    """The match was not archived (and stays in Redis): why."""
+
+
+class ArchivableStore(EventStore, Protocol):
+    def finished_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]: ...
+
+    def delete_match(self, match_id: str, version: int) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Archived:
+    match_id: str
+    events: int
+    size: int  # bytes stored
+    state_hash: str
+
+
+def archive_match(
+    store: ArchivableStore, storage: ArchiveStorage, match_id: str, games: GameLoader
+) -> Archived:
+    """Export, verify, store, read back and delete one finished match; ArchiveFailed keeps it."""
+    meta = store.get_meta(match_id)
+    if not meta:
+        raise MatchNotFound(match_id)
+    if meta.get("status") != MatchStatus.FINISHED:
+        raise ArchiveFailed(f"match {match_id} is not finished")
+    version = int(meta["version"])
+    rules, codec = games(meta["game"])
+    lines = list(export_lines(store, match_id, codec))
+    report = verify_lines(rules, codec, lines)
+    if not report.ok or not report.finished or report.events != version:
+        problems = report.problems or [f"{report.events} events for version {version}, or no outcome"]
+        raise ArchiveFailed(f"match {match_id} does not verify: {'; '.join(problems)}")
+    data, name = pack(lines), archive_name(match_id)
+    storage.put(name, data)
+    if storage.get(name) != data:
+        raise ArchiveFailed(f"match {match_id}: the archive returned other bytes than were stored")
+    if not store.delete_match(match_id, version):
+        raise ArchiveFailed(f"match {match_id} changed while it was archived; kept in Redis")
+    return Archived(match_id, report.events, len(data), report.state_hash)
+
+
+class Archiver:
+    def __init__(
+        self,
+        store: Any,  # a RedisEventStore: the outbox groups are read from its client
+        storage: ArchiveStorage,
+        games: GameLoader,
+        after_s: float,
+        required_groups: Sequence[str] = (),
+        now: Callable[[], float] = time.time,
+        batch: int = 10,
+    ) -> None:
+        self.store, self.storage, self.games = store, storage, games
+        self.after_s, self.required, self.now, self.batch = after_s, tuple(required_groups), now, batch
+
+    def due(self, shard: int) -> list[str]:
+        """Matches of the shard finished ``after_s`` ago whose end every outbox group acknowledged."""
+        until_ms = math.floor((self.now() - self.after_s) * 1000)
+        finished = self.store.finished_matches(shard, until_ms)
+        if not finished:
+            return []
+        needed = lowest_needed(self.store.client, self.store.outbox_key(shard), self.required)
+        if needed is None:  # no group, or a required one missing: nobody can say it is done
+            return []
+        needed_ms = int(needed.partition("-")[0])
+        same_ms = self._ended_before(shard, needed) if any(ms == needed_ms for _, ms in finished) else set()
+        return [match_id for match_id, ms in finished if ms < needed_ms or match_id in same_ms]
+
+    def _ended_before(self, shard: int, needed: str) -> set[str]:
+        """Matches whose finishing notice is in the same millisecond as ``needed`` but before it."""
+        start = f"{needed.partition('-')[0]}-0"
+        entries = self.store.client.xrange(self.store.outbox_key(shard), start, f"({needed}")
+        return {f[b"match"].decode() for _, f in entries if f.get(b"status") == MatchStatus.FINISHED.encode()}
+
+    def run(self, shards: Sequence[int]) -> list[Archived]:
+        """Archive up to ``batch`` due matches of ``shards``; failures are logged and left for later."""
+        done: list[Archived] = []
+        for shard in shards:
+            for match_id in self.due(shard):
+                if len(done) >= self.batch:
+                    return done
+                try:
+                    done.append(archive_match(self.store, self.storage, match_id, self.games))
+                except MatchNotFound:
+                    continue  # another archiver took it
+                except Exception:
+                    ARCHIVED.labels("failed").inc()
+                    log.exception("archiving failed", extra=log_fields(match_id=match_id))
+                    continue
+                ARCHIVED.labels("archived").inc()
+                log.info("match archived", extra=log_fields(match_id=match_id, bytes=done[-1].size))
+        return done
