@@ -227,8 +227,23 @@ def archived_lines(storage: ArchiveStorage, match_id: str) -> list[str] | None:
 def archived_runner(
     rules: Rules[Any, Any, Any, Any, Any], codec: EventCodec, lines: Iterable[str]
 ) -> MatchRunner[Any]:
-    """A runner over an in-memory store that holds one archived log, meta included: what reads a
-    live match (load at a version, the events, the meta) reads the archived one the same way."""
+    """A runner over an in-memory store that holds one archived log as it was stored (envelopes,
+    server times, meta): what reads a live match (load at a version, the events, the meta) reads the
+    archived one the same way."""
+    header, events = read_log(lines)
     store = MemoryEventStore()
-    import_lines(store, lines)
+    store.restore(header["match_id"], [_stored(line) for line in events], header["meta"])
     return MatchRunner(rules, codec, store)
+
+
+def _stored(line: Mapping[str, Any]) -> StoredEvent:
+    return StoredEvent(
+        version=line["version"],
+        type=line["type"],
+        payload=base64.b64decode(line["payload"]),
+        visibility=line["visibility"],
+        command_id=line["command_id"],
+        actor=line["actor"],
+        server_time_ms=line["server_time_ms"],
+        schema_version=line["schema_version"],
+    )

@@ -2,7 +2,9 @@
 
 Each RPC: authenticate (bearer token) -> proto to domain -> runner -> domain to proto. The
 game contributes only its rules and its generated modules; guard clauses run in a fixed
-order (shape, credentials, match exists, seat may act, version) before the pure decide.
+order (shape, credentials, match exists, seat may act, rate limits, version) before the pure
+decide. Credentials: a token for this game's service whose scope covers the match
+(``shared/tokens.py``, ``actor_for``).
 The shape of every field is checked here (ids, versions, counts; a command against the game's
 dataclass types by the codec) so a bad request is INVALID_ARGUMENT naming its field, before
 anything is read or written (bounds: ``shared.bounds``, docs/platform.md).
@@ -14,6 +16,7 @@ import json
 import secrets
 import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -21,6 +24,7 @@ import grpc
 from tabula.common.v1 import common_pb2
 
 from shared import bounds
+from shared.archive import ArchiveStorage, archived_lines, archived_runner
 from shared.codec import MessageCodec, to_proto, union_field, wrap_union
 from shared.decider import SPECTATOR, SYSTEM, Actor, Visibility
 from shared.errors import InvalidArgument, PermissionDenied
@@ -37,6 +41,7 @@ MAX_NAME = 64  # a player id or a bot level in CreateMatch
 MAX_OPTIONS = 16
 MAX_OPTION_TEXT = 64
 MAX_TURN_SECONDS = 7 * 24 * 3600
+ARCHIVED_KEPT = 16  # archived matches kept folded in memory, for a replay stepped version by version
 
 
 def check_options(options: Any) -> None:
@@ -96,6 +101,8 @@ class GameServicer:
 
     ``content`` builds the game's typed content (its manifest's ``ContentHook.build``) for
     ``GetContent``; it is built once, on the first call. None: the game describes no components.
+    ``archive``: where finished matches go when they leave Redis (``shared.archiver``); ``Replay``
+    and ``ExportLog`` of a match no longer in Redis read its log there (a few are kept in memory).
     """
 
     def __init__(
@@ -105,8 +112,12 @@ class GameServicer:
         signer: TokenSigner,
         keepalive_s: float = 10.0,
         content: Callable[[], Any] | None = None,
+        archive: ArchiveStorage | None = None,
     ) -> None:
         self.runner, self.modules, self.signer = runner, modules, signer
+        self.archive = archive
+        self._archived: OrderedDict[str, MatchRunner[Any]] = OrderedDict()
+        self._archive_lock = threading.Lock()
         self.content = content
         self._content_reply: Any = None
         self._content_lock = threading.Lock()
@@ -168,7 +179,27 @@ class GameServicer:
 
     def _revealed(self, match_id: str, viewer: Actor) -> Actor:
         """After the match ends the full log may be revealed to anyone who may watch it."""
-        return SYSTEM if self.runner.store.get_meta(match_id).get("status") == "finished" else viewer
+        meta = self._source(match_id).store.get_meta(match_id)
+        return SYSTEM if meta.get("status") == "finished" else viewer
+
+    def _source(self, match_id: str) -> MatchRunner[Any]:
+        """The live runner; for a match archived out of Redis, a runner over its archived log."""
+        if self.archive is None or self.runner.store.get_meta(match_id):
+            return self.runner
+        with self._archive_lock:
+            found = self._archived.get(match_id)
+        if found is None:
+            lines = archived_lines(self.archive, match_id)
+            if lines is None:
+                return self.runner  # in neither place: the runner answers NOT_FOUND
+            found = archived_runner(self.rules, self.runner.codec, lines)
+            if found.store.get_meta(match_id).get("game") != self.rules.game:
+                return self.runner  # another game's match
+            with self._archive_lock:
+                self._archived[match_id] = found
+                while len(self._archived) > ARCHIVED_KEPT:
+                    self._archived.popitem(last=False)
+        return found
 
     # ------------------------------------------------------------ RPCs
     @rpc("game")
@@ -241,9 +272,10 @@ class GameServicer:
     @rpc("game")
     def Replay(self, request: Any, context: grpc.ServicerContext) -> Any:
         viewer = self._caller(context, request.match_id)
-        head = self.runner.load(request.match_id).version
+        runner = self._source(request.match_id)
+        head = runner.load(request.match_id).version
         bounds.count(request.version, "version", head)  # 0: before the setup (the rules' initial state)
-        loaded = self.runner.load(request.match_id, at_version=request.version)
+        loaded = runner.load(request.match_id, at_version=request.version)
         viewer = self._revealed(request.match_id, viewer)
         return self.modules.pb2.ReplayResponse(
             version=loaded.version,
@@ -254,10 +286,11 @@ class GameServicer:
     @rpc("game")
     def ExportLog(self, request: Any, context: grpc.ServicerContext) -> Any:
         viewer = self._revealed(request.match_id, self._caller(context, request.match_id))
-        seats = seat_messages(self.runner.load(request.match_id).meta)
+        runner = self._source(request.match_id)
+        seats = seat_messages(runner.load(request.match_id).meta)
         if not viewer.is_system:
             raise PermissionDenied("the full log is revealed only after the match ends")
-        events = [self._match_event(e, seats) for e in self.runner.store.read(request.match_id)]
+        events = [self._match_event(e, seats) for e in runner.store.read(request.match_id)]
         return self.modules.pb2.ExportLogResponse(events=events)
 
     @rpc("game")

@@ -110,6 +110,14 @@ class MemoryEventStore:
             found = [(m, t) for m, t in index.items() if until_ms is None or t <= until_ms]
         return sorted(found, key=lambda pair: (pair[1], pair[0]))
 
+    def restore(self, match_id: str, events: Sequence[StoredEvent], meta: Mapping[str, str]) -> None:
+        """Hold a match exactly as it was stored elsewhere (an archived log), for reading: envelopes
+        with their times, and the meta. Nothing else (command ids, indexes, the outbox) is set."""
+        with self._changed:
+            self._events[match_id] = list(events)
+            self._meta[match_id] = dict(meta)
+            self._changed.notify_all()
+
     def finished_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
         with self._changed:
             index = self._finished.get(shard, {})
