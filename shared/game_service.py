@@ -2,9 +2,7 @@
 
 Each RPC: authenticate (bearer token) -> proto to domain -> runner -> domain to proto. The
 game contributes only its rules and its generated modules; guard clauses run in a fixed
-order (shape, credentials, match exists, seat may act, rate limits, version) before the pure
-decide. Credentials: a token for this game's service whose scope covers the match
-(``shared/tokens.py``, ``actor_for``).
+order (shape, credentials, match exists, seat may act, version) before the pure decide.
 The shape of every field is checked here (ids, versions, counts; a command against the game's
 dataclass types by the codec) so a bad request is INVALID_ARGUMENT naming its field, before
 anything is read or written (bounds: ``shared.bounds``, docs/platform.md).
