@@ -4,7 +4,7 @@ The lobby gives a seat token when a match starts (``StartRoom``) and again, to t
 from ``GetRoom`` once the room has started; it has no call that lists a player's matches. So
 when ``tabula play`` starts a match it keeps, in ``matches.json`` of the state folder (``.tabula/``
 beside the running stack's ``stack.json``, or ``$TABULA_STATE_DIR``), what rejoining needs: the
-guest token (valid 7 days), the room and match ids, the game, the seat, its token and the players'
+guest token, the room and match ids, the game, the seat, its token and the players'
 names. The file holds tokens, so only its owner may read it (mode 0600); it keeps the newest
 :data:`KEEP` matches.
 """

@@ -251,6 +251,41 @@ def test_every_command_type_of_random_playouts_is_described_readably() -> None:
     assert seen["StartRound"] == "Start round"
 
 
+def test_every_step_of_every_decision_of_random_playouts_is_asked_in_lorenzos_words() -> None:
+    """Walk every step of every seat decision (always the last option): each question is one of
+    Lorenzo's own, each option names its ids (no ``#7`` fallback) and no option is empty."""
+    from services.lorenzo.presentation.steps import TITLES
+
+    presentation = load()
+    questions = set(TITLES.values()) | {"The only possible command:"}
+    asked: set[str] = set()
+    for seats, seed, advanced in ((4, 1, True), (2, 2, True), (3, 9, False)):
+        names = NAMES[:seats]
+        for step in playout(seats=seats, seed=seed, advanced=advanced):
+            if not step.actor.is_seat or not step.commands:
+                continue
+            view = view_message(step.state, step.actor.seat)
+            steps = Steps(
+                lambda c, v=view, n=names: command_text(c, presentation, v, n),
+                Describer(names),
+                presentation,
+                view,
+                names,
+            )
+            chooser = Chooser(steps, step.commands, [])
+            while True:
+                question = chooser.step()
+                asked.add(question.title)
+                assert question.title in questions, question.title
+                for option in question.options:
+                    assert option.label and "#" not in option.label, (question.title, option.label)
+                chosen = chooser.pick(len(question.options) - 1)
+                if chosen is not None:
+                    assert chosen in step.commands
+                    break
+    assert {"Which family member?", "Where do you place it?", "Which leader do you keep?"} <= asked
+
+
 def test_tower_placement_names_the_card_and_its_cost() -> None:
     presentation = load()
     for step in playout(seats=4, seed=3):
