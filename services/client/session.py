@@ -206,7 +206,7 @@ class Player(Viewer):
         if max(i.version for i in items) <= self.version:
             return
         choosing = self.chooser is not None and self.my_turn()
-        before = self.version
+        before, options = self.version, list(self.response.legal_commands)
         self.refresh()
         if not self.my_turn():
             self.chooser = None
@@ -214,14 +214,14 @@ class Player(Viewer):
             return
         kept = self._update_chooser()
         if choosing:
-            what = "your choice so far is kept" if kept and self.chooser and self.chooser.choices else ""
-            self.notice(
-                Text(
-                    f"The match moved on while you were choosing (v{before} -> v{self.version})"
-                    + (f"; {what}." if what else "; choose again."),
-                    "yellow",
-                )
-            )
+            if options == list(self.response.legal_commands):
+                what = "your options are the same"
+            elif kept and self.chooser is not None and self.chooser.choices:
+                what = "your choice so far is kept"
+            else:
+                what = "your options changed: choose again"
+            moved = f"The match moved on while you were choosing (v{before} -> v{self.version}); {what}."
+            self.notice(Text(moved, "yellow"))
         self.show(force=not choosing)
         self.offer()
 

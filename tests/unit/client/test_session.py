@@ -187,7 +187,7 @@ def test_the_board_and_the_choice_refresh_when_a_bot_moves_while_the_player_choo
     player = asked.player = _player(stub, Script(then=draft), live=True)
     player.play()
     text = screen(player)
-    assert re.search(r"The match moved on while you were choosing \(v\d+ -> v\d+\)", text)
+    assert re.search(r"The match moved on while you were choosing \(v\d+ -> v\d+\); your options are", text)
     assert player.prompts[shown[0] - 1] == player.prompts[shown[0]]  # the same question offered again
     assert text.count("Which leader do you keep?") >= 2
     assert "Not played" not in text and "Refused" not in text and "sending again" not in text
