@@ -81,9 +81,7 @@ def help_text(step: Step | None, can_go_back: bool, glossary: bool) -> Text:
         lines.append("  (empty)   show the choice again")
     lines.append("  v         show the board again")
     if glossary:
-        lines.append(
-            "  ? NAME    a card, leader, tile ... with its costs and effects (by name, or kind and id)"
-        )
+        lines.append("  ? NAME    a component of the game (a card, a tile ...) with its costs and effects")
     lines.append("  ?         this help")
     lines.append("  q         leave the match (it goes on; rejoin with tabula play --match ID)")
     return Text("Inputs:\n" + "\n".join(lines), style="cyan")
