@@ -2,29 +2,38 @@
 
 from __future__ import annotations
 
+import sys
+
 from services.games import game_port, load_game
 from shared.archive import storage_from_env
 from shared.config import Settings, redis_client
 from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, serve_forever, start_server
 from shared.observability import setup_logging, start_metrics
+from shared.ratelimit import Limiter
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import TokenSigner, load_secret
+from shared.tokens import SecretMissing, TokenSigner, keyring_from_env
 
 
-def build(game: str, settings: Settings, port: int) -> RunningServer:
+def build(game: str, settings: Settings, port: int, signer: TokenSigner) -> RunningServer:
     loaded = load_game(game)
-    store = RedisEventStore(redis_client(settings), shards=settings.shards)
+    client = redis_client(settings)
+    store = RedisEventStore(client, shards=settings.shards)
     runner = MatchRunner(loaded.rules, loaded.codec, store)
     content = loaded.manifest.content.build if loaded.manifest.content is not None else None
-    signer, archive = TokenSigner(load_secret()), storage_from_env()
-    servicer = GameServicer(runner, loaded.modules, signer, content=content, archive=archive)
+    limiter = Limiter.from_env(client)
+    archive = storage_from_env()  # where finished matches went: Replay / ExportLog read them there
+    servicer = GameServicer(runner, loaded.modules, signer, content=content, limiter=limiter, archive=archive)
     return start_server([servicer.registration()], port=port, host=settings.host, workers=256)
 
 
 def main(game: str) -> None:
     settings = Settings.from_env()
     setup_logging(settings.log_level)
+    try:
+        signer = TokenSigner(keyring_from_env())
+    except (SecretMissing, ValueError) as err:
+        sys.exit(f"{game}: {err}")
     start_metrics(settings.metrics_port)
-    serve_forever(build(game, settings, game_port(game)), game)
+    serve_forever(build(game, settings, game_port(game), signer), game)

@@ -25,7 +25,7 @@ from shared.codec import CodecError
 from shared.decider import RuleViolation
 from shared.runner import MatchExists, MatchNotFound
 from shared.store import StoreError, VersionConflict
-from shared.tokens import TokenError
+from shared.tokens import TokenError, TokenRefused
 
 MAX_MESSAGE = 512  # characters of a status message
 MAX_DETAIL = 160  # characters of a metadata value, a field path or a violation description
@@ -72,6 +72,16 @@ class Conflict(Exception):
         self.reason = reason
 
 
+class ResourceExhausted(Exception):
+    """A rate limit or quota reached (``shared/ratelimit.py``): ``limit`` names it (ErrorInfo
+    metadata), ``retry_after_s`` is the RetryInfo delay; ``reason`` is ``rate_limited`` or
+    ``quota_exceeded``."""
+
+    def __init__(self, reason: str, limit: str, retry_after_s: float, message: str) -> None:
+        super().__init__(message)
+        self.reason, self.limit, self.retry_after_s = reason, limit, retry_after_s
+
+
 @dataclass(frozen=True, slots=True)
 class Mapped:
     code: grpc.StatusCode
@@ -79,7 +89,7 @@ class Mapped:
     message: str
     metadata: dict[str, str]
     field: str | None = None  # set for a bad request: the BadRequest field path ("" = the whole request)
-    retry_after_s: int = 0  # > 0: a RetryInfo detail (the call may succeed if repeated)
+    retry_after_s: float = 0  # > 0: a RetryInfo detail (the call may succeed if repeated)
 
 
 def map_error(err: BaseException) -> Mapped | None:
@@ -100,8 +110,13 @@ def map_error(err: BaseException) -> Mapped | None:
             )
         case TokenError():
             return Mapped(grpc.StatusCode.UNAUTHENTICATED, "bad_token", str(err), {})
-        case PermissionDenied():
+        case PermissionDenied() | TokenRefused():
             return Mapped(grpc.StatusCode.PERMISSION_DENIED, "forbidden", str(err), {})
+        case ResourceExhausted():
+            meta = {"limit": err.limit}
+            return Mapped(
+                grpc.StatusCode.RESOURCE_EXHAUSTED, err.reason, str(err), meta, None, err.retry_after_s
+            )
         case Conflict():
             return Mapped(grpc.StatusCode.FAILED_PRECONDITION, err.reason, str(err), {})
         case InvalidArgument():
@@ -136,7 +151,8 @@ def to_status(mapped: Mapped, domain: str) -> grpc.Status:
         )
         details.append(_packed(error_details_pb2.BadRequest(field_violations=[violation])))
     if mapped.retry_after_s > 0:
-        delay = duration_pb2.Duration(seconds=mapped.retry_after_s)
+        delay = duration_pb2.Duration()
+        delay.FromNanoseconds(round(mapped.retry_after_s * 1e9))
         details.append(_packed(error_details_pb2.RetryInfo(retry_delay=delay)))
     text = clip(mapped.message, MAX_MESSAGE)
     return rpc_status.to_status(status_pb2.Status(code=mapped.code.value[0], message=text, details=details))

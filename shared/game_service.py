@@ -2,7 +2,9 @@
 
 Each RPC: authenticate (bearer token) -> proto to domain -> runner -> domain to proto. The
 game contributes only its rules and its generated modules; guard clauses run in a fixed
-order (shape, credentials, match exists, seat may act, version) before the pure decide.
+order (shape, credentials, match exists, seat may act, rate limits, version) before the pure
+decide. Credentials: a token for this game's service whose scope covers the match
+(``shared/tokens.py``, ``actor_for``).
 The shape of every field is checked here (ids, versions, counts; a command against the game's
 dataclass types by the codec) so a bad request is INVALID_ARGUMENT naming its field, before
 anything is read or written (bounds: ``shared.bounds``, docs/platform.md).
@@ -28,10 +30,11 @@ from shared.decider import SPECTATOR, SYSTEM, Actor, Visibility
 from shared.errors import InvalidArgument, PermissionDenied
 from shared.grpc_server import Registration, rpc, stream_rpc
 from shared.protogen import GameModules
+from shared.ratelimit import Limiter
 from shared.runner import MatchRunner
 from shared.seats import SeatInfo, seat_of_actor, seats_of
 from shared.store import StoredEvent
-from shared.tokens import Claims, Role, TokenError, TokenSigner
+from shared.tokens import Claims, Scope, TokenError, TokenSigner, game_audience
 from shared.watch import WatchHub
 
 MAX_SEATS = 64  # far above any game's; the rules' make_config names the game's own range
@@ -59,16 +62,19 @@ def bearer(context: grpc.ServicerContext) -> str:
 
 
 def actor_for(claims: Claims, match_id: str) -> Actor:
-    """What a token may be in one match: the system, a seat, or a spectator."""
-    if claims.role is Role.SERVICE:
-        return SYSTEM
-    if claims.role is Role.PLAYER:
-        if claims.match_id != match_id:
-            raise PermissionDenied(f"this seat token is for match {claims.match_id!r}, not {match_id!r}")
-        return Actor.of_seat(claims.seat)
-    if claims.role is Role.SPECTATOR and claims.match_id not in ("", match_id):
-        raise PermissionDenied(f"this spectator token is for match {claims.match_id!r}")
-    return SPECTATOR
+    """What a token (already checked to be for this game's service) may be in one match: the
+    system (service), its seat (seat token of this match) or a spectator (spectator token of this
+    match, from the lobby's GetSpectatorToken). Nothing else reads a match."""
+    match claims.scope:
+        case Scope.SERVICE:
+            return SYSTEM
+        case Scope.SEAT | Scope.SPECTATOR if claims.match_id != match_id:
+            raise PermissionDenied(f"this {claims.scope.value} token is for another match")
+        case Scope.SEAT if claims.seat >= 0:
+            return Actor.of_seat(claims.seat)
+        case Scope.SPECTATOR:
+            return SPECTATOR
+    raise PermissionDenied(f"a {claims.scope.value} token cannot read a match")
 
 
 def envelope(event: StoredEvent) -> common_pb2.EventEnvelope:
@@ -101,6 +107,9 @@ class GameServicer:
     ``GetContent``; it is built once, on the first call. None: the game describes no components.
     ``archive``: where finished matches go when they leave Redis (``shared.archiver``); ``Replay``
     and ``ExportLog`` of a match no longer in Redis read its log there (a few are kept in memory).
+    Tokens must be for this game's service (audience ``game:<name>``). ``limiter``: the rate
+    limits on commands and watches and the watch quota per token (None: none, for tests of other
+    things); service tokens are never limited.
     """
 
     def __init__(
@@ -111,8 +120,9 @@ class GameServicer:
         keepalive_s: float = 10.0,
         content: Callable[[], Any] | None = None,
         archive: ArchiveStorage | None = None,
+        limiter: Limiter | None = None,
     ) -> None:
-        self.runner, self.modules, self.signer = runner, modules, signer
+        self.runner, self.modules, self.signer, self.limiter = runner, modules, signer, limiter
         self.archive = archive
         self._archived: OrderedDict[str, MatchRunner[Any]] = OrderedDict()
         self._archive_lock = threading.Lock()
@@ -120,6 +130,7 @@ class GameServicer:
         self._content_reply: Any = None
         self._content_lock = threading.Lock()
         self.rules = runner.rules
+        self.audience = game_audience(self.rules.game)
         self.codec = MessageCodec(
             modules.pb2, [*self.rules.command_types, *self.rules.event_types, self.rules.view_type]
         )
@@ -127,9 +138,25 @@ class GameServicer:
         self.hub = WatchHub(runner.store)
 
     # ------------------------------------------------------------ helpers
+    def _claims(self, context: grpc.ServicerContext) -> Claims:
+        return self.signer.verify(bearer(context), self.audience)
+
     def _caller(self, context: grpc.ServicerContext, match_id: str) -> Actor:
         bounds.match_id(match_id)
-        return actor_for(self.signer.verify(bearer(context)), match_id)
+        return actor_for(self._claims(context), match_id)
+
+    def _limit(self, action: str, claims: Claims, context: grpc.ServicerContext) -> None:
+        """A command or a watch of a seat or a spectator: its rate limits (service tokens: none)."""
+        if self.limiter is not None and claims.scope is not Scope.SERVICE:
+            self.limiter.check(action, context, claims.player_id)
+
+    def _watching(
+        self, claims: Claims, stream: Iterator[Any], context: grpc.ServicerContext
+    ) -> Iterator[Any]:
+        """``stream`` under the token's concurrent-watch quota."""
+        if self.limiter is None or claims.scope is Scope.SERVICE:
+            return stream
+        return self.limiter.watching(claims.token_id, stream, context.add_callback)
 
     def _setup(self, request: Any) -> tuple[str, int, dict[str, str]]:
         """The match id, seed and platform meta of a CreateMatch request, every field checked."""
@@ -202,8 +229,7 @@ class GameServicer:
     # ------------------------------------------------------------ RPCs
     @rpc("game")
     def CreateMatch(self, request: Any, context: grpc.ServicerContext) -> Any:
-        claims = self.signer.verify(bearer(context))
-        if claims.role is not Role.SERVICE:
+        if self._claims(context).scope is not Scope.SERVICE:
             raise PermissionDenied("only the lobby (a service token) creates matches")
         match_id, seed, extra = self._setup(request)
         loaded = self.runner.create(match_id, request.seats, dict(request.options), seed, extra)
@@ -233,9 +259,12 @@ class GameServicer:
 
     @rpc("game")
     def SubmitCommand(self, request: Any, context: grpc.ServicerContext) -> Any:
-        actor = self._caller(context, request.match_id)
+        bounds.match_id(request.match_id)
+        claims = self._claims(context)
+        actor = actor_for(claims, request.match_id)
         if not (actor.is_seat or actor.is_system):
             raise PermissionDenied("spectators cannot send commands")
+        self._limit("command", claims, context)
         bounds.command_id(request.command_id)
         bounds.count(request.expected_version, "expected_version")
         command = self._command(request)
@@ -248,9 +277,18 @@ class GameServicer:
 
     @stream_rpc("game")
     def WatchMatch(self, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-        viewer = self._caller(context, request.match_id)
+        bounds.match_id(request.match_id)
+        claims = self._claims(context)
+        viewer = actor_for(claims, request.match_id)
         bounds.count(request.from_version, "from_version")
         seats = seat_messages(self.runner.load(request.match_id).meta)  # NOT_FOUND before the stream starts
+        self._limit("watch", claims, context)
+        yield from self._watching(claims, self._follow(request, viewer, seats, context), context)
+
+    def _follow(
+        self, request: Any, viewer: Actor, seats: list[common_pb2.Seat], context: grpc.ServicerContext
+    ) -> Iterator[Any]:
+        """WatchMatch's replies: the viewer's events from ``from_version`` on, keepalives when idle."""
         pb2, head = self.modules.pb2, max(request.from_version, 1) - 1
         for batch in self.hub.watch(request.match_id, head + 1, self.keepalive_ms / 1000):
             if not context.is_active():

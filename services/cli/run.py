@@ -180,9 +180,11 @@ def run(
 ) -> None:
     """Start Redis and every service; Ctrl-C stops them all."""
     from shared.redis_server import start_redis
+    from shared.tokens import SECRET_VAR, dev_secret
 
     redis: Child | None = None
     env = dict(os.environ)
+    env.setdefault(SECRET_VAR, dev_secret(data.parent / "secret"))  # services refuse to start without one
     if "REDIS_URL" not in env:
         data.mkdir(parents=True, exist_ok=True)
         server = start_redis(folder=data)

@@ -100,9 +100,12 @@ async def _request_message(request: web.Request, method: Method, wire: Wire) -> 
 
 
 def _metadata(request: web.Request) -> list[tuple[str, str]]:
-    """The caller's token, from the ``Authorization`` header only (never the URL)."""
+    """The caller's token, from the ``Authorization`` header only (never the URL), and the caller's
+    address for the services' per-address limits (believed from trusted gateways only:
+    ``shared/ratelimit.py``). No other header of the caller is passed on."""
     header = request.headers.get("Authorization", "")
-    return [("authorization", header)] if header else []
+    address = [("x-forwarded-for", request.remote)] if request.remote else []
+    return ([("authorization", header)] if header else []) + address
 
 
 def _error_reply(wire: Wire | None, err: RpcError) -> web.Response:

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from services.lobby.adapters.games import GameCatalog
-from services.lobby.adapters.match_index import MatchIndex, PlayerMatches
+from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, PrivateMatches
 from services.lobby.adapters.notices_repo import NoticeRepository
 from services.lobby.adapters.push import PushSender, load_push
 from services.lobby.adapters.queue_repo import QueueRepository
@@ -34,8 +35,9 @@ from services.lobby.service_layer.rooms import RoomService
 from shared.config import Settings, port_for, redis_client
 from shared.grpc_server import RunningServer, serve_forever, start_server
 from shared.observability import setup_logging, start_metrics
+from shared.ratelimit import Limiter
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import TokenSigner, load_secret
+from shared.tokens import SecretMissing, TokenSigner, keyring_from_env
 
 
 def now_ms() -> int:
@@ -88,14 +90,20 @@ def build(
     policy: Policy | None = None,
     keepalive_ms: int = 10_000,
     push: PushSender | None = None,
+    limiter: Limiter | None = None,
 ) -> Lobby:
-    """``push``: the push-notification hook (default: ``TABULA_PUSH`` from ``env``, else a log line)."""
+    """``push``: the push-notification hook (default: ``TABULA_PUSH`` from ``env``, else a log line);
+    ``limiter``: the abuse limits (default: ``TABULA_LIMIT_*`` and ``TABULA_TRUSTED_GATEWAYS`` from
+    ``env``, else the defaults of ``shared/ratelimit.py``)."""
     client = redis_client(settings)
     store = RedisEventStore(client, shards=settings.shards)
-    mine = PlayerMatches(client)
-    catalog = GameCatalog(signer, env, index=MatchIndex(client), mine=mine)
+    mine, private = PlayerMatches(client), PrivateMatches(client)
+    catalog = GameCatalog(signer, env, index=MatchIndex(client), mine=mine, private=private)
     ratings = RatingsRepository(client)
-    identity = Identity(signer, ratings, store)
+    identity = Identity(signer, ratings, store, private)
+    limiter = (
+        limiter if limiter is not None else Limiter.from_env(client, env if env is not None else os.environ)
+    )
     queue_repo = QueueRepository(client)
     notice_repo = NoticeRepository(client)
     push = push if push is not None else load_push(env if env is not None else os.environ)
@@ -111,6 +119,7 @@ def build(
         MatchList(MatchIndex(client), store, ratings, catalog),
         MyMatches(mine, store, identity, rooms, queue, notices),
         notices,
+        limiter,
     )
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
     server = start_server([servicer.registration()], port=port, host=settings.host, workers=256)
@@ -126,8 +135,12 @@ def build(
 def main() -> None:
     settings = Settings.from_env()
     setup_logging(settings.log_level)
+    try:
+        signer = TokenSigner(keyring_from_env())
+    except (SecretMissing, ValueError) as err:
+        sys.exit(f"lobby: {err}")
     start_metrics(settings.metrics_port)
-    lobby = build(settings, port_for("lobby"), TokenSigner(load_secret()))
+    lobby = build(settings, port_for("lobby"), signer)
     lobby.start_background(float(os.environ.get("TABULA_MATCH_TICK_S", "0.5")))
     try:
         serve_forever(lobby.server, "lobby")

@@ -29,7 +29,7 @@ from services.cli.run import wait_healthy, wait_http_healthy
 from services.games import load_game
 from shared.redis_server import RedisServer, free_port, start_redis
 from shared.rng import Rng
-from shared.tokens import Role, TokenSigner
+from shared.tokens import TokenSigner
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(
@@ -46,7 +46,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SECRET = "browser-test-secret-0123456789"
+SECRET = "browser-test-secret-0123456789abcdef"
 SIGNER = TokenSigner(SECRET.encode())
 LIVE_NAMES = ("Ada", "Bruno", "Cosima")
 FINISHED_NAMES = ("Dante", "Elena", "Fabio")
@@ -64,14 +64,14 @@ class Stack:
     finished: str = ""
 
     def service(self) -> list[tuple[str, str]]:
-        return [("authorization", "Bearer " + SIGNER.issue("lobby", Role.SERVICE))]
+        return [("authorization", "Bearer " + SIGNER.service("lorenzo"))]
 
     def seat(self, seat: int, match: str = "") -> list[tuple[str, str]]:
-        token = SIGNER.issue(f"p{seat}", Role.PLAYER, match_id=match or self.live, seat=seat)
+        token = SIGNER.seat("lorenzo", match or self.live, seat, f"p{seat}")
         return [("authorization", f"Bearer {token}")]
 
     def spectator_token(self, match: str = "") -> str:
-        return SIGNER.issue("watcher", Role.SPECTATOR, match_id=match or self.live)
+        return SIGNER.spectator("lorenzo", match or self.live, "watcher")
 
     def spectator(self, match: str = "") -> list[tuple[str, str]]:
         return [("authorization", "Bearer " + self.spectator_token(match))]

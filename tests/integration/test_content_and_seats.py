@@ -19,16 +19,16 @@ from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, start_server
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Role, TokenSigner
+from shared.tokens import TokenSigner
 from tests.integration.test_game_service import race_modules  # noqa: F401 (fixture)
 from tests.support.race.rules import RaceRules
 
-SIGNER = TokenSigner(b"content-seats-secret-0123")
-SERVICE = [("authorization", "Bearer " + SIGNER.issue("lobby", Role.SERVICE))]
+SIGNER = TokenSigner(b"content-seats-secret-0123456789abcdef")
+SERVICE = [("authorization", "Bearer " + SIGNER.service("race"))]
 
 
 def seat(match_id: str, n: int) -> list[tuple[str, str]]:
-    return [("authorization", "Bearer " + SIGNER.issue(f"p{n}", Role.PLAYER, match_id=match_id, seat=n))]
+    return [("authorization", "Bearer " + SIGNER.seat("race", match_id, n, f"p{n}"))]
 
 
 @pytest.fixture

@@ -21,11 +21,11 @@ from shared.grpc_server import RunningServer, start_server
 from shared.protogen import GameModules, compile_protos, render_game_proto
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Role, TokenSigner
+from shared.tokens import TokenSigner
 from tests.support.race.rules import RaceRules
 
-SIGNER = TokenSigner(b"test-secret-0123456789")
-SERVICE = SIGNER.issue("lobby", Role.SERVICE)
+SIGNER = TokenSigner(b"test-secret-0123456789abcdefghijklmn")
+SERVICE = SIGNER.service("race")
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +68,7 @@ def auth(token: str) -> list[tuple[str, str]]:
 
 
 def seat(match_id: str, n: int) -> list[tuple[str, str]]:
-    return auth(SIGNER.issue(f"p{n}", Role.PLAYER, match_id=match_id, seat=n))
+    return auth(SIGNER.seat("race", match_id, n, f"p{n}"))
 
 
 def create(stub: Any, pb2: ModuleType, match_id: str = "m1", seats: int = 2, goal: str = "20") -> int:
@@ -135,7 +135,7 @@ def test_view_shows_own_secret_and_legal_commands(stub: Any, race_modules: GameM
     mine = stub.GetView(pb2.GetViewRequest(match_id="m1"), metadata=seat("m1", 0), timeout=5)
     assert mine.version == 3 and mine.view.HasField("my_secret") and list(mine.seats_to_act) == [0]
     assert [c.WhichOneof("kind") for c in mine.legal_commands] == ["roll"]
-    spectator = auth(SIGNER.issue("s", Role.SPECTATOR, match_id="m1"))
+    spectator = auth(SIGNER.spectator("race", "m1", "s"))
     public = stub.GetView(pb2.GetViewRequest(match_id="m1"), metadata=spectator, timeout=5)
     assert not public.view.HasField("my_secret") and not public.legal_commands
 
@@ -166,7 +166,7 @@ def test_errors_follow_the_table(stub: Any, race_modules: GameModules) -> None:
     fails(
         lambda: stub.SubmitCommand(empty, metadata=seat("m1", 0), timeout=5), grpc.StatusCode.INVALID_ARGUMENT
     )
-    expired = auth(SIGNER.issue("p0", Role.PLAYER, ttl_s=-5, match_id="m1", seat=0))
+    expired = auth(SIGNER.seat("race", "m1", 0, "p0", ttl_s=-5))
     fails(
         lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=expired, timeout=5),
         grpc.StatusCode.UNAUTHENTICATED,

@@ -17,13 +17,18 @@ from shared.grpc_server import RunningServer, start_server
 from shared.rng import Rng
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Role, TokenSigner
+from shared.tokens import Scope, TokenSigner
 
-SIGNER = TokenSigner(b"watch-test-secret-012345")
+SIGNER = TokenSigner(b"watch-test-secret-0123456789abcdef")
 
 
-def auth(role: Role, match_id: str = "w", seat: int = -1) -> list[tuple[str, str]]:
-    return [("authorization", "Bearer " + SIGNER.issue("x", role, match_id=match_id, seat=seat))]
+def auth(scope: Scope, match_id: str = "w", seat: int = -1) -> list[tuple[str, str]]:
+    token = (
+        SIGNER.seat("lorenzo", match_id, seat, "x")
+        if scope is Scope.SEAT
+        else SIGNER.spectator("lorenzo", match_id, "x")
+    )
+    return [("authorization", "Bearer " + token)]
 
 
 @pytest.fixture
@@ -93,7 +98,7 @@ def test_a_hundred_watchers_all_see_the_same_sequence(
     ready = [threading.Event() for _ in range(100)]
     threads = [
         threading.Thread(
-            target=collect, args=(stub, pb2, auth(Role.SPECTATOR), 1, lambda: stop_at[0], seen[i], ready[i])
+            target=collect, args=(stub, pb2, auth(Scope.SPECTATOR), 1, lambda: stop_at[0], seen[i], ready[i])
         )
         for i in range(100)
     ]
@@ -116,10 +121,10 @@ def test_a_reconnecting_watcher_gets_exactly_what_it_missed(
     pb2, seat = game.modules.pb2, Actor.of_seat(1)
     middle = advance(runner, 25, seed=2)
     first: list[int] = []
-    collect(stub, pb2, auth(Role.PLAYER, seat=1), 1, lambda: middle, first)
+    collect(stub, pb2, auth(Scope.SEAT, seat=1), 1, lambda: middle, first)
     last_seen = first[-1]
     head = advance(runner, 25, seed=3)
     rest: list[int] = []
-    collect(stub, pb2, auth(Role.PLAYER, seat=1), last_seen + 1, lambda: head, rest)
+    collect(stub, pb2, auth(Scope.SEAT, seat=1), last_seen + 1, lambda: head, rest)
     assert first + rest == visible_versions(runner, seat)
     assert len(set(first + rest)) == len(first + rest)

@@ -19,9 +19,9 @@ from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, start_server
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Role, TokenSigner
+from shared.tokens import TokenSigner
 
-SIGNER = TokenSigner(b"hidden-moves-secret-0123456")
+SIGNER = TokenSigner(b"hidden-moves-secret-0123456789abcdef")
 IDLE_KEEPALIVE_S = 30.0
 
 
@@ -54,7 +54,7 @@ def _to_the_draft(runner: MatchRunner[Any]) -> int:
 def test_another_seats_hidden_pick_reaches_the_watcher_as_a_keepalive_at_once(served: Any) -> None:
     runner, stub, pb2 = served
     head = _to_the_draft(runner)
-    token = SIGNER.issue("p0", Role.PLAYER, match_id="h", seat=0)
+    token = SIGNER.seat("lorenzo", "h", 0, "p0")
     stream = stub.WatchMatch(
         pb2.WatchMatchRequest(match_id="h", from_version=head + 1),
         metadata=[("authorization", f"Bearer {token}")],

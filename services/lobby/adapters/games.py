@@ -3,8 +3,8 @@ and their services, all through the registry (``services.games``). Outcomes need
 the runner records them in the match meta (see ``service_layer/projections.py``).
 
 Game services are reached at ``TABULA_<GAME>_ADDR`` (default ``127.0.0.1:<port>``, the port from
-``TABULA_<GAME>_PORT`` or the manifest) with a short-lived service token and a deadline on every
-call. Channels are opened lazily, once.
+``TABULA_<GAME>_PORT`` or the manifest) with a short-lived service token for that game's service
+and a deadline on every call. Channels are opened lazily, once.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from typing import Any
 import grpc
 
 from services.games import LoadedGame, game_names, game_port, load_game, load_rules, manifest
-from services.lobby.adapters.match_index import MatchIndex, PlayerMatches
+from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, PrivateMatches
 from services.lobby.domain import validation
 from shared.errors import Conflict
 from shared.manifest import GameManifest
 from shared.observability import log_fields
-from shared.tokens import Role, TokenSigner
+from shared.tokens import TokenSigner
 
 log = logging.getLogger("tabula.lobby")
 
@@ -43,6 +43,9 @@ class MatchRequest:
     turn_seconds: int
     listed: bool = True  # offered to spectators by ListMatches (not for private rooms)
     names: tuple[str, ...] = ()  # display name per seat, "" for bots: the game service labels seats with them
+    viewers: frozenset[str] = (
+        frozenset()
+    )  # a private room's: who may watch (players, invitees); empty: anyone
 
 
 class GameCatalog:
@@ -53,8 +56,10 @@ class GameCatalog:
         timeout_s: float = 10.0,
         index: MatchIndex | None = None,
         mine: PlayerMatches | None = None,
+        private: PrivateMatches | None = None,
     ) -> None:
         self.signer, self.timeout_s, self.index, self.mine = signer, timeout_s, index, mine
+        self.private = private
         self.env = dict(env if env is not None else os.environ)
         self._rules: dict[str, Any] = {}
         self._channels: dict[str, grpc.Channel] = {}
@@ -104,7 +109,9 @@ class GameCatalog:
         )
         if self.mine is not None:  # before creating: a match made by a lobby that then died is still found
             self.mine.record(request.match_id, [p for p in request.players if p], int(time.time() * 1000))
-        token = self.signer.issue("lobby", Role.SERVICE, ttl_s=300)
+        if self.private is not None and request.viewers:  # before creating: never public for a moment
+            self.private.restrict(request.match_id, set(request.viewers))
+        token = self.signer.service(request.game, ttl_s=300)
         try:
             stub.CreateMatch(message, metadata=[("authorization", f"Bearer {token}")], timeout=self.timeout_s)
         except grpc.RpcError as err:

@@ -7,6 +7,7 @@ P = "{lobby}"
 GROUP = "lobby-projections"  # consumer group on every {sNN}:outbox stream
 NOTICES_GROUP = "lobby-notices"  # the players' notices, a second group on every outbox stream
 TTL_S = 24 * 3600  # rooms, tickets and their feeds expire a day after their last change
+GUEST_TTL_S = 7 * 24 * 3600  # a guest's name, matches and history: a week after their last lobby call
 
 
 def busy(player_id: str) -> str:
@@ -14,8 +15,19 @@ def busy(player_id: str) -> str:
     return f"{P}:busy:{player_id}"
 
 
-def names() -> str:
-    return f"{P}:names"
+def guest(player_id: str) -> str:
+    """The guest's display name; it expires with the guest (GUEST_TTL_S after their last call)."""
+    return f"{P}:guest:{player_id}"
+
+
+def invited(room_id: str) -> str:
+    """Players invited to a room (InviteToRoom): they may watch its match if it is private."""
+    return f"{P}:room:{room_id}:invited"
+
+
+def private(match_id: str) -> str:
+    """Who may watch a private room's match (its players and the room's invitees); no key: public."""
+    return f"{P}:private:{match_id}"
 
 
 def room(room_id: str) -> str:

@@ -6,6 +6,9 @@ Only the newest ``KEEP`` are kept.
 
 :class:`PlayerMatches`: every match of each player, private ones included, for ``ListMyMatches``.
 Written before the match is created, so an id whose match does not exist is skipped by readers.
+It expires with the guest (``keys.GUEST_TTL_S`` after their last lobby call or match).
+
+:class:`PrivateMatches`: who may watch a private room's match (GetSpectatorToken).
 """
 
 from __future__ import annotations
@@ -45,9 +48,42 @@ class PlayerMatches:
         for player_id in player_ids:
             pipe.zadd(keys.mine(player_id), {match_id: created_ms})
             pipe.zremrangebyrank(keys.mine(player_id), 0, -self.keep - 1)
+            pipe.expire(keys.mine(player_id), keys.GUEST_TTL_S)  # it expires with the guest
         pipe.execute()
 
     def newest(self, player_id: str) -> list[tuple[str, int]]:
         """The player's match ids with their creation times, newest first."""
         found = self.client.zrevrange(keys.mine(player_id), 0, -1, withscores=True)
         return [(keys.text(member), int(score)) for member, score in found]
+
+
+class PrivateMatches:
+    """Who may watch a private room's match: its players and the players invited to the room.
+
+    Recorded before the match is created (like :class:`PlayerMatches`), so there is no moment
+    when a private match exists and looks public; kept as long as the match. A match with no
+    record is public: anyone signed in gets a spectator token for it.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def invite(self, room_id: str, player_id: str) -> None:
+        pipe = self.client.pipeline()
+        pipe.sadd(keys.invited(room_id), player_id)
+        pipe.expire(keys.invited(room_id), keys.TTL_S)  # as long as the room
+        pipe.execute()
+
+    def invitees(self, room_id: str) -> set[str]:
+        return {keys.text(p) for p in self.client.smembers(keys.invited(room_id))}
+
+    def restrict(self, match_id: str, viewers: set[str]) -> None:
+        if viewers:
+            self.client.sadd(keys.private(match_id), *sorted(viewers))
+
+    def may_watch(self, match_id: str, player_id: str) -> bool:
+        pipe = self.client.pipeline(transaction=False)
+        pipe.exists(keys.private(match_id))
+        pipe.sismember(keys.private(match_id), player_id)
+        private, member = pipe.execute()
+        return not private or bool(member)

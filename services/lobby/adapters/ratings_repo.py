@@ -17,7 +17,7 @@ from shared.store.redis_store import RedisClient
 
 # KEYS: rated set, ratings hash, leaderboard zset, one history zset per player.
 # ARGV: match id, player count, rated (1/0), then per player: id, old value, new value,
-#       ordinal, history JSON, finished ms.
+#       ordinal, history JSON, finished ms; last, the history's lifetime (the guest's, in seconds).
 # Returns 1 applied, 0 already applied, -1 a rating changed since it was read (retry).
 APPLY_LUA = """
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 0 end
@@ -35,6 +35,7 @@ for k = 0, n - 1 do
     redis.call('ZADD', KEYS[3], ARGV[at + 3], ARGV[at])
   end
   redis.call('ZADD', KEYS[4 + k], ARGV[at + 5], ARGV[at + 4])
+  redis.call('EXPIRE', KEYS[4 + k], ARGV[4 + n * 6])
 end
 redis.call('SADD', KEYS[1], ARGV[1])
 return 1
@@ -76,13 +77,20 @@ class RatingsRepository:
         self._apply = client.register_script(APPLY_LUA)
 
     # ------------------------------------------------------------ names
-    def set_name(self, player_id: str, name: str) -> None:
-        self.client.hset(keys.names(), player_id, name)
+    def set_name(self, player_id: str, name: str, ttl_s: int = keys.GUEST_TTL_S) -> None:
+        """The guest's name, kept ``ttl_s`` from now; their match list and history get the same
+        lifetime (called at sign-in and on every lobby call: a guest's keys expire together)."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(keys.guest(player_id), name, ex=ttl_s)
+        pipe.expire(keys.mine(player_id), ttl_s)
+        pipe.expire(keys.history(player_id), ttl_s)
+        pipe.execute()
 
     def names(self, player_ids: Sequence[str]) -> list[str]:
+        """Display names ("" for a player whose identity expired or never existed)."""
         if not player_ids:
             return []
-        return [keys.text(n or b"") for n in self.client.hmget(keys.names(), list(player_ids))]
+        return [keys.text(n or b"") for n in self.client.mget([keys.guest(p) for p in player_ids])]
 
     # ------------------------------------------------------------ ratings
     def ratings(self, game: str, player_ids: Sequence[str]) -> tuple[list[SkillRating], list[str]]:
@@ -120,6 +128,7 @@ class RatingsRepository:
                 json.dumps(item),
                 finished_ms,
             ]
+        args.append(keys.GUEST_TTL_S)
         key_list = [
             keys.rated(),
             keys.ratings(match.game),

@@ -1,10 +1,14 @@
-"""The gRPC LobbyService: authenticate, translate, call one use case, translate back."""
+"""The gRPC LobbyService: authenticate, limit, translate, call one use case, translate back.
+
+Limits (``shared/ratelimit.py``): sign-ins per client address; room creations, joins (JoinRoom,
+Enqueue) and watch streams per address and per player; open watch streams per token.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 import grpc
 from tabula.common.v1 import common_pb2
@@ -23,9 +27,11 @@ from shared import bounds
 from shared.errors import InvalidArgument
 from shared.game_service import bearer
 from shared.grpc_server import Registration, rpc, stream_rpc
+from shared.ratelimit import Limiter
 from shared.tokens import Claims
 
 Ctx: TypeAlias = grpc.ServicerContext
+T = TypeVar("T")
 
 
 @dataclass
@@ -38,13 +44,26 @@ class LobbyServicer:
     matches: MatchList
     mine: MyMatches
     notices: Notices
+    limiter: Limiter | None = None  # None: no limits (tests of other things)
 
     def _caller(self, context: Ctx) -> Claims:
         return self.identity.guest(bearer(context))
 
+    def _limit(self, action: str, context: Ctx, caller: Claims | None = None) -> None:
+        if self.limiter is not None:
+            self.limiter.check(action, context, caller.player_id if caller is not None else "")
+
+    def _watch(self, caller: Claims, context: Ctx, stream: Iterator[T]) -> Iterator[T]:
+        """A watch stream: the watch rate limits, then the token's open-stream quota."""
+        if self.limiter is None:
+            return stream
+        self._limit("watch", context, caller)
+        return self.limiter.watching(caller.token_id, stream, context.add_callback)
+
     # ------------------------------------------------------------ identity
     @rpc("lobby")
     def SignInGuest(self, request: pb.SignInGuestRequest, context: Ctx) -> pb.SignInGuestResponse:
+        self._limit("sign_in", context)
         player_id, token, expires_at = self.identity.sign_in(request.display_name)
         return pb.SignInGuestResponse(player_id=player_id, token=token, expires_at=expires_at)
 
@@ -64,6 +83,7 @@ class LobbyServicer:
     @rpc("lobby")
     def CreateRoom(self, request: pb.CreateRoomRequest, context: Ctx) -> pb.CreateRoomResponse:
         caller = self._caller(context)
+        self._limit("create_room", context, caller)
         seen = self.rooms.create(
             caller,
             request.game,
@@ -88,6 +108,7 @@ class LobbyServicer:
     @rpc("lobby")
     def JoinRoom(self, request: pb.JoinRoomRequest, context: Ctx) -> pb.JoinRoomResponse:
         caller = self._caller(context)
+        self._limit("join", context, caller)
         match request.WhichOneof("target"):
             case "invite_code":
                 seen = self.rooms.join_by_code(caller, request.invite_code)
@@ -132,8 +153,10 @@ class LobbyServicer:
 
     @stream_rpc("lobby")
     def WatchRoom(self, request: pb.WatchRoomRequest, context: Ctx) -> Iterator[pb.WatchRoomResponse]:
-        version = 0
-        for seen in self.rooms.watch(self._caller(context), request.room_id, self.keepalive_ms):
+        caller, version = self._caller(context), 0
+        for seen in self._watch(
+            caller, context, self.rooms.watch(caller, request.room_id, self.keepalive_ms)
+        ):
             if not context.is_active():
                 return
             if seen is None:
@@ -146,6 +169,7 @@ class LobbyServicer:
     @rpc("lobby")
     def Enqueue(self, request: pb.EnqueueRequest, context: Ctx) -> pb.EnqueueResponse:
         caller = self._caller(context)
+        self._limit("join", context, caller)
         wanted = QueueRequest(
             request.game,
             list(request.seat_counts),
@@ -164,7 +188,10 @@ class LobbyServicer:
 
     @stream_rpc("lobby")
     def WatchQueue(self, request: pb.WatchQueueRequest, context: Ctx) -> Iterator[pb.WatchQueueResponse]:
-        for seen in self.queue.watch(self._caller(context), request.ticket_id, self.keepalive_ms):
+        caller = self._caller(context)
+        for seen in self._watch(
+            caller, context, self.queue.watch(caller, request.ticket_id, self.keepalive_ms)
+        ):
             if not context.is_active():
                 return
             if seen is None:
@@ -202,7 +229,10 @@ class LobbyServicer:
     def WatchMyNotices(
         self, request: pb.WatchMyNoticesRequest, context: Ctx
     ) -> Iterator[pb.WatchMyNoticesResponse]:
-        for found in self.notices.watch(self._caller(context), request.after, self.keepalive_ms):
+        caller = self._caller(context)
+        for found in self._watch(
+            caller, context, self.notices.watch(caller, request.after, self.keepalive_ms)
+        ):
             if not context.is_active():
                 return
             if found is None:

@@ -1,54 +1,68 @@
-"""Who is calling: guest sign-in, guest-token checks, and the seat and spectator tokens we hand out."""
+"""Who is calling: guest sign-in, player-token checks, and the seat and spectator tokens we hand out.
+
+A guest's identity lives in their player token (audience the lobby, scope ``player``) and in their
+Redis keys (name, matches, history), which expire ``GUEST_TTL_S`` after the guest's last lobby call:
+every call refreshes them, so an active guest keeps their name and a vanished one is forgotten.
+Seat and spectator tokens are for one game's rule service and one match (``shared/tokens.py``).
+A private room's match is watched only by its players and the room's invitees.
+"""
 
 from __future__ import annotations
 
 import time
 import uuid
 
+from services.lobby.adapters import keys
+from services.lobby.adapters.match_index import PrivateMatches
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.domain import validation
 from shared.errors import InvalidArgument, NotFound, PermissionDenied
 from shared.store import EventStore
-from shared.tokens import Claims, Role, TokenSigner
+from shared.tokens import LOBBY, Claims, Scope, TokenSigner
 
-GUEST_TTL_S = 7 * 24 * 3600
+GUEST_TTL_S = keys.GUEST_TTL_S  # the player token's lifetime, and the guest's keys' after each call
 SEAT_TTL_S = 7 * 24 * 3600  # asynchronous matches may take days
 SPECTATOR_TTL_S = 24 * 3600
 
 
 class Identity:
-    def __init__(self, signer: TokenSigner, ratings: RatingsRepository, store: EventStore) -> None:
-        self.signer, self.ratings, self.store = signer, ratings, store
+    def __init__(
+        self, signer: TokenSigner, ratings: RatingsRepository, store: EventStore, private: PrivateMatches
+    ) -> None:
+        self.signer, self.ratings, self.store, self.private = signer, ratings, store, private
 
     def sign_in(self, display_name: str) -> tuple[str, str, int]:
         """A new guest: (player id, token, expiry in unix seconds)."""
         name = validation.display_name(display_name)
         player_id = f"g-{uuid.uuid4().hex}"
-        self.ratings.set_name(player_id, name)
-        token = self.signer.issue(player_id, Role.GUEST, ttl_s=GUEST_TTL_S, name=name)
+        self.ratings.set_name(player_id, name, GUEST_TTL_S)
+        token = self.signer.player(player_id, name, ttl_s=GUEST_TTL_S)
         return player_id, token, int(time.time()) + GUEST_TTL_S
 
     def guest(self, token: str) -> Claims:
-        """A valid guest token (forged or expired: UNAUTHENTICATED; other roles: PERMISSION_DENIED)."""
-        claims = self.signer.verify(token)
-        if claims.role is not Role.GUEST:
+        """A valid player token, the guest's keys refreshed (forged or expired: UNAUTHENTICATED;
+        another service's token or another scope: PERMISSION_DENIED)."""
+        claims = self.signer.verify(token, LOBBY)
+        if claims.scope is not Scope.PLAYER:
             raise PermissionDenied(
-                f"the lobby needs a guest token (sign in), not a {claims.role.value} token"
+                f"the lobby needs a player token (sign in), not a {claims.scope.value} token"
             )
+        self.ratings.set_name(claims.player_id, claims.name, GUEST_TTL_S)
         return claims
 
-    def seat_token(self, player_id: str, match_id: str, seat: int) -> str:
-        return self.signer.issue(player_id, Role.PLAYER, ttl_s=SEAT_TTL_S, match_id=match_id, seat=seat)
+    def seat_token(self, game: str, player_id: str, match_id: str, seat: int) -> str:
+        return self.signer.seat(game, match_id, seat, player_id, ttl_s=SEAT_TTL_S)
 
     def spectator_token(self, caller: Claims, match_id: str) -> tuple[str, str]:
-        """A token that sees one match's public view, and the match's game."""
+        """A token that sees one match's public view on its game's service, and the game.
+        A private room's match: only for its players and the room's invitees."""
         if not match_id:
             raise InvalidArgument("match_id is required")
         validation.identifier(match_id, "match_id")
         game = self.store.get_meta(match_id).get("game")
         if game is None:
             raise NotFound(f"no match {match_id!r}")
-        token = self.signer.issue(
-            caller.player_id, Role.SPECTATOR, ttl_s=SPECTATOR_TTL_S, match_id=match_id, name=caller.name
-        )
+        if not self.private.may_watch(match_id, caller.player_id):
+            raise PermissionDenied("a private room's match is watched only by its players and invitees")
+        token = self.signer.spectator(game, match_id, caller.player_id, SPECTATOR_TTL_S, name=caller.name)
         return token, game

@@ -117,7 +117,7 @@ class QueueService:
     def seen(self, ticket: Ticket) -> TicketSeen:
         token = ""
         if ticket.status is TicketStatus.MATCHED:
-            token = self.identity.seat_token(ticket.player_id, ticket.match_id, ticket.seat)
+            token = self.identity.seat_token(ticket.game, ticket.player_id, ticket.match_id, ticket.seat)
         return TicketSeen(ticket, ticket.waited_s(self.clock()), token)
 
 

@@ -101,7 +101,7 @@ class MyMatches:
             match_id,
             meta["game"],
             seat,
-            self.identity.seat_token(player_id, match_id, seat),
+            self.identity.seat_token(meta["game"], player_id, match_id, seat),
             finished,
             int(meta.get("version", "0") or 0),
             seats,

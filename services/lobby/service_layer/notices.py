@@ -157,7 +157,7 @@ class Notices:
     def _token(self, player_id: str, notice: Notice) -> str:
         if not notice.is_about_a_match:
             return ""
-        return self.identity.seat_token(player_id, notice.match_id, notice.seat)
+        return self.identity.seat_token(notice.game, player_id, notice.match_id, notice.seat)
 
     def invite(self, caller: Claims, room_id: str, player_id: str) -> None:
         """A seated player asks another to their open room; the invitee gets an INVITED notice."""
@@ -174,6 +174,7 @@ class Notices:
             raise Conflict("already_in_room", "that player already sits in the room")
         if not self.ratings.names([invitee])[0]:
             raise NotFound(f"no player {invitee!r}")
+        self.identity.private.invite(room.room_id, invitee)  # a private room's invitee may watch its match
         notice = Notice(
             NoticeKind.INVITED,
             room.game,

@@ -46,7 +46,7 @@ class RoomService:
         seat = room.seat_of(player_id)
         token = ""
         if room.status is RoomStatus.STARTED and seat is not None:
-            token = self.identity.seat_token(player_id, room.match_id, seat)
+            token = self.identity.seat_token(room.game, player_id, room.match_id, seat)
         return RoomSeen(rooms.seen_by(room, player_id), seat, token)
 
     def get(self, caller: Claims, room_id: str) -> RoomSeen:
@@ -144,8 +144,11 @@ class RoomService:
             room_id, lambda r: (rooms.begin_start(r, caller.player_id, fresh_id, now), None)
         )
         match_id = room.match_id
+        invitees = (
+            self.identity.private.invitees(room_id) if room.visibility is RoomVisibility.PRIVATE else set()
+        )
         try:
-            self.catalog.create_match(_match_request(room))
+            self.catalog.create_match(_match_request(room, invitees))
         except Conflict:
             self.repo.update(room_id, lambda r: (rooms.abort_start(r, match_id), None))
             raise
@@ -153,8 +156,10 @@ class RoomService:
         return self.seen(room, caller.player_id)
 
 
-def _match_request(room: Room) -> MatchRequest:
+def _match_request(room: Room, invitees: set[str]) -> MatchRequest:
+    """What to create for ``room``; a private room's match is watched only by its players and invitees."""
     bots = {seat: level.value for seat, level in room.bots().items()}
+    private = room.visibility is RoomVisibility.PRIVATE
     return MatchRequest(
         room.game,
         room.match_id,
@@ -163,6 +168,7 @@ def _match_request(room: Room) -> MatchRequest:
         bots,
         tuple(room.players()),
         room.turn_seconds,
-        listed=room.visibility is RoomVisibility.PUBLIC,
+        listed=not private,
         names=tuple(s.name if s.is_human else "" for s in room.seats),
+        viewers=frozenset({*room.players(), *invitees} - {""}) if private else frozenset(),
     )

@@ -17,9 +17,9 @@ from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, start_server
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Role, TokenSigner
+from shared.tokens import TokenSigner
 
-SIGNER = TokenSigner(b"gateway-test-secret-0123")
+SIGNER = TokenSigner(b"gateway-test-secret-0123456789abcdef")
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -27,15 +27,15 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def service_token() -> str:
-    return SIGNER.issue("lobby", Role.SERVICE)
+    return SIGNER.service("lorenzo")
 
 
 def spectator_token(match_id: str) -> str:
-    return SIGNER.issue("watcher", Role.SPECTATOR, match_id=match_id)
+    return SIGNER.spectator("lorenzo", match_id, "watcher")
 
 
 def seat_token(match_id: str, seat: int) -> str:
-    return SIGNER.issue(f"p{seat}", Role.PLAYER, match_id=match_id, seat=seat)
+    return SIGNER.seat("lorenzo", match_id, seat, f"p{seat}")
 
 
 @contextmanager

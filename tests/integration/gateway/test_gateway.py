@@ -183,7 +183,7 @@ def test_grpc_errors_become_connect_errors_with_the_error_info_detail(gw: Gatewa
     status, body = post(gw, f"{LORENZO}/GetView", {"matchId": "m1"})
     assert status == 401 and body["code"] == "unauthenticated"
     assert error_info(body).reason == "bad_token"
-    status, body = post(gw, f"{LORENZO}/GetView", {"matchId": "nope"}, spectator_token(""))
+    status, body = post(gw, f"{LORENZO}/GetView", {"matchId": "nope"}, spectator_token("nope"))
     assert status == 404 and body["code"] == "not_found" and error_info(body).reason == "match_not_found"
     status, body = post(gw, f"{LORENZO}/GetView", {"matchId": "m1"}, spectator_token("other"))
     assert status == 403 and body["code"] == "permission_denied"

@@ -28,12 +28,14 @@ from shared.errors import bad_request, error_info
 from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, start_server
 from shared.protogen import compile_protos, render_game_proto
+from shared.ratelimit import PREFIX
 from shared.rng import Rng
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisClient, RedisEventStore
-from shared.tokens import Role, TokenSigner
+from shared.tokens import TokenSigner
 from tests.support.race.rules import RaceRules
 
+LIMIT_KEYS = PREFIX.encode() + b":"
 SIGNER = TokenSigner(b"hardening-test-secret-0123456789")
 RACE = "tests.support.race.manifest:MANIFEST"
 
@@ -42,11 +44,15 @@ def auth(token: str) -> list[tuple[str, str]]:
     return [("authorization", f"Bearer {token}")]
 
 
-SERVICE = auth(SIGNER.issue("lobby", Role.SERVICE))
+def service(game: str = "race") -> list[tuple[str, str]]:
+    return auth(SIGNER.service(game))
 
 
-def seat(match_id: str, n: int) -> list[tuple[str, str]]:
-    return auth(SIGNER.issue(f"p{n}", Role.PLAYER, match_id=match_id, seat=n))
+SERVICE = service()  # the race rule service's
+
+
+def seat(match_id: str, n: int, game: str = "race") -> list[tuple[str, str]]:
+    return auth(SIGNER.seat(game, match_id, n, f"p{n}"))
 
 
 @pytest.fixture(scope="module")
@@ -73,9 +79,10 @@ def redis_db(redis_url: str) -> Iterator[redis.Redis]:
 
 
 def dump(client: redis.Redis) -> dict[Any, Any]:
-    """Every key of the (small, private) Redis with its whole content."""
+    """Every key of the (small, private) Redis with its whole content, but the rate limits' buckets
+    (a refused request still counts against its caller's rate: that is the point of the limit)."""
     out: dict[Any, Any] = {}
-    for key in sorted(client.keys("*")):
+    for key in sorted(k for k in client.keys("*") if not k.startswith(LIMIT_KEYS)):
         kind = client.type(key)
         if kind == b"stream":
             out[key] = client.xrange(key)
@@ -99,6 +106,11 @@ class Served:
     running: RunningServer
     channel: grpc.Channel
     service: ServiceDescriptor
+
+    @property
+    def game(self) -> str:
+        """``race`` for tabula.race.v1.RaceService: the audience of its tokens."""
+        return self.service.full_name.split(".")[1]
 
     def method(self, name: str) -> MethodDescriptor:
         return self.service.methods_by_name[name]
@@ -190,10 +202,12 @@ def refusal(call: Callable[[], Any]) -> Refusal:
 
 def play(served: Served, pb2: Any, match_id: str, steps: int, seed: int = 1) -> int:
     """``steps`` legal commands by whoever is to act; the version after them."""
-    rng = Rng(seed)
+    rng, system = Rng(seed), service(served.game)
     for n in range(steps):
-        head = view(served, pb2, match_id, SERVICE)
-        who = SERVICE if head.system_to_act else seat(match_id, rng.choice(list(head.seats_to_act)))
+        head = view(served, pb2, match_id, system)
+        who = (
+            system if head.system_to_act else seat(match_id, rng.choice(list(head.seats_to_act)), served.game)
+        )
         mine = view(served, pb2, match_id, who)
         request = pb2.SubmitCommandRequest(
             match_id=match_id,
@@ -202,7 +216,7 @@ def play(served: Served, pb2: Any, match_id: str, steps: int, seed: int = 1) -> 
             command=rng.choice(list(mine.legal_commands)),
         )
         served.call("SubmitCommand", request.SerializeToString(), who)
-    return int(view(served, pb2, match_id, SERVICE).version)
+    return int(view(served, pb2, match_id, system).version)
 
 
 def view(served: Served, pb2: Any, match_id: str, metadata: list[tuple[str, str]]) -> Any:

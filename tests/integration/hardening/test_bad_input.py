@@ -17,7 +17,6 @@ from tabula.lobby.v1 import lobby_pb2 as lb
 
 from services.games import load_game
 from shared.errors import MAX_MESSAGE
-from shared.tokens import Role
 from tests.integration.hardening.conftest import (
     SERVICE,
     SIGNER,
@@ -28,6 +27,7 @@ from tests.integration.hardening.conftest import (
     play,
     refusal,
     seat,
+    service,
 )
 
 BAD = grpc.StatusCode.INVALID_ARGUMENT
@@ -188,8 +188,8 @@ def test_a_replay_at_version_zero_shows_the_state_before_the_setup(
     """Found by the fuzzer: the race game's view of a seat failed before its secret was dealt."""
     for served, game, match_id in ((race, "race", race_match), (lorenzo, "lorenzo", lorenzo_match[0])):
         pb2 = load_game(game).modules.pb2
-        spectator = auth(SIGNER.issue("s", Role.SPECTATOR, match_id=match_id))
-        for caller in (seat(match_id, 0), seat(match_id, 1), spectator, SERVICE):
+        spectator = auth(SIGNER.spectator(game, match_id, "s"))
+        for caller in (seat(match_id, 0, game), seat(match_id, 1, game), spectator, service(game)):
             reply = served.call(
                 "Replay", pb2.ReplayRequest(match_id=match_id, version=0).SerializeToString(), caller
             )
@@ -203,7 +203,9 @@ def test_a_replay_at_version_zero_shows_the_state_before_the_setup(
 def lorenzo_match(lorenzo: Served) -> tuple[str, int]:
     pb2 = load_game("lorenzo").modules.pb2
     lorenzo.call(
-        "CreateMatch", pb2.CreateMatchRequest(match_id="lz", seats=3, seed=5).SerializeToString(), SERVICE
+        "CreateMatch",
+        pb2.CreateMatchRequest(match_id="lz", seats=3, seed=5).SerializeToString(),
+        service("lorenzo"),
     )
     return "lz", play(lorenzo, pb2, "lz", 3)
 
@@ -243,7 +245,7 @@ def test_enum_values_of_a_command_must_be_defined_members(
         request = pb2.SubmitCommandRequest(
             match_id=match_id, expected_version=version, command_id=f"bad-{n}", command=command
         )
-        for caller in (SERVICE, seat(match_id, 0), seat(match_id, 2)):
+        for caller in (service("lorenzo"), seat(match_id, 0, "lorenzo"), seat(match_id, 2, "lorenzo")):
             assert refused(lorenzo, redis_db, caplog, "SubmitCommand", request, caller) == (
                 "invalid_argument",
                 (field,),

@@ -28,7 +28,6 @@ from tabula.lobby.v1 import lobby_pb2 as lb
 
 from services.games import load_game
 from shared.errors import bad_request, error_info
-from shared.tokens import Role
 from tests.integration.hardening.conftest import (
     SERVICE,
     SIGNER,
@@ -38,6 +37,7 @@ from tests.integration.hardening.conftest import (
     errors_logged,
     play,
     seat,
+    service,
     view,
 )
 from tests.integration.hardening.strategies import NUDGES, messages, nudged
@@ -149,19 +149,19 @@ def game_target(
     served: Served, game: str, client: redis.Redis, match_id: str, seats: int
 ) -> tuple[Target, Any]:
     pb2 = load_game(game).modules.pb2
-    spectator = auth(SIGNER.issue("s", Role.SPECTATOR, match_id=match_id))
-    callers = [None, SERVICE, spectator, auth("garbage"), seat("elsewhere", 0)]
-    callers += [seat(match_id, n) for n in range(seats)]
+    spectator, system = auth(SIGNER.spectator(game, match_id, "s")), service(game)
+    callers = [None, system, spectator, auth("garbage"), seat("elsewhere", 0, game)]
+    callers += [seat(match_id, n, game) for n in range(seats)]
 
     def valid() -> dict[str, Any]:
-        head = view(served, pb2, match_id, SERVICE).version
+        head = view(served, pb2, match_id, system).version
         fresh = uuid.uuid4().hex
         return {"match_id": match_id, "expected_version": head, "version": head, "command_id": fresh}
 
     def turn() -> list[tuple[list[tuple[str, str]], list[Any]]]:
         """Who may act now, each with their legal commands."""
-        head = view(served, pb2, match_id, SERVICE)
-        actors = [SERVICE] if head.system_to_act else [seat(match_id, n) for n in head.seats_to_act]
+        head = view(served, pb2, match_id, system)
+        actors = [system] if head.system_to_act else [seat(match_id, n, game) for n in head.seats_to_act]
         found = [(who, list(view(served, pb2, match_id, who).legal_commands)) for who in actors]
         return [(who, commands) for who, commands in found if commands]
 
@@ -180,7 +180,7 @@ def race_target(race: Served, redis_db: redis.Redis) -> tuple[Target, Any]:
 def lorenzo_target(lorenzo: Served, redis_db: redis.Redis) -> tuple[Target, Any]:
     pb2 = load_game("lorenzo").modules.pb2
     create = pb2.CreateMatchRequest(match_id="fz-lorenzo", seats=3, options={"advanced": "true"}, seed=12)
-    lorenzo.call("CreateMatch", create.SerializeToString(), SERVICE)
+    lorenzo.call("CreateMatch", create.SerializeToString(), service("lorenzo"))
     play(lorenzo, pb2, "fz-lorenzo", 12, seed=3)  # into the draft and the first actions
     return game_target(lorenzo, "lorenzo", redis_db, "fz-lorenzo", 3)
 
@@ -274,7 +274,7 @@ def test_every_service_is_healthy_and_serves_after_the_fuzz(
         (race_target[0], "race", "fz-race"),
         (lorenzo_target[0], "lorenzo", "fz-lorenzo"),
     ):
-        assert view(target.served, load_game(game).modules.pb2, match_id, seat(match_id, 0)).version > 0
+        assert view(target.served, load_game(game).modules.pb2, match_id, seat(match_id, 0, game)).version > 0
     listed = lobby_target.served.call("ListGames", b"", None)
     assert "race" in {g.name for g in listed.games}
     tried = {k for t in (race_target[0], lorenzo_target[0], lobby_target) for k in t.calls}

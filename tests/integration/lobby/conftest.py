@@ -22,12 +22,13 @@ from shared.errors import error_info
 from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, start_server
 from shared.protogen import compile_protos, render_game_proto
+from shared.ratelimit import PREFIX, RATES, Limiter
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Role, TokenSigner
+from shared.tokens import TokenSigner
 from tests.support.race.rules import RaceRules
 
-SIGNER = TokenSigner(b"lobby-test-secret-0123456789")
+SIGNER = TokenSigner(b"lobby-test-secret-0123456789abcdef")
 RACE = "tests.support.race.manifest:MANIFEST"
 
 
@@ -70,16 +71,36 @@ class LobbyFactory:
     started: list[Lobby]
 
     def __call__(
-        self, policy: Policy | None = None, background: bool = True, push: Any = None, **addrs: int
+        self,
+        policy: Policy | None = None,
+        background: bool = True,
+        push: Any = None,
+        limits: bool = True,
+        **addrs: int,
     ) -> Lobby:
+        """A lobby with the default abuse limits (``limits=False``: none, for load tests)."""
         settings = Settings.from_env({"REDIS_URL": self.redis_url})
         env = {"TABULA_RACE_ADDR": f"127.0.0.1:{self.race_port}"}
         env |= {f"TABULA_{game.upper()}_ADDR": f"127.0.0.1:{port}" for game, port in addrs.items()}
-        lobby = build(settings, 0, SIGNER, env=env, policy=policy, keepalive_ms=300, push=push)
+        limiter = None if limits else unlimited(redis.Redis.from_url(self.redis_url))
+        lobby = build(
+            settings, 0, SIGNER, env=env, policy=policy, keepalive_ms=300, push=push, limiter=limiter
+        )
         if background:
             lobby.start_background(0.1)
         self.started.append(lobby)
         return lobby
+
+
+def state_size(client: redis.Redis) -> int:
+    """How many keys hold state: all but the rate limits' buckets (a refused request still counts
+    against its caller's rate, and changes nothing else)."""
+    return sum(1 for _ in client.scan_iter()) - sum(1 for _ in client.scan_iter(f"{PREFIX}:*"))
+
+
+def unlimited(client: Any) -> Limiter:
+    """A limiter with every rate and quota off."""
+    return Limiter(client, {name: None for name in RATES}, {"watches_per_token": 0})
 
 
 @pytest.fixture
@@ -134,4 +155,4 @@ def fails(call: Callable[[], Any], code: grpc.StatusCode, reason: str | None = N
 
 
 def service_token() -> list[tuple[str, str]]:
-    return auth(SIGNER.issue("test", Role.SERVICE))
+    return auth(SIGNER.service("race", caller="test"))

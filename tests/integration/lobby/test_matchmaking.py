@@ -23,8 +23,8 @@ from services.lobby.domain.matchmaking import Ticket, TicketStatus
 from services.lobby.server import Lobby, now_ms
 from services.lobby.service_layer.matchmaking import Matcher
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Role
-from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in
+from shared.tokens import Scope, game_audience
+from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in, state_size
 
 REFUSED = grpc.StatusCode.FAILED_PRECONDITION
 
@@ -52,9 +52,9 @@ def test_two_players_are_matched_and_their_seat_tokens_work(stub: Any, race_stub
     enqueue(stub, bob)
     final = [item.ticket for item in stream if item.WhichOneof("item") == "ticket"][-1]
     assert final.status == pb.TICKET_STATUS_MATCHED and final.match_id
-    claims = SIGNER.verify(final.seat_token)
-    assert (claims.role, claims.match_id, claims.seat, claims.player_id) == (
-        Role.PLAYER,
+    claims = SIGNER.verify(final.seat_token, game_audience("race"))
+    assert (claims.scope, claims.match_id, claims.seat, claims.player_id) == (
+        Scope.SEAT,
         final.match_id,
         final.seat,
         ada.player_id,
@@ -106,7 +106,7 @@ def test_cancel_works_while_waiting_and_only_for_the_owner(stub: Any) -> None:
 
 def test_bad_queue_requests_are_refused_and_change_nothing(stub: Any, redis_client: redis.Redis) -> None:
     ada = sign_in(stub, "Ada")
-    before = redis_client.dbsize()
+    before = state_size(redis_client)
     bad = [
         pb.EnqueueRequest(game="chess"),
         pb.EnqueueRequest(game="race", seat_counts=[2, 5]),
@@ -118,7 +118,7 @@ def test_bad_queue_requests_are_refused_and_change_nothing(stub: Any, redis_clie
     ]
     for request in bad:
         fails(partial(stub.Enqueue, request, metadata=ada.md, timeout=5), grpc.StatusCode.INVALID_ARGUMENT)
-    assert redis_client.dbsize() == before
+    assert state_size(redis_client) == before
 
 
 def test_a_claim_takes_all_tickets_of_a_group_or_none(redis_client: redis.Redis) -> None:
@@ -167,7 +167,7 @@ class UnlockedQueue(QueueRepository):
 def test_500_concurrent_enqueues_on_two_lobbies_match_everyone_once(
     make_lobby: LobbyFactory, redis_client: redis.Redis
 ) -> None:
-    lobbies = [make_lobby(background=False), make_lobby(background=False)]
+    lobbies = [make_lobby(background=False, limits=False), make_lobby(background=False, limits=False)]
     channels = [grpc.insecure_channel(f"127.0.0.1:{lobby.port}") for lobby in lobbies]
     stubs = [lobby_pb2_grpc.LobbyServiceStub(c) for c in channels]
     players = [f"p{i:03d}" for i in range(500)]
@@ -177,7 +177,7 @@ def test_500_concurrent_enqueues_on_two_lobbies_match_everyone_once(
 
     def attempt(index: int) -> str:
         player = attempts[index]
-        token = SIGNER.issue(player, Role.GUEST, name=player)
+        token = SIGNER.player(player, player)
         request = pb.EnqueueRequest(game="race", seat_counts=[2, 3, 4], bot_fill_after_seconds=2)
         try:
             stubs[index % 2].Enqueue(request, metadata=auth(token), timeout=30)

@@ -13,8 +13,8 @@ import redis
 from tabula.lobby.v1 import lobby_pb2 as pb
 
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Role
-from tests.integration.lobby.conftest import SIGNER, Guest, auth, fails, sign_in
+from shared.tokens import LOBBY, Scope, game_audience
+from tests.integration.lobby.conftest import SIGNER, Guest, auth, fails, sign_in, state_size
 
 INVALID, DENIED, UNAUTH = (
     grpc.StatusCode.INVALID_ARGUMENT,
@@ -44,8 +44,8 @@ def ready(stub: Any, guest: Guest, room_id: str) -> Any:
 
 def test_guest_sign_in_gives_a_guest_token_with_the_name(stub: Any) -> None:
     reply = stub.SignInGuest(pb.SignInGuestRequest(display_name="  Ada   Lovelace "), timeout=5)
-    claims = SIGNER.verify(reply.token)
-    assert (claims.player_id, claims.role, claims.name) == (reply.player_id, Role.GUEST, "Ada Lovelace")
+    claims = SIGNER.verify(reply.token, LOBBY)
+    assert (claims.player_id, claims.scope, claims.name) == (reply.player_id, Scope.PLAYER, "Ada Lovelace")
 
 
 def test_list_games_describes_each_game_from_its_manifest(stub: Any) -> None:
@@ -72,24 +72,24 @@ def test_a_room_keeps_its_options_canonical_with_the_defaults_filled_in(stub: An
 
 
 def test_bad_names_and_tokens_are_refused(stub: Any, redis_client: redis.Redis) -> None:
-    before = redis_client.dbsize()
+    before = state_size(redis_client)
     for name in ("", "   ", "x" * 33, "bad\x00name"):
         request = pb.SignInGuestRequest(display_name=name)
         fails(partial(stub.SignInGuest, request, timeout=5), INVALID)
-    assert redis_client.dbsize() == before
+    assert state_size(redis_client) == before
     guest = sign_in(stub, "Ada")
     request = pb.ListRoomsRequest(game="race")
     fails(lambda: stub.ListRooms(request, timeout=5), UNAUTH, "bad_token")
     fails(lambda: stub.ListRooms(request, metadata=auth(guest.token + "x"), timeout=5), UNAUTH, "bad_token")
-    expired = SIGNER.issue(guest.player_id, Role.GUEST, ttl_s=-1)
+    expired = SIGNER.player(guest.player_id, "Ada", ttl_s=-1)
     fails(lambda: stub.ListRooms(request, metadata=auth(expired), timeout=5), UNAUTH, "bad_token")
-    seat = SIGNER.issue(guest.player_id, Role.PLAYER, match_id="m", seat=0)
+    seat = SIGNER.seat("race", "m", 0, guest.player_id)
     fails(lambda: stub.ListRooms(request, metadata=auth(seat), timeout=5), DENIED, "forbidden")
 
 
 def test_bad_rooms_are_refused_and_change_nothing(stub: Any, redis_client: redis.Redis) -> None:
     host = sign_in(stub, "Ada")
-    before = redis_client.dbsize()
+    before = state_size(redis_client)
     bad = [
         pb.CreateRoomRequest(game="chess", seats=2),
         pb.CreateRoomRequest(game="race", seats=1),
@@ -100,7 +100,7 @@ def test_bad_rooms_are_refused_and_change_nothing(stub: Any, redis_client: redis
     ]
     for request in bad:
         fails(partial(stub.CreateRoom, request, metadata=host.md, timeout=5), INVALID, "invalid_argument")
-    assert redis_client.dbsize() == before
+    assert state_size(redis_client) == before
     err = fails(lambda: stub.CreateRoom(bad[0], metadata=host.md, timeout=5), INVALID)
     assert "unknown game 'chess'" in (err.details() or "")
 
@@ -131,8 +131,8 @@ def test_two_guests_and_two_bots_start_a_race_match(
     assert json.loads(meta["players"]) == [ada.player_id, bob.player_id, "", ""]
     assert json.loads(meta["options"]) == {"goal": "30"} and meta["turn_seconds"] == "60"
     bob_view = stub.GetRoom(pb.GetRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5)
-    claims = SIGNER.verify(bob_view.seat_token)
-    assert (claims.role, claims.match_id, claims.seat) == (Role.PLAYER, started.match_id, 1)
+    claims = SIGNER.verify(bob_view.seat_token, game_audience("race"))
+    assert (claims.scope, claims.match_id, claims.seat) == (Scope.SEAT, started.match_id, 1)
     race_pb = race_stub_pb()
     view = race_stub.GetView(
         race_pb.GetViewRequest(match_id=started.match_id), metadata=auth(bob_view.seat_token), timeout=5
@@ -259,7 +259,7 @@ def test_watch_room_pushes_changes_and_ends_with_the_seat_token(stub: Any) -> No
     stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=10)
     rooms = [item.room for item in stream if item.WhichOneof("item") == "room"]
     assert rooms[-1].room.status == pb.ROOM_STATUS_STARTED
-    assert SIGNER.verify(rooms[-1].seat_token).seat == 1
+    assert SIGNER.verify(rooms[-1].seat_token, game_audience("race")).seat == 1
     versions = [r.room.version for r in rooms]
     assert versions == sorted(set(versions))
 
@@ -284,7 +284,7 @@ def test_spectator_tokens_see_the_public_view(stub: Any, race_stub: Any) -> None
     add_bot(stub, ada, room.room_id)
     match_id = stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=10).match_id
     reply = stub.GetSpectatorToken(pb.GetSpectatorTokenRequest(match_id=match_id), metadata=eve.md, timeout=5)
-    assert reply.game == "race" and SIGNER.verify(reply.token).role is Role.SPECTATOR
+    assert reply.game == "race" and SIGNER.verify(reply.token, game_audience("race")).scope is Scope.SPECTATOR
     race_pb = race_stub_pb()
     view = race_stub.GetView(race_pb.GetViewRequest(match_id=match_id), metadata=auth(reply.token), timeout=5)
     assert not view.view.HasField("my_secret") and not view.legal_commands

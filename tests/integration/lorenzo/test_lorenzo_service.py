@@ -17,16 +17,14 @@ from shared.grpc_server import RunningServer, start_server
 from shared.rng import Rng
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Role, TokenSigner
+from shared.tokens import TokenSigner
 
-SIGNER = TokenSigner(b"lorenzo-test-secret-0123")
-SERVICE = [("authorization", "Bearer " + SIGNER.issue("lobby", Role.SERVICE))]
+SIGNER = TokenSigner(b"lorenzo-test-secret-0123456789abcdef")
+SERVICE = [("authorization", "Bearer " + SIGNER.service("lorenzo"))]
 
 
 def seat_auth(match_id: str, seat: int) -> list[tuple[str, str]]:
-    return [
-        ("authorization", "Bearer " + SIGNER.issue(f"p{seat}", Role.PLAYER, match_id=match_id, seat=seat))
-    ]
+    return [("authorization", "Bearer " + SIGNER.seat("lorenzo", match_id, seat, f"p{seat}"))]
 
 
 @pytest.fixture(scope="module")

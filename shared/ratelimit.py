@@ -1,0 +1,267 @@
+"""Abuse limits shared by every instance: token buckets and lease quotas kept in Redis.
+
+**Rates.** Each limit is a token bucket per subject (a client address or an identity): it holds at
+most ``count`` tokens and refills ``count`` every ``per_s`` seconds, continuously; a call takes one
+token or is refused with ``RESOURCE_EXHAUSTED`` (reason ``rate_limited``, the limit named in the
+ErrorInfo metadata ``limit``, a ``RetryInfo`` saying when a token will be there). One Lua script
+reads, refills and takes atomically, on Redis's own clock (``TIME``), so every instance of every
+service shares one bucket per subject and no instance's clock matters. A bucket is one small hash
+that expires once it would be full again. Limits are set by ``TABULA_LIMIT_<NAME>`` as
+``count/seconds`` (``30/60``: 30 at once, then one every 2 s), or ``off``; defaults in :data:`RATES`.
+
+**Quotas.** Concurrent watch streams per token are leases in a sorted set per token: a stream takes
+a lease (refused with reason ``quota_exceeded`` when the token holds ``most`` live ones), renews it
+while it runs, and gives it back when the call ends (``context.add_callback``, which also fires
+when the client cancels). A lease of an instance that died runs out after :data:`LEASE_S`.
+
+**Who is calling.** :func:`client_address` is the gRPC peer's address, or, when the peer is a
+trusted gateway (``TABULA_TRUSTED_GATEWAYS``, CIDRs, default loopback), the client address the
+gateway forwards in ``x-forwarded-for``. Keys are single-key (no hash tag), so every script is
+single-slot on Redis Cluster and the buckets spread over the slots.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from shared.errors import ResourceExhausted
+
+T = TypeVar("T")
+PREFIX = "tabula:limit"
+FORWARDED = "x-forwarded-for"  # set by the gateway (services/gateway/rpc.py)
+TRUSTED_VAR = "TABULA_TRUSTED_GATEWAYS"
+DEFAULT_TRUSTED = "127.0.0.0/8,::1/128"
+LEASE_S = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """``count`` calls at once, refilled at ``count`` per ``per_s`` seconds."""
+
+    count: int
+    per_s: float
+
+    @staticmethod
+    def parse(text: str) -> Rate | None:
+        """``"30/60"``: 30 per 60 s; ``"off"`` (or ``"0"``): no limit."""
+        text = text.strip().lower()
+        if text in ("off", "0"):
+            return None
+        count, slash, seconds = text.partition("/")
+        rate = Rate(int(count), float(seconds)) if slash else None
+        if rate is None or rate.count < 1 or not rate.per_s > 0:
+            raise ValueError(f"a limit is COUNT/SECONDS (30/60) or off, not {text!r}")
+        return rate
+
+
+# Defaults: generous for people (a table of friends behind one address, a client following a
+# match), small against a script. Per address ("_ip") and per identity ("_player": the token's
+# subject). Joins are JoinRoom and Enqueue; watches are every server stream of the lobby and
+# the rule services.
+RATES: dict[str, str] = {
+    "sign_in_ip": "30/60",
+    "create_room_ip": "30/60",
+    "create_room_player": "10/60",
+    "join_ip": "60/60",
+    "join_player": "20/60",
+    "command_ip": "1200/60",
+    "command_player": "120/10",
+    "watch_ip": "600/60",
+    "watch_player": "120/60",
+}
+QUOTAS: dict[str, int] = {"watches_per_token": 8}
+
+
+# KEYS: the bucket (hash: tokens, ts in ms). ARGV: count (capacity), refill per ms.
+# Returns {1, 0} taken, or {0, ms until one token is there}.
+BUCKET_LUA = """
+local capacity, per_ms = tonumber(ARGV[1]), tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'ts')
+local tokens, ts = tonumber(state[1]), tonumber(state[2])
+if tokens == nil or ts == nil then tokens, ts = capacity, now end
+if now > ts then tokens = math.min(capacity, tokens + (now - ts) * per_ms) end
+local taken = tokens >= 1
+if taken then tokens = tokens - 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', now)
+redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / per_ms) + 1000)
+if taken then return {1, 0} end
+return {0, math.ceil((1 - tokens) / per_ms)}
+"""
+
+# KEYS: the token's leases (zset: lease id -> expiry ms). ARGV: lease id, most, lease ms.
+# Takes or renews the lease; returns 1, or 0 when ``most`` other live leases are held.
+LEASE_LUA = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
+return 1
+"""
+
+
+def rates_from_env(env: Mapping[str, str] | None = None) -> dict[str, Rate | None]:
+    e = env if env is not None else os.environ
+    return {name: Rate.parse(e.get(f"TABULA_LIMIT_{name.upper()}", text)) for name, text in RATES.items()}
+
+
+def quotas_from_env(env: Mapping[str, str] | None = None) -> dict[str, int]:
+    """``TABULA_LIMIT_WATCHES_PER_TOKEN`` (0: no quota)."""
+    e = env if env is not None else os.environ
+    return {name: int(e.get(f"TABULA_LIMIT_{name.upper()}", str(most))) for name, most in QUOTAS.items()}
+
+
+class Limiter:
+    """Takes from the buckets and holds the leases of one process; every instance shares Redis."""
+
+    def __init__(
+        self,
+        client: Any,
+        rates: Mapping[str, Rate | None] | None = None,
+        quotas: Mapping[str, int] | None = None,
+        trusted: Sequence[Network] | None = None,
+        lease_s: float = LEASE_S,
+    ) -> None:
+        """``None``: the defaults (:data:`RATES`, :data:`QUOTAS`, loopback gateways)."""
+        self.rates = dict(rates_from_env({}) if rates is None else rates)
+        self.quotas = dict(quotas_from_env({}) if quotas is None else quotas)
+        self.trusted = tuple(trusted_from_env({}) if trusted is None else trusted)
+        self.lease_ms = int(lease_s * 1000)
+        self._bucket = client.register_script(BUCKET_LUA)
+        self._lease = client.register_script(LEASE_LUA)
+        self.client = client
+
+    @staticmethod
+    def from_env(client: Any, env: Mapping[str, str] | None = None) -> Limiter:
+        return Limiter(client, rates_from_env(env), quotas_from_env(env), trusted_from_env(env))
+
+    def check(self, action: str, context: Any, identity: str = "") -> None:
+        """One ``action`` call (``sign_in``, ``command`` ...): its per-address limit, then its
+        per-identity one if it has one. ``context`` is the call's gRPC context."""
+        address = client_address(context.peer(), context.invocation_metadata(), self.trusted)
+        self.take(f"{action}_ip", address)
+        if identity and f"{action}_player" in self.rates:
+            self.take(f"{action}_player", identity)
+
+    def take(self, limit: str, subject: str) -> None:
+        """One call of ``subject`` (an address or an identity) under ``limit``, or ResourceExhausted."""
+        rate = self.rates[limit]
+        if rate is None or not subject:
+            return
+        key = f"{PREFIX}:{limit}:{subject}"
+        taken, wait_ms = self._bucket(keys=[key], args=[rate.count, repr(rate.count / (rate.per_s * 1000))])
+        if not int(taken):
+            raise ResourceExhausted(
+                "rate_limited",
+                limit,
+                max(int(wait_ms), 1) / 1000,
+                f"too many calls ({limit}: {rate.count} per {rate.per_s:g} s); retry later",
+            )
+
+    def watching(
+        self, token_id: str, stream: Iterator[T], on_end: Callable[[Callable[[], None]], object]
+    ) -> Iterator[T]:
+        """``stream`` while the token holds a watch lease (quota ``watches_per_token``).
+
+        ``on_end`` registers the release for when the call ends however it ends (the gRPC
+        context's ``add_callback``); the lease is renewed as the stream yields (it yields at least
+        at every keepalive) and given back when the stream is closed.
+        """
+        most = self.quotas["watches_per_token"]
+        if most <= 0 or not token_id:
+            yield from stream
+            return
+        key, lease = f"{PREFIX}:watches:{token_id}", uuid.uuid4().hex
+        if not int(self._lease(keys=[key], args=[lease, most, self.lease_ms])):
+            raise ResourceExhausted(
+                "quota_exceeded",
+                "watches_per_token",
+                self.lease_ms / 1000,
+                f"this token already has {most} open watch streams; close one first",
+            )
+        release = _Once(lambda: self.client.zrem(key, lease))
+        on_end(release)
+        renewed = time.monotonic()
+        try:
+            for item in stream:
+                if time.monotonic() - renewed > self.lease_ms / 3000:
+                    self._lease(keys=[key], args=[lease, most, self.lease_ms])
+                    renewed = time.monotonic()
+                yield item
+        finally:
+            release()
+
+
+class _Once:
+    """A callback that runs at most once (both the call's end and the stream's close may call it)."""
+
+    def __init__(self, action: Callable[[], object]) -> None:
+        self.action, self._done, self._lock = action, False, threading.Lock()
+
+    def __call__(self) -> None:
+        with self._lock:
+            if self._done:
+                return
+            self._done = True
+        self.action()
+
+
+# ---------------------------------------------------------------- who is calling
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def trusted_from_env(env: Mapping[str, str] | None = None) -> tuple[Network, ...]:
+    """``TABULA_TRUSTED_GATEWAYS``: the networks whose ``x-forwarded-for`` is believed."""
+    e = env if env is not None else os.environ
+    text = e.get(TRUSTED_VAR, DEFAULT_TRUSTED)
+    return tuple(ipaddress.ip_network(part.strip()) for part in text.split(",") if part.strip())
+
+
+def peer_address(peer: str) -> str:
+    """The address of a gRPC peer string (``ipv4:1.2.3.4:5``, ``ipv6:[::1]:5``; else as given)."""
+    kind, _, rest = peer.partition(":")
+    if kind == "ipv4":
+        return rest.rpartition(":")[0]
+    if kind == "ipv6":
+        return rest.rpartition(":")[0].strip("[]")
+    return peer
+
+
+def client_address(peer: str, metadata: Sequence[tuple[str, Any]], trusted: Sequence[Network]) -> str:
+    """The caller's address: the peer's, or the one a trusted gateway forwards (its last hop)."""
+    address = peer_address(peer)
+    if not _is_in(address, trusted):
+        return address
+    forwarded = [v for k, v in metadata if k == FORWARDED and isinstance(v, str)]
+    hops = [h.strip() for h in forwarded[-1].split(",")] if forwarded else []
+    return hops[-1] if hops and _is_address(hops[-1]) else address
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_in(address: str, networks: Sequence[Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in networks)
