@@ -4,43 +4,49 @@ and the pruner of placements not worth searching.
 Reached only through the manifest (``MANIFEST.bots()``); the bot levels are generic
 (``services/workers/bots/``). Florenza hides nothing (docs/rules/florenza.md, "Hidden information"),
 so the hooks read the whole state. The scale is victory points: the final scoring's lines as they
-stand (``rules.rounds.final_score``), plus what is under way and what the assets will still earn:
+stand (certificates, prestige, the penalties for incomplete works and empty Palazzo / Chiesa), plus
+what is under way and what the assets will still earn:
 
 * money and cubes at their end-game rate (300 fiorini, 3 cubes a point), worth more while rounds are
-  left to turn them into art works (an artist buys about a prestige per 100 fiorini);
+  left to turn them into art works (works cost cubes above all: about a prestige a cube);
 * works in progress: a hired art work at its expected result in step 7 (its prestige and influence,
-  the artist's die, the Palazzo / Chiesa bonus, the final penalty it lifts, minus the price), or its
-  failure penalties when the family cannot pay now; a worker on a workshop at what it produces; a
-  planned workshop at its build (or the failed build's penalty);
+  the artist's die, the Palazzo / Chiesa bonus, the final penalties it lifts, minus the price), paid in
+  step 7's order out of one purse, or its failure penalties when the purse cannot pay; a worker on a
+  workshop at what it produces; a planned workshop at its build (or the failed build's penalty);
 * built workshops and completed works with an income, by the rounds they still pay;
 * church influence toward the Cardinal's 5 prestige and the Bishop; titles; workers still to place.
 
-The weights were tuned with ``tabula bench --only bots`` (docs/rules/florenza.md, "Bots").
+The weights were tuned with the bot bench (docs/rules/florenza.md, "Bots").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from services.florenza.rules.commands import HireArtist, PlanWorkshop
-from services.florenza.rules.content_types import Area, Artist, Content, EffectKind, Reward, Skill
-from services.florenza.rules.goods import Goods
-from services.florenza.rules.model import NO_SEAT, Phase, PlayerState, State
-from services.florenza.rules.rounds import final_score
+from services.florenza.rules.commands import HireArtist, MakeOffering, PlanWorkshop, WorkWorkshop
+from services.florenza.rules.content_types import Area, Artist, Content, EffectKind, Reward, Skill, Workshop
+from services.florenza.rules.goods import ZERO, Goods
+from services.florenza.rules.model import NO_SEAT, Phase, PlayerState, State, WorkSpot
+from services.florenza.rules.resolution import AREA_ORDER
 
-# Rate of a fiorino and of a cube (victory points) on top of the end-game rate, with every round left.
-MONEY_EARLY = 1 / 200
-CUBE_EARLY = 0.45
+MONEY_EARLY = 1 / 400  # a fiorino's worth above the end-game rate, with every round left
+CUBE_EARLY = 0.7  # a cube's worth above the end-game rate, early on
 CHURCH_EARLY = 0.45  # a point of influence toward the Cardinal's 5 prestige, early on
 CHURCH_LATE = 0.1
 WORKER = 0.7  # a worker still to place this round
-MARKET = 0.35  # a worker at the market, its trades still to come
+MARKET = 0.35  # a worker at the market, its three trades still to come
 TITLE = 0.5  # a title now, before the last round elects the ones that score
 USE = 0.55  # how often a built workshop is worked in a round left
 SHORTFALL_CUBES = 2  # the market fixes at most two missing cubes (a purchase and an exchange)
+KEEP: dict[bool, dict[str, int]] = {  # by ``coarse``: placements kept per family
+    False: {"hire": 8, "plan": 4, "work": 8},
+    True: {"hire": 3, "plan": 2, "work": 3},
+}
 
 PLACING = (Phase.CHOOSE_WORKSHOPS, Phase.INCOME, Phase.CAPTAIN, Phase.BISHOP, Phase.PLACEMENT)
+CUBES = ("marble", "wood", "metal", "gold", "fabric", "spices")
 
 
 def evaluate(rules: Any, state: State, seat: int) -> float:
@@ -49,141 +55,205 @@ def evaluate(rules: Any, state: State, seat: int) -> float:
         return 0.0
     if state.phase is Phase.FINISHED and state.final:
         return float(state.final[seat].total)
-    return _value(rules.content, state, seat)
+    return _Valuation(rules.content, state).value(seat)
 
 
 def evaluate_all(rules: Any, state: State, seats: int) -> tuple[float, ...]:
-    """``evaluate`` for every seat (what ``mcts`` scores each leaf with)."""
+    """``evaluate`` for every seat, the state's shared facts gathered once (``mcts`` leaves)."""
     if not state.players:
         return (0.0,) * seats
     if state.phase is Phase.FINISHED and state.final:
         return tuple(float(state.final[seat].total) for seat in range(seats))
-    return tuple(_value(rules.content, state, seat) for seat in range(seats))
+    valuation = _Valuation(rules.content, state)
+    return tuple(valuation.value(seat) for seat in range(seats))
 
 
 # ---------------------------------------------------------------- the valuation
 
 
-def _rounds_left(c: Content, s: State) -> int:
-    """Rounds after the current one (the current one's income is still due in INCOME)."""
-    return max(c.board.rounds - max(s.round, 1), 0) + (1 if s.phase is Phase.INCOME else 0)
+@dataclass
+class _Valuation:
+    """One state's valuation: the rates by rounds left and the works sorted by seat, found once."""
+
+    c: Content
+    s: State
+    left: int = 0
+    early: float = 0.0
+    money_rate: float = 0.0
+    cube_rate: float = 0.0
+    church_rate: float = 0.0
+    own: dict[int, list[WorkSpot]] = field(default_factory=dict)  # district works by seat
+    hired: dict[int, list[WorkSpot]] = field(default_factory=dict)
+    crests: dict[int, list[WorkSpot]] = field(default_factory=dict)
+    _bases: dict[tuple[int, int], float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        b, s = self.c.board, self.s
+        # Rounds after the current one (the current one's income is still due in INCOME).
+        self.left = max(b.rounds - max(s.round, 1), 0) + (1 if s.phase is Phase.INCOME else 0)
+        self.early = self.left / b.rounds
+        self.money_rate = 1 / b.money_per_point + MONEY_EARLY * self.early
+        self.cube_rate = 1 / b.resources_per_point + CUBE_EARLY * self.early
+        self.church_rate = CHURCH_LATE + CHURCH_EARLY * self.early
+        for spot in s.works:
+            if spot.district != NO_SEAT:
+                self.own.setdefault(spot.district, []).append(spot)
+            if spot.worker != NO_SEAT:
+                self.hired.setdefault(spot.worker, []).append(spot)
+            if spot.crest != NO_SEAT:
+                self.crests.setdefault(spot.crest, []).append(spot)
+
+    def value(self, seat: int) -> float:
+        s = self.s
+        p = s.players[seat]
+        value = float(p.certificates + p.prestige) - self._penalties(p)
+        value += TITLE * ((seat == s.captain) + (seat == s.bishop))
+        value += self.goods(p.goods) + p.church * self.church_rate
+        if s.phase in PLACING and not p.passed:
+            value += WORKER * p.workers
+        if p.market and s.phase in (*PLACING, Phase.MARKET):
+            value += MARKET * (3 - len(p.trades)) / 3
+        return value + self._district(p) + self._works(p)
+
+    # ------------------------------------------------------------ pieces
+    def goods(self, g: Goods) -> float:
+        return g.money * self.money_rate + g.resource_count * self.cube_rate
+
+    def reward(self, r: Reward) -> float:
+        return (
+            r.prestige + self.church_rate * r.church + self.goods(r.goods) + WORKER * r.workers * self.early
+        )
+
+    def produce(self, w: Workshop) -> float:
+        """One use of a workshop (a formula at its net gain, never below nothing)."""
+        if w.effect.kind is EffectKind.CONVERT:
+            return max(self.reward(w.effect.gain) - self.reward(w.effect.pay), 0.0)
+        return self.reward(w.effect.gain)
+
+    def produce_now(self, p: PlayerState, w: Workshop) -> float:
+        """A worker on the workshop this round: a formula gives nothing when its family cannot pay."""
+        pay = w.effect.pay
+        if w.effect.kind is EffectKind.CONVERT and not (p.goods.covers(pay.goods) and p.church >= pay.church):
+            return 0.0
+        return self.produce(w)
+
+    def build(self, p: PlayerState, w: Workshop) -> float:
+        """Planning ``w`` now: its build in step 6 and its uses in the rounds left, or the failed
+        build's penalty when the family cannot pay."""
+        if not p.goods.covers(w.cost):
+            return -float(self.c.board.failed_build_penalty)
+        uses = self.left if w.is_purple else USE * self.left
+        return w.build_prestige - self.goods(w.cost) + self.produce(w) * uses
+
+    def _penalties(self, p: PlayerState) -> float:
+        """The final penalties as they stand: incomplete own works, empty Palazzo / Chiesa, unbuilt tiles."""
+        b, c = self.c.board, self.c
+        own = self.own.get(p.seat, [])
+        incomplete = sum(1 for w in own if w.crest == NO_SEAT)
+        done = {c.work[w.work].area for w in own if w.crest != NO_SEAT}
+        empty = sum(1 for area in (Area.PALAZZO, Area.CHIESA) if area not in done)
+        unbuilt = sum(1 for x in p.district if x.workshop and not x.built and x.worker == NO_SEAT)
+        return (
+            b.incomplete_work_penalty * incomplete
+            + b.empty_area_penalty * empty
+            + b.unfinished_workshop_penalty * unbuilt
+        )
+
+    def _district(self, p: PlayerState) -> float:
+        """Built workshops by the rounds they still work or pay; this round's workers at what they do."""
+        c, value = self.c, 0.0
+        for x in p.district:
+            if not x.workshop:
+                continue
+            w = c.workshop[x.workshop]
+            if x.built:
+                value += self.produce(w) * (self.left if w.is_purple else USE * self.left)
+            elif x.worker == p.seat:
+                value += self.build(p, w)
+        for owner in self.s.players:  # this round's workers on built workshops, anyone's
+            for x in owner.district:
+                if x.worker == p.seat and x.built:
+                    value += self.produce_now(p, c.workshop[x.workshop])
+        return value
+
+    def _works(self, p: PlayerState) -> float:
+        """Completed works' incomes by the rounds left; hired works at their expected result, paid in
+        step 7's order (own district, city, Duomo) out of one purse."""
+        c, value = self.c, 0.0
+        for spot in self.crests.get(p.seat, []):
+            income = c.work[spot.work].income
+            if not income.is_empty:
+                value += self.reward(income) * self.left
+        purse = p.goods
+        for spot in sorted(self.hired.get(p.seat, []), key=lambda x: AREA_ORDER[c.work[x.work].area]):
+            gain, price = self.hired_work(p.seat, purse, spot.work, spot.district, spot.artist)
+            value += gain
+            purse = purse - price
+        return value
+
+    def hired_work(
+        self, seat: int, purse: Goods, work: int, district: int, artist: int
+    ) -> tuple[float, Goods]:
+        """A hired work's expected result in step 7 with the talent that pays best, and its price
+        (nothing when the purse cannot pay: then the failure's penalties)."""
+        c = self.c
+        w, a = c.work[work], c.artist[artist]
+        if not purse.covers(w.cost):
+            return -float(self._failure(w.area, a)), ZERO
+        base = self.work_base(seat, work, district)
+        spare = purse.money - w.cost.money
+        best, fee = -float(self._failure(w.area, a)), -1
+        for skill in (k for k in w.skills if k in a.skills):
+            due = 0 if a.anonymous else a.row(skill).fee
+            if due > spare:
+                continue
+            gain = base - due * self.money_rate
+            gain += artist_die(a, skill, w.area is Area.DUOMO, artist not in self.s.masterpieces)
+            if gain > best:
+                best, fee = gain, due
+        return best, (w.cost + Goods(money=fee) if fee >= 0 else ZERO)
+
+    def work_base(self, seat: int, work: int, district: int) -> float:
+        """A work's reward, the penalties it lifts, minus its own cost (the artist aside); memoized."""
+        key = (seat, work)
+        if key not in self._bases:
+            w = self.c.work[work]
+            self._bases[key] = self.reward(w.reward) - self.goods(w.cost) + self._lifted(seat, work, district)
+        return self._bases[key]
+
+    def _failure(self, area: Area, a: Artist) -> int:
+        b = self.c.board
+        return b.failure(area) + (0 if a.anonymous else b.unpaid_artist_penalty)
+
+    def _lifted(self, seat: int, work: int, district: int) -> float:
+        """Final penalties a district work lifts, and the area's bonus when it is its last work."""
+        if district != seat:
+            return 0.0
+        c, b = self.c, self.c.board
+        area = c.work[work].area
+        others = [x for x in self.own.get(seat, []) if x.work != work and c.work[x.work].area is area]
+        done = sum(1 for x in others if x.crest != NO_SEAT)
+        value = float(b.incomplete_work_penalty) + (b.empty_area_penalty if done == 0 else 0)
+        if done == len(others):
+            value += b.palazzo_bonus if area is Area.PALAZZO else b.chiesa_bonus * self.church_rate
+        return value
 
 
-def _value(c: Content, s: State, seat: int) -> float:
-    p = s.players[seat]
-    left = _rounds_left(c, s)
-    early = left / c.board.rounds
-    f = final_score(c, s, seat)
-    value = f.certificates + f.prestige + f.unfinished_workshops + f.incomplete_works + f.empty_areas
-    value += TITLE * ((seat == s.captain) + (seat == s.bishop))
-    value += _goods(c, p.goods, early)
-    value += p.church * (CHURCH_LATE + CHURCH_EARLY * early)
-    if s.phase in PLACING and not p.passed:
-        value += WORKER * p.workers
-    if p.market and s.phase in (*PLACING, Phase.MARKET):
-        value += MARKET * (3 - len(p.trades)) / 3
-    value += _district(c, s, p, left, early)
-    value += _works(c, s, p, left, early)
-    return value
+_DIE: dict[tuple[int, int, bool, bool], float] = {}
 
 
-def _goods(c: Content, g: Goods, early: float) -> float:
-    b = c.board
-    money = g.money * (1 / b.money_per_point + MONEY_EARLY * early)
-    return money + g.resource_count * (1 / b.resources_per_point + CUBE_EARLY * early)
-
-
-def _reward(c: Content, r: Reward, early: float) -> float:
-    church = CHURCH_LATE + CHURCH_EARLY * early
-    return r.prestige + church * r.church + _goods(c, r.goods, early) + WORKER * r.workers * early
-
-
-def _district(c: Content, s: State, p: PlayerState, left: int, early: float) -> float:
-    """Built workshops by the rounds they still work or pay; this round's workers at what they do."""
-    value = 0.0
-    for x in p.district:
-        if not x.workshop:
-            continue
-        w = c.workshop[x.workshop]
-        if x.built:
-            per_round = _produce(c, w.effect.kind, w.effect.gain, w.effect.pay, early)
-            value += per_round * (left if w.is_purple else USE * left)
-        elif x.worker == p.seat:  # planned this round: built in step 6 if the family can pay then
-            if _missing(p.goods, w.cost) == 0:
-                per_round = _produce(c, w.effect.kind, w.effect.gain, w.effect.pay, early)
-                value += w.build_prestige - _goods(c, w.cost, early) + per_round * USE * left
-            else:
-                value -= c.board.failed_build_penalty
-    for owner in s.players:  # this round's workers on built workshops, anyone's
-        for x in owner.district:
-            if x.worker == p.seat and x.built:
-                w = c.workshop[x.workshop]
-                value += _produce_now(c, p, w.effect.kind, w.effect.gain, w.effect.pay, early)
-    return value
-
-
-def _produce(c: Content, kind: EffectKind, gain: Reward, pay: Reward, early: float) -> float:
-    if kind is EffectKind.CONVERT:
-        return max(_reward(c, gain, early) - _reward(c, pay, early), 0.0)
-    return _reward(c, gain, early)
-
-
-def _produce_now(
-    c: Content, p: PlayerState, kind: EffectKind, gain: Reward, pay: Reward, early: float
-) -> float:
-    if kind is EffectKind.CONVERT and not (p.goods.covers(pay.goods) and p.church >= pay.church):
-        return 0.0
-    return _produce(c, kind, gain, pay, early)
-
-
-def _works(c: Content, s: State, p: PlayerState, left: int, early: float) -> float:
-    """Completed works' incomes by the rounds left; hired works at their expected result."""
-    value = 0.0
-    for spot in s.works:
-        if spot.crest == p.seat and not c.work[spot.work].income.is_empty:
-            value += _reward(c, c.work[spot.work].income, early) * left
-        if spot.worker == p.seat:
-            value += _hired(c, s, p, spot.work, spot.district, spot.artist, early)
-    return value
-
-
-def _hired(
-    c: Content, s: State, p: PlayerState, work: int, district: int, artist: int, early: float
-) -> float:
-    """The expected result of a hired work in step 7, with the talent that pays best."""
-    w, a = c.work[work], c.artist[artist]
-    failure = c.board.failure(w.area) + (0 if a.anonymous else c.board.unpaid_artist_penalty)
-    best = -float(failure)
-    for skill in (k for k in w.skills if k in a.skills):
-        fee = 0 if a.anonymous else a.row(skill).fee
-        price = w.cost + Goods(money=fee)
-        if _missing(p.goods, price) > 0:
-            continue
-        gain = _reward(c, w.reward, early) - _goods(c, price, early)
-        gain += artist_die(c, a, skill, w.area is Area.DUOMO, artist not in s.masterpieces)
-        gain += _lifted(c, s, p.seat, work, district)
-        best = max(best, gain)
-    return best
-
-
-def _lifted(c: Content, s: State, seat: int, work: int, district: int) -> float:
-    """Final penalties a district work lifts, and the area's bonus when it is the last one."""
-    if district != seat:
-        return 0.0
-    area = c.work[work].area
-    b = c.board
-    others = [x for x in s.works if x.district == seat and x.work != work and c.work[x.work].area is area]
-    done = sum(1 for x in others if x.crest != NO_SEAT)
-    value = float(b.incomplete_work_penalty) + (b.empty_area_penalty if done == 0 else 0)
-    if done == len(others):
-        value += b.palazzo_bonus if area is Area.PALAZZO else b.chiesa_bonus * CHURCH_EARLY
-    return value
-
-
-def artist_die(c: Content, a: Artist, skill: Skill, duomo: bool, masterpiece: bool) -> float:
-    """The mean prestige of the artist's bonus die (two dice keeping the better in the Duomo)."""
+def artist_die(a: Artist, skill: Skill, duomo: bool, masterpiece: bool) -> float:
+    """The mean prestige of the artist's bonus die (two dice keeping the better one in the Duomo);
+    memoized by artist object, talent and case (content is loaded once per process)."""
     if a.anonymous:
         return 0.0
+    key = (id(a), skill, duomo, masterpiece)
+    if key not in _DIE:
+        _DIE[key] = _die(a, skill, duomo, masterpiece)
+    return _DIE[key]
+
+
+def _die(a: Artist, skill: Skill, duomo: bool, masterpiece: bool) -> float:
     row = a.row(skill)
     faces = [
         float(row.masterpiece)
@@ -196,10 +266,10 @@ def artist_die(c: Content, a: Artist, skill: Skill, duomo: bool, masterpiece: bo
     return sum(max(x, y) for x in faces for y in faces) / len(faces) ** 2
 
 
-def _missing(have: Goods, price: Goods) -> int:
-    """Cubes short of ``price`` (money short counts as one cube per 200 fiorini, the market's price)."""
+def missing(have: Goods, price: Goods) -> int:
+    """Cubes short of ``price``, money short counting one cube per 200 fiorini (the market's price)."""
     short = price - have
-    cubes = sum(max(getattr(short, k), 0) for k in ("marble", "wood", "metal", "gold", "fabric", "spices"))
+    cubes = sum(max(int(getattr(short, k)), 0) for k in CUBES)
     return cubes + (max(short.money, 0) + 199) // 200
 
 
@@ -207,56 +277,68 @@ def _missing(have: Goods, price: Goods) -> int:
 
 
 def prune(rules: Any, state: State, seat: int, commands: Sequence[Any], coarse: bool = False) -> list[Any]:
-    """The placements worth searching.
+    """The placements worth searching, in the rules' order; never empty.
 
-    Exact: anonymous artists of the same talents are interchangeable (no fee, no die, no card), so one
-    of them per work and talent set is kept. Then hires and plans whose price the family is more than
-    the market's two cubes short of (they can only fail and cost prestige) are dropped, and for each
-    work only the named artists with the best expected die for their fee are kept (two, or one when
-    ``coarse``: another seat's move, where only its likely choice matters; a rival also plans only what
-    it can pay now). Everything else is kept; the list never ends up empty.
+    Exact: anonymous artists of the same talents are interchangeable (no fee, no die, no card), so
+    one of them per work and talent set is kept. Then the placements the valuation ranks below
+    others of their kind are dropped: hires and plans more than the market's two cubes short of
+    their price (they can only fail and cost prestige); of the rest, the best hires (a work's expected
+    result with that artist, out of the seat's purse), plans and workshops to work, and the best
+    offering per pulpit. ``coarse`` (another seat's move: only its likely choice matters) keeps
+    fewer, and plans only what the seat can pay now. Visiting the market and passing are always kept.
     """
-    c: Content = rules.content
     if state.phase is not Phase.PLACEMENT or state.pending is not None:
         return list(commands)
+    c: Content = rules.content
+    valuation = _Valuation(c, state)
     p = state.players[seat]
-    keep_named = 1 if coarse else 2
-    hires: dict[int, list[tuple[float, HireArtist]]] = {}
+    keep = KEEP[coarse]
+    ranked: dict[str, list[tuple[float, Any]]] = {"hire": [], "plan": [], "work": []}
+    offerings: dict[bool, tuple[float, Any]] = {}
     anonymous: set[tuple[int, tuple[Skill, ...]]] = set()
+    short: dict[int, int] = {}  # cubes short of each work's own cost
     out: list[Any] = []
     for command in commands:
-        if isinstance(command, HireArtist):
-            a, w = c.artist[command.artist], c.work[command.work]
-            if _missing(p.goods, w.cost) > SHORTFALL_CUBES:
-                continue
-            if a.anonymous:
-                key = (command.work, a.skills)
-                if key not in anonymous:
-                    anonymous.add(key)
-                    out.append(command)
-                continue
-            hires.setdefault(command.work, []).append((_hire_value(c, state, a, command.work), command))
-        elif isinstance(command, PlanWorkshop):
-            if _missing(p.goods, c.workshop[command.workshop].cost) <= (0 if coarse else SHORTFALL_CUBES):
+        match command:
+            case HireArtist(work, artist):
+                a = c.artist[artist]
+                if work not in short:
+                    short[work] = missing(p.goods, c.work[work].cost)
+                if short[work] > SHORTFALL_CUBES:
+                    continue
+                if a.anonymous:
+                    if (work, a.skills) in anonymous:
+                        continue
+                    anonymous.add((work, a.skills))
+                district = seat if c.work[work].in_district else NO_SEAT
+                gain, _ = valuation.hired_work(seat, p.goods, work, district, artist)
+                ranked["hire"].append((gain, command))
+            case PlanWorkshop(kind):
+                if missing(p.goods, c.workshop[kind].cost) <= (0 if coarse else SHORTFALL_CUBES):
+                    ranked["plan"].append((valuation.build(p, c.workshop[kind]), command))
+            case WorkWorkshop(owner, slot):
+                w = c.workshop[state.players[owner].district[slot - 1].workshop]
+                fee = 0 if owner == seat else c.board.opponent_workshop_fee
+                ranked["work"].append((valuation.produce_now(p, w) - fee, command))
+            case MakeOffering(preacher, duomo):
+                value = _offering(valuation, c, preacher, duomo)
+                if duomo not in offerings or value > offerings[duomo][0]:
+                    offerings[duomo] = (value, command)
+            case _:
                 out.append(command)
-        else:
-            out.append(command)
-    for ranked in hires.values():
-        ranked.sort(key=lambda item: -item[0])
-        out += [command for _, command in ranked[:keep_named]]
-    return _in_order(commands, out) or list(commands)
+    for family, items in ranked.items():
+        items.sort(key=lambda item: -item[0])
+        out += [command for _, command in items[: keep[family]]]
+    out += [command for _, command in offerings.values()]
+    chosen = {id(x) for x in out}
+    return [x for x in commands if id(x) in chosen] or list(commands)
 
 
-def _hire_value(c: Content, s: State, a: Artist, work: int) -> float:
-    """The best talent's expected die minus its fee at a prestige per 100 fiorini."""
-    w = c.work[work]
-    return max(
-        artist_die(c, a, k, w.area is Area.DUOMO, a.id not in s.masterpieces) - a.row(k).fee / 100
-        for k in w.skills
-        if k in a.skills
-    )
-
-
-def _in_order(commands: Sequence[Any], kept: list[Any]) -> list[Any]:
-    chosen = {id(x) for x in kept}
-    return [x for x in commands if id(x) in chosen]
+def _offering(valuation: _Valuation, c: Content, preacher: int, duomo: bool) -> float:
+    """Expected workers (the better of two dice in the Duomo) at a worker's worth, minus the offering."""
+    faces = c.preacher[preacher].faces
+    if duomo:
+        workers = sum(max(x, y) for x in faces for y in faces) / len(faces) ** 2
+    else:
+        workers = sum(faces) / len(faces)
+    return WORKER * workers - valuation.goods(Goods(money=c.preacher[preacher].offering))

@@ -1,12 +1,13 @@
 """The bot bench: in every registered game, ``mcts`` against all-``greedy`` and all-``random`` tables.
 
-Each game is played as :func:`bench_game` sets it up: the most seats its rules allow and the
-default options of its manifest (the same setup the bench always used, so the numbers stay
-comparable). The ``mcts`` seat rotates over the seats (seat bias cancels out); games
-run in parallel processes (the rules are pure, so a fork is safe) through the one playout
-driver, ``shared.simulate.play_game``, which also times the moves. The per-move budget is
-small so the bench stays short; it is recorded with the results. Override with
-TABULA_BENCH_BOT_GAMES, TABULA_BENCH_MCTS_SECONDS and TABULA_BENCH_MCTS_ITERATIONS.
+Each game is played as :func:`bench_game` sets it up: the seats its manifest names in
+``extra["bench_seats"]``, else the most its rules allow, and the default options of its manifest
+(the same setup the bench always used, so the numbers stay comparable). The ``mcts`` seat
+rotates over the seats (seat bias cancels out); games run in parallel processes (the rules are
+pure, so a fork is safe) through the one playout driver, ``shared.simulate.play_game``, which
+also times the moves. The per-move budget is small so the bench stays short; it is recorded
+with the results. Override with TABULA_BENCH_BOT_GAMES, TABULA_BENCH_MCTS_SECONDS and
+TABULA_BENCH_MCTS_ITERATIONS.
 """
 
 from __future__ import annotations
@@ -26,10 +27,16 @@ GOALS = {"greedy": 0.40, "random": 0.80}
 MAX_MOVE_SECONDS = 2.0
 
 
+def bench_seats(game: str) -> int:
+    """The seats every bench plays: the manifest's ``extra["bench_seats"]``, else the most allowed."""
+    found = manifest(game)
+    return int(found.extra.get("bench_seats", found.max_seats))
+
+
 def bench_game(game: str) -> tuple[Any, Any]:
-    """The rules and the config every bench plays: the most seats and the manifest's defaults."""
+    """The rules and the config every bench plays: :func:`bench_seats` and the manifest's defaults."""
     rules = load_rules(game)
-    return rules, rules.make_config(rules.max_seats, manifest(game).parse_options({}))
+    return rules, rules.make_config(bench_seats(game), manifest(game).parse_options({}))
 
 
 @dataclass(frozen=True)
@@ -58,7 +65,7 @@ class Game:
 def play_one(game: str, index: int, opponent: str, budget: Budget) -> Game:
     """Game ``index``: mcts in seat ``index % seats``, ``opponent`` in the others."""
     rules, config = bench_game(game)
-    seats = rules.max_seats
+    seats = bench_seats(game)
     mcts_seat = index % seats
     policies = {
         seat: bot_policy(rules, "mcts" if seat == mcts_seat else opponent, budget) for seat in range(seats)
@@ -76,7 +83,7 @@ def _series(game: str, opponent: str, config: BenchConfig) -> list[Game]:
 
 def game_bot_benchmarks(game: str, config: BenchConfig) -> tuple[list[Result], list[float]]:
     """One game's win rates and violations, and the mcts move times."""
-    others = load_rules(game).max_seats - 1
+    others = bench_seats(game) - 1
     results: list[Result] = []
     moves: list[float] = []
     for opponent, goal in GOALS.items():

@@ -1,0 +1,207 @@
+"""Florenza's terminal presentation on real views of a random playout: the board (tracks, districts,
+city, Duomo, market, Life in Florenza, supply), the final scoring, commands and events in words, and
+the labels, all from the validated content."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from services.client.presentation import presentation_for
+from services.florenza.presentation import FlorenzaPresentation, load
+from services.florenza.presentation.labels import amounts_text
+from services.florenza.rules.goods import Resource
+from services.florenza.rules.model import NO_SEAT, Phase, State
+from services.games import load_game
+from shared.decider import SPECTATOR, Actor
+from shared.rng import Rng
+
+from .helpers import C
+
+NAMES = ("Ada", "Bruno", "Cosima", "Dante")
+GAME = load_game("florenza")
+
+
+@dataclass(frozen=True)
+class Step:
+    state: State
+    actor: Actor
+    legal: list[Any]
+    events: list[Any]  # what the chosen command produced
+
+
+def playout(seats: int = 4, seed: int = 3) -> Iterator[Step]:
+    """Every decision of a random match with the events it produced; the last step is the final state."""
+    rules = GAME.rules
+    rng = Rng(seed)
+    state = rules.initial_state()
+    setup = list(rules.setup(rules.make_config(seats, {}), rng.fork("setup")))
+    for e in setup:
+        state = rules.evolve(state, e)
+    yield Step(state, SPECTATOR, [], setup)
+    n = 0
+    while rules.to_act(state):
+        actor = rng.choice(rules.to_act(state))
+        legal = list(rules.legal_commands(state, actor))
+        events = list(rules.decide(state, actor, rng.choice(legal), rng.fork(f"d{n}")))
+        yield Step(state, actor, legal, events)
+        for e in events:
+            state = rules.evolve(state, e)
+        n += 1
+    yield Step(state, SPECTATOR, [], [])
+
+
+STEPS = list(playout())
+
+
+def view_of(state: State, seat: int = 0) -> Any:
+    return GAME.codec.to_message(GAME.rules.view(state, Actor.of_seat(seat)))
+
+
+def text_of(renderable: Any, width: int = 240) -> str:
+    console = Console(width=width, record=True, no_color=True, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+def mid_game() -> Step:
+    """A placement turn of round 4 with workshops built, works hired and characters in Florence."""
+    for step in STEPS:
+        s = step.state
+        if s.phase is Phase.PLACEMENT and s.round == 4 and any(w.worker != NO_SEAT for w in s.works):
+            return step
+    raise AssertionError("no such step in the playout")
+
+
+# ------------------------------------------------------------------ the manifest and the labels
+def test_the_client_finds_florenzas_presentation_through_its_manifest() -> None:
+    assert isinstance(presentation_for("florenza"), FlorenzaPresentation)
+
+
+def test_labels_name_every_component_from_the_validated_content() -> None:
+    labels = load().labels
+    for w in C.workshops:
+        assert labels.workshop(w.id) == w.name and labels.workshop_text(w.id).startswith(f"{w.name}: costs ")
+    for a in C.artists:
+        assert labels.character(a.id) == a.name and labels.artist_text(a.id).startswith(a.name)
+    for p in C.preachers:
+        assert labels.character(p.id) == p.name and f"offering {p.offering}" in labels.preacher_text(p.id)
+    for w in C.works:
+        place = w.building or {"PALAZZO": "Palazzo", "CHIESA": "Chiesa", "DUOMO": "Duomo"}[w.area.name]
+        assert labels.work(w.id) == f"{w.name} ({place})"
+    assert labels.workshop(99) == "workshop #99" and labels.character(99) == "character #99"
+    assert labels.work(99) == "art work #99" and labels.life(6) == "Life in Florenza VI"
+    assert labels.effect(3) == "gives 1 wood"  # Boscaiuolo
+    assert labels.effect(1) == "pays 2 fabric for 3 prestige"  # Arazziere, a formula
+    assert labels.effect(6) == "income 50 fiorini, 1 worker (purple, no worker)"  # Casa
+    assert labels.artist_text(41) == "Anonymous painter (painting, free)"
+
+
+def test_amounts_read_as_goods() -> None:
+    assert amounts_text({"money": 100, "wood": 1, "prestige": 2}) == "100 fiorini, 1 wood, 2 prestige"
+    assert amounts_text({"workers": 1}) == "1 worker" and amounts_text({"workers": 2}) == "2 workers"
+    assert amounts_text({"money": 0}) == "nothing"
+
+
+# ------------------------------------------------------------------ the board
+def test_the_board_shows_every_part_of_the_table_as_the_state_has_it() -> None:
+    s = mid_game().state
+    text = text_of(load().board(view_of(s, 1), 42, NAMES, "m1"))
+    assert "Florenza  match m1  v42" in text and "Round 4 of 8  Phase: placement (step 4)" in text
+    assert f"Turn: {NAMES[s.active]}" in text
+    for section in ("Families and tracks", "The city", "The Duomo", "Market", "Life in Florenza"):
+        assert section in text
+    assert "Bruno (you)" in text  # the viewer
+    for p in s.players:
+        row = next(line for line in text.splitlines() if line.strip().startswith(NAMES[p.seat]))
+        numbers = [int(n) for n in re.findall(r"-?\d+", row)]
+        assert numbers[:5] == [p.prestige, p.certificates, p.church, p.goods.money, p.goods.marble], row
+        for x in p.district:
+            if x.workshop:
+                assert C.workshop[x.workshop].name in text
+    for w in C.public_works:
+        assert w.name in text and (w.area.name == "DUOMO" or w.building in text)
+    bank = ", ".join(f"{s.supply.count(r)} {r.name.lower()}" for r in Resource)
+    assert f"Bank: {bank}" in text
+    for x in s.present:
+        assert load().labels.character(x.character) in text
+    assert f"In the bag: {len(s.bag)}" in text and "Workshop supply: " in text
+
+
+def test_a_hired_work_and_a_worked_workshop_show_who_is_on_them() -> None:
+    s = mid_game().state
+    text = text_of(load().board(view_of(s), 1, NAMES, ""))
+    for spot in s.works:
+        if spot.worker != NO_SEAT and spot.district == NO_SEAT:
+            assert f"{NAMES[spot.worker]} hired {C.artist[spot.artist].name}" in text
+        if spot.crest != NO_SEAT and spot.district == NO_SEAT:
+            assert f"completed by {NAMES[spot.crest]}" in text
+
+
+def test_the_final_scoring_lists_every_line_best_first_with_names() -> None:
+    final = STEPS[-1].state
+    assert final.phase is Phase.FINISHED
+    text = text_of(load().final(view_of(final), NAMES))
+    assert "Final scoring" in text and "empty Palazzo/Chiesa" in text
+    rows = [line.split() for line in text.splitlines() if line.strip()[:1].isdigit()]
+    assert len(rows) == 4
+    assert [int(r[0]) for r in rows] == sorted(final.placings)
+    for row in rows:
+        score = next(f for f in final.final if NAMES[f.seat] == row[1])
+        assert int(row[-3]) == score.total and int(row[0]) == final.placings[score.seat]
+    assert load().final(view_of(mid_game().state), NAMES) is None
+
+
+# ------------------------------------------------------------------ commands and events in words
+def _commands() -> Iterator[tuple[Any, Any]]:
+    for step in STEPS:
+        if step.actor.is_seat:
+            view = view_of(step.state, step.actor.seat)
+            yield from ((GAME.codec.to_message(c), view) for c in step.legal)
+
+
+def test_every_kind_of_command_is_described_in_words_with_names_not_ids() -> None:
+    presentation = load()
+    seen: dict[str, str] = {}
+    for command, view in _commands():
+        text = presentation.describe_command(command, view, NAMES)
+        assert "#" not in text and "{" not in text, text
+        seen.setdefault(command.DESCRIPTOR.name, text)
+    assert {"ChooseStartingWorkshop", "PlanWorkshop", "HireArtist", "WorkWorkshop", "MakeOffering"} <= set(
+        seen
+    )
+    assert {"VisitMarket", "Pass", "CompleteArtWork", "SellResource", "BuyResource"} <= set(seen)
+    assert re.fullmatch(r"Hire artist: .+ \(.+\) for .+ \(.+\): .+ -> .+ prestige.*", seen["HireArtist"])
+    assert re.fullmatch(r"Plan workshop: .+: costs .+; (gives|pays|income) .+", seen["PlanWorkshop"])
+    assert re.fullmatch(r"Complete art work: .+ with \w+ by .+; price .+", seen["CompleteArtWork"])
+
+
+def test_a_duomo_die_choice_names_the_workers_or_the_bonus_it_keeps() -> None:
+    for step in STEPS:
+        pending = step.state.pending
+        if pending is not None and step.legal:
+            view = view_of(step.state, pending.seat)
+            texts = [load().describe_command(GAME.codec.to_message(c), view, NAMES) for c in step.legal]
+            assert all(t.startswith("Choose die: ") for t in texts)
+            assert all(("worker" in t) or ("bonus die" in t) for t in texts), texts
+            return
+    pytest.skip("no Duomo dice in this playout")
+
+
+def test_events_read_as_sentences_naming_the_players() -> None:
+    presentation = load()
+    texts = [
+        presentation.describe_event(GAME.codec.to_message(e), NAMES) for step in STEPS for e in step.events
+    ]
+    assert all("{" not in t and "#" not in t for t in texts)
+    assert texts[0].startswith("The game starts with 4 families; turn order ")
+    assert any(re.fullmatch(r"(Ada|Bruno|Cosima|Dante) hired .+ for .+ \(.+\)", t) for t in texts)
+    assert any(re.fullmatch(r"Income die: \d, everybody takes \w+", t) for t in texts)
+    assert any(t.startswith("Arrived in Florence: ") for t in texts)
+    assert texts[-2].startswith("The game ends: ") and texts[-1] == "Step: finished"
