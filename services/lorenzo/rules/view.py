@@ -34,24 +34,25 @@ from shared.wire import message, pb
 class PlayerView:
     """One seat's board as the viewer may see it (hands and Vatican answer: its own only)."""
 
-    seat: int = pb(1)
-    goods: Goods = pb(2)
-    territories: tuple[int, ...] = pb(3)
-    buildings: tuple[int, ...] = pb(4)
-    characters: tuple[int, ...] = pb(5)
-    ventures: tuple[int, ...] = pb(6)
-    placed: tuple[Member, ...] = pb(7)
-    bonus_tile: int = pb(8)
-    hand: tuple[int, ...] = pb(9)  # empty unless it is the viewer's own (or the viewer is the system)
-    hand_size: int = pb(10)
-    draft_hand: tuple[int, ...] = pb(11)
+    seat: int = pb(1)  # 0-based seat number
+    goods: Goods = pb(2)  # resources and track positions (military, faith, victory points)
+    territories: tuple[int, ...] = pb(3)  # card ids (GetContent cards), in the order taken
+    buildings: tuple[int, ...] = pb(4)  # card ids
+    characters: tuple[int, ...] = pb(5)  # card ids
+    ventures: tuple[int, ...] = pb(6)  # card ids
+    placed: tuple[Member, ...] = pb(7)  # family members already on the board this round
+    bonus_tile: int = pb(8)  # personal bonus tile id (GetContent bonus_tiles); 0 before the choice
+    # leader ids (GetContent leaders): empty unless it is the viewer's own (or the viewer is the system)
+    hand: tuple[int, ...] = pb(9)
+    hand_size: int = pb(10)  # leaders in hand, for every viewer
+    draft_hand: tuple[int, ...] = pb(11)  # leaders offered in the draft now: the viewer's own only
     draft_hand_size: int = pb(12)
-    played: tuple[PlayedLeader, ...] = pb(13)
-    discarded: tuple[int, ...] = pb(14)
-    excommunications: tuple[int, ...] = pb(15)
-    vatican_answered: bool = pb(16)
-    vatican_answer: bool | None = pb(17)  # only the viewer's own
-    six_member: Member | None = pb(18)
+    played: tuple[PlayedLeader, ...] = pb(13)  # leaders in play, face up
+    discarded: tuple[int, ...] = pb(14)  # leaders discarded (each for a council privilege)
+    excommunications: tuple[int, ...] = pb(15)  # excommunication tile ids taken
+    vatican_answered: bool = pb(16)  # answered this period's Vatican report (the answer itself is secret)
+    vatican_answer: bool | None = pb(17)  # only the viewer's own: true = showed support (spent faith)
+    six_member: Member | None = pb(18)  # Federico da Montefeltro: the member set to 6 this round
 
 
 @message
@@ -60,26 +61,28 @@ class LorenzoView:
 
     viewer_seat: int = pb(1)  # -1 for spectators and the system
     phase: Phase = pb(2)
-    round: int = pb(3)
-    period: int = pb(4)
-    turn_order: tuple[int, ...] = pb(5)
-    turn_queue: tuple[int, ...] = pb(6)
-    turn_index: int = pb(7)
-    active_seat: int = pb(8)
-    acted: bool = pb(9)
-    pending: tuple[Decision, ...] = pb(10)
-    budget: Goods = pb(11)
-    dice: tuple[int, ...] = pb(12)
+    round: int = pb(3)  # 1..6 (two rounds a period)
+    period: int = pb(4)  # 1..3
+    turn_order: tuple[int, ...] = pb(5)  # seats in this round's turn order (the council palace sets the next)
+    turn_queue: tuple[int, ...] = pb(6)  # seats in the order they act this round, one entry per turn
+    turn_index: int = pb(7)  # index of the current turn in turn_queue
+    active_seat: int = pb(8)  # the seat whose turn it is; -1 outside the action phase
+    acted: bool = pb(9)  # the active seat has placed a member this turn (it may still play leaders, then end)
+    pending: tuple[Decision, ...] = pb(10)  # choices the active seat owes before its turn goes on
+    budget: Goods = pb(11)  # what production exchanges may still be paid from in this action
+    dice: tuple[int, ...] = pb(12)  # this round's dice: black, white, orange
+    # Card id on each tower space 1..16 (index = space - 1; 0 = empty): spaces 1-4 are the territory
+    # tower, 5-8 character, 9-12 building, 13-16 venture, each from floor 1 (bottom) to 4.
     towers: tuple[int, ...] = pb(13)
-    occupants: tuple[Occupant, ...] = pb(14)
-    excommunication_tiles: tuple[int, ...] = pb(15)
-    bonus_tiles_left: tuple[int, ...] = pb(16)
-    tile_pickers: tuple[int, ...] = pb(17)
-    players: tuple[PlayerView, ...] = pb(18)
-    deck_sizes: tuple[int, ...] = pb(19)
-    decks: tuple[Deck, ...] = pb(20)  # the system only
-    final: tuple[FinalScore, ...] = pb(21)
-    placings: tuple[int, ...] = pb(22)
+    occupants: tuple[Occupant, ...] = pb(14)  # every family member on an action space (GetContent spaces)
+    excommunication_tiles: tuple[int, ...] = pb(15)  # this match's tile id per period (I, II, III)
+    bonus_tiles_left: tuple[int, ...] = pb(16)  # personal bonus tiles still to choose (advanced game)
+    tile_pickers: tuple[int, ...] = pb(17)  # seats still to choose a bonus tile, in order
+    players: tuple[PlayerView, ...] = pb(18)  # one per seat, seat order
+    deck_sizes: tuple[int, ...] = pb(19)  # cards left per deck: territory, building, character, venture
+    decks: tuple[Deck, ...] = pb(20)  # the deck order: the system only (empty for seats and spectators)
+    final: tuple[FinalScore, ...] = pb(21)  # the final scoring per seat, once the match is over
+    placings: tuple[int, ...] = pb(22)  # per seat, 1 = winner (ties share), once the match is over
 
 
 def _player_view(p: PlayerState, sees_all: bool, own: bool) -> PlayerView:
