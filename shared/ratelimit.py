@@ -39,6 +39,7 @@ FORWARDED = "x-forwarded-for"  # set by the gateway (services/gateway/rpc.py)
 TRUSTED_VAR = "TABULA_TRUSTED_GATEWAYS"
 DEFAULT_TRUSTED = "127.0.0.0/8,::1/128"
 LEASE_S = 30.0
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,9 +220,6 @@ class _Once:
 
 
 # ---------------------------------------------------------------- who is calling
-
-
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def trusted_from_env(env: Mapping[str, str] | None = None) -> tuple[Network, ...]:

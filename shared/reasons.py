@@ -63,14 +63,16 @@ PLATFORM: tuple[Reason, ...] = (
     Reason(
         "bad_token",
         "UNAUTHENTICATED",
-        "The `authorization: Bearer <token>` is missing, forged, malformed or expired: sign in again "
+        "The `authorization: Bearer <token>` is missing, forged, malformed, expired or signed with a "
+        "key no longer accepted: sign in again "
         "(the lobby) or ask for a new seat or spectator token (ListMyMatches, GetSpectatorToken).",
     ),
     Reason(
         "forbidden",
         "PERMISSION_DENIED",
-        "The token is valid but does not allow this: another match's or seat's token, a spectator "
-        "sending a command, a non-host changing a room, a private room from outside.",
+        "The token is genuine but does not allow this: a token for another service (a player token at "
+        "a rule service), another match's or seat's token, a spectator sending a command, a non-host "
+        "changing a room, a private room or its match from outside.",
     ),
     Reason(
         "invalid_argument",
@@ -110,6 +112,19 @@ PLATFORM: tuple[Reason, ...] = (
         "UNAVAILABLE",
         "The event store cannot be reached right now (a `google.rpc.RetryInfo` says when to retry): "
         "retry the same request, a command with the same `command_id`, so it lands once.",
+    ),
+    Reason(
+        "rate_limited",
+        "RESOURCE_EXHAUSTED",
+        "Too many calls of this kind from this address or identity (sign-ins, room creations, joins, "
+        "commands, watches): metadata `limit` names the limit (`sign_in_ip`, `command_player` ...); "
+        "retry after the `google.rpc.RetryInfo` delay.",
+    ),
+    Reason(
+        "quota_exceeded",
+        "RESOURCE_EXHAUSTED",
+        "A quota is used up: metadata `limit` names it (`watches_per_token`: this token already has "
+        "that many open watch streams); close one, or retry after the `google.rpc.RetryInfo` delay.",
     ),
     Reason(
         "match_over",

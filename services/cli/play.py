@@ -207,19 +207,23 @@ def _play_seat(console: Console, seat: SavedMatch, address: str, deadline: float
 
 
 def _spectate(lobby: str, match_id: str, token: str, game: str, name: str, deadline: float) -> Any:
-    """(token, game) to watch ``match_id``: the given token, else a spectator token from the lobby.
+    """(token, game) to watch ``match_id``: the given token, else a spectator token from the lobby,
+    asked as the saved player of that match (``tabula play`` made it) or as a new guest.
     (The players' names come with every view: ``GetViewResponse.seats``.)"""
     import grpc
 
     from services.client.lobby import Lobby
     from services.client.saved import find
 
+    saved = find(matches_file(), match_id)
     if token:
-        saved = find(matches_file(), match_id)
         return token, _game(game or (saved.game if saved else ""))
     with grpc.insecure_channel(_address("lobby", lobby)) as channel:
         client = Lobby(channel, deadline)
-        client.sign_in(name)
+        if saved is not None:  # our own match: a private room's match is watched by its players only
+            client.token = saved.guest_token
+        else:
+            client.sign_in(name)
         token, game = client.spectator_token(match_id)
     return token, _game(game)
 

@@ -33,7 +33,7 @@ def tool_env() -> dict[str, str]:
 @contextmanager
 def running_stack(folder: Path) -> Iterator[tuple[dict[str, str], str]]:
     """`tabula run` in ``folder`` on free ports; yields (the tools' environment, run's output so far)."""
-    env = {**tool_env(), "TABULA_SECRET": "e2e-stack-dir-secret-0123456789"}
+    env = {**tool_env(), "TABULA_SECRET": "e2e-stack-dir-secret-0123456789abcdef"}
     for name in service_ports():
         env[f"TABULA_{name.upper()}_PORT"] = str(free_port())
     proc = subprocess.Popen(

@@ -244,7 +244,7 @@ def gateway(tmp_path: Path) -> Iterator[Gateway]:
     env = {
         **os.environ,
         "REDIS_URL": redis.url,
-        "TABULA_SECRET": "client-guide-secret-0123456789",
+        "TABULA_SECRET": "client-guide-secret-0123456789abcdef",
         f"TABULA_{GAME.upper()}_PORT": str(ports[GAME]),
         "TABULA_LOBBY_PORT": str(ports["lobby"]),
         "TABULA_GATEWAY_PORT": str(ports["gateway"]),

@@ -18,7 +18,7 @@ from shared.redis_server import free_port
 
 
 def test_run_starts_every_service_reports_addresses_and_stops_on_ctrl_c(tmp_path: Path) -> None:
-    env = {**os.environ, "TABULA_SECRET": "e2e-secret-0123456789"}
+    env = {**os.environ, "TABULA_SECRET": "e2e-secret-0123456789abcdefghijklmn"}
     env.pop("REDIS_URL", None)
     for name in service_ports():
         env[f"TABULA_{name.upper()}_PORT"] = str(free_port())

@@ -49,7 +49,7 @@ def stack(tmp_path: Path) -> Iterator[dict[str, str]]:
     env = {
         **os.environ,
         "REDIS_URL": redis.url,
-        "TABULA_SECRET": "node-client-secret-0123456789",
+        "TABULA_SECRET": "node-client-secret-0123456789abcdef",
         "TABULA_LORENZO_PORT": str(ports["lorenzo"]),
         "TABULA_LOBBY_PORT": str(ports["lobby"]),
         "TABULA_GATEWAY_PORT": str(ports["gateway"]),

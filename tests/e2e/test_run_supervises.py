@@ -27,7 +27,7 @@ pytestmark = pytest.mark.timeout(300)
 
 
 def _start_stack(tmp_path: Path) -> tuple[subprocess.Popen[str], str, Path]:
-    env = {**os.environ, "TABULA_SECRET": "e2e-secret-0123456789"}
+    env = {**os.environ, "TABULA_SECRET": "e2e-secret-0123456789abcdefghijklmn"}
     env.pop("REDIS_URL", None)
     for name in service_ports():
         env[f"TABULA_{name.upper()}_PORT"] = str(free_port())

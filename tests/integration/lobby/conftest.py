@@ -76,13 +76,15 @@ class LobbyFactory:
         background: bool = True,
         push: Any = None,
         limits: bool = True,
+        limiter: Limiter | None = None,
         **addrs: int,
     ) -> Lobby:
-        """A lobby with the default abuse limits (``limits=False``: none, for load tests)."""
+        """A lobby with the default abuse limits, or ``limiter``'s (``limits=False``: none: load tests)."""
         settings = Settings.from_env({"REDIS_URL": self.redis_url})
         env = {"TABULA_RACE_ADDR": f"127.0.0.1:{self.race_port}"}
         env |= {f"TABULA_{game.upper()}_ADDR": f"127.0.0.1:{port}" for game, port in addrs.items()}
-        limiter = None if limits else unlimited(redis.Redis.from_url(self.redis_url))
+        if not limits:
+            limiter = unlimited(redis.Redis.from_url(self.redis_url))
         lobby = build(
             settings, 0, SIGNER, env=env, policy=policy, keepalive_ms=300, push=push, limiter=limiter
         )

@@ -1,0 +1,315 @@
+"""Abuse limits over real gRPC and a private Redis: token buckets shared by every instance, the
+sign-in and room floods of issue 13 cut off, quotas, the trusted gateway's client address, and
+guest names that expire with their identity."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import grpc
+import pytest
+import redis
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from tabula.lobby.v1 import lobby_pb2 as pb
+from tabula.lobby.v1 import lobby_pb2_grpc
+
+from services.games import load_game
+from services.lobby.adapters import keys
+from services.lobby.adapters.ratings_repo import RatingsRepository
+from shared.errors import ResourceExhausted, error_info
+from shared.game_service import GameServicer
+from shared.grpc_server import RunningServer, start_server
+from shared.ratelimit import RATES, Limiter, Rate
+from shared.runner import MatchRunner
+from shared.store.redis_store import RedisEventStore
+from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in
+
+EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def limiter(client: redis.Redis, watches: int = 8, **rates: str) -> Limiter:
+    """The defaults, with ``rates`` (``sign_in_ip="3/1"``) instead."""
+    chosen = {name: Rate.parse(rates.get(name, text)) for name, text in RATES.items()}
+    return Limiter(client, chosen, {"watches_per_token": watches})
+
+
+def retry_delay_s(err: grpc.RpcError) -> float:
+    status = rpc_status.from_call(err)
+    assert status is not None
+    for detail in status.details:
+        info = error_details_pb2.RetryInfo()
+        if detail.Unpack(info):
+            return float(info.retry_delay.ToNanoseconds()) / 1e9
+    raise AssertionError("no RetryInfo")
+
+
+def limited(call: Any, limit: str, reason: str = "rate_limited") -> float:
+    """``call`` is RESOURCE_EXHAUSTED for ``limit``; its retry delay in seconds."""
+    err = fails(call, EXHAUSTED, reason)
+    info = error_info(err)
+    assert info is not None and info.metadata["limit"] == limit, info
+    return retry_delay_s(err)
+
+
+def stub_of(lobby: Any) -> Any:
+    return lobby_pb2_grpc.LobbyServiceStub(grpc.insecure_channel(f"127.0.0.1:{lobby.port}"))
+
+
+def sign_in_request(name: str = "Ada") -> pb.SignInGuestRequest:
+    return pb.SignInGuestRequest(display_name=name)
+
+
+# ---------------------------------------------------------------- the bucket
+
+
+def test_the_bucket_refills_and_says_when(make_lobby: LobbyFactory, redis_client: redis.Redis) -> None:
+    stub = stub_of(make_lobby(limiter=limiter(redis_client, sign_in_ip="3/1")))
+    for _ in range(3):
+        stub.SignInGuest(sign_in_request(), timeout=5)
+    delay = limited(lambda: stub.SignInGuest(sign_in_request(), timeout=5), "sign_in_ip")
+    assert 0 < delay <= 1 / 3 + 0.01  # one token every third of a second
+    time.sleep(delay + 0.05)
+    assert stub.SignInGuest(sign_in_request(), timeout=5).token
+    limited(lambda: stub.SignInGuest(sign_in_request(), timeout=5), "sign_in_ip")
+
+
+def test_two_lobby_instances_share_one_bucket(make_lobby: LobbyFactory, redis_client: redis.Redis) -> None:
+    first = stub_of(make_lobby(limiter=limiter(redis_client, sign_in_ip="5/600")))
+    second = stub_of(make_lobby(limiter=limiter(redis_client, sign_in_ip="5/600")))
+    for stub in (first, second, first, second, first):
+        stub.SignInGuest(sign_in_request(), timeout=5)
+    for stub in (first, second):
+        limited(lambda s=stub: s.SignInGuest(sign_in_request(), timeout=5), "sign_in_ip")
+
+
+def test_the_limiter_itself_refuses_with_the_limit_and_a_delay(redis_client: redis.Redis) -> None:
+    limits = limiter(redis_client, join_player="2/10")
+    limits.take("join_player", "p1")
+    limits.take("join_player", "p1")
+    limits.take("join_player", "p2")  # another identity has its own bucket
+    with pytest.raises(ResourceExhausted) as err:
+        limits.take("join_player", "p1")
+    assert (err.value.limit, err.value.reason) == ("join_player", "rate_limited")
+    assert 4 < err.value.retry_after_s <= 5  # one token every 5 s
+
+
+# ---------------------------------------------------------------- the floods of issue 13
+
+
+def test_a_flood_of_sign_ins_is_cut_off_at_the_default_rate(make_lobby: LobbyFactory) -> None:
+    stub = stub_of(make_lobby())
+    started = time.monotonic()
+
+    def attempt(_: int) -> str:
+        try:
+            stub.SignInGuest(sign_in_request("Flood"), timeout=10)
+            return "ok"
+        except grpc.RpcError as err:
+            assert err.code() == EXHAUSTED, err.details()
+            return "limited"
+
+    with ThreadPoolExecutor(32) as pool:
+        results = Counter(pool.map(attempt, range(400)))
+    refilled = (time.monotonic() - started) * 30 / 60  # the default: 30 at once, then 30 a minute
+    assert 30 <= results["ok"] <= 30 + refilled + 1, results
+    assert results["limited"] == 400 - results["ok"]
+
+
+def test_a_flood_of_rooms_is_cut_off_per_address_and_per_player(make_lobby: LobbyFactory) -> None:
+    stub = stub_of(make_lobby())
+    # many identities (tokens are cheap to get once sign-ins are spread over time) from one address
+    guests = [Guest(f"g-{n}", SIGNER.player(f"g-{n}", f"Flood {n}")) for n in range(60)]
+
+    def create(guest: Guest) -> str:
+        try:
+            stub.CreateRoom(pb.CreateRoomRequest(game="race", seats=2), metadata=guest.md, timeout=10)
+            return "ok"
+        except grpc.RpcError as err:
+            assert err.code() == EXHAUSTED, err.details()
+            return "limited"
+
+    with ThreadPoolExecutor(16) as pool:
+        results = Counter(pool.map(create, guests))
+    assert 30 <= results["ok"] <= 32 and results["limited"] == 60 - results["ok"], results
+    listed = stub.ListRooms(pb.ListRoomsRequest(game="race", limit=200), metadata=guests[0].md, timeout=5)
+    assert len(listed.rooms) == results["ok"]
+
+
+def test_one_player_opening_and_closing_rooms_is_limited(
+    make_lobby: LobbyFactory, redis_client: redis.Redis
+) -> None:
+    stub = stub_of(make_lobby(limiter=limiter(redis_client, create_room_player="4/600")))
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    for _ in range(4):
+        room = stub.CreateRoom(pb.CreateRoomRequest(game="race", seats=2), metadata=ada.md, timeout=5).room
+        stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5)  # closes it
+    request = pb.CreateRoomRequest(game="race", seats=2)
+    limited(lambda: stub.CreateRoom(request, metadata=ada.md, timeout=5), "create_room_player")
+    assert stub.CreateRoom(request, metadata=bob.md, timeout=5).room.room_id  # Bob has his own bucket
+
+
+def test_joins_are_limited_per_player(make_lobby: LobbyFactory, redis_client: redis.Redis) -> None:
+    stub = stub_of(make_lobby(limiter=limiter(redis_client, join_player="2/600")))
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    room = stub.CreateRoom(pb.CreateRoomRequest(game="race", seats=3), metadata=ada.md, timeout=5).room
+    join = pb.JoinRoomRequest(room_id=room.room_id)
+    for _ in range(2):
+        stub.JoinRoom(join, metadata=bob.md, timeout=5)
+        stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5)
+    limited(lambda: stub.JoinRoom(join, metadata=bob.md, timeout=5), "join_player")
+    enqueue = pb.EnqueueRequest(game="race")
+    limited(lambda: stub.Enqueue(enqueue, metadata=bob.md, timeout=5), "join_player")  # a join too
+
+
+# ---------------------------------------------------------------- quotas
+
+
+def test_a_player_has_one_open_room_at_a_time(stub: Any) -> None:
+    """The open-room quota per player is one: a player sits in one room (or queue) at a time."""
+    ada = sign_in(stub, "Ada")
+    request = pb.CreateRoomRequest(game="race", seats=2)
+    room = stub.CreateRoom(request, metadata=ada.md, timeout=5).room
+    fails(
+        lambda: stub.CreateRoom(request, metadata=ada.md, timeout=5),
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "busy",
+    )
+    stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5)
+    assert stub.CreateRoom(request, metadata=ada.md, timeout=5).room.room_id
+
+
+def first_of(stream: Any) -> Any:
+    return next(iter(stream))
+
+
+def test_open_watch_streams_per_token_are_capped_and_given_back(
+    make_lobby: LobbyFactory, redis_client: redis.Redis
+) -> None:
+    stub = stub_of(make_lobby(limiter=limiter(redis_client, watches=2)))
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    room = stub.CreateRoom(pb.CreateRoomRequest(game="race", seats=3), metadata=ada.md, timeout=5).room
+    stub.JoinRoom(pb.JoinRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5)
+    watch = pb.WatchRoomRequest(room_id=room.room_id)
+    open_ = [stub.WatchRoom(watch, metadata=ada.md, timeout=30) for _ in range(2)]
+    for stream in open_:
+        assert first_of(stream).room.room.room_id == room.room_id
+    third = stub.WatchRoom(watch, metadata=ada.md, timeout=30)
+    limited(lambda: first_of(third), "watches_per_token", "quota_exceeded")
+    notices = stub.WatchMyNotices(pb.WatchMyNoticesRequest(), metadata=ada.md, timeout=30)
+    limited(lambda: first_of(notices), "watches_per_token", "quota_exceeded")  # every lobby stream counts
+    assert first_of(stub.WatchRoom(watch, metadata=bob.md, timeout=30)).room  # Bob's token: his own quota
+    open_[0].cancel()  # the cancelled call gives its lease back at once
+    deadline = time.monotonic() + 5
+    while True:
+        again = stub.WatchRoom(watch, metadata=ada.md, timeout=30)
+        try:
+            assert first_of(again).room.room.room_id == room.room_id
+            break
+        except grpc.RpcError:
+            assert time.monotonic() < deadline, "the lease of the cancelled stream was not given back"
+            time.sleep(0.05)
+    again.cancel()
+    open_[1].cancel()
+
+
+@pytest.fixture
+def limited_race(race_pb: Any, redis_client: redis.Redis) -> Iterator[RunningServer]:
+    """The race rule service with limits: 3 commands per player a minute, 1 watch per token."""
+    game = load_game("race")
+    runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
+    limits = limiter(redis_client, watches=1, command_player="3/60")
+    running = start_server([GameServicer(runner, game.modules, SIGNER, limiter=limits).registration()])
+    yield running
+    running.stop(0)
+
+
+def test_commands_and_watches_on_the_rule_service_are_limited(
+    limited_race: RunningServer, make_lobby: LobbyFactory
+) -> None:
+    stub = stub_of(make_lobby(race=limited_race.port))
+    race = load_game("race").modules
+    game = race.pb2_grpc.RaceServiceStub(grpc.insecure_channel(f"127.0.0.1:{limited_race.port}"))
+    ada = sign_in(stub, "Ada")
+    room = stub.CreateRoom(pb.CreateRoomRequest(game="race", seats=2), metadata=ada.md, timeout=5).room
+    stub.AddBot(pb.AddBotRequest(room_id=room.room_id, level=pb.BOT_LEVEL_RANDOM), metadata=ada.md, timeout=5)
+    started = stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=10)
+    seat = auth(started.seat_token)
+    match_id = started.match_id
+    for n in range(3):  # refused by the rules or stale, each still counts as a command
+        request = race.pb2.SubmitCommandRequest(
+            match_id=match_id,
+            expected_version=0,
+            command_id=f"c{n}",
+            command=race.pb2.Command(roll=race.pb2.Roll()),
+        )
+        with pytest.raises(grpc.RpcError) as err:
+            game.SubmitCommand(request, metadata=seat, timeout=5)
+        assert err.value.code() != EXHAUSTED
+    limited(lambda: game.SubmitCommand(request, metadata=seat, timeout=5), "command_player")
+    spectator = stub.GetSpectatorToken(
+        pb.GetSpectatorTokenRequest(match_id=match_id), metadata=ada.md, timeout=5
+    )
+    watch = race.pb2.WatchMatchRequest(match_id=match_id, from_version=1)
+    first = game.WatchMatch(watch, metadata=auth(spectator.token), timeout=30)
+    assert first_of(first)
+    second = game.WatchMatch(watch, metadata=auth(spectator.token), timeout=30)
+    limited(lambda: first_of(second), "watches_per_token", "quota_exceeded")
+    first.cancel()
+
+
+# ---------------------------------------------------------------- who is calling
+
+
+def test_a_trusted_gateway_forwards_the_client_address(
+    make_lobby: LobbyFactory, redis_client: redis.Redis
+) -> None:
+    """Loopback is trusted by default: the forwarded address is the one counted."""
+    stub = stub_of(make_lobby(limiter=limiter(redis_client, sign_in_ip="2/600")))
+    for _ in range(2):
+        stub.SignInGuest(sign_in_request(), metadata=[("x-forwarded-for", "203.0.113.7")], timeout=5)
+    from_there = [("x-forwarded-for", "203.0.113.7")]
+    limited(lambda: stub.SignInGuest(sign_in_request(), metadata=from_there, timeout=5), "sign_in_ip")
+    assert stub.SignInGuest(sign_in_request(), metadata=[("x-forwarded-for", "203.0.113.8")], timeout=5).token
+
+
+def test_an_untrusted_peer_cannot_choose_its_address(
+    make_lobby: LobbyFactory, redis_client: redis.Redis
+) -> None:
+    limits = limiter(redis_client, sign_in_ip="2/600")
+    limits.trusted = ()  # no gateway trusted: x-forwarded-for is ignored, the peer is counted
+    stub = stub_of(make_lobby(limiter=limits))
+    for n in range(2):
+        stub.SignInGuest(sign_in_request(), metadata=[("x-forwarded-for", f"203.0.113.{n}")], timeout=5)
+    elsewhere = [("x-forwarded-for", "203.0.113.99")]
+    limited(lambda: stub.SignInGuest(sign_in_request(), metadata=elsewhere, timeout=5), "sign_in_ip")
+
+
+# ---------------------------------------------------------------- guests expire
+
+
+def test_a_guest_name_expires_with_the_identity_and_each_call_refreshes_it(
+    stub: Any, redis_client: redis.Redis
+) -> None:
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    name_key = keys.guest(ada.player_id)
+    assert redis_client.get(name_key) == b"Ada"
+    assert keys.GUEST_TTL_S - 5 <= redis_client.ttl(name_key) <= keys.GUEST_TTL_S
+    redis_client.expire(name_key, 30)
+    stub.ListRooms(pb.ListRoomsRequest(game="race"), metadata=ada.md, timeout=5)  # a call refreshes it
+    assert redis_client.ttl(name_key) > keys.GUEST_TTL_S - 5
+    # a guest who stops calling is forgotten: name, match list and history go together
+    redis_client.zadd(keys.mine(ada.player_id), {"m1": 1})
+    redis_client.zadd(keys.history(ada.player_id), {"{}": 1})
+    RatingsRepository(redis_client).set_name(ada.player_id, "Ada", ttl_s=1)
+    time.sleep(1.2)
+    assert not redis_client.exists(name_key, keys.mine(ada.player_id), keys.history(ada.player_id))
+    assert RatingsRepository(redis_client).names([ada.player_id, bob.player_id]) == ["", "Bob"]
+    room = stub.CreateRoom(pb.CreateRoomRequest(game="race", seats=2), metadata=bob.md, timeout=5).room
+    invite = pb.InviteToRoomRequest(room_id=room.room_id, player_id=ada.player_id)
+    fails(lambda: stub.InviteToRoom(invite, metadata=bob.md, timeout=5), grpc.StatusCode.NOT_FOUND)
+    assert not redis_client.exists("{lobby}:names")  # no hash of every name ever given
