@@ -69,7 +69,7 @@ class Scope(enum.StrEnum):
 
 
 def game_audience(game: str) -> str:
-    """The audience of a game's rule service (``game:lorenzo``)."""
+    """The audience of a game's rule service (``game:<name>``)."""
     return f"game:{game}"
 
 
