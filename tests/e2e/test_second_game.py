@@ -37,6 +37,8 @@ import redis
 from tabula.lobby.v1 import lobby_pb2 as lobby_pb
 from tabula.lobby.v1 import lobby_pb2_grpc
 
+from services.cli.stack import STATE_DIR
+from services.client.saved import MATCHES_FILE, find
 from services.games import EXTRA_GAMES, GAMES, load_game
 from shared.protogen import compile_protos, render_game_proto
 from shared.redis_server import free_port
@@ -84,6 +86,8 @@ def stack(race_gen: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         "TABULA_SECRET": "e2e-second-game-secret-0123456789",
         "TABULA_MCTS_SECONDS": "0.05",
         "TABULA_MCTS_ITERATIONS": "20",
+        # `tabula play` saves its guest and seat tokens here (matches.json), not in the repo's .tabula/
+        STATE_DIR: str(tmp_path_factory.mktemp("state")),
     }
     env.pop("REDIS_URL", None)
     for name in ("lobby", "gateway", *(m.name for m in GAMES), MANIFEST.name):
@@ -180,9 +184,13 @@ def guest(lobby: Any) -> list[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def spectator_token(lobby: Any, guest: list[tuple[str, str]], played: Played) -> str:
+def spectator_token(stack: Stack, lobby: Any, played: Played) -> str:
+    """`tabula play` plays in a private room, whose match only its players may watch: Ada asks, with
+    the guest token the client saved for rejoining."""
+    saved = find(Path(stack.env[STATE_DIR]) / MATCHES_FILE, played.match_id)
+    assert saved is not None and saved.seat == played.seat
     request = lobby_pb.GetSpectatorTokenRequest(match_id=played.match_id)
-    reply = lobby.GetSpectatorToken(request, metadata=guest, timeout=10)
+    reply = lobby.GetSpectatorToken(request, metadata=_auth(saved.guest_token), timeout=10)
     assert reply.game == "race"
     return str(reply.token)
 
