@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -149,7 +149,7 @@ class GameManifest:
     content_tables: Callable[[], Mapping[str, Any]] | None = None  # public labels for front-ends
     content: ContentHook | None = None  # typed components with texts (GetContent); None: an empty answer
     description: str = ""
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    bench_seats: int | None = None  # seats the benches play (None: max_seats), within the seat range
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():
@@ -161,6 +161,8 @@ class GameManifest:
         names = [o.name for o in self.options]
         if len(set(names)) != len(names):
             raise ValueError(f"{self.name}: an option is declared twice in {names}")
+        if self.bench_seats is not None and not self.min_seats <= self.bench_seats <= self.max_seats:
+            raise ValueError(f"{self.name}: bench_seats {self.bench_seats} is outside its seat range")
 
     @property
     def pb2_module(self) -> str:

@@ -66,5 +66,5 @@ MANIFEST = GameManifest(
     "vie for Captain of the People and Bishop.",
     # The bot bench plays 4 seats, like Lorenzo's (services/workers/bench.py): its goals are set
     # against 3 opponents (docs/workers.md, "Bench").
-    extra={"bench_seats": 4},
+    bench_seats=4,
 )

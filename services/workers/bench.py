@@ -1,7 +1,7 @@
 """The bot bench: in every registered game, ``mcts`` against all-``greedy`` and all-``random`` tables.
 
 Each game is played as :func:`bench_game` sets it up: the seats its manifest names in
-``extra["bench_seats"]``, else the most its rules allow, and the default options of its manifest
+``bench_seats``, else the most its rules allow, and the default options of its manifest
 (the same setup the bench always used, so the numbers stay comparable). The ``mcts`` seat
 rotates over the seats (seat bias cancels out); games run in parallel processes (the rules are
 pure, so a fork is safe) through the one playout driver, ``shared.simulate.play_game``, which
@@ -28,9 +28,9 @@ MAX_MOVE_SECONDS = 2.0
 
 
 def bench_seats(game: str) -> int:
-    """The seats every bench plays: the manifest's ``extra["bench_seats"]``, else the most allowed."""
+    """The seats every bench plays: the manifest's ``bench_seats``, else the most allowed."""
     found = manifest(game)
-    return int(found.extra.get("bench_seats", found.max_seats))
+    return found.bench_seats or found.max_seats
 
 
 def bench_game(game: str) -> tuple[Any, Any]:

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from services import games
 from services.cli import app
+from services.workers.bench import bench_seats
 from services.workers.bots.base import sample_for_seat
 from shared.config import port_for
 from shared.manifest import GameOption, OptionType
@@ -29,6 +30,7 @@ class Forgetful(RaceRules):
 
 FORGETFUL = replace(RACE, name="forgetful", rules=Forgetful)
 SEVEN_SEATS = replace(RACE, name="sevens", max_seats=7)  # the rules still say 2 to 4
+THREE_FOR_BENCH = replace(RACE, name="bench3", bench_seats=3)
 
 
 @pytest.fixture(autouse=True)
@@ -106,6 +108,18 @@ def test_a_manifest_that_cannot_be_right_fails_where_it_is_written() -> None:
         replace(RACE, name="Race")
     with pytest.raises(ValueError, match="declared twice"):
         replace(RACE, options=(*RACE.options, *RACE.options))
+    with pytest.raises(ValueError, match="bench_seats 5 is outside its seat range"):
+        replace(RACE, bench_seats=5)
+
+
+def test_the_benches_play_the_manifests_bench_seats_else_the_most_seats(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(
+        "TABULA_EXTRA_GAMES", "tests.unit.test_manifest:THREE_FOR_BENCH,tests.support.race.manifest:MANIFEST"
+    )
+    assert bench_seats("race") == RACE.max_seats == 4
+    assert bench_seats("bench3") == 3
 
 
 def test_a_test_game_registered_through_the_environment_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
