@@ -22,3 +22,9 @@ fi
 # A previous commit without proto/buf.yaml is read with buf's defaults (module root = proto/).
 "$BUF" breaking proto --against '.git#ref=HEAD~1,subdir=proto'
 echo "buf breaking (proto/ against HEAD~1): ok"
+# Before a commit (proto/ differs from HEAD), also against HEAD: a field that the last commit added
+# and the working tree drops would pass the check against HEAD~1, which never had it.
+if ! git diff --quiet HEAD -- proto; then
+  "$BUF" breaking proto --against '.git#ref=HEAD,subdir=proto'
+  echo "buf breaking (proto/ against HEAD, uncommitted changes): ok"
+fi
