@@ -1,6 +1,8 @@
 """A pure random-playout driver: uniform over the legal commands of the actors in ``to_act``.
 
-Reused by tests, the simulate command and benchmarks.
+Used by Lorenzo's own tests only: the golden playthrough's transcript depends on exactly how it
+draws. ``tabula simulate``, the benches and the platform's tests use the one playout driver,
+``shared.simulate`` (which the rules, being pure, may not import).
 """
 
 from __future__ import annotations
