@@ -108,14 +108,16 @@ class Archiver:
         if needed is None:  # no group, or a required one missing: nobody can say it is done
             return []
         needed_ms = int(needed.partition("-")[0])
-        same_ms = self._ended_before(shard, needed) if any(ms == needed_ms for _, ms in finished) else set()
-        return [match_id for match_id, ms in finished if ms < needed_ms or match_id in same_ms]
+        waiting = self._ending_from(shard, needed) if any(ms == needed_ms for _, ms in finished) else set()
+        return [m for m, ms in finished if ms < needed_ms or (ms == needed_ms and m not in waiting)]
 
-    def _ended_before(self, shard: int, needed: str) -> set[str]:
-        """Matches whose finishing notice is in the same millisecond as ``needed`` but before it."""
-        start = f"{needed.partition('-')[0]}-0"
-        entries = self.store.client.xrange(self.store.outbox_key(shard), start, f"({needed}")
-        return {f[b"match"].decode() for _, f in entries if f.get(b"status") == MatchStatus.FINISHED.encode()}
+    def _ending_from(self, shard: int, needed: str) -> set[str]:
+        """Matches whose finishing notice is at or after ``needed`` in the same millisecond: not yet
+        acknowledged by every group. (One before it is acknowledged, whether still there or trimmed.)"""
+        end = needed.partition("-")[0]  # a bare millisecond: up to its last sequence number
+        entries = self.store.client.xrange(self.store.outbox_key(shard), needed, end)
+        ended = MatchStatus.FINISHED.encode()
+        return {f[b"match"].decode() for _, f in entries if f.get(b"status") == ended}
 
     def run(self, shards: Sequence[int]) -> list[Archived]:
         """Archive up to ``batch`` due matches of ``shards``; failures are logged and left for later."""

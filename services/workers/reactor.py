@@ -10,6 +10,15 @@ Between reads (``tick``), for its shards only, it fires the turn clocks that are
 Redis, ``services.workers.clocks``: a clock is never a Celery countdown) and, every sweep
 interval, plans again the matches that wait on the workers with no progress
 (``services.workers.sweeper``). Time comes from an injectable ``now`` (seconds since the epoch).
+Upkeep, also between reads: every ``TABULA_OUTBOX_TRIM_INTERVAL`` it trims its shards' outbox
+streams to what some group still needs (``shared.outbox.trim_outbox``), and with an archive
+configured it moves finished matches there (``shared.archiver``, a batch per tick).
+
+Any number of instances may run with the defaults (``TABULA_REACTOR_COUNT=1``): each reads every
+shard as its own consumer (``TABULA_REACTOR_CONSUMER``, e.g. the pod name) of the one group, which
+hands each notice to one of them; a clock fires once (``ZREM`` decides), a step the sweepers of
+two instances both plan again is applied once (deterministic command ids), trimming and archiving
+are safe to repeat. ``TABULA_REACTOR_INDEX`` / ``COUNT`` still split the shards instead.
 
 A notice is planned from what the runner recorded with its append (``notice.progress``: seats
 to act, system step pending, status) and the match meta (version, bots, clock, away seats).
@@ -34,9 +43,11 @@ from services.workers.clocks import Clock, ClockStore
 from services.workers.planner import Job, JobKind, away_key, away_seats, plan, seats_back, turn_seconds
 from services.workers.settings import WorkerSettings
 from services.workers.sweeper import Sweeper
+from shared.archive import storage_from_env
+from shared.archiver import Archiver
 from shared.observability import log_fields, setup_logging, start_metrics
-from shared.outbox import FollowerSettings, OutboxFollower, owned_shards
-from shared.runner import MatchRunner, progress_of
+from shared.outbox import FollowerSettings, OutboxFollower, owned_shards, trim_outbox
+from shared.runner import EventCodec, MatchRunner, progress_of
 from shared.store import MatchStatus, OutboxNotice, Progress, shard_of
 from shared.store.redis_store import RedisEventStore
 
@@ -79,15 +90,17 @@ class Reactor:
         settings: WorkerSettings,
         follow: FollowerSettings | None = None,
         now: Callable[[], float] = time.time,
+        archiver: Archiver | None = None,
     ) -> None:
         self.store, self.runners, self.dispatch, self.settings = store, runners, dispatch, settings
+        self.archiver = archiver
         self.now = now
         self.shards = owned_shards(store.shards, settings.reactor_index, settings.reactor_count)
         follow = follow or follower_settings(settings)
         self.follower = OutboxFollower(store, self.shards, self.handle, follow)
         self.clocks = ClockStore(store.client, lambda match_id: shard_of(match_id, store.shards))
         self.sweeper = Sweeper(store, self.shards, settings.sweep_stall, settings.away_seconds, now)
-        self._next_clocks = self._next_sweep = -math.inf
+        self._next_clocks = self._next_sweep = self._next_trim = self._next_archive = -math.inf
 
     def run(self, stop: threading.Event) -> None:
         """Follow the outbox until ``stop`` is set, with the clocks and the sweeper between reads."""
@@ -134,6 +147,25 @@ class Reactor:
                 self.fire_clocks()
         except Exception:
             log.exception("reactor tick failed; trying again at the next one")
+        self.upkeep(now)
+
+    def upkeep(self, now: float) -> None:
+        """Trim the outbox and archive finished matches when due; failures wait for the next time."""
+        try:
+            if now >= self._next_trim:
+                self._next_trim = now + self.settings.outbox_trim_interval
+                self.trim()
+            if self.archiver is not None and now >= self._next_archive:
+                done = self.archiver.run(self.shards)
+                full = len(done) >= self.archiver.batch  # more may be due: go on at the next tick
+                self._next_archive = now if full else now + self.settings.archive_interval
+        except Exception:
+            log.exception("reactor upkeep failed; trying again later")
+
+    def trim(self) -> int:
+        """Drop the notices of the owned shards that every consumer group has acknowledged."""
+        groups = self.settings.outbox_groups
+        return sum(trim_outbox(self.store.client, self.store.outbox_key(s), groups) for s in self.shards)
 
     def sweep(self) -> int:
         """Plan again the overdue jobs of stalled matches (see services.workers.sweeper)."""
@@ -192,6 +224,19 @@ class Reactor:
         return {**meta, **back}
 
 
+def build_archiver(store: RedisEventStore, runners: Runners, settings: WorkerSettings) -> Archiver | None:
+    """The archiver, if an archive is configured (TABULA_ARCHIVE_DIR or TABULA_ARCHIVE_STORAGE)."""
+    storage = storage_from_env()
+    if storage is None:
+        return None
+
+    def games(game: str) -> tuple[Any, EventCodec]:
+        runner = runners(game)
+        return runner.rules, runner.codec
+
+    return Archiver(store, storage, games, settings.archive_after, settings.outbox_groups)
+
+
 def main() -> None:
     """``tabula serve reactor``: run until SIGTERM / Ctrl-C."""
     from services.workers import context  # only the entry point wires clients
@@ -204,7 +249,8 @@ def main() -> None:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
-    reactor = Reactor(ctx.store, ctx.runner, celery_dispatch(app), settings)
+    archiver = build_archiver(ctx.store, ctx.runner, settings)
+    reactor = Reactor(ctx.store, ctx.runner, celery_dispatch(app), settings, archiver=archiver)
     consumer = reactor.follower.settings.consumer
     log.info("reactor started", extra=log_fields(consumer=consumer, shards=reactor.shards))
     reactor.run(stop)
