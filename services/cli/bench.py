@@ -42,6 +42,38 @@ def _game(name: str) -> Callable[[], list[Result]]:
     return run
 
 
+def _memory() -> list[Result]:
+    """Redis memory per finished match of the default game (most seats): kept, trimmed, archived.
+
+    TABULA_BENCH_MEMORY_MATCHES matches (default 1000, about 10 minutes on 2 cores; 100 is quick)."""
+    import os
+
+    from services.games import default_game, load_game
+    from services.workers.bench import bench_seats
+    from shared.bench import Result
+    from shared.memory_bench import measure
+    from shared.redis_server import private_redis
+    from shared.runner import MatchRunner
+    from shared.store.redis_store import RedisEventStore
+
+    name, matches = default_game(), int(os.environ.get("TABULA_BENCH_MEMORY_MATCHES", "1000"))
+    game = load_game(name)
+    with private_redis() as server:
+        store = RedisEventStore(server.client())
+        runner = MatchRunner(game.rules, game.codec, store)
+        report = measure(store, runner, bench_seats(name), {}, matches)
+    per, kb, left = f"memory.{name}_{bench_seats(name)}p", report.archived / 1024, report.outbox_entries
+    return [
+        Result(f"{per}.matches", report.matches, "matches"),
+        Result(f"{per}.events_per_match", report.events / report.matches, "events"),
+        Result(f"{per}.kept_kb_per_match", report.kept / 1024, "KB"),
+        Result(f"{per}.trimmed_kb_per_match", report.trimmed / 1024, "KB"),
+        Result(f"{per}.archived_kb_per_match", kb, "KB", "<= 100", kb <= 100),
+        Result(f"{per}.archive_file_kb_per_match", report.archive_bytes / 1024, "KB"),
+        Result(f"{per}.outbox_entries_left", left, "entries", "0", left == 0),
+    ]
+
+
 def _bots() -> list[Result]:
     from services.workers.bench import bot_benchmarks
 
@@ -65,10 +97,11 @@ def _cli(runs: int = 10) -> list[Result]:
 
 
 def suites() -> dict[str, Callable[[], list[Result]]]:
-    """The store, then one suite per registered game (named after it), then the bots and the CLI."""
+    """The store, one suite per registered game (named after it), the bots, the CLI, Redis memory."""
     from services.games import game_names
 
-    return {"store": _store, **{name: _game(name) for name in game_names()}, "bots": _bots, "cli": _cli}
+    games = {name: _game(name) for name in game_names()}
+    return {"store": _store, **games, "bots": _bots, "cli": _cli, "memory": _memory}
 
 
 @app.command()
