@@ -24,6 +24,7 @@ class Backends:
         options = [
             ("grpc.max_receive_message_length", MAX_MESSAGE),
             ("grpc.max_send_message_length", MAX_MESSAGE),
+            ("grpc.lb_policy_name", "round_robin"),  # every address a name resolves to (headless Services)
         ]
         for area, address in self.addresses.items():
             self._channels[area] = grpc.aio.insecure_channel(address, options=options)

@@ -155,5 +155,8 @@ class GameCatalog:
                 address = self.env.get(
                     f"TABULA_{game.upper()}_ADDR", f"127.0.0.1:{game_port(game, self.env)}"
                 )
-                self._channels[game] = grpc.insecure_channel(address)
+                # round_robin: calls go to every address the name resolves to (a headless Service)
+                self._channels[game] = grpc.insecure_channel(
+                    address, [("grpc.lb_policy_name", "round_robin")]
+                )
             return self._channels[game]
