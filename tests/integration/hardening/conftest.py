@@ -82,7 +82,8 @@ def dump(client: redis.Redis) -> dict[Any, Any]:
     """Every key of the (small, private) Redis with its whole content, but the rate limits' buckets
     (a refused request still counts against its caller's rate: that is the point of the limit)."""
     out: dict[Any, Any] = {}
-    for key in sorted(k for k in client.keys("*") if not k.startswith(LIMIT_KEYS)):
+    keys: list[Any] = client.keys("*")
+    for key in sorted(k for k in keys if not bytes(k).startswith(LIMIT_KEYS)):
         kind = client.type(key)
         if kind == b"stream":
             out[key] = client.xrange(key)
