@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -192,7 +191,10 @@ class Limiter:
                 self.lease_ms / 1000,
                 f"this token already has {most} open watch streams; close one first",
             )
-        release = _Once(lambda: self.client.zrem(key, lease))
+
+        def release() -> None:  # idempotent: the call's end and the stream's close both give it back
+            self.client.zrem(key, lease)
+
         on_end(release)
         renewed = time.monotonic()
         try:
@@ -203,20 +205,6 @@ class Limiter:
                 yield item
         finally:
             release()
-
-
-class _Once:
-    """A callback that runs at most once (both the call's end and the stream's close may call it)."""
-
-    def __init__(self, action: Callable[[], object]) -> None:
-        self.action, self._done, self._lock = action, False, threading.Lock()
-
-    def __call__(self) -> None:
-        with self._lock:
-            if self._done:
-                return
-            self._done = True
-        self.action()
 
 
 # ---------------------------------------------------------------- who is calling
