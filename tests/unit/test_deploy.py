@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from services.cli.main import ENTRY_POINTS
@@ -17,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def compose() -> dict[str, Any]:
     data: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-    return data["services"]
+    services: dict[str, Any] = data["services"]
+    return services
 
 
 def test_every_tabula_service_runs_a_real_entry_point_from_the_one_image() -> None:
@@ -77,3 +80,172 @@ def test_the_procfile_lists_every_process() -> None:
     entries = dict(line.split(": ", 1) for line in lines if line.strip())
     assert {p.name for p in processes()} == set(entries)
     assert all(command == f"tabula serve {name}" for name, command in entries.items())
+
+
+# ---------------------------------------------------------------- Kubernetes: valid and deployable
+
+K8S = ROOT / "deploy" / "k8s"
+KUBERNETES = "1.30.0"  # the oldest version the manifests promise to fit (grpc probes are GA since 1.27)
+
+
+def k8s_docs() -> list[dict[str, Any]]:
+    return [doc for path in sorted(K8S.glob("*.yaml")) for doc in yaml.safe_load_all(path.read_text()) if doc]
+
+
+def of_kind(kind: str) -> dict[str, dict[str, Any]]:
+    return {doc["metadata"]["name"]: doc for doc in k8s_docs() if doc["kind"] == kind}
+
+
+def workloads() -> dict[str, dict[str, Any]]:
+    return {**of_kind("Deployment"), **of_kind("StatefulSet")}
+
+
+def containers(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    spec = doc["spec"]["template"]["spec"]
+    found: list[dict[str, Any]] = spec["containers"] + spec.get("initContainers", [])
+    return found
+
+
+def env_of(container: dict[str, Any]) -> dict[str, Any]:
+    return {e["name"]: e for e in container.get("env", [])}
+
+
+def test_every_manifest_validates_strictly_against_the_kubernetes_schemas() -> None:
+    import kubernetes_validate
+
+    for path in sorted(K8S.glob("*.yaml")):
+        for doc in yaml.safe_load_all(path.read_text()):
+            kubernetes_validate.validate(doc, KUBERNETES, strict=True)  # raises ValidationError
+
+
+def test_a_manifest_with_a_misspelt_field_is_refused() -> None:
+    """The check above can fail: strict validation refuses a field Kubernetes does not know."""
+    import kubernetes_validate
+
+    broken = of_kind("Deployment")["lobby"]
+    broken["spec"]["template"]["spec"]["containers"][0]["resource"] = {"limits": {"cpu": "1"}}
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(broken, KUBERNETES, strict=True)
+
+
+def test_every_container_requests_and_limits_cpu_and_memory() -> None:
+    for name, doc in workloads().items():
+        for container in containers(doc):
+            resources = container.get("resources", {})
+            for part in ("requests", "limits"):
+                assert {"cpu", "memory"} <= set(resources.get(part, {})), f"{name}: {part}"
+
+
+def test_grpc_services_are_headless_and_probed_on_grpc_health_and_the_gateway_on_http() -> None:
+    services, ports = of_kind("Service"), service_ports()
+    for name, port in ports.items():
+        (container,) = containers(workloads()[name])
+        for probe in ("readinessProbe", "livenessProbe"):
+            if name == "gateway":
+                assert container[probe]["httpGet"] == {"path": "/healthz", "port": port}, name
+            else:
+                assert container[probe]["grpc"] == {"port": port}, name
+        service = services[name]["spec"]
+        assert service["selector"] == {"app": name}
+        if name != "gateway":  # client-side balancing: the clients resolve every pod
+            assert service.get("clusterIP") == "None", name
+            assert service["ports"][0]["port"] == port
+
+
+def test_rule_services_and_workers_scale_with_a_horizontal_pod_autoscaler() -> None:
+    scaled = {
+        hpa["spec"]["scaleTargetRef"]["name"]: hpa for hpa in of_kind("HorizontalPodAutoscaler").values()
+    }
+    assert {*game_names(), "worker"} <= set(scaled)
+    deployments = of_kind("Deployment")
+    for name, hpa in scaled.items():
+        assert hpa["apiVersion"] == "autoscaling/v2"
+        assert hpa["spec"]["scaleTargetRef"]["kind"] == "Deployment" and name in deployments
+        assert 1 <= hpa["spec"]["minReplicas"] <= hpa["spec"]["maxReplicas"]
+
+
+def test_the_reactor_has_no_shard_count_to_keep_in_step_and_a_consumer_name_per_pod() -> None:
+    reactor = workloads()["reactor"]
+    (container,) = containers(reactor)
+    env = env_of(container)
+    assert "TABULA_REACTOR_COUNT" not in env and "TABULA_REACTOR_INDEX" not in env
+    assert env["TABULA_REACTOR_CONSUMER"]["valueFrom"] == {"fieldRef": {"fieldPath": "metadata.name"}}
+    assert of_kind("Service")[reactor["spec"]["serviceName"]]["spec"]["clusterIP"] == "None"
+
+
+def test_the_token_secret_comes_only_from_the_required_secret() -> None:
+    for name, doc in workloads().items():
+        for container in containers(doc):
+            secret = env_of(container).get("TABULA_SECRET")
+            if name in {*game_names(), "lobby"}:
+                assert secret is not None, f"{name} checks tokens"
+            if secret is not None:
+                ref = secret["valueFrom"]["secretKeyRef"]
+                assert ref["name"] == "tabula" and not ref.get("optional", False), name
+    for doc in k8s_docs():
+        assert doc["kind"] != "Secret", "no secret value is committed"
+        assert "TABULA_SECRET" not in doc.get("data", {}), doc["metadata"]["name"]
+
+
+def test_the_archive_is_shared_by_the_reactors_and_the_rule_services() -> None:
+    config = of_kind("ConfigMap")["tabula"]["data"]
+    claim = of_kind("PersistentVolumeClaim")["tabula-archive"]
+    assert "ReadWriteMany" in claim["spec"]["accessModes"]
+    for name in ("reactor", *game_names()):
+        spec = workloads()[name]["spec"]["template"]["spec"]
+        volume = {v["name"]: v for v in spec["volumes"]}["archive"]
+        assert volume["persistentVolumeClaim"]["claimName"] == "tabula-archive", name
+        (container,) = spec["containers"]
+        mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
+        assert mounts["archive"] == config["TABULA_ARCHIVE_DIR"], name
+
+
+# ---------------------------------------------------------------- every registered game is deployed
+
+
+def test_every_registered_game_has_its_compose_service_manifests_and_procfile_line() -> None:
+    procfile = (ROOT / "deploy" / "Procfile").read_text().splitlines()
+    config = of_kind("ConfigMap")["tabula"]["data"]
+    for game in game_names():
+        port = service_ports()[game]
+        assert compose()[game]["command"] == ["serve", game]
+        assert f"{game}: tabula serve {game}" in procfile
+        assert game in of_kind("Deployment") and game in of_kind("HorizontalPodAutoscaler")
+        assert of_kind("Service")[game]["spec"]["ports"][0]["port"] == port
+        address = f"TABULA_{game.upper()}_ADDR"
+        assert config[address] == f"dns:///{game}:{port}"
+        for client in ("lobby", "gateway"):
+            assert compose()[client]["environment"][address] == f"{game}:{port}", client
+
+
+# ---------------------------------------------------------------- compose: no default secret
+
+_VARIABLE = re.compile(r"\$\{(?P<name>\w+)(?:(?P<op>:?[-?])(?P<arg>[^}]*))?\}")
+
+
+def interpolate(text: str, env: dict[str, str]) -> str:
+    """Compose's variable substitution (${X}, ${X:-default}, ${X-default}, ${X:?error}, ${X?error})."""
+
+    def one(found: re.Match[str]) -> str:
+        name, op, arg = found["name"], found["op"] or "", found["arg"] or ""
+        value = env.get(name)
+        missing = value is None or (op.startswith(":") and value == "")
+        if op.endswith("?") and missing:
+            raise ValueError(f"{name}: {arg}")
+        return (arg if op.endswith("-") and missing else value) or ""
+
+    return _VARIABLE.sub(one, text)
+
+
+def test_compose_refuses_to_start_without_a_secret_and_names_no_default() -> None:
+    text = (ROOT / "docker-compose.yml").read_text()
+    with pytest.raises(ValueError, match="TABULA_SECRET"):
+        interpolate(text, {})
+    chosen = "0123456789abcdef" * 4
+    services = yaml.safe_load(interpolate(text, {"TABULA_SECRET": chosen}))["services"]
+    for name, svc in services.items():
+        if name != "redis":
+            assert svc["environment"]["TABULA_SECRET"] == chosen, name
+    values = re.findall(r"^\s*TABULA_SECRET:\s*(.*)$", text, re.MULTILINE)
+    assert values and all(value.startswith("${TABULA_SECRET:?") for value in values)
+    assert "TABULA_SECRET" not in (ROOT / "deploy" / "Dockerfile").read_text()
