@@ -154,7 +154,7 @@ def test_in_a_terminal_steps_back_refresh_during_a_bot_move_quit_and_rejoin(
     term.expect(PROMPT)
     places = term.text[term.text.rfind("Where do you place it?") :]
     assert "council palace" in places
-    card = r"[^\n]+\((territory|character|building|venture), period I\)"
+    card = r"[^\n]+: (territory|character|building|venture) card, period 1\."
     assert re.search(rf"tower floor \d \(\d\)[^\n]*: {card}", places), places  # each card with its text
     term.type("q")
     term.expect(rf"Rejoin it with: tabula play --match {match_id}")

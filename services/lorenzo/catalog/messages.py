@@ -2,9 +2,10 @@
 and an English text.
 
 These ``@message`` types are rendered into ``lorenzo.proto`` (the manifest's ``content`` hook) and
-filled by ``build.py`` from the validated content. Views, commands and events name components by
-id; these records say what each id is. Every ``text`` is generated from the same data (``texts.py``),
-so it never disagrees with the numbers next to it. Enums are the content's own (``CardType``,
+filled by ``records.py`` from the validated content. Views, commands and events name components by
+id; these records say what each id is. Every ``text`` is generated from the same data
+(``services/lorenzo/texts.py``, the terminal client's wording too), so it never disagrees with the
+numbers next to it. Enums are the content's own (``CardType``,
 ``ActionKind`` ...), the goods are the view's ``Goods``.
 """
 

@@ -6,6 +6,8 @@ few nested facts a player needs to choose: card costs, production exchanges, bon
 leader requirements, excommunication penalties, council privileges. Everything comes from
 ``services.lorenzo.content.load_content()`` (the typed, checked content), never from the YAML
 files themselves. Unknown ids fall back to ``card #7`` and the like, so a label never fails.
+Whole components (a card with its costs and effects, a leader, a tile) read as GetContent words
+them: ``services.lorenzo.texts``.
 """
 
 from __future__ import annotations
@@ -13,24 +15,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from services.lorenzo.presentation.texts import (
-    ROMAN,
-    amounts_text,
-    bonus_tile_text,
-    card_effects,
-    card_text,
-    excommunication_name,
-    excommunication_text,
-    gain_text,
-    goods_text,
-    leader_text,
-    lower,
-    privilege_text,
-)
-from services.lorenzo.rules.content_types import CardType, Content, Space, SpaceKind
-from services.lorenzo.rules.goods import Goods
+from services.lorenzo import texts
+from services.lorenzo.rules.content_types import CardType, Content, Gain, Space, SpaceKind
+from services.lorenzo.rules.goods import GOODS_FIELDS, Goods
+from services.lorenzo.texts import ROMAN, amounts_text, lower
 
 __all__ = ["Labels", "amounts_text", "gain_text", "goods_text", "lower"]
+
+
+def goods_text(goods: Goods) -> str:
+    """A label's goods, a plain list: ``"1 wood, 1 stone"``."""
+    return amounts_text({name: getattr(goods, name) for name in GOODS_FIELDS})
+
+
+def gain_text(gain: Gain) -> str:
+    """Goods and council privileges: ``"1 coin, 1 privilege"``."""
+    amounts = {name: getattr(gain.goods, name) for name in GOODS_FIELDS}
+    return amounts_text({**amounts, "privileges": gain.privileges})
 
 
 @dataclass(frozen=True)
@@ -62,12 +63,12 @@ class Labels:
     def excommunication(self, tile_id: int) -> str:
         """``"Excommunication I/5: each harvest action you take is worth 3 less"``."""
         tile = self.content.tile.get(tile_id)
-        return excommunication_text(tile) if tile else f"excommunication #{tile_id}"
+        return texts.excommunication(tile) if tile else f"excommunication #{tile_id}"
 
     def excommunication_name(self, tile_id: int) -> str:
         """``"Excommunication I/5"`` (the printed code ``1_5``)."""
         tile = self.content.tile.get(tile_id)
-        return excommunication_name(tile) if tile else f"excommunication #{tile_id}"
+        return texts.excommunication_name(tile) if tile else f"excommunication #{tile_id}"
 
     def excommunication_code(self, tile_id: int) -> str:
         tile = self.content.tile.get(tile_id)
@@ -76,15 +77,15 @@ class Labels:
     # ------------------------------------------------------------ whole texts (costs and effects)
     def card_text(self, card_id: int) -> str:
         card = self.content.card.get(card_id)
-        return card_text(card) if card else self.card(card_id)
+        return texts.card(card) if card else self.card(card_id)
 
     def leader_text(self, leader_id: int) -> str:
         leader = self.content.leader.get(leader_id)
-        return leader_text(leader, self.requirement(leader_id)) if leader else self.leader(leader_id)
+        return texts.leader(leader) if leader else self.leader(leader_id)
 
     def card_effects(self, card_id: int) -> str:
         card = self.content.card.get(card_id)
-        return card_effects(card) if card else ""
+        return texts.card_effects(card) if card else ""
 
     def floor_bonus(self, space_id: int) -> str:
         """A tower floor's bonus (``1 wood``), "" for none."""
@@ -95,7 +96,7 @@ class Labels:
 
     def bonus_tile_text(self, tile_id: int) -> str:
         tile = self.content.bonus_tile.get(tile_id)
-        return bonus_tile_text(tile) if tile else f"tile #{tile_id}"
+        return texts.bonus_tile(tile) if tile else f"tile #{tile_id}"
 
     def explain(self, query: str, limit: int = 12) -> list[str]:
         """The texts of every component whose name contains ``query`` (any case), or that ``query``
@@ -105,16 +106,16 @@ class Labels:
         kind, _, number = wanted.rpartition(" ")
         if number.isdigit() and kind in BY_ID:
             return [BY_ID[kind](self, int(number))]
-        texts = [privilege_text(n, g) for n, g in enumerate(self.content.board.privileges, 1)]
-        texts += [card_text(c) for c in self.content.cards]
-        texts += [leader_text(x, self.requirement(x.id)) for x in self.content.leaders]
-        texts += [bonus_tile_text(t) for t in self.content.bonus_tiles]
-        texts += [excommunication_text(t) for t in self.content.excommunications]
+        found = [texts.privilege(n, g) for n, g in enumerate(self.content.board.privileges, 1)]
+        found += [texts.card(c) for c in self.content.cards]
+        found += [texts.leader(x) for x in self.content.leaders]
+        found += [texts.bonus_tile(t) for t in self.content.bonus_tiles]
+        found += [texts.excommunication(t) for t in self.content.excommunications]
         codes = {t.code: t for t in self.content.excommunications}
         codes |= {f"{ROMAN.get(t.period, '')}/{t.code.partition('_')[2]}".lower(): t for t in codes.values()}
         if wanted in codes:
-            return [excommunication_text(codes[wanted])]
-        return [text for text in texts if wanted in text.partition(":")[0].lower()][:limit]
+            return [texts.excommunication(codes[wanted])]
+        return [text for text in found if wanted in text.partition(":")[0].lower()][:limit]
 
     # ------------------------------------------------------------ the board
     def spaces(self) -> tuple[Space, ...]:
@@ -142,7 +143,10 @@ class Labels:
         return space.tower, space.floor
 
     def privilege_text(self, index: int) -> str:
-        return f"Council privilege {index}: {self.privilege(index)}"
+        privileges = self.content.board.privileges
+        if 1 <= index <= len(privileges):
+            return texts.privilege(index, privileges[index - 1])
+        return f"privilege #{index}"
 
     def privilege(self, index: int) -> str:
         """Privilege number 1.. (printed order) -> its goods."""
@@ -153,36 +157,20 @@ class Labels:
     def costs(self, card_id: int) -> list[str]:
         """The card's cost alternatives, readable (``[]`` for a free card)."""
         card = self.content.card.get(card_id)
-        out = []
-        for cost in card.costs if card else ():
-            text = goods_text(cost.pay)
-            if cost.require_military:
-                text += f" (needs {cost.require_military} military)"
-            out.append(text)
-        return out
+        return [texts.cost(cost) for cost in card.costs] if card else []
 
     def exchange(self, card_id: int, option: int) -> str:
-        """Production exchange ``option`` (1-based) of a card: ``"pay 1 wood -> 3 coins"``."""
+        """Production exchange ``option`` (1-based) of a card: ``"pay 1 wood for 3 coins"``."""
         card = self.content.card.get(card_id)
         exchanges = card.production.exchanges if card and card.production else ()
         if 1 <= option <= len(exchanges):
-            chosen = exchanges[option - 1]
-            return f"pay {goods_text(chosen.pay)} -> {gain_text(chosen.gain)}"
+            return texts.exchange(exchanges[option - 1].pay, exchanges[option - 1].gain)
         return f"option {option}"
 
     def requirement(self, leader_id: int) -> str:
-        """What a leader needs to be played: ``"4 character, 2 territory cards; 10 wood"``."""
+        """What a leader needs to be played: ``"3 building cards, 12 coins and 2 faith"``."""
         leader = self.content.leader.get(leader_id)
-        if leader is None:
-            return ""
-        need = leader.requirement
-        cards = [f"{n} {lower(t)}" for t, n in zip(CardType, need.cards, strict=True) if n]
-        parts = [", ".join(cards) + " cards"] if cards else []
-        if need.same_type:
-            parts.append(f"{need.same_type} cards of one type")
-        if need.goods != Goods():
-            parts.append(goods_text(need.goods))
-        return "; ".join(parts)
+        return texts.requirement(leader.requirement) if leader else ""
 
 
 # ``? KIND N``: a component by kind and id.

@@ -153,7 +153,7 @@ def test_help_states_every_input_range_and_question_mark_explains_components() -
     text = screen(player)
     count = _ranges(player)[0]
     assert f"1-{count}     choose that option" in text and "? NAME" in text and "q         leave" in text
-    assert "Abbess (character, period I): cost 3 coins; when taken: 1 faith" in text
+    assert "Abbess: character card, period 1. Cost: 3 coins. When taken: gain 1 faith" in text
     assert "Nothing named 'zzz' here." in text
     assert f"Please choose a number from 1 to {count}." in text
 

@@ -49,24 +49,27 @@ def test_labels_name_every_component_from_the_validated_content() -> None:
     assert labels.space(21) == "council palace"
     assert labels.space(23) == "harvest (large, -3)"
     assert labels.privilege(1) == "1 wood, 1 stone" and labels.privilege(9) == "privilege #9"
-    assert labels.requirement(10) == "2 territory, 4 character cards"  # Leonardo da Vinci
-    assert labels.requirement(17) == "3 building cards; 12 coins, 2 faith"  # Cesare Borgia
+    assert labels.requirement(10) == "2 territory and 4 character cards"  # Leonardo da Vinci
+    assert labels.requirement(17) == "3 building cards, 12 coins and 2 faith"  # Cesare Borgia
     assert labels.requirement(13) == "6 cards of one type"  # Lucrezia Borgia
     assert (
         labels.bonus_tile(2) == "tile A (harvest 1 wood, 1 stone, 1 military; production 1 coin, 2 servants)"
     )
-    assert labels.excommunication(5) == "Excommunication I/5: each harvest action you take is worth 3 less"
+    assert (
+        labels.excommunication(5) == "Excommunication I/5: -3 to the value of every harvest action you make."
+    )
     assert labels.excommunication(18) == (
-        "Excommunication III/4: at the end of the game you lose 1 VP for every 5 VP you have"
+        "Excommunication III/4: at the end of the game, before the final scoring, "
+        "lose 1 VP for every 5 VP you have."
     )
     assert labels.excommunication(15) == (
-        "Excommunication III/1: at the end of the game your character cards score nothing"
+        "Excommunication III/1: at the end of the game your character cards score no Victory Points."
     )
     assert labels.excommunication_name(9) == "Excommunication II/2" and labels.excommunication(99).endswith(
         "#99"
     )
-    assert labels.costs(29) == ["1 coin, 2 wood"]
-    assert labels.exchange(29, 2) == "pay 2 wood -> 5 coins" and labels.exchange(29, 3) == "option 3"
+    assert labels.costs(29) == ["1 coin and 2 wood"]
+    assert labels.exchange(29, 2) == "pay 2 wood for 5 coins" and labels.exchange(29, 3) == "option 3"
 
 
 def test_amounts_read_as_goods() -> None:
@@ -330,7 +333,8 @@ def test_events_are_described_with_names() -> None:
     assert presentation.describe_event(gained, ()) == "Resources gained: seat 1; goods 5 coins; source market"
     excommunicated = pb2.Excommunicated(seat=0, tile=5)
     assert presentation.describe_event(excommunicated, ("Ada",)) == (
-        "Excommunicated: Ada (seat 0); tile Excommunication I/5: each harvest action you take is worth 3 less"
+        "Excommunicated: Ada (seat 0); tile Excommunication I/5: "
+        "-3 to the value of every harvest action you make."
     )
     shuffled = pb2.DecksShuffled()
     shuffled.decks.add(cards=[1, 2, 3])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.lorenzo.catalog import texts
+from services.lorenzo import texts
 from services.lorenzo.catalog.messages import (
     ActionBonusEffect,
     BoardInfo,

@@ -1,17 +1,18 @@
-"""English texts for Lorenzo's components, generated from the validated content.
+"""Lorenzo's components in English, one wording for every front-end: the ``text`` fields of
+GetContent (``catalog/``) and the terminal client's board, steps and ``? NAME`` look-up
+(``presentation/``).
 
-One function per kind of component or effect; the wording of goods and names is the terminal
-client's (``presentation/labels.py``: ``"2 coins, 1 wood"``, ``"territory tower floor 2 (3)"``), so a
-card reads the same everywhere. What each effect means is the rules' (docs/rules/lorenzo.md): an
-immediate effect happens once, in printed order, when the card is taken; harvest and production
-effects fire in actions of at least their value; requirements are owned, not paid.
+Generated from the validated content (``Content``, the records the rules read), so a text cannot
+drift from the rules. One function per kind of component or effect; what each effect means is the
+rules' (docs/rules/lorenzo.md): an immediate effect happens once, in printed order, when the card is
+taken; harvest and production effects fire in actions of at least their value; requirements are
+owned, not paid; excommunication names use the printed code (``I/5`` for ``1_5``).
 """
 
 from __future__ import annotations
 
 from typing import assert_never
 
-from services.lorenzo.presentation.labels import amounts_text, lower
 from services.lorenzo.rules.content_types import (
     AbilityKind,
     ActionBonus,
@@ -35,6 +36,11 @@ from services.lorenzo.rules.content_types import (
 )
 from services.lorenzo.rules.goods import GOODS_FIELDS, Goods
 
+# Singular units; coins, servants and privileges take an "s" (``3 coins``), the others do not.
+UNITS = {"victory": "VP", "privileges": "privilege"}
+PLURAL = ("coins", "servants", "privileges")
+ROMAN = {1: "I", 2: "II", 3: "III"}
+
 ACTIONS = {
     ActionKind.TAKE_TERRITORY: "action to take a territory card",
     ActionKind.TAKE_BUILDING: "action to take a building card",
@@ -43,6 +49,23 @@ ACTIONS = {
     ActionKind.HARVEST: "harvest action",
     ActionKind.PRODUCTION: "production action",
 }
+
+
+def amounts_text(amounts: dict[str, int]) -> str:
+    """``{"coins": 3, "wood": 1}`` -> ``"3 coins, 1 wood"``; zero amounts left out, ``nothing`` if all are."""
+    parts = []
+    for key, amount in amounts.items():
+        if amount:
+            unit = UNITS.get(key, key)
+            if key in PLURAL:
+                unit = unit.removesuffix("s") + ("s" if abs(amount) != 1 else "")
+            parts.append(f"{amount} {unit}")
+    return ", ".join(parts) or "nothing"
+
+
+def lower(kind: object) -> str:
+    """An enum member's name in words: ``CardType.TERRITORY`` -> ``territory``."""
+    return str(getattr(kind, "name", kind)).replace("_", " ").lower()
 
 
 def and_join(items: list[str]) -> str:
@@ -55,7 +78,7 @@ def _amounts(g: Goods) -> list[str]:
 
 
 def goods(g: Goods) -> str:
-    """``"3 coins, 1 wood and 1 VP"`` (the labels' units), ``"nothing"`` when empty."""
+    """``"3 coins, 1 wood and 1 VP"`` (``amounts_text``'s units), ``"nothing"`` when empty."""
     return and_join(_amounts(g)) or "nothing"
 
 
@@ -129,8 +152,13 @@ def action_bonus(b: ActionBonus) -> str:
 
 
 def card(c: Card) -> str:
-    """The whole card: kind and period, cost, then its effects in the printed order of kinds."""
-    parts = [f"{c.name}: {lower(c.card_type)} card, period {c.period}."]
+    """The whole card: kind and period, then :func:`card_effects`."""
+    return f"{c.name}: {lower(c.card_type)} card, period {c.period}. {card_effects(c)}".rstrip()
+
+
+def card_effects(c: Card) -> str:
+    """Cost, then the effects in the printed order of kinds ("" for none): a tower cell's text."""
+    parts = []
     if c.costs:
         parts.append("Cost: " + "; or ".join(cost(x) for x in c.costs) + ".")
     if c.immediate:
@@ -226,7 +254,8 @@ def penalty(t: ExcommunicationTile) -> str:
         case PenaltyKind.NO_END_POINTS:
             return f"at the end of the game your {card_type(t.card_type)} cards score no Victory Points"
         case PenaltyKind.LOSE_PER_VICTORY:
-            return f"at the end of the game, before the final scoring, lose 1 VP for every {t.value} VP"
+            before = "at the end of the game, before the final scoring"
+            return f"{before}, lose 1 VP for every {t.value} VP you have"
         case PenaltyKind.LOSE_PER_MILITARY:
             every = "each military point" if t.value == 1 else f"every {t.value} military"
             return f"after the final scoring, lose 1 VP for {every} you own"
@@ -238,14 +267,20 @@ def penalty(t: ExcommunicationTile) -> str:
             assert_never(t.penalty)
 
 
+def excommunication_name(t: ExcommunicationTile) -> str:
+    """``Excommunication I/5`` for the printed code ``1_5``."""
+    period, _, number = t.code.partition("_")
+    return f"Excommunication {ROMAN.get(int(period), period) if period.isdigit() else period}/{number}"
+
+
 def excommunication(t: ExcommunicationTile) -> str:
-    return f"Excommunication {t.code} (period {t.period}): {penalty(t)}."
+    return f"{excommunication_name(t)}: {penalty(t)}."
 
 
 def bonus_tile(t: BonusTile) -> str:
-    side = "advanced" if t.advanced else "standard"
+    side = " (advanced)" if t.advanced else ""
     return (
-        f"Personal bonus tile {t.name} ({side}): each harvest action gives you {goods(t.harvest)}; "
+        f"Personal bonus tile {t.name}{side}: each harvest action gives you {goods(t.harvest)}; "
         f"each production action gives you {goods(t.production)}."
     )
 
