@@ -16,6 +16,7 @@ from typing import Any
 import grpc
 
 from services import games as registry
+from shared.stubs import game_stub
 
 # Errors that a retry (after a short wait) may cure: the server or its Redis restarting
 # (UNAVAILABLE, reason store_unavailable) or a lost answer (DEADLINE_EXCEEDED). Anything else is the
@@ -59,8 +60,8 @@ class GameClient:
 
     @classmethod
     def connect(cls, channel: grpc.Channel, game: str, match_id: str, token: str, **kw: Any) -> GameClient:
-        pb2, pb2_grpc = game_modules(game)
-        stub = getattr(pb2_grpc, f"{registry.manifest(game).service_name}Stub")(channel)
+        pb2, _ = game_modules(game)
+        stub = game_stub(pb2, channel)
         return cls(stub, pb2, match_id, token, **kw)
 
     def _call(self, method: str, request: Any) -> Any:

@@ -25,6 +25,7 @@ from services.lobby.domain import validation
 from shared.errors import Conflict
 from shared.manifest import GameManifest
 from shared.observability import log_fields
+from shared.stubs import game_stub
 from shared.tokens import TokenSigner
 
 log = logging.getLogger("tabula.lobby")
@@ -104,9 +105,7 @@ class GameCatalog:
             players=list(request.players),
             display_names=list(request.names),
         )
-        stub = getattr(loaded.modules.pb2_grpc, f"{loaded.modules.name}ServiceStub")(
-            self._channel(request.game)
-        )
+        stub = game_stub(pb2, self._channel(request.game))
         if self.mine is not None:  # before creating: a match made by a lobby that then died is still found
             self.mine.record(request.match_id, [p for p in request.players if p], int(time.time() * 1000))
         if self.private is not None and request.viewers:  # before creating: never public for a moment
