@@ -6,15 +6,12 @@ dataclasses and ``T | None``. From that one description this module
 
 * converts to and from plain JSON values (snapshots, exported logs),
 * converts to and from protobuf messages with the same field names (event payloads, views),
-* renders the ``.proto`` file that typed clients generate their code from.
+* and describes the fields (:func:`fields_of`) from which ``shared.protorender`` renders the
+  ``.proto`` file that typed clients generate their code from.
 
 So the Python types are the single source of truth and the committed ``.proto`` is checked
-against them by a test (``tabula proto --check``); nothing is mapped by hand.
-
-Stored events are forever, so protobuf numbers are never derived from positions: every type in a
-``.proto`` is a ``@message`` whose fields carry ``pb(n)`` and whose oneof members carry
-``tag=N`` (``shared.wire``); rendering refuses anything else. A payload stored with an older
-``schema`` is lifted by the game's upcasters on decode (:class:`MessageCodec`).
+against them by a test (``tabula proto --check``); nothing is mapped by hand. A payload stored
+with an older ``schema`` is lifted by the game's upcasters on decode (:class:`MessageCodec`).
 """
 
 from __future__ import annotations
@@ -24,13 +21,13 @@ import enum
 import re
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf.message import DecodeError, Message
 
-from shared.wire import comments_of, field_number, schema_of, wire_of
+from shared.wire import field_number, schema_of
 
 
 class CodecError(ValueError):
@@ -297,131 +294,16 @@ class MessageCodec:
         return from_proto(cls, message, path)
 
 
-# ---------------------------------------------------------------- .proto rendering
+# ---------------------------------------------------------------- oneof wrappers
 
 
-def _snake(name: str) -> str:
+def snake(name: str) -> str:
+    """A type's name as its oneof member's: ``PlaceFamilyMember`` -> ``place_family_member``."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-def _collect(roots: Iterable[type]) -> tuple[list[type], list[type[enum.IntEnum]]]:
-    """Every dataclass and enum reachable from ``roots``, dependencies first."""
-    messages: list[type] = []
-    enums: list[type[enum.IntEnum]] = []
-
-    def visit(cls: type) -> None:
-        if cls in messages:
-            return
-        for spec in fields_of(cls):
-            if spec.kind == "message" and spec.target is not None and spec.target is not cls:
-                visit(spec.target)
-            if spec.kind == "enum" and spec.target is not None and spec.target not in enums:
-                enums.append(spec.target)
-        messages.append(cls)
-
-    for root in roots:
-        visit(root)
-    return messages, enums
-
-
-def _proto_type(spec: FieldSpec) -> str:
-    if spec.target is not None:
-        return spec.target.__name__
-    return {"int": "int32", "bool": "bool", "str": "string"}[spec.kind]
-
-
-def _comment(text: str, indent: str) -> list[str]:
-    """``text`` as ``//`` lines (docstring ``code`` markup shown as `code`)."""
-    return [f"{indent}// {line}".rstrip() for line in text.replace("``", "`").splitlines()]
-
-
-def _render_enum(cls: type[enum.IntEnum]) -> list[str]:
-    prefix = _snake(cls.__name__).upper()
-    if any(m.value == 0 for m in cls):
-        raise CodecError(f"enum {cls.__name__}: value 0 is reserved for UNSPECIFIED")
-    notes = comments_of(cls)
-    lines = [*_comment(notes.doc, ""), f"enum {cls.__name__} {{", f"  {prefix}_UNSPECIFIED = 0;"]
-    for m in cls:
-        lines += [*_comment(notes.fields.get(m.name, ""), "  "), f"  {prefix}_{m.name} = {m.value};"]
-    return [*lines, "}"]
-
-
-def _reserved(reserved: Iterable[int | str]) -> list[str]:
-    """``reserved`` lines: removed numbers, then removed names (``buf breaking`` wants both)."""
-    numbers = sorted({r for r in reserved if isinstance(r, int)})
-    names = sorted({f'"{r}"' for r in reserved if isinstance(r, str)})
-    return [f"  reserved {', '.join(map(str, group))};" for group in (numbers, names) if group]
-
-
-def _render_message(cls: type) -> list[str]:
-    wire = wire_of(cls)
-    if wire is None:
-        raise CodecError(f"{cls.__name__}: a type in a .proto must be a @message (stable field numbers)")
-    notes = comments_of(cls)
-    lines = [*_comment(notes.doc, ""), f"message {cls.__name__} {{", *_reserved(wire.reserved)]
-    for spec in sorted(fields_of(cls), key=lambda s: s.number or 0):
-        if spec.number is None:  # not reachable through @message, which checks every field
-            raise CodecError(f"{cls.__name__}.{spec.name}: the field has no number, pb(n)")
-        label = "repeated " if spec.repeated else "optional " if spec.optional else ""
-        lines += _comment(notes.fields.get(spec.name, ""), "  ")
-        lines.append(f"  {label}{_proto_type(spec)} {spec.name} = {spec.number};")
-    return [*lines, "}"]
-
-
-def _union_tags(name: str, members: Sequence[type], reserved: Sequence[int | str]) -> dict[int, type]:
-    """Tag -> member; every member needs its own ``@message(tag=N)``, never a reserved one."""
-    tags: dict[int, type] = {}
-    for m in members:
-        wire = wire_of(m)
-        if wire is None or wire.tag is None:
-            raise CodecError(f"{name} member {m.__name__}: needs a stable tag, @message(tag=N)")
-        if wire.tag in tags:
-            raise CodecError(f"{name}: {m.__name__} and {tags[wire.tag].__name__} share tag {wire.tag}")
-        if wire.tag in reserved or _snake(m.__name__) in reserved:
-            raise CodecError(
-                f"{name} member {m.__name__}: tag {wire.tag} or its name is reserved (a removed member's)"
-            )
-        tags[wire.tag] = m
-    return tags
-
-
-def _render_union(name: str, members: Sequence[type], reserved: Sequence[int | str]) -> list[str]:
-    tags = _union_tags(name, members, reserved)
-    lines = [
-        "// Exactly one member is set. A member's number is its stable tag: never changed, never reused.",
-        f"message {name} {{",
-        *_reserved(reserved),
-        "  oneof kind {",
-    ]
-    lines += [f"    {tags[t].__name__} {_snake(tags[t].__name__)} = {t};" for t in sorted(tags)]
-    return [*lines, "  }", "}"]
-
-
-def render_proto(
-    package: str,
-    roots: Sequence[type],
-    unions: Mapping[str, Sequence[type]],
-    header: str,
-    reserved_tags: Mapping[str, Sequence[int | str]] | None = None,
-) -> str:
-    """The ``.proto`` text for every type reachable from ``roots`` plus oneof wrappers.
-
-    Every message must be a ``@message`` and every union member carry a ``tag``; ``reserved_tags``
-    names, per union, the tags and field names of removed members (rendered ``reserved``, never reused).
-    """
-    reserved_tags = reserved_tags or {}
-    messages, enums = _collect([*roots, *(m for ms in unions.values() for m in ms)])
-    out = [f"// {line}".rstrip() for line in header.strip().splitlines()]
-    out += ["", 'syntax = "proto3";', "", f"package {package};", ""]
-    for block in [*map(_render_enum, enums), *map(_render_message, messages)]:
-        out += [*block, ""]
-    for name, members in unions.items():
-        out += [*_render_union(name, members, reserved_tags.get(name, ())), ""]
-    return "\n".join(out).rstrip() + "\n"
-
-
 def union_field(message: Message, path: str = "") -> Message:
-    """The set member of a oneof wrapper generated by :func:`render_proto` (``path``: the wrapper's
+    """The set member of a oneof wrapper (``shared.protorender.render_proto``; ``path``: the wrapper's
     field in the request, named by the error when no member is set)."""
     which = message.WhichOneof("kind")
     if which is None:
@@ -431,5 +313,5 @@ def union_field(message: Message, path: str = "") -> Message:
 
 
 def wrap_union(wrapper: Message, member: Message) -> Message:
-    getattr(wrapper, _snake(member.DESCRIPTOR.name)).CopyFrom(member)
+    getattr(wrapper, snake(member.DESCRIPTOR.name)).CopyFrom(member)
     return wrapper

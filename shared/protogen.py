@@ -13,8 +13,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from shared.codec import render_proto
 from shared.decider import Rules
+from shared.protorender import render_proto
 from shared.reasons import proto_comment, rule_reasons
 
 SERVICE = """

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from shared.codec import CodecError, MessageCodec, fields_of, from_plain, render_proto, to_plain
+from shared.codec import CodecError, MessageCodec, fields_of, from_plain, to_plain
 from shared.protogen import compile_protos
+from shared.protorender import render_proto
 from shared.wire import comments_of, message, pb
 
 

@@ -15,9 +15,10 @@ from google.rpc import error_details_pb2, status_pb2
 from tabula.lobby.v1 import lobby_pb2 as lb
 
 from shared import bounds
-from shared.codec import CodecError, MessageCodec, from_proto, render_proto, union_field
+from shared.codec import CodecError, MessageCodec, from_proto, union_field
 from shared.errors import MAX_DETAIL, MAX_MESSAGE, InvalidArgument, Mapped, map_error, to_status
 from shared.protogen import compile_protos
+from shared.protorender import render_proto
 from shared.store.base import NewEvent, check_append
 from shared.wire import message, pb
 

@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from shared.codec import CodecError, MessageCodec, Upcaster, render_proto
+from shared.codec import CodecError, MessageCodec, Upcaster
 from shared.decider import PUBLIC, Actor, Outcome, Visibility
 from shared.protogen import compile_protos
+from shared.protorender import render_proto
 from shared.rng import Rng
 from shared.runner import MatchRunner
 from shared.store import MemoryEventStore
