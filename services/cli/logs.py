@@ -2,13 +2,16 @@
 
 ``export`` and ``import`` use the Redis of ``--redis-url``, else ``REDIS_URL``, else the running
 stack's (``tabula run`` records it: services/cli/stack.py); with none of them they say so and stop.
+A match archived out of Redis (``tabula archive``) is exported from the archive (``TABULA_ARCHIVE_DIR``);
+``verify`` reads archived ``.jsonl.gz`` logs too, and ``--match`` verifies a match wherever it is.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,13 +59,15 @@ def export_command(
     redis_url: str = typer.Option("", help=REDIS_URL_HELP),
 ) -> None:
     """Write MATCH_ID's whole log to a JSON-lines file."""
+    from services.cli.archive import archived_lines
     from services.games import load_game
     from shared.archive import export_lines
 
     with _store(redis_url) as store:
         game = store.get_meta(match_id).get("game", "")
+        archived = None if game else archived_lines(match_id)
         codec = load_game(game).codec if game else None
-        lines = list(export_lines(store, match_id, codec))
+        lines = archived if archived is not None else list(export_lines(store, match_id, codec))
     out.write_text("\n".join(lines) + "\n")
     typer.echo(f"exported {len(lines) - 1} events of {match_id} to {out}")
 
@@ -84,15 +89,37 @@ def import_command(
 def _logs(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for path in paths:
-        out += sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
+        out += sorted([*path.rglob("*.jsonl"), *path.rglob("*.jsonl.gz")]) if path.is_dir() else [path]
     return out
 
 
-def verify_file(path: Path) -> Verification:
+def _lines(path: Path) -> list[str]:
+    from shared.archive import unpack
+
+    return unpack(path.read_bytes()) if path.suffix == ".gz" else path.read_text().splitlines()
+
+
+def _match_lines(match_id: str, redis_url: str) -> list[str]:
+    """A match's log from Redis, else from the archive; exits with one line when it is in neither."""
+    from services.cli.archive import archived_lines
+    from services.games import load_game
+    from shared.archive import export_lines
+
+    with _store(redis_url) as store:
+        game = store.get_meta(match_id).get("game", "")
+        if game:
+            return list(export_lines(store, match_id, load_game(game).codec))
+    archived = archived_lines(match_id)
+    if archived is None:
+        typer.echo(f"no match {match_id!r} in Redis or in the archive", err=True)
+        raise typer.Exit(1)
+    return archived
+
+
+def verify_log(lines: list[str]) -> Verification:
     from services.games import load_game
     from shared.archive import read_log, verify_lines
 
-    lines = path.read_text().splitlines()
     header, _ = read_log(lines)
     game = load_game(header["game"])
     return verify_lines(game.rules, game.codec, lines)
@@ -100,7 +127,9 @@ def verify_file(path: Path) -> Verification:
 
 @app.command()
 def verify(
-    logs: list[Path] = typer.Argument(..., help="log files or folders of .jsonl logs"),
+    logs: list[Path] = typer.Argument(None, help="log files (.jsonl, .jsonl.gz) or folders of them"),
+    match: list[str] = typer.Option([], "--match", help="a match id: its log from Redis, else the archive"),
+    redis_url: str = typer.Option("", help=REDIS_URL_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Re-fold logs with the pure rules; report each final state hash and any inconsistency."""
@@ -109,14 +138,19 @@ def verify(
 
     from shared.archive import LogError
 
-    files = _logs(logs)
+    sources: list[tuple[str, Callable[[], list[str]]]] = [
+        (str(path), partial(_lines, path)) for path in _logs(logs or [])
+    ]
+    sources += [(f"match {m}", partial(_match_lines, m, redis_url)) for m in match]
+    if not sources:
+        raise typer.BadParameter("name log files, folders or --match ids")
     reports: list[dict[str, object]] = []
     console = Console(stderr=True)
-    with Progress(console=console, disable=len(files) < 2) as progress:
-        task = progress.add_task("verifying", total=len(files))
-        for path in files:
+    with Progress(console=console, disable=len(sources) < 2) as progress:
+        task = progress.add_task("verifying", total=len(sources))
+        for path, read in sources:
             try:
-                v = verify_file(path)
+                v = verify_log(read())
                 reports.append(
                     {
                         "file": str(path),

@@ -102,5 +102,16 @@ def health(
     raise typer.Exit(0 if healthy else 1)
 
 
-for _module in ("proto", "run", "bench", "simulate", "content", "games", "logs", "play", "reasons"):
+for _module in (
+    "proto",
+    "run",
+    "bench",
+    "simulate",
+    "content",
+    "games",
+    "logs",
+    "archive",
+    "play",
+    "reasons",
+):
     importlib.import_module(f"services.cli.{_module}")

@@ -285,7 +285,7 @@ def replay(
     game_addr: str = typer.Option("", help=ADDRESS_HELP.format("<GAME>")),
     deadline: float = typer.Option(10.0),
 ) -> None:
-    """Print MATCH_ID's view at version --at (the Replay RPC)."""
+    """Print MATCH_ID's view at version --at (the Replay RPC; an archived match from the archive)."""
     import grpc
 
     from services.client.presentation import presentation_for
@@ -299,6 +299,11 @@ def replay(
             match = GameClient.connect(channel, game, match_id, token, deadline_s=deadline)
             reply = match.replay(at)
     except grpc.RpcError as err:
-        raise _fail(console, err, "replay") from err
+        from services.cli.archive import archived_replay
+
+        archived = archived_replay(match_id, at) if err.code() == grpc.StatusCode.NOT_FOUND else None
+        if archived is None:
+            raise _fail(console, err, "replay") from err
+        game, reply = archived  # no longer in Redis: folded here from the archive (TABULA_ARCHIVE_DIR)
     names = seat_labels(reply)
     console.print(render_view(reply.view, presentation_for(game), names, reply.version, match_id))

@@ -1,0 +1,105 @@
+"""``tabula archive``: finished matches out of Redis into the archive (shared/archiver.py).
+
+The archive is ``--dir``, else ``TABULA_ARCHIVE_STORAGE`` / ``TABULA_ARCHIVE_DIR``. Without match
+ids it does what the reactor does between reads, over every shard, until nothing is due: matches
+finished ``--after`` seconds ago whose end every outbox group acknowledged. With match ids it
+archives those (finished) matches now: the operator's call, no wait for the groups.
+
+Also the archive's readers for the other commands: :func:`archive_storage` and
+:func:`archived_replay` (``tabula replay`` of a match no longer in Redis).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from services.cli.logs import REDIS_URL_HELP, _store
+from services.cli.main import app
+
+if TYPE_CHECKING:
+    from shared.archive import ArchiveStorage
+    from shared.runner import EventCodec
+
+DIR_HELP = "the archive folder (default: TABULA_ARCHIVE_STORAGE, else TABULA_ARCHIVE_DIR)"
+
+
+def archive_storage(directory: Path | None = None) -> ArchiveStorage | None:
+    from shared.archive import LocalArchive, storage_from_env
+
+    return LocalArchive(directory) if directory is not None else storage_from_env()
+
+
+def _games(name: str) -> tuple[Any, EventCodec]:
+    from services.games import load_game
+
+    game = load_game(name)
+    return game.rules, game.codec
+
+
+@app.command()
+def archive(
+    match_ids: list[str] = typer.Argument(None, help="finished matches to archive now (default: all due)"),
+    after: float = typer.Option(86400.0, help="seconds since a match ended (without MATCH_IDS)"),
+    directory: Path = typer.Option(None, "--dir", help=DIR_HELP),
+    redis_url: str = typer.Option("", help=REDIS_URL_HELP),
+) -> None:
+    """Move finished matches to the archive: export, verify, store, read back, delete from Redis."""
+    from services.workers.settings import WorkerSettings
+    from shared.archiver import ArchiveFailed, Archiver, archive_match
+    from shared.runner import MatchNotFound
+
+    storage = archive_storage(directory)
+    if storage is None:
+        typer.echo("no archive: pass --dir or set TABULA_ARCHIVE_DIR", err=True)
+        raise typer.Exit(1)
+    failed = 0
+    with _store(redis_url) as store:
+        if match_ids:
+            for match_id in match_ids:
+                try:
+                    done = archive_match(store, storage, match_id, _games)
+                except (ArchiveFailed, MatchNotFound) as err:
+                    typer.echo(f"kept {match_id}: {err}", err=True)
+                    failed += 1
+                    continue
+                typer.echo(f"archived {match_id}: {done.events} events, {done.size} bytes")
+        else:
+            groups = WorkerSettings.from_env().outbox_groups
+            archiver = Archiver(store, storage, _games, after, groups)
+            total = 0
+            while batch := archiver.run(range(store.shards)):
+                total += len(batch)
+            typer.echo(f"archived {total} matches")
+    raise typer.Exit(1 if failed else 0)
+
+
+def archived_lines(match_id: str, directory: Path | None = None) -> list[str] | None:
+    """The archived log of ``match_id``, if an archive is configured and holds it."""
+    from shared.archive import archived_lines as read
+
+    storage = archive_storage(directory)
+    return None if storage is None else read(storage, match_id)
+
+
+def archived_replay(match_id: str, version: int, directory: Path | None = None) -> tuple[str, Any] | None:
+    """(game, ReplayResponse) of an archived match at ``version``, folded here with the game's rules:
+    what the rule service's Replay answers for it, the whole state revealed (the match is over)."""
+    from services.games import load_game
+    from shared.archive import archived_runner, read_log
+    from shared.decider import SYSTEM
+    from shared.game_service import seat_messages
+
+    lines = archived_lines(match_id, directory)
+    if lines is None:
+        return None
+    header, _ = read_log(lines)
+    game = load_game(header["game"])
+    loaded = archived_runner(game.rules, game.codec, lines).load(match_id, at_version=version)
+    view = game.codec.to_message(game.rules.view(loaded.state, SYSTEM))
+    reply = game.modules.pb2.ReplayResponse(
+        version=loaded.version, view=view, seats=seat_messages(loaded.meta)
+    )
+    return header["game"], reply

@@ -1,0 +1,84 @@
+"""``tabula archive``, and ``export`` / ``verify`` / ``replay`` of a match no longer in Redis."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from typer.testing import CliRunner
+
+from services.cli import app
+from services.cli.archive import archived_replay
+from services.games import LoadedGame, load_game
+from shared.archive import state_hash
+from shared.decider import SYSTEM
+from shared.memory_bench import GROUPS
+from shared.outbox import FollowerSettings, OutboxFollower
+from shared.runner import MatchRunner
+from shared.simulate import play_match
+from shared.store import OutboxNotice
+from shared.store.redis_store import RedisEventStore
+
+cli = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def game() -> LoadedGame:
+    return load_game("lorenzo")
+
+
+@pytest.fixture
+def finished(game: LoadedGame, redis_client: redis.Redis, redis_url: str) -> MatchRunner[Any]:
+    """Match m1 finished, every outbox group has read it; m2 still going."""
+    store = RedisEventStore(redis_client)
+    runner = MatchRunner(game.rules, game.codec, store)
+    runner.create("m1", 4, {}, seed=7)
+    play_match(runner, "m1", seed=7, check=False)
+    runner.create("m2", 4, {}, seed=8)
+
+    def ignore(notice: OutboxNotice) -> None:
+        pass
+
+    for group in GROUPS:
+        follower = OutboxFollower(store, range(store.shards), ignore, FollowerSettings(group, "c"))
+        follower.ensure_groups()
+        while follower.poll():
+            pass
+    return runner
+
+
+def test_archive_export_verify_and_replay_an_archived_match(
+    game: LoadedGame, finished: MatchRunner[Any], redis_url: str, tmp_path: Path, monkeypatch: Any
+) -> None:
+    folder, url = tmp_path / "archive", ["--redis-url", redis_url]
+    monkeypatch.setenv("TABULA_ARCHIVE_DIR", str(folder))
+    at_40 = finished.load("m1", at_version=40)
+    view_40 = game.codec.to_message(game.rules.view(at_40.state, SYSTEM))
+    final = state_hash(finished.load("m1").state)
+    before = tmp_path / "before.jsonl"
+    assert cli.invoke(app, ["export", "m1", "--out", str(before), *url]).exit_code == 0
+
+    done = cli.invoke(app, ["archive", "--after", "0", *url])
+    assert done.exit_code == 0 and "archived 1 matches" in done.output, done.output
+    assert finished.store.get_meta("m1") == {} and finished.store.get_meta("m2")["status"] == "active"
+
+    after = tmp_path / "after.jsonl"
+    assert cli.invoke(app, ["export", "m1", "--out", str(after), *url]).exit_code == 0
+    assert after.read_text() == before.read_text()  # the archive gives back the very log
+    checked = cli.invoke(app, ["verify", "--match", "m1", str(folder), *url])
+    assert checked.exit_code == 0 and checked.output.count(f"hash={final}") == 2, checked.output
+    found = archived_replay("m1", 40)
+    assert found is not None
+    assert found[0] == "lorenzo" and found[1].version == 40 and found[1].view == view_40
+
+
+def test_an_unfinished_match_named_on_the_command_line_is_kept(
+    finished: MatchRunner[Any], redis_url: str, tmp_path: Path
+) -> None:
+    kept = cli.invoke(app, ["archive", "m2", "--dir", str(tmp_path), "--redis-url", redis_url])
+    assert kept.exit_code == 1 and "not finished" in kept.output
+    assert finished.store.get_meta("m2")["status"] == "active"
+    missing = cli.invoke(app, ["verify", "--match", "nothing", "--redis-url", redis_url])
+    assert missing.exit_code == 1
