@@ -1,0 +1,36 @@
+"""Real worker and reactor processes with the production defaults for results and upkeep: a bot
+match finishes, no task result is written, the outbox ends empty and the match ends up archived."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared.archive import LocalArchive, archived_lines
+from shared.runner import MatchRunner
+from shared.store.redis_store import RedisEventStore
+from tests.integration.workers.conftest import Processes, create_match, wait_for
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_a_bot_match_leaves_no_results_no_notices_and_no_keys_behind(
+    procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore, tmp_path: Path
+) -> None:
+    create_match(race_runner, "tidy", 3, {0: "random", 1: "greedy", 2: "random"}, goal=12)
+    procs.start("worker", TABULA_TASK_RESULTS="0")
+    upkeep = {
+        "TABULA_OUTBOX_GROUPS": "reactor",
+        "TABULA_OUTBOX_TRIM_INTERVAL": "0.2",
+        "TABULA_ARCHIVE_DIR": str(tmp_path),
+        "TABULA_ARCHIVE_AFTER": "0",
+        "TABULA_ARCHIVE_INTERVAL": "0.2",
+    }
+    procs.start("reactor", **upkeep)
+    wait_for(lambda: archived_lines(LocalArchive(tmp_path), "tidy") is not None, 60, "the match archived")
+    assert store.get_meta("tidy") == {} and store.read("tidy") == []
+    outboxes = [store.outbox_key(shard) for shard in range(store.shards)]
+    wait_for(lambda: sum(store.client.xlen(key) for key in outboxes) == 0, 10, "the outbox trimmed")
+    assert list(store.client.scan_iter(match="celery-task-meta-*")) == []
