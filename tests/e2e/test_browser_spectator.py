@@ -356,7 +356,7 @@ def test_a_finished_match_shows_its_final_scores_with_names(browser: Any, stack:
     page, errors = _open(browser, f"{stack.gateway_url}/?game=lorenzo&match={stack.finished}")
     page.wait_for_selector("#status.finished")
     final = stack.view(stack.finished)
-    _wait_label(page, f"live at version {final.version} of {final.version}")
+    _wait_label(page, f"final version {final.version}")
     assert page.locator("#outcome h2").inner_text().startswith("Match finished")
     rows = page.locator("#outcome tr").all_inner_texts()[1:]
     by_place = sorted(range(3), key=lambda seat: final.outcome.placings[seat])

@@ -231,8 +231,8 @@ function updateReplayBar() {
   $("prev").disabled = !S.matchId || S.shown <= 0;
   $("next").disabled = !S.matchId || S.shown >= S.head;
   $("live").disabled = !S.matchId || S.follow;
-  $("version-label").textContent = S.follow
-    ? `live at version ${S.shown} of ${S.head}` : `replaying version ${S.shown} of ${S.head}`;
+  const head = S.finished ? `final version ${S.shown}` : `live at version ${S.shown} of ${S.head}`;
+  $("version-label").textContent = S.follow ? head : `replaying version ${S.shown} of ${S.head}`;
   if (S.follow) setStatus(S.finished ? "finished" : "live", S.finished ? "finished" : "live");
 }
 
