@@ -9,14 +9,18 @@ A move is applied one of two ways, with the same loop around it:
   with a command id, as the services do; the match must have been created.
 
 Each step the driver picks one of the actors to act (seeded), asks the seat's policy (random by
-default; the system takes its one listed step) and applies the command. It records a
+default; the system's step is drawn like a random seat's, so the RNG stream is the same whatever
+acts) and applies the command, deciding it with ``rng.fork(f"decide{step}")``: in memory, the seeded
+random playouts of the tests and the golden playthroughs (tests/playthroughs/) are exactly the games
+the games' own drivers played before this one replaced them. It records a
 violation, instead of raising, when an actor to act has no legal command or a listed command
 is refused. At the end (``check``) it checks the generic invariants: the fold of the log equals
 the live state and the match ended with an outcome, plus the game's own
 ``invariant_violations(state)`` when the rules offer one. ``check_every_step`` also folds
 each step's events into a second state (through the store's codec on the runner path) and
 checks it and the game's invariants after every step; ``time_moves`` records each policy
-call's seconds per seat.
+call's seconds per seat; ``on_step`` is told of every step applied (the tests' sweeps of legal
+commands). The result keeps the final state.
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ from shared.runner import MatchRunner
 
 # (state, actor, legal commands, rng) -> the chosen command
 Policy = Callable[[Any, Actor, Sequence[Any], Rng], Any]
+# (the state the command was decided on, actor, command, the actor's legal commands, its events)
+StepHook = Callable[[Any, Actor, Any, Sequence[Any], Sequence[Any]], None]
 AnyRules = Rules[Any, Any, Any, Any, Any]
 MAX_STEPS = 20_000
 
@@ -50,6 +56,7 @@ class GameResult:
     violations: list[str] = field(default_factory=list)
     log: list[Any] = field(default_factory=list, repr=False)
     move_seconds: dict[int, list[float]] = field(default_factory=dict, repr=False)  # per seat
+    state: Any = field(default=None, repr=False)  # the final state
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +65,7 @@ class Options:
     check_every_step: bool = False
     time_moves: bool = False
     max_steps: int = MAX_STEPS
+    on_step: StepHook | None = None
 
 
 class _Table(Protocol):
@@ -75,7 +83,7 @@ class _InMemory:
         self.rules, self.state, self.rng = rules, state, rng
 
     def apply(self, actor: Actor, command: Any, step: int) -> Sequence[Any]:
-        events = self.rules.decide(self.state, actor, command, self.rng.fork(f"d{step}"))
+        events = self.rules.decide(self.state, actor, command, self.rng.fork(f"decide{step}"))
         for event in events:
             self.state = self.rules.evolve(self.state, event)
         return events
@@ -108,12 +116,13 @@ def play_game(
     check_every_step: bool = False,
     time_moves: bool = False,
     max_steps: int = MAX_STEPS,
+    on_step: StepHook | None = None,
 ) -> GameResult:
     """Set up and play one match in memory; seats use ``policies[seat]`` (default random)."""
     rng = Rng(seed)
     events = list(rules.setup(config, rng.fork("setup")))
     table = _InMemory(rules, _fold(rules, events), rng)
-    options = Options(check, check_every_step, time_moves, max_steps)
+    options = Options(check, check_every_step, time_moves, max_steps, on_step)
     return _play(rules, table, events, seed, rng, policies or {}, options)
 
 
@@ -127,11 +136,12 @@ def play_match(
     check_every_step: bool = False,
     time_moves: bool = False,
     max_steps: int = MAX_STEPS,
+    on_step: StepHook | None = None,
 ) -> GameResult:
     """Play a created match to its end through ``runner`` (command ids ``<match>-c<step>``)."""
     table = _ThroughRunner(runner, match_id)
     events = table.stored_events(1)
-    options = Options(check, check_every_step, time_moves, max_steps)
+    options = Options(check, check_every_step, time_moves, max_steps, on_step)
     return _play(runner.rules, table, events, seed, Rng(seed), policies or {}, options)
 
 
@@ -154,18 +164,19 @@ def _play(
         if not legal:
             violations.append(f"step {steps}: {actor} is to act but has no legal command")
             break
+        policy = policies.get(actor.seat, random_policy) if actor.is_seat else random_policy
         started = time.perf_counter()
-        if actor.is_seat:
-            command = policies.get(actor.seat, random_policy)(table.state, actor, legal, rng)
-            if options.time_moves:
-                seconds[actor.seat].append(time.perf_counter() - started)
-        else:
-            command = legal[0]
+        command = policy(table.state, actor, legal, rng)
+        if options.time_moves and actor.is_seat:
+            seconds[actor.seat].append(time.perf_counter() - started)
+        decided_on = table.state
         try:
             new = table.apply(actor, command, steps)
         except RuleViolation as err:
             violations.append(f"step {steps}: legal command {command!r} rejected: {err}")
             break
+        if options.on_step is not None:
+            options.on_step(decided_on, actor, command, legal, new)
         events.extend(new)
         steps += 1
         if options.check_every_step:
@@ -173,7 +184,8 @@ def _play(
             violations += [f"step {steps}: {v}" for v in _state_violations(rules, folded, table.state)]
     if options.check:
         violations += _check(rules, events, table.state)
-    return GameResult(seed, len(events), steps, rules.outcome(table.state), violations, events, dict(seconds))
+    outcome = rules.outcome(table.state)
+    return GameResult(seed, len(events), steps, outcome, violations, events, dict(seconds), table.state)
 
 
 def _fold(rules: AnyRules, events: Sequence[Any], state: Any = None) -> Any:
@@ -218,7 +230,7 @@ def simulate(
     started = time.perf_counter()
     results = [play_game(rules, config, seed + i, policies) for i in range(games)]
     for r in results:
-        r.log = []  # a summary keeps no event lists
+        r.log, r.state = [], None  # a summary keeps no event lists or states
     seconds = time.perf_counter() - started
     finished = [r for r in results if r.outcome is not None]
     scores = [[r.outcome.scores[s] for r in finished if r.outcome] for s in range(seats)]

@@ -6,9 +6,9 @@ import pytest
 
 from services.lorenzo.content import load_content, load_rules
 from services.lorenzo.rules.model import Phase
-from services.lorenzo.rules.playout import random_playout
 from shared.decider import SPECTATOR, SYSTEM, Actor, RuleViolation
 from shared.rng import Rng
+from tests.support.playout import random_playout
 
 from .helpers import RULES
 

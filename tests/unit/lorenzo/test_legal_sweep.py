@@ -8,15 +8,18 @@ members in ``placement_commands``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from services.lorenzo.content import load_content
 from services.lorenzo.rules import LorenzoRules, Member, Phase, State
 from services.lorenzo.rules.commands import Command, PlaceFamilyMember, TakeBonusCard
+from services.lorenzo.rules.events import Event
 from services.lorenzo.rules.model import DecisionKind
-from services.lorenzo.rules.playout import random_playout
 from shared.decider import Actor, RuleViolation
 from shared.rng import Rng
+from tests.support.playout import random_playout
 
 RULES = LorenzoRules(load_content())
 OPTIONS = ((0, 0), (1, 0), (0, 1), (1, 1), (2, 0))
@@ -58,7 +61,9 @@ def _sweep(seats: int, seed: int, every: int) -> int:
     config = RULES.make_config(seats, {"advanced": "true" if seed % 2 else "false"})
     swept: list[bool] = []
 
-    def on_step(state: State, actor: Actor, command: Command, legal: list[Command]) -> None:
+    def on_step(
+        state: State, actor: Actor, command: Command, legal: Sequence[Command], events: Sequence[Event]
+    ) -> None:
         if state.phase is not Phase.ACTIONS:
             return
         box = _box(state, actor)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from services.lorenzo.content import load_content
@@ -19,11 +21,12 @@ from services.lorenzo.rules.commands import (
     PlayLeader,
     TakeBonusCard,
 )
+from services.lorenzo.rules.events import Event
 from services.lorenzo.rules.goods import ZERO
 from services.lorenzo.rules.model import Privilege
-from services.lorenzo.rules.playout import random_playout
 from shared.decider import SPECTATOR, Actor, RuleViolation
 from shared.rng import Rng
+from tests.support.playout import random_playout
 
 RULES = LorenzoRules(load_content())
 
@@ -79,7 +82,9 @@ def _play(seats: int, seed: int, exhaustive: bool) -> None:
     rng = Rng(seed * 7919 + seats)
     steps = [0]
 
-    def on_step(state: State, actor: Actor, command: Command, legal: list[Command]) -> None:
+    def on_step(
+        state: State, actor: Actor, command: Command, legal: Sequence[Command], events: Sequence[Event]
+    ) -> None:
         steps[0] += 1
         _check_state(state)
         if steps[0] % 25 == 0:

@@ -45,6 +45,29 @@ def test_each_seat_uses_its_own_policy_and_its_moves_are_timed() -> None:
     assert play_game(RULES, RULES.make_config(2, {"goal": "12"}), 3).move_seconds == {}
 
 
+def test_each_step_is_reported_with_the_state_it_was_decided_on_and_the_final_state_is_kept() -> None:
+    seen: list[tuple[Any, Sequence[Any]]] = []
+
+    def on_step(state: Any, actor: Actor, command: Any, legal: Sequence[Any], events: Sequence[Any]) -> None:
+        assert command in legal and actor in RULES.to_act(state)
+        seen.append((state, events))
+
+    result = play_game(RULES, RULES.make_config(2, {"goal": "12"}), 3, on_step=on_step)
+    assert len(seen) == result.steps > 3
+    state = _fold(result.log[: len(result.log) - sum(len(events) for _, events in seen)])  # the setup
+    for decided_on, events in seen:
+        assert decided_on == state
+        state = _fold(events, state)
+    assert state == result.state and RULES.outcome(result.state) is not None
+
+
+def _fold(events: Sequence[Any], state: Any = None) -> Any:
+    state = RULES.initial_state() if state is None else state
+    for event in events:
+        state = RULES.evolve(state, event)
+    return state
+
+
 class Refusing(RaceRules):
     """Lists a roll it then refuses once a seat has passed 5: a rules bug the driver must report."""
 
