@@ -10,9 +10,9 @@ from services.trajan import bots
 from services.trajan.rules.commands import DiscardCommodity
 from services.trajan.rules.content_types import Commodity, Demand, ForumTile
 from services.trajan.rules.model import Phase, Pile
-from services.trajan.rules.playout import random_playout
 from services.workers.bots.simple import GreedyBot, RandomBot
 from shared.rng import Rng
+from tests.support.playout import random_playout
 
 from .helpers import RULES, fold, game, then, with_player
 

@@ -8,12 +8,14 @@ listed ones, and every refusal is a ``RuleViolation`` with a code.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from services.trajan.rules.commands import Command
+from services.trajan.rules.events import Event
 from services.trajan.rules.model import Phase, State, StepKind
-from services.trajan.rules.playout import random_playout
 from shared.decider import Actor, RuleViolation
 from shared.rng import Rng
+from tests.support.playout import random_playout
 
 from .box import box
 from .helpers import RULES
@@ -35,7 +37,9 @@ def _sweep(seats: int, seed: int, every: int) -> Counter[str]:
     seen: Counter[str] = Counter()
     steps = [0]
 
-    def on_step(state: State, actor: Actor, command: Command, legal: list[Command]) -> None:
+    def on_step(
+        state: State, actor: Actor, command: Command, legal: Sequence[Command], events: Sequence[Event]
+    ) -> None:
         steps[0] += 1
         key = state.phase.name if state.phase is not Phase.TURNS else state.pending[0].kind.name
         if steps[0] % every and seen[key] >= 2:

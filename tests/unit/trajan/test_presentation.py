@@ -33,11 +33,11 @@ from services.trajan.rules.events import (
     PointsScored,
 )
 from services.trajan.rules.model import Phase, Reason, State
-from services.trajan.rules.playout import random_playout
 from shared.codec import wrap_union
 from shared.decider import SPECTATOR, Actor
 from shared.describe import Describer
 from shared.rng import Rng
+from tests.support.playout import random_playout
 
 NAMES = ("Ada", "greedy bot", "mcts bot", "random bot")
 GAME = load_game("trajan")
@@ -61,7 +61,7 @@ def game_points(seats: int = 4, seed: int = 3) -> tuple[tuple[Point, ...], tuple
         RULES,
         RULES.make_config(seats, {}),
         seed,
-        on_step=lambda s, a, cmd, legal: points.append(Point(s, a, cmd, list(legal))),
+        on_step=lambda s, a, cmd, legal, _events: points.append(Point(s, a, cmd, list(legal))),
     )
     return tuple(points), tuple(events), final
 

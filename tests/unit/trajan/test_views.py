@@ -10,13 +10,13 @@ from pathlib import Path
 from services.trajan.rules.commands import COMMAND_TYPES
 from services.trajan.rules.events import EVENT_TYPES, CommoditiesDrawn, Event
 from services.trajan.rules.model import State
-from services.trajan.rules.playout import random_playout
 from services.trajan.rules.view import TrajanView
 from shared.codec import MessageCodec, fields_of
 from shared.decider import SPECTATOR, SYSTEM, Actor, VisibilityKind
 from shared.protogen import compile_protos, render_game_proto
 from shared.rng import Rng
 from shared.wire import comments_of, wire_of
+from tests.support.playout import random_playout
 
 from .helpers import RULES, fold
 
