@@ -16,7 +16,7 @@ from typing import Any
 
 from services.trajan.content import load_content
 from services.trajan.rules import TrajanRules
-from services.trajan.rules.playout import random_playout
+from tests.support.playout import random_playout
 
 GOLDEN = Path(__file__).with_name("golden_3p_seed42.jsonl")
 SEED, SEATS = 42, 3
