@@ -11,6 +11,7 @@ Also the archive's readers for the other commands: :func:`archive_storage` and
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +46,9 @@ def archive(
     after: float = typer.Option(86400.0, help="seconds since a match ended (without MATCH_IDS)"),
     directory: Path = typer.Option(None, "--dir", help=DIR_HELP),
     redis_url: str = typer.Option("", help=REDIS_URL_HELP),
+    index: bool = typer.Option(
+        False, "--index", help="first index matches that finished before the finished index existed (SCAN)"
+    ),
 ) -> None:
     """Move finished matches to the archive: export, verify, store, read back, delete from Redis."""
     from services.workers.settings import WorkerSettings
@@ -67,6 +71,9 @@ def archive(
                     continue
                 typer.echo(f"archived {match_id}: {done.events} events, {done.size} bytes")
         else:
+            if index:
+                added = sum(store.index_finished(m) for m in _match_ids(store))
+                typer.echo(f"indexed {added} finished matches")
             groups = WorkerSettings.from_env().outbox_groups
             archiver = Archiver(store, storage, _games, after, groups)
             total = 0
@@ -74,6 +81,12 @@ def archive(
                 total += len(batch)
             typer.echo(f"archived {total} matches")
     raise typer.Exit(1 if failed else 0)
+
+
+def _match_ids(store: Any) -> Iterator[str]:
+    """Every match id in Redis, from its meta key (a SCAN: every node of a cluster)."""
+    for key in store.client.scan_iter(match="{s*}:match:*:meta", count=1000):
+        yield key.decode().split(":match:", 1)[1].rsplit(":", 1)[0]
 
 
 def archived_lines(match_id: str, directory: Path | None = None) -> list[str] | None:

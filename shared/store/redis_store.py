@@ -219,6 +219,16 @@ class RedisEventStore:
             found += [(member.decode(), int(score)) for member, score in page]
         return found
 
+    def index_finished(self, match_id: str) -> bool:
+        """Add a finished match missing from the finished index (one that ended before the index
+        existed), scored with its last event's server time; True if it was added."""
+        if self.client.hget(self._key(match_id, "meta"), "status") != b"finished":
+            return False
+        last = self.client.xrevrange(self._key(match_id, "events"), count=1)
+        ended_ms = int(last[0][1][b"time"]) if last else 0
+        key = self.finished_key(shard_of(match_id, self.shards))
+        return bool(self.client.zadd(key, {match_id: ended_ms}, nx=True))
+
     def delete_match(self, match_id: str, version: int) -> bool:
         """Remove an archived match: events, meta, command ids, snapshot and its index entries.
 

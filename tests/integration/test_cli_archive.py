@@ -18,7 +18,7 @@ from shared.memory_bench import GROUPS
 from shared.outbox import FollowerSettings, OutboxFollower
 from shared.runner import MatchRunner
 from shared.simulate import play_match
-from shared.store import OutboxNotice
+from shared.store import OutboxNotice, shard_of
 from shared.store.redis_store import RedisEventStore
 
 cli = CliRunner()
@@ -82,3 +82,17 @@ def test_an_unfinished_match_named_on_the_command_line_is_kept(
     assert finished.store.get_meta("m2")["status"] == "active"
     missing = cli.invoke(app, ["verify", "--match", "nothing", "--redis-url", redis_url])
     assert missing.exit_code == 1
+
+
+def test_a_match_that_ended_before_the_finished_index_existed_is_indexed_then_archived(
+    finished: MatchRunner[Any], redis_client: redis.Redis, redis_url: str, tmp_path: Path
+) -> None:
+    store = finished.store
+    assert isinstance(store, RedisEventStore)
+    shard = shard_of("m1", store.shards)
+    redis_client.zrem(store.finished_key(shard), "m1")  # as an older release left it
+    url = ["--dir", str(tmp_path), "--redis-url", redis_url, "--after", "0"]
+    assert "archived 0 matches" in cli.invoke(app, ["archive", *url]).output
+    done = cli.invoke(app, ["archive", "--index", *url])
+    assert "indexed 1 finished matches" in done.output and "archived 1 matches" in done.output, done.output
+    assert store.get_meta("m1") == {} and store.get_meta("m2")["status"] == "active"
