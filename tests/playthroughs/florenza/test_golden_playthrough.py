@@ -16,7 +16,7 @@ from typing import Any
 
 from services.florenza.content import load_content
 from services.florenza.rules import FlorenzaRules
-from services.florenza.rules.playout import random_playout
+from tests.support.playout import random_playout
 
 GOLDEN = Path(__file__).with_name("golden_4p_seed42.jsonl")
 SEED, SEATS = 42, 4
