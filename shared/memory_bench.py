@@ -10,6 +10,8 @@ at each stage, divided by the number of matches:
 2. **trimmed**: every group has read and acknowledged everything, the outbox is trimmed;
 3. **archived**: every finished match is archived (exported, verified, stored, deleted).
 
+It also times the playing: commands per second through the runner on Redis in one process (the
+random policy's choice included), close to what one core of a rule service does without gRPC.
 The caller picks the game, its seats and options (``tabula bench --only memory``); numbers, not
 assertions (the test, ``tests/integration/test_memory.py``, asserts the structure only).
 """
@@ -17,6 +19,7 @@ assertions (the test, ``tests/integration/test_memory.py``, asserts the structur
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +40,8 @@ GROUPS = ("reactor", "lobby-projections", "lobby-notices")
 class MemoryReport:
     matches: int
     events: int  # over all matches
+    commands: int  # over all matches: each decided and appended through the runner
+    play_seconds: float  # wall time of playing them (one process: decide, fold, Redis round trips)
     kept: float  # used_memory growth per match, bytes, at each stage
     trimmed: float
     archived: float
@@ -74,10 +79,13 @@ def measure(
     store.client.flushall()
     followers = _followers(store, groups)
     base = _used(store)
-    events = 0
+    events = commands = 0
+    started = time.perf_counter()
     for n in range(matches):
         runner.create(f"mem-{n}", seats, options, seed=n + 1)
-        events += play_match(runner, f"mem-{n}", seed=n + 1, check=False).events
+        played = play_match(runner, f"mem-{n}", seed=n + 1, check=False)
+        events, commands = events + played.events, commands + played.steps
+    play_seconds = time.perf_counter() - started
     kept = _used(store)
     for follower in followers:
         while follower.poll(">"):
@@ -97,6 +105,8 @@ def measure(
     return MemoryReport(
         matches=matches,
         events=events,
+        commands=commands,
+        play_seconds=play_seconds,
         kept=(kept - base) / matches,
         trimmed=(trimmed - base) / matches,
         archived=(archived - base) / matches,

@@ -66,6 +66,7 @@ def _memory() -> list[Result]:
     return [
         Result(f"{per}.matches", report.matches, "matches"),
         Result(f"{per}.events_per_match", report.events / report.matches, "events"),
+        Result(f"{per}.runner_commands_per_s", report.commands / report.play_seconds, "commands/s"),
         Result(f"{per}.kept_kb_per_match", report.kept / 1024, "KB"),
         Result(f"{per}.trimmed_kb_per_match", report.trimmed / 1024, "KB"),
         Result(f"{per}.archived_kb_per_match", kb, "KB", "<= 100", kb <= 100),
