@@ -9,30 +9,18 @@ import time
 from collections.abc import Iterator
 
 import pytest
-import redis.cluster
 
 from shared.decider import Outcome
-from shared.redis_server import RedisCluster
-from shared.store import EventStore, MatchStatus, MemoryEventStore, NewEvent, Progress, shard_of
-from shared.store.redis_store import RedisEventStore
+from shared.store import EventStore, MatchStatus, NewEvent, Progress, shard_of
+from tests.support.stores import STORES, store_of
 
 ACTIVE = Progress((0,), False, MatchStatus.ACTIVE)
 FINISHED = Progress((), False, MatchStatus.FINISHED, Outcome((3, 1), (1, 2)))
 
 
-@pytest.fixture(params=["memory", "redis", "cluster"])
+@pytest.fixture(params=STORES)
 def store(request: pytest.FixtureRequest) -> Iterator[EventStore]:
-    if request.param == "memory":
-        yield MemoryEventStore()
-    elif request.param == "redis":
-        yield RedisEventStore(request.getfixturevalue("redis_client"))
-    else:
-        cluster: RedisCluster = request.getfixturevalue("redis_cluster")
-        nodes = [redis.cluster.ClusterNode(h, p) for h, p in cluster.startup_nodes]  # type: ignore[no-untyped-call]
-        client = redis.cluster.RedisCluster(startup_nodes=nodes)
-        client.flushall(target_nodes=redis.cluster.RedisCluster.PRIMARIES)
-        yield RedisEventStore(client)
-        client.close()
+    yield from store_of(request)
 
 
 def ev() -> NewEvent:

@@ -9,11 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-import redis
-import redis.cluster
 
 from shared.decider import SYSTEM, Actor, Outcome
-from shared.redis_server import RedisCluster
 from shared.runner import MatchRunner
 from shared.store import (
     MAX_BATCH,
@@ -21,7 +18,6 @@ from shared.store import (
     BatchTooLarge,
     EventStore,
     MatchStatus,
-    MemoryEventStore,
     NewEvent,
     OutboxNotice,
     PayloadTooLarge,
@@ -34,25 +30,12 @@ from shared.store.base import InvalidAppend
 from shared.store.redis_store import RedisEventStore
 from tests.support.json_codec import JsonCodec
 from tests.support.race.rules import EndRound, RaceRules, RaceState, Roll
+from tests.support.stores import STORES, store_of
 
 
-def _cluster_client(cluster: RedisCluster) -> redis.cluster.RedisCluster:
-    nodes = [redis.cluster.ClusterNode(h, p) for h, p in cluster.startup_nodes]
-    client = redis.cluster.RedisCluster(startup_nodes=nodes)
-    client.flushall(target_nodes=redis.cluster.RedisCluster.PRIMARIES)
-    return client
-
-
-@pytest.fixture(params=["memory", "redis", "cluster"])
+@pytest.fixture(params=STORES)
 def store(request: pytest.FixtureRequest) -> Iterator[EventStore]:
-    if request.param == "memory":
-        yield MemoryEventStore()
-    elif request.param == "redis":
-        yield RedisEventStore(request.getfixturevalue("redis_client"))
-    else:
-        client = _cluster_client(request.getfixturevalue("redis_cluster"))
-        yield RedisEventStore(client)
-        client.close()
+    yield from store_of(request)
 
 
 def ev(kind: str = "Thing", payload: bytes = b"x", vis: str = "public") -> NewEvent:

@@ -6,30 +6,19 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis.cluster
 
 from shared.decider import Outcome
-from shared.redis_server import RedisCluster
-from shared.store import MatchStatus, MemoryEventStore, NewEvent, Progress, Snapshot, shard_of
+from shared.store import MatchStatus, NewEvent, Progress, Snapshot, shard_of
 from shared.store.redis_store import RedisEventStore
+from tests.support.stores import STORES, store_of
 
 ACTIVE = Progress((0,), False, MatchStatus.ACTIVE)
 FINISHED = Progress((), False, MatchStatus.FINISHED, Outcome((3, 1), (1, 2)))
 
 
-@pytest.fixture(params=["memory", "redis", "cluster"])
+@pytest.fixture(params=STORES)
 def store(request: pytest.FixtureRequest) -> Iterator[Any]:
-    if request.param == "memory":
-        yield MemoryEventStore()
-    elif request.param == "redis":
-        yield RedisEventStore(request.getfixturevalue("redis_client"))
-    else:
-        cluster: RedisCluster = request.getfixturevalue("redis_cluster")
-        nodes = [redis.cluster.ClusterNode(h, p) for h, p in cluster.startup_nodes]  # type: ignore[no-untyped-call]
-        client = redis.cluster.RedisCluster(startup_nodes=nodes)
-        client.flushall(target_nodes=redis.cluster.RedisCluster.PRIMARIES)
-        yield RedisEventStore(client)
-        client.close()
+    yield from store_of(request)
 
 
 def play(store: Any, match_id: str, finish: bool = True) -> None:

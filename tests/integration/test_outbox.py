@@ -14,6 +14,7 @@ from shared.outbox import FollowerSettings, OutboxFollower, dead_letter_key, own
 from shared.redis_server import RedisCluster
 from shared.store import MatchStatus, NewEvent, OutboxNotice, Progress, shard_of
 from shared.store.redis_store import RedisEventStore
+from tests.support.stores import cluster_client
 
 GROUP = "test-followers"
 
@@ -136,9 +137,7 @@ def test_run_follows_until_the_stop_flag_is_set(store: RedisEventStore) -> None:
 
 @pytest.fixture
 def cluster_store(redis_cluster: RedisCluster) -> Iterator[RedisEventStore]:
-    nodes = [redis.cluster.ClusterNode(h, p) for h, p in redis_cluster.startup_nodes]  # type: ignore[no-untyped-call]
-    client = redis.cluster.RedisCluster(startup_nodes=nodes)
-    client.flushall(target_nodes=redis.cluster.RedisCluster.PRIMARIES)
+    client = cluster_client(redis_cluster)
     yield RedisEventStore(client)
     client.close()
 

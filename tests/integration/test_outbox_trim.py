@@ -12,6 +12,7 @@ from shared.outbox import FollowerSettings, OutboxFollower, lowest_needed, trim_
 from shared.redis_server import RedisCluster
 from shared.store import MatchStatus, NewEvent, OutboxNotice, Progress, shard_of
 from shared.store.redis_store import RedisEventStore
+from tests.support.stores import cluster_client
 
 SHARDS = 2
 
@@ -115,9 +116,7 @@ def test_a_group_moved_back_needs_its_entries_again(store: RedisEventStore) -> N
 
 
 def test_on_a_cluster_each_shard_stream_is_trimmed_in_its_own_slot(redis_cluster: RedisCluster) -> None:
-    nodes = [redis.cluster.ClusterNode(h, p) for h, p in redis_cluster.startup_nodes]  # type: ignore[no-untyped-call]
-    client = redis.cluster.RedisCluster(startup_nodes=nodes)
-    client.flushall(target_nodes=redis.cluster.RedisCluster.PRIMARIES)
+    client = cluster_client(redis_cluster)
     store = RedisEventStore(client, shards=4)
     readers = [follower(store, "reactor"), follower(store, "lobby")]
     for n in range(12):

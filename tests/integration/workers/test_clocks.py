@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis.cluster
 from redis.crc import key_slot
 
 from services.games import load_game
@@ -24,6 +23,7 @@ from shared.store import shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Dispatch, FakeClock, create_match
 from tests.support.race.rules import Roll
+from tests.support.stores import cluster_client
 
 DAY = 24 * 3600
 SETTINGS = dataclasses.replace(
@@ -173,10 +173,8 @@ def test_clocks_from_ten_seconds_to_seven_days_fire_at_their_time(
 
 
 def test_clocks_work_on_a_redis_cluster_in_their_shard_s_slot(redis_cluster: RedisCluster) -> None:
-    nodes = [redis.cluster.ClusterNode(h, p) for h, p in redis_cluster.startup_nodes]  # type: ignore[no-untyped-call]
-    client = redis.cluster.RedisCluster(startup_nodes=nodes)
+    client = cluster_client(redis_cluster)
     try:
-        client.flushall(target_nodes=redis.cluster.RedisCluster.PRIMARIES)
         clocks = ClockStore(client, lambda match_id: shard_of(match_id, 16))
         shard = shard_of("c1", 16)
         outbox = RedisEventStore(client).outbox_key(shard)
