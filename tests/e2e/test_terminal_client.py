@@ -225,3 +225,55 @@ def test_watch_follows_the_public_view(stack: tuple[Path, dict[str, str]], playe
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Towers" in result.stdout and "(you)" not in result.stdout
     assert "Final scores" in result.stdout and "Ada" in result.stdout  # over: the result, by name
+
+
+# ---------------------------------------------------------------- Trajan
+@pytest.fixture(scope="module")
+def played_trajan(stack: tuple[Path, dict[str, str]]) -> tuple[str, str]:
+    """(match id, output) of a whole 2-seat Trajan match: Ada answers "1" (the first option) to every
+    question against a random bot; the workers play the bot and the round and quarter ends."""
+    folder, env = stack
+    result = cli(
+        folder,
+        env,
+        "play",
+        "--game",
+        "trajan",
+        "--seats",
+        "2",
+        "--bots",
+        "random",
+        "--name",
+        "Ada",
+        stdin="1\n" * 40000,
+        timeout=1500,
+    )
+    out = result.stdout
+    assert result.returncode == 0, out[-4000:] + result.stderr[-4000:]
+    found = re.search(r"^Match (\S+): you are Ada at seat (\d)", out, re.M)
+    assert found, out[:2000]
+    return found.group(1), out
+
+
+def test_play_trajan_shows_its_board_commands_events_and_final_scores(played_trajan: tuple[str, str]) -> None:
+    _, out = played_trajan
+    for part in ("Action circles", "Time track:", "Trajan stacks", "Forum", "Senate", "Ships", "Provinces"):
+        assert part in out, part
+    assert "Construction area" in out and "Your hand: " in out and "Ada (you)" in out
+    assert "Round 16 of 16" in out  # played through the last round
+    assert re.search(r"Pick up bowl [IV]+ \(\w+\): \d markers?", out)  # commands in words
+    ranges = [int(n) for n in re.findall(r"Your choice \[1-(\d+)", out)]
+    assert ranges and max(ranges) <= 30  # never a long flat list
+    final = out[out.index("Final scoring") :]
+    assert "Ada" in final and "random bot" in final
+    assert re.search(r"[12] \W+ Ada \W+ -?\d+", out[out.index("Final scores") :])  # place, player, score
+
+
+def test_replay_shows_a_trajan_view_at_a_version(
+    stack: tuple[Path, dict[str, str]], played_trajan: tuple[str, str]
+) -> None:
+    folder, env = stack
+    match_id, _ = played_trajan
+    result = cli(folder, env, "replay", match_id, "--at", "60")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"match {match_id}  v60" in result.stdout and "Action circles" in result.stdout

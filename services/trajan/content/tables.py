@@ -55,7 +55,9 @@ def tables(content: Content) -> Tables:
         "trajan_tiles": {"tiles": [trajan_tile(t) for t in content.trajan_tiles]},
         "forum_tiles": {"forum_tiles": [forum_tile(t) for t in content.forum_tiles]},
         "construction": {
-            "kinds": [{"kind": k.name, "bonus_action": name(k.bonus_action)} for k in content.construction_kinds],
+            "kinds": [
+                {"kind": k.name, "bonus_action": name(k.bonus_action)} for k in content.construction_kinds
+            ],
             "tiles": [{"id": t.id, "kind": t.kind, "vp": t.vp} for t in content.construction_tiles],
         },
         "provinces": {"provinces": [province(p) for p in content.provinces]},

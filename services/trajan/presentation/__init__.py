@@ -16,6 +16,7 @@ from typing import Any
 
 from rich.console import RenderableType
 
+from services.trajan.presentation import steps
 from services.trajan.presentation.board import board, final_table
 from services.trajan.presentation.describe import TrajanDescriber
 from services.trajan.presentation.labels import Labels
@@ -57,6 +58,17 @@ class TrajanPresentation:
 
     def final(self, view: Any, names: Sequence[str]) -> RenderableType | None:
         return final_table(typed_view(view), names)
+
+    # The terminal client's optional part (services/client/steps.py): words for the steps of a choice.
+    def step_title(self, command: str, field: str) -> str | None:
+        return steps.step_title(command, field)
+
+    def option_text(self, member: Any, field: str, view: Any | None, names: Sequence[str]) -> str | None:
+        cls = COMMANDS.get(member.DESCRIPTOR.name)
+        if cls is None:
+            return None
+        typed = typed_view(view) if view is not None else None
+        return steps.option_text(TrajanDescriber(self.labels, names), from_proto(cls, member), field, typed)
 
 
 @functools.cache

@@ -35,6 +35,11 @@ def ordinal(n: int) -> str:
     return ORDINAL.get(n, f"{n}th")
 
 
+def article(word: str) -> str:
+    """``an orange``, ``a pink``."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -63,7 +68,7 @@ class TrajanDescriber:
                 return self._choose_bowl(bowl, view)
             case c.SowMarker(colour):
                 where = f" into {lab.bowl(view.next_bowl)}" if view is not None and view.next_bowl else ""
-                return f"Sow a {lower(colour)} marker{where}"
+                return f"Sow {article(lower(colour))} marker{where}"
             case c.UseTrajanEffect(action):
                 if action is not None:
                     return f"Use the Trajan tile: a [+2] marker beside the {lab.action(action)} action"
@@ -309,7 +314,7 @@ class TrajanDescriber:
             case e.TimeAdvanced(spaces):
                 return f"The time marker moves {plural(spaces, 'space')}"
             case e.MarkerSown(seat, bowl, colour):
-                return f"{who(seat)} sows a {lower(colour)} marker into {lab.bowl(bowl)}"
+                return f"{who(seat)} sows {article(lower(colour))} marker into {lab.bowl(bowl)}"
             case e.PendingSet(seat, steps):
                 if not steps:
                     return f"{who(seat)} has nothing more to do this turn"

@@ -22,6 +22,7 @@ const num = (v) => Number(v || 0);
 const list = (v) => (Array.isArray(v) ? v : []);
 const enumName = (value, prefix) => String(value || "").replace(prefix, "").toLowerCase();
 const words = (value, prefix) => enumName(value, prefix).replace(/_/g, " ");
+const article = (word) => `${/^[aeiou]/.test(word) ? "an" : "a"} ${word}`;
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const actionWord = (a) => (a === "trajan" ? "Trajan" : a);
 
@@ -337,7 +338,7 @@ export function describeEvent(item, ctx) {
     case "turnStarted": return `${who}'s turn`;
     case "bowlEmptied": return `${who} picks up ${plural(list(e.markers).length, "marker")} from ${bowlWord(e.bowl)}`;
     case "timeAdvanced": return `The time marker moves ${plural(num(e.spaces), "space")}`;
-    case "markerSown": return `${who} sows a ${words(e.colour, "COLOUR_")} marker into ${bowlWord(e.bowl)}`;
+    case "markerSown": return `${who} sows ${article(words(e.colour, "COLOUR_"))} marker into ${bowlWord(e.bowl)}`;
     case "pendingSet": return list(e.steps).length ? `${who} to do: ${list(e.steps).map((s) => words(s.kind, "STEP_KIND_") + (s.action ? ` (${actionWord(enumName(s.action, "ACTION_"))})` : "")).join(", then ")}` : `${who} has nothing more to do this turn`;
     case "trajanTileCompleted": return `${who} completes ${tileWords(ctx, e.tile)} on ${slotWord(e.slot)}`;
     case "trajanTileKept": return `${who} keeps Trajan tile ${num(e.tile)} to meet demands`;

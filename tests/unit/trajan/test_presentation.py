@@ -272,3 +272,42 @@ def test_the_final_scoring_table_lists_every_part_best_first() -> None:
         ]
         assert f.total == outcome.scores[seat]
     assert load().final(view_message(mid_game().state, SPECTATOR), NAMES) is None
+
+
+# ------------------------------------------------------------------ the steps of a choice
+def test_the_steps_of_a_choice_have_questions_and_options_in_words() -> None:
+    """The presentation's optional step wording: a question per command field the client asks, and each
+    value in words that tell the options of one decision apart."""
+    pres = load()
+    worded: dict[str, set[str]] = {}
+    points, _, _ = game_points(3, 8)
+    for point in points:
+        if not point.actor.is_seat or len(point.legal) < 2:
+            continue
+        view = view_message(point.state, point.actor)
+        members = [CODEC.to_message(c) for c in point.legal]
+        for field in members[0].DESCRIPTOR.fields:
+            if (
+                len(
+                    {
+                        getattr(m, field.name) if not field.is_repeated else tuple(getattr(m, field.name))
+                        for m in members
+                        if m.DESCRIPTOR is members[0].DESCRIPTOR
+                    }
+                )
+                < 2
+            ):
+                continue
+            title = pres.step_title(members[0].DESCRIPTOR.name, field.name)
+            assert title and title.endswith("?"), (members[0].DESCRIPTOR.name, field.name)
+            same = [m for m in members if m.DESCRIPTOR is members[0].DESCRIPTOR]
+            texts = [pres.option_text(m, field.name, view, NAMES) for m in same]
+            assert all(texts), texts
+            worded.setdefault(title, set()).update(t for t in texts if t)
+    bowls = worded["Which bowl do you pick up?"]
+    pattern = r"Pick up bowl [IV]+ \(\w+\): \d+ markers? \(.+\), time \+\d+, the last lands in bowl [IV]+"
+    assert all(re.match(pattern, b) for b in bowls), bowls
+    assert all(t.startswith("tile ") for t in worded["From which stack do you take a starting Trajan tile?"])
+    assert "the draw pile" in worded["Where do you take a starting card from?"]
+    assert {"Which marker goes into the next bowl?", "How do you meet the demands?"} <= set(worded)
+    assert pres.step_title("ChooseBowl", "nothing") is None
