@@ -43,19 +43,46 @@ def _bindable(port: int) -> bool:
         return True
 
 
+def _ephemeral_start() -> int:
+    """The first port the kernel hands out on its own (to bind(0) and to outgoing connections)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+_handed_out: set[int] = set()
+_LOWEST = 20000
+
+
 def free_port(cluster: bool = False) -> int:
-    """A free loopback port; for a cluster node also its bus port (+10000), below 55536."""
-    if not cluster:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port: int = s.getsockname()[1]
-            return port
+    """A free loopback port for a server that binds it later (another process), never twice the same
+    in one process; for a cluster node also its bus port (+10000) is free.
+
+    Picked at random below the kernel's ephemeral range when there is room: a port the kernel gave
+    to bind(0) and that was released again is soon given to some outgoing connection's local end (a
+    Redis or gRPC client), and the server's own bind then fails; below the range the kernel never
+    assigns a port by itself. A server that can still lose the race retries on another port where
+    it can (``start_redis``); where it cannot, its caller does.
+    """
+    span = 10000 if cluster else 0
+    high = min(_ephemeral_start(), 65536) - span
     rng = random.Random()
-    for _ in range(200):
-        port = rng.randint(20000, 30000)
-        if _bindable(port) and _bindable(port + 10000):
+    for _ in range(500):
+        port = rng.randrange(_LOWEST, high) if high - _LOWEST >= 1000 else _kernel_port()
+        if port in _handed_out or port == 6379:
+            continue
+        if _bindable(port) and (not cluster or _bindable(port + span)):
+            _handed_out.add(port)
             return port
-    raise RuntimeError("no free port pair for a cluster node")
+    raise RuntimeError("no free loopback port" + (" pair for a cluster node" if cluster else ""))
+
+
+def _kernel_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
 
 
 @dataclass
@@ -92,10 +119,29 @@ def start_redis(
     port: int | None = None,
 ) -> RedisServer:
     """A new redis-server on ``port`` (``tabula run`` restarts its Redis where the services look
-    for it), else on a free one; waits until it answers PING."""
+    for it), else on a free one (another one if that port was taken meanwhile); waits until it
+    answers PING."""
     owns = folder is None
     folder = (folder or Path(tempfile.mkdtemp(prefix="tabula-redis-"))).resolve()
-    port = port or free_port(cluster="--cluster-enabled" in (extra or []))
+    folder.mkdir(parents=True, exist_ok=True)
+    cluster = "--cluster-enabled" in (extra or [])
+    for attempt in range(5):
+        server = _launch(folder, owns, extra or [], appendfsync, port or free_port(cluster=cluster))
+        try:
+            _wait_ready(server)
+        except PortTaken:
+            if port is not None or attempt == 4:
+                raise
+            continue
+        return server
+    raise AssertionError("unreachable")
+
+
+class PortTaken(RuntimeError):
+    """redis-server exited because its port was in use."""
+
+
+def _launch(folder: Path, owns: bool, extra: list[str], appendfsync: str, port: int) -> RedisServer:
     args = [
         redis_binary(),
         "--port",
@@ -114,26 +160,30 @@ def start_redis(
         "no",
         "--logfile",
         str(folder / "redis.log"),
-        *(extra or []),
+        *extra,
     ]
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    server = RedisServer(port, folder, process, owns, list(extra or []))
-    _wait_ready(server)
-    return server
+    return RedisServer(port, folder, process, owns, list(extra))
 
 
-def _wait_ready(server: RedisServer, timeout: float = 15.0) -> None:
+def _wait_ready(server: RedisServer, timeout: float = 60.0) -> None:
+    """Until it answers PING; generous, for a loaded machine (a ready server answers at once)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             log = (server.folder / "redis.log").read_text(errors="replace") if server.folder.exists() else ""
-            raise RuntimeError(f"redis-server exited with {server.process.returncode}: {log[-2000:]}")
+            kind = PortTaken if "Address already in use" in log[-2000:] else RuntimeError
+            raise kind(f"redis-server exited with {server.process.returncode}: {log[-2000:]}")
         with contextlib.suppress(redis.ConnectionError):
-            if server.client().ping():
-                return
+            client = server.client()
+            try:
+                if client.ping():
+                    return
+            finally:
+                client.close()
         time.sleep(0.05)
     server.stop()
-    raise TimeoutError("redis-server did not answer within 15 s")
+    raise TimeoutError(f"redis-server did not answer within {timeout:g} s")
 
 
 @dataclass
