@@ -14,6 +14,7 @@ the shell draws the view as a tree. Screenshots are written to ``test-artifacts/
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -118,14 +119,14 @@ def _serve(name: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]
         return subprocess.Popen([sys.executable, "-m", "services.cli", "serve", name], env=env, stderr=out)
 
 
-def _lobby_match(lobby: Any, names: tuple[str, ...]) -> str:
+def _lobby_match(lobby: Any, names: tuple[str, ...], game: str = "lorenzo") -> str:
     """A public room of named guests, all ready, started by the first: the match id."""
     tokens = [
         lobby.SignInGuest(lobby_pb2.SignInGuestRequest(display_name=n), timeout=10).token for n in names
     ]
     md = [[("authorization", f"Bearer {t}")] for t in tokens]
     create = lobby_pb2.CreateRoomRequest(
-        game="lorenzo", seats=len(names), visibility=lobby_pb2.ROOM_VISIBILITY_PUBLIC
+        game=game, seats=len(names), visibility=lobby_pb2.ROOM_VISIBILITY_PUBLIC
     )
     room_id = lobby.CreateRoom(create, metadata=md[0], timeout=10).room.room_id
     for guest in md[1:]:
@@ -406,5 +407,173 @@ def test_a_game_without_a_module_is_drawn_as_a_tree(browser: Any, stack: Stack) 
     assert not any("/games/lorenzo/" in url for url in requested)  # no module was fetched
     words = page.locator("#event-log li .t").all_inner_texts()
     assert words and all("{" not in w for w in words[:50]), words  # the generic wording
+    assert not errors, errors
+    page.close()
+
+
+# ------------------------------------------------------------------ Florenza
+# The same page with Florenza's module (/games/florenza/florenza.js): its own rule service, lobby and
+# gateway on a private Redis, matches started through the lobby and played with random legal commands.
+FZ_LIVE = ("Ada", "Bruno", "Cosima", "Dante")
+FZ_FINISHED = ("Elena", "Fabio")
+FZ_CUBES = ("marble", "wood", "metal", "gold", "fabric", "spices")
+
+
+class FlorenzaStack(Stack):
+    def service(self) -> list[tuple[str, str]]:
+        return [("authorization", "Bearer " + SIGNER.service("florenza"))]
+
+    def seat(self, seat: int, match: str = "") -> list[tuple[str, str]]:
+        return [("authorization", "Bearer " + SIGNER.seat("florenza", match or self.live, seat, f"p{seat}"))]
+
+    def spectator_token(self, match: str = "") -> str:
+        return SIGNER.spectator("florenza", match or self.live, "watcher")
+
+
+@pytest.fixture(scope="module")
+def florenza(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlorenzaStack]:
+    folder = tmp_path_factory.mktemp("browser-florenza")
+    redis: RedisServer = start_redis()
+    ports = {name: free_port() for name in ("florenza", "lobby", "gateway")}
+    env = {
+        **os.environ,
+        "REDIS_URL": redis.url,
+        "TABULA_SECRET": SECRET,
+        **{f"TABULA_{name.upper()}_PORT": str(port) for name, port in ports.items()},
+        "TABULA_METRICS_PORT": "-1",
+    }
+    children = [_serve(name, env, folder / f"{name}.log") for name in ports]
+    channel = grpc.insecure_channel(f"127.0.0.1:{ports['florenza']}")
+    lobby_channel = grpc.insecure_channel(f"127.0.0.1:{ports['lobby']}")
+    try:
+        for name in ("florenza", "lobby"):
+            assert wait_healthy(ports[name]), (folder / f"{name}.log").read_text()
+        assert wait_http_healthy(ports["gateway"]), (folder / "gateway.log").read_text()
+        game = load_game("florenza")
+        stack = FlorenzaStack(
+            f"http://127.0.0.1:{ports['gateway']}",
+            game.modules.pb2_grpc.FlorenzaServiceStub(channel),
+            game.modules.pb2,
+            folder,
+        )
+        lobby = lobby_pb2_grpc.LobbyServiceStub(lobby_channel)
+        stack.finished = _lobby_match(lobby, FZ_FINISHED, "florenza")
+        _play_to_the_end(stack, stack.finished)
+        stack.live = _lobby_match(lobby, FZ_LIVE, "florenza")
+        yield stack
+    finally:
+        channel.close()
+        lobby_channel.close()
+        for child in reversed(children):
+            child.terminate()
+        for child in children:
+            child.wait(15)
+        redis.stop()
+
+
+def _work_state(spot: Any) -> str:
+    return "done" if spot.crest != -1 else "hired" if spot.worker != -1 else "open"
+
+
+def florenza_shows(page: Any, view: Any, pb2: Any) -> None:
+    """The page shows this Florenza view: round, step, every family's tracks, goods, workers and
+    building spaces, every art work's state, the bank, and who is under each Life in Florenza card."""
+    g = view.game
+    assert page.locator("#round").inner_text() == str(g.round)
+    assert page.locator("#summary").get_attribute("data-phase") == pb2.Phase.Name(g.phase)
+    assert page.locator(".fz-players .player").count() == len(g.players)
+    for p in g.players:
+        panel = page.locator(f'.fz-players .player[data-seat="{p.seat}"]')
+        for stat in ("prestige", "certificates", "church"):
+            assert panel.locator(f'[data-stat="{stat}"] .v').inner_text() == str(getattr(p, stat)), (
+                p.seat,
+                stat,
+            )
+        assert panel.locator('[data-stat="workers"] .v').inner_text() == f"{p.workers}+{p.reserve}"
+        assert panel.locator('[data-good="money"] .v').inner_text() == str(p.goods.money)
+        for cube in FZ_CUBES:
+            assert panel.locator(f'[data-good="{cube}"] b').inner_text() == str(getattr(p.goods, cube))
+        assert panel.locator(".slot.built").count() == sum(1 for x in p.district if x.workshop and x.built)
+        assert panel.locator(".slot.planned").count() == sum(
+            1 for x in p.district if x.workshop and not x.built
+        )
+    for spot in g.works:
+        if spot.district == -1:
+            shown = page.locator(f'.fz-work[data-work="{spot.work}"]').get_attribute("data-state")
+        else:
+            cls = page.locator(f'.player[data-seat="{spot.district}"] .dwork[data-work="{spot.work}"]')
+            shown = (cls.get_attribute("class") or "").split()[-1]
+        assert shown == _work_state(spot), (spot.work, spot.district, shown)
+    for cube in FZ_CUBES:
+        assert page.locator(f'#bank [data-cube="{cube}"] b').inner_text() == str(getattr(g.supply, cube))
+    assert page.locator(".life-card li[data-character]").count() == len(g.present)
+    for x in g.present:
+        assert (
+            page.locator(f'.life-card[data-life="{x.card}"] li[data-character="{x.character}"]').count() == 1
+        )
+
+
+def test_florenza_is_drawn_by_its_module_and_follows_commands_live(
+    browser: Any, florenza: FlorenzaStack
+) -> None:
+    page, errors = _open(
+        browser,
+        f"{florenza.gateway_url}/?game=florenza&match={florenza.live}#token={florenza.spectator_token()}",
+    )
+    page.wait_for_selector("#status.live")
+    assert page.evaluate("() => window.tabulaSpectator.module !== null")
+    assert page.locator("#game-css").get_attribute("href") == "/games/florenza/florenza.css"
+    head = florenza.view()
+    _wait_label(page, f"live at version {head.version} of {head.version}")
+    florenza_shows(page, head.view, florenza.pb2)
+    rng, version = Rng(7), head.version
+    for n in range(600):  # the starting workshops, then round 1 until art works are hired and done
+        version = florenza.step(rng, n)
+        if n % 10 == 9:
+            _wait_label(page, f"live at version {version} of {version}")
+        g = florenza.view().view.game
+        if g.round >= 2 and any(w.crest != -1 for w in g.works) and any(w.worker != -1 for w in g.works):
+            break
+    _wait_label(page, f"live at version {version} of {version}")
+    view = florenza.view().view
+    florenza_shows(page, view, florenza.pb2)
+    assert any(w.worker != -1 for w in view.game.works), "an artist is hired"
+    names = (
+        page.locator(".fz-work .work-head b").all_inner_texts()
+        + page.locator(".life-card li").all_inner_texts()
+    )
+    assert names and not any("#" in n for n in names)  # names from the content tables, not ids
+    page.wait_for_function(f"() => document.querySelector('#event-log li')?.dataset.version === '{version}'")
+    words = page.locator("#event-log li .t").all_inner_texts()
+    assert len(words) > 50 and not any("{" in w or "#" in w for w in words), words
+    assert any(re.match(rf"({'|'.join(FZ_LIVE)}) hired .+ for .+ \(.+\)$", w) for w in words), words
+    assert any(w.startswith("Arrived in Florence: ") for w in words)
+    _shot(page, "florenza-live")
+    page.click("#prev")  # a replayed earlier version is drawn by the module too
+    _wait_label(page, f"replaying version {version - 1} of {version}")
+    florenza_shows(page, florenza.replay(version - 1).view, florenza.pb2)
+    assert not errors, errors
+    page.close()
+
+
+def test_a_finished_florenza_match_shows_its_final_scoring_with_names(
+    browser: Any, florenza: FlorenzaStack
+) -> None:
+    page, errors = _open(browser, f"{florenza.gateway_url}/?game=florenza&match={florenza.finished}")
+    page.wait_for_selector("#status.finished")
+    final = florenza.view(florenza.finished)
+    _wait_label(page, f"final version {final.version}")
+    florenza_shows(page, final.view, florenza.pb2)
+    rows = page.locator("#final-scoring tr").all_inner_texts()[1:]
+    by_place = sorted(range(2), key=lambda seat: final.outcome.placings[seat])
+    for row, seat in zip(rows, by_place, strict=True):
+        cells = [c.strip() for c in row.split("\t")]
+        assert cells[:2] == [str(final.outcome.placings[seat]), FZ_FINISHED[seat]]
+        assert cells[-1] == str(final.outcome.scores[seat])  # the total column
+    newest = f"() => document.querySelector('#event-log li')?.dataset.version === '{final.version}'"
+    page.wait_for_function(newest)
+    texts = page.locator("#event-log li .t").all_inner_texts()
+    assert texts[1].startswith("The game ends: ") and all(n in texts[1] for n in FZ_FINISHED)
+    _shot(page, "florenza-finished")
     assert not errors, errors
     page.close()

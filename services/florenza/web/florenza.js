@@ -82,6 +82,7 @@ function renderSummary(root, reply, view, ctx) {
   const toAct = (reply.seatsToAct || []).map((s) => ctx.chip(s));
   const item = (id, label, ...value) => el("div", {}, el("span", { class: "k", text: label }), el("b", { id }, ...value));
   const title = (seat) => (num(seat) === NO_SEAT ? "-" : ctx.chip(seat));
+  root.querySelector("#summary").dataset.phase = String(g.phase || "");
   root.querySelector("#summary").replaceChildren(
     item("round", "Round", String(num(g.round))),
     item("phase", "Step", STEPS[phaseKey(view)] || enumName(g.phase, "PHASE_")),
