@@ -40,10 +40,10 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 from services.cli.stack import STATE_DIR
 from services.client.saved import MATCHES_FILE, find
 from services.games import EXTRA_GAMES, GAMES, load_game
-from shared.protogen import compile_protos, render_game_proto
 from shared.redis_server import free_port
 from shared.store.redis_store import RedisEventStore
 from tests.support.race.manifest import MANIFEST
+from tests.support.race.protos import compile_race
 from tests.support.race.rules import RaceConfig, RaceRules, RaceState, RaceView
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,12 +56,7 @@ BOTS = ("greedy", "mcts")  # seats 1 and 2; the human (the room's host) is seat 
 @pytest.fixture(scope="module")
 def race_gen(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The game's .proto rendered from its rules and compiled, outside the repository."""
-    root = tmp_path_factory.mktemp("race-e2e")
-    proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
-    proto.parent.mkdir(parents=True)
-    proto.write_text(render_game_proto(RaceRules(), MANIFEST.source))
-    compile_protos(root / "proto", root / "gen", includes=(ROOT / "proto",))
-    return root / "gen"
+    return compile_race(tmp_path_factory.mktemp("race-e2e"), source=MANIFEST.source)
 
 
 @dataclass(frozen=True)

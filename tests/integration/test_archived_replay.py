@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,23 +14,17 @@ from shared.archive import LocalArchive
 from shared.archiver import archive_match
 from shared.game_service import GameServicer
 from shared.grpc_server import start_server
-from shared.protogen import GameModules, compile_protos, render_game_proto
+from shared.protogen import GameModules
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.test_game_service import SIGNER, _codec, create, fails, roll, seat
+from tests.support.race.protos import race_game_modules
 from tests.support.race.rules import RaceRules
 
 
 @pytest.fixture(scope="module")
 def race_modules(tmp_path_factory: pytest.TempPathFactory) -> GameModules:
-    root = tmp_path_factory.mktemp("race")
-    proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
-    proto.parent.mkdir(parents=True)
-    proto.write_text(render_game_proto(RaceRules(), "tests/support/race/rules.py"))
-    compile_protos(root / "proto", root / "gen", includes=(Path("proto"),))
-    pb2 = importlib.import_module("tabula.race.v1.race_pb2")
-    pb2_grpc = importlib.import_module("tabula.race.v1.race_pb2_grpc")
-    return GameModules(pb2, pb2_grpc, "Race")
+    return race_game_modules(tmp_path_factory.mktemp("race"))
 
 
 @pytest.fixture

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -18,10 +16,11 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from shared.errors import error_info
 from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, start_server
-from shared.protogen import GameModules, compile_protos, render_game_proto
+from shared.protogen import GameModules
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import TokenSigner
+from tests.support.race.protos import race_game_modules
 from tests.support.race.rules import RaceRules
 
 SIGNER = TokenSigner(b"test-secret-0123456789abcdefghijklmn")
@@ -30,14 +29,7 @@ SERVICE = SIGNER.service("race")
 
 @pytest.fixture(scope="module")
 def race_modules(tmp_path_factory: pytest.TempPathFactory) -> GameModules:
-    root = tmp_path_factory.mktemp("race")
-    proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
-    proto.parent.mkdir(parents=True)
-    proto.write_text(render_game_proto(RaceRules(), "tests/support/race/rules.py"))
-    compile_protos(root / "proto", root / "gen", includes=(Path("proto"),))
-    pb2 = importlib.import_module("tabula.race.v1.race_pb2")
-    pb2_grpc = importlib.import_module("tabula.race.v1.race_pb2_grpc")
-    return GameModules(pb2, pb2_grpc, "Race")
+    return race_game_modules(tmp_path_factory.mktemp("race"))
 
 
 @pytest.fixture

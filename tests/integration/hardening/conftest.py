@@ -7,10 +7,8 @@ Servers are started once per module; each test dumps Redis before and after its 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import grpc
@@ -27,13 +25,12 @@ from shared.config import Settings
 from shared.errors import bad_request, error_info
 from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, start_server
-from shared.protogen import compile_protos, render_game_proto
 from shared.ratelimit import PREFIX
 from shared.rng import Rng
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisClient, RedisEventStore
 from shared.tokens import TokenSigner
-from tests.support.race.rules import RaceRules
+from tests.support.race.protos import race_game_modules
 
 LIMIT_KEYS = PREFIX.encode() + b":"
 SIGNER = TokenSigner(b"hardening-test-secret-0123456789")
@@ -58,12 +55,7 @@ def seat(match_id: str, n: int, game: str = "race") -> list[tuple[str, str]]:
 @pytest.fixture(scope="module")
 def registered(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The race game registered (and its generated code compiled) for this module's tests."""
-    root = tmp_path_factory.mktemp("hardening-race")
-    proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
-    proto.parent.mkdir(parents=True)
-    proto.write_text(render_game_proto(RaceRules(), "tests/support/race/rules.py"))
-    compile_protos(root / "proto", root / "gen", includes=(Path("proto"),))
-    importlib.import_module("tabula.race.v1.race_pb2")
+    race_game_modules(tmp_path_factory.mktemp("hardening-race"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("TABULA_EXTRA_GAMES", RACE)
         yield

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import grpc
 import pytest
@@ -21,12 +19,11 @@ from shared.config import Settings
 from shared.errors import error_info
 from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, start_server
-from shared.protogen import compile_protos, render_game_proto
 from shared.ratelimit import PREFIX, RATES, Limiter
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import TokenSigner
-from tests.support.race.rules import RaceRules
+from tests.support.race.protos import race_game_modules
 
 SIGNER = TokenSigner(b"lobby-test-secret-0123456789abcdef")
 RACE = "tests.support.race.manifest:MANIFEST"
@@ -35,12 +32,7 @@ RACE = "tests.support.race.manifest:MANIFEST"
 @pytest.fixture(scope="session")
 def race_pb(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The race game's generated code, compiled once into a temporary folder."""
-    root = tmp_path_factory.mktemp("lobby-race")
-    proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
-    proto.parent.mkdir(parents=True)
-    proto.write_text(render_game_proto(cast(Any, RaceRules()), "tests/support/race/rules.py"))
-    compile_protos(root / "proto", root / "gen", includes=(Path("proto"),))
-    return importlib.import_module("tabula.race.v1.race_pb2")
+    return race_game_modules(tmp_path_factory.mktemp("lobby-race")).pb2
 
 
 @pytest.fixture(autouse=True)

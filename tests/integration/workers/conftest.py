@@ -27,11 +27,11 @@ from services.workers.celery_app import configure
 from services.workers.jobs import Result, apply_system_step, expire_turn, play_bot_turn
 from services.workers.planner import Job, JobKind
 from services.workers.settings import WorkerSettings
-from shared.protogen import compile_protos, render_game_proto
 from shared.runner import MatchRunner
 from shared.store import EventStore
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.race_game import RaceWithSecrets
+from tests.support.race.protos import compile_race
 
 ROOT = Path(__file__).resolve().parents[3]
 RACE = "tests.integration.workers.race_game:MANIFEST"
@@ -39,12 +39,9 @@ RACE = "tests.integration.workers.race_game:MANIFEST"
 
 @pytest.fixture(scope="session")
 def race_gen(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("race-workers")
-    proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
-    proto.parent.mkdir(parents=True)
-    proto.write_text(render_game_proto(RaceWithSecrets(), "tests/integration/workers/race_game.py"))
-    compile_protos(root / "proto", root / "gen", includes=(ROOT / "proto",))
-    return root / "gen"
+    return compile_race(
+        tmp_path_factory.mktemp("race-workers"), RaceWithSecrets(), "tests/integration/workers/race_game.py"
+    )
 
 
 @pytest.fixture

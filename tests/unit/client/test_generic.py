@@ -21,9 +21,9 @@ from services.client.steps import Chooser, Steps
 from services.games import load_game, manifests
 from shared.decider import SPECTATOR, Actor
 from shared.describe import Describer, enum_label, words
-from shared.protogen import compile_protos, render_game_proto
+from shared.protogen import compile_protos
 from shared.rng import Rng
-from tests.support.race.rules import RaceRules
+from tests.support.race.protos import race_game_modules
 from tests.unit.client.helpers import text_of
 
 SAMPLE = """
@@ -70,12 +70,7 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 @pytest.fixture(scope="module")
 def race(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    root = tmp_path_factory.mktemp("race-client")
-    proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
-    proto.parent.mkdir(parents=True)
-    proto.write_text(render_game_proto(RaceRules(), "tests/support/race/rules.py"))  # type: ignore[arg-type]
-    compile_protos(root / "proto", root / "gen", includes=(Path("proto"),))
-    return importlib.import_module("tabula.race.v1.race_pb2")
+    return race_game_modules(tmp_path_factory.mktemp("race-client")).pb2
 
 
 @pytest.fixture
