@@ -7,6 +7,7 @@ loopback port, its own temporary folder and AOF on (as in production).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import random
 import shutil
@@ -51,29 +52,45 @@ def _ephemeral_start() -> int:
         return 32768
 
 
-_handed_out: set[int] = set()
 _LOWEST = 20000
+_CLAIMS = Path(tempfile.gettempdir()) / "tabula-ports"
+_claimed: dict[int, int] = {}  # port -> the file descriptor holding its claim, for the process's life
+
+
+def _claim(port: int) -> bool:
+    """Claim ``port`` for this process against every other process that picks ports here (the other
+    xdist workers, other test sessions on the machine): an exclusive lock on a file named after it,
+    held until this process ends, when the kernel lets it go (nothing stale is ever left behind)."""
+    _CLAIMS.mkdir(exist_ok=True)
+    fd = os.open(_CLAIMS / str(port), os.O_CREAT | os.O_RDWR, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return False
+    _claimed[port] = fd
+    return True
 
 
 def free_port(cluster: bool = False) -> int:
-    """A free loopback port for a server that binds it later (another process), never twice the same
-    in one process; for a cluster node also its bus port (+10000) is free.
+    """A free loopback port for a server that binds it later (another process); for a cluster node
+    also its bus port (+10000) is free.
 
     Picked at random below the kernel's ephemeral range when there is room: a port the kernel gave
     to bind(0) and that was released again is soon given to some outgoing connection's local end (a
     Redis or gRPC client), and the server's own bind then fails; below the range the kernel never
-    assigns a port by itself. A server that can still lose the race retries on another port where
-    it can (``start_redis``); where it cannot, its caller does.
+    assigns a port by itself. And claimed: no other process that picks its ports here (another
+    xdist worker, another test session) gets it too before its server binds it, nor this process
+    twice. A server that still loses its port retries on another where it can (``start_redis``).
     """
     span = 10000 if cluster else 0
     high = min(_ephemeral_start(), 65536) - span
     rng = random.Random()
     for _ in range(500):
         port = rng.randrange(_LOWEST, high) if high - _LOWEST >= 1000 else _kernel_port()
-        if port in _handed_out or port == 6379:
+        if port in _claimed or port == 6379:
             continue
-        if _bindable(port) and (not cluster or _bindable(port + span)):
-            _handed_out.add(port)
+        if _bindable(port) and (not cluster or _bindable(port + span)) and _claim(port):
             return port
     raise RuntimeError("no free loopback port" + (" pair for a cluster node" if cluster else ""))
 

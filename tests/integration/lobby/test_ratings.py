@@ -23,8 +23,10 @@ from shared.store.redis_store import RedisEventStore
 from tests.integration.lobby.conftest import Guest, LobbyFactory, auth, sign_in
 
 
-def play_to_the_end(stub: Any, race_stub: Any, ada: Guest, bob: Guest) -> str:
-    """A 2-seat race to 1: the first roll (Ada's, seat 0) wins."""
+def play_to_the_end(stub: Any, race_stub: Any, ada: Guest, bob: Guest) -> tuple[str, list[int]]:
+    """A 2-seat race to 1: the first roll (Ada's, seat 0) ends it. Who won is the secret bonuses'
+    call (the race's rule 5) and the lobby seeds the match at random, so the placings (Ada's, Bob's)
+    are read from the finished match, never assumed."""
     request = pb.CreateRoomRequest(game="race", seats=2, options={"goal": "1"})
     room = stub.CreateRoom(request, metadata=ada.md, timeout=5).room
     stub.JoinRoom(pb.JoinRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5)
@@ -36,7 +38,10 @@ def play_to_the_end(stub: Any, race_stub: Any, ada: Guest, bob: Guest) -> str:
     )
     race_stub.SubmitCommand(roll, metadata=auth(started.seat_token), timeout=5)
     match_id: str = started.match_id
-    return match_id
+    final = race_stub.GetView(
+        race.GetViewRequest(match_id=match_id), metadata=auth(started.seat_token), timeout=5
+    )
+    return match_id, list(final.outcome.placings)
 
 
 def eventually(check: Callable[[], Any], timeout_s: float = 10) -> Any:
@@ -55,16 +60,26 @@ def leaderboard(stub: Any, guest: Guest) -> list[Any]:
 
 def test_a_finished_match_updates_ratings_leaderboard_and_history(stub: Any, race_stub: Any) -> None:
     ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
-    match_id = play_to_the_end(stub, race_stub, ada, bob)
+    match_id, placings = play_to_the_end(stub, race_stub, ada, bob)
     board = eventually(lambda: leaderboard(stub, bob))
-    assert [(e.rank, e.display_name, e.matches) for e in board] == [(1, "Ada", 1), (2, "Bob", 1)]
-    assert board[0].mu > 25 > board[1].mu and board[0].rating == board[0].mu - 3 * board[0].sigma
+    assert sorted((e.display_name, e.matches) for e in board) == [("Ada", 1), ("Bob", 1)]
+    assert [e.rank for e in board] == [1, 2]
+    if placings[0] != placings[1]:  # the winner is first, above the start rating; the loser below
+        first, second = ("Ada", "Bob") if placings[0] < placings[1] else ("Bob", "Ada")
+        assert [e.display_name for e in board] == [first, second]
+        assert board[0].mu > 25 > board[1].mu
+    else:  # equal scores share the placing: a draw moves neither rating apart
+        assert board[0].mu == board[1].mu and board[0].rating == board[1].rating
+    assert board[0].rating == board[0].mu - 3 * board[0].sigma
     mine = stub.GetMatchHistory(pb.GetMatchHistoryRequest(), metadata=bob.md, timeout=5).entries
-    assert [(h.match_id, h.seat, h.placing, list(h.placings)) for h in mine] == [(match_id, 1, 2, [1, 2])]
+    assert [(h.match_id, h.seat, h.placing, list(h.placings)) for h in mine] == [
+        (match_id, 1, placings[1], placings)
+    ]
     theirs = stub.GetMatchHistory(
         pb.GetMatchHistoryRequest(player_id=ada.player_id), metadata=bob.md, timeout=5
     )
-    assert theirs.entries[0].placing == 1 and theirs.entries[0].rating_after == board[0].rating
+    ada_entry = next(e for e in board if e.display_name == "Ada")
+    assert theirs.entries[0].placing == placings[0] and theirs.entries[0].rating_after == ada_entry.rating
 
 
 def test_each_match_is_rated_once_even_when_notices_are_replayed(
@@ -74,7 +89,7 @@ def test_each_match_is_rated_once_even_when_notices_are_replayed(
     channel = grpc.insecure_channel(f"127.0.0.1:{first.port}")
     stub = lobby_pb2_grpc.LobbyServiceStub(channel)
     ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
-    match_id = play_to_the_end(stub, race_stub, ada, bob)
+    match_id, _ = play_to_the_end(stub, race_stub, ada, bob)
     eventually(lambda: leaderboard(stub, ada))
     before = redis_client.hgetall(keys.ratings("race"))
     _replay_outbox([first, second], redis_client)
