@@ -1,41 +1,118 @@
 """Trajan's bot hooks: the heuristic (victory points now plus a valuation of what may become points) and a
-pruner of commands whose outcomes coincide.
+pruner of commands no better than another.
 
 Meant to be reached through the game's manifest (``MANIFEST.bots()``); the bot levels themselves are
-generic (``services/workers/bots/``). The heuristic reads only what a seat may see of any seat (hands only
-by their size) and scores the end of the game as if it came now (``final_score``: hand, work area, camp,
-unfinished Trajan tiles, construction sets, bonus tiles), then adds what the time left may still turn into
-points. The weights are first estimates on the victory-point scale, not yet tuned with ``tabula simulate``.
+generic (``services/workers/bots/``). Bots evaluate determinized states (``rules.determinize``): the other
+seats' hands and the draw pile there are resampled, so what the heuristic reads of them reveals nothing.
+It is on the victory-point scale:
+
+* the game's end as if it came now (``scoring.final_score``: VP, hand, work area, camp, unfinished Trajan
+  tiles, construction sets, bonus tiles);
+* what the time left may still turn into points: unfinished Trajan tiles by the markers already in their
+  bowls, figures in the work area and the camp, the best shipment the hand makes, extra action tiles and
+  [+2] markers, construction kinds one or two tiles short of a set;
+* the people's demands: the penalty this quarter's demands are expected to cost (the hidden ones averaged
+  over the face-down tiles), weighted by how far the quarter has gone, and kept tiles for later quarters;
+* the bonus tile the current senate ranking would bring its consul and proconsul;
+* for the seat whose turn it is, what the steps it still owes are worth (``greedy`` looks one command
+  ahead, and a turn is several commands).
+
+The weights were tuned against the ``greedy`` and ``random`` levels with the bot bench (docs/rules/trajan.md,
+"Bot hooks", has the figures).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import product
+from math import comb
 from typing import Any
 
-from services.trajan.rules.commands import DiscardCommodity, TakeStartTrajanTile
-from services.trajan.rules.content_types import Action, Content, ForumKind
-from services.trajan.rules.model import Payment, Phase, PlayerState, State, StepKind
-from services.trajan.rules.quarter import payment_plans, senate_ranking
-from services.trajan.rules.queries import bowl_action
+from services.trajan.rules.commands import Decline, DiscardCommodity, TakeStartTrajanTile
+from services.trajan.rules.content_types import (
+    Action,
+    Colour,
+    Content,
+    Demand,
+    ForumKind,
+    ForumTile,
+    ShipKind,
+    TrajanEffect,
+)
+from services.trajan.rules.model import Phase, PlayerState, State, StepKind
+from services.trajan.rules.queries import bowl_action, senate_votes
 from services.trajan.rules.scoring import final_score
 
-ROUNDS = 16
 ACTION_VALUE = {  # what taking an action is worth on average, in VP, before its option is chosen
     Action.SEAPORT: 2.0,
     Action.FORUM: 2.5,
-    Action.MILITARY: 2.0,
-    Action.SENATE: 3.0,
+    Action.MILITARY: 2.5,
+    Action.SENATE: 3.5,
     Action.TRAJAN: 2.0,
-    Action.CONSTRUCTION: 2.5,
+    Action.CONSTRUCTION: 3.0,
 }
 EXTRA_TILE = 2.0  # an extra action tile on the mat: one more action
-PLUS_TWO = 1.0  # a [+2] marker: worth something only with extra action tiles
-TRAJAN_TILE_SHARE = 0.5  # of an unfinished tile's VP, for every marker of its colours already in its bowl
-FIGURE = 0.8  # a worker in the work area / legionnaire in the camp may still take a tile or a province
-HAND_CARD = 0.5  # a card may still ship (beyond the 1 VP it scores in hand)
-CONSUL, PROCONSUL = 5.0, 3.0  # a bonus tile, yellow / grey side
+PLUS_TWO = 1.0  # a [+2] marker, per extra action tile of its action
+COMPLETION = (0.2, 0.45, 0.8)  # chance an unfinished Trajan tile completes, by its colours already there
+CARDS_DRAWN = 2.5  # a Trajan tile's two cards
+FIGURE = 1.5  # a figure moved onto the board by a Trajan tile, beyond its end-game VP
+WORKER = 2.0  # a worker in the work area may still take a construction tile
+LEGIONNAIRE = 2.0  # a legionnaire in the camp may still score a province
+SHIPMENT = 0.5  # share of the best shipment the hand makes now
+SET_PROGRESS = 0.25  # share of the next construction set's VP, per kind one or two tiles short
+DEMAND_WEIGHT = 0.5  # the expected penalty weighs this much at a quarter's start, fully at its end
+SPARE_DEMAND = 1.5  # a demand tile beyond this quarter's needs, per quarter still to come
+KEPT_TILE = 2.0  # a kept Trajan demand tile, per quarter still to come after this one
+CONSUL, PROCONSUL = 6.0, 3.5  # a bonus tile, yellow / grey side
+EFFECT_STEP = 2.0  # an owed Trajan tile effect
+CARGO_STEP = 2.0  # an owed shipment
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """How much of the game and of the quarter is left, and the demands still to come this quarter."""
+
+    left: float  # share of the game's rounds still to play (1 at the start, 0 at the end)
+    done: float  # share of the quarter's rounds begun
+    quarters_after: int  # whole quarters after this one
+    outlook: tuple[tuple[float, Counter[Demand]], ...]  # (probability, this quarter's demands)
+
+
+def clock(c: Content, s: State) -> Clock:
+    b = c.board
+    rounds = b.rounds_per_quarter * b.quarters
+    in_quarter = (s.round - 1) % b.rounds_per_quarter + 1 if s.round else 1
+    return Clock(
+        left=max(rounds - s.round + 1, 0) / rounds if s.round else 1.0,
+        done=in_quarter / b.rounds_per_quarter,
+        quarters_after=max(b.quarters - max(s.quarter, 1), 0),
+        outlook=_outlook(c, s),
+    )
+
+
+def _outlook(c: Content, s: State) -> tuple[tuple[float, Counter[Demand]], ...]:
+    """This quarter's demands: the revealed ones plus every way the hidden ones may come out of the
+    face-down tiles, with its probability (multivariate hypergeometric)."""
+    if s.phase not in (Phase.TURNS, Phase.ROUND_END, Phase.DEMANDS):
+        return ()
+    hidden = len(c.demands.reveal_after_rounds) - len(s.demands) if s.phase is not Phase.DEMANDS else 0
+    pool = Counter(s.demand_pool)
+    hidden = max(0, min(hidden, len(s.demand_pool)))
+    kinds = sorted(pool)
+    ways = comb(len(s.demand_pool), hidden)
+    out = []
+    for split in product(range(hidden + 1), repeat=len(kinds)):
+        if sum(split) != hidden:
+            continue
+        weight = 1
+        for kind, n in zip(kinds, split, strict=True):
+            weight *= comb(pool[kind], n)
+        if weight:
+            drawn = Counter(dict(zip(kinds, split, strict=True)))
+            out.append((weight / ways, Counter(s.demands) + drawn))
+    return tuple(out)
 
 
 def evaluate(rules: Any, state: State, seat: int) -> float:
@@ -50,91 +127,204 @@ def evaluate_all(rules: Any, state: State, seats: int) -> tuple[float, ...]:
         return (0.0,) * seats
     if state.phase is Phase.FINISHED and state.final:
         return tuple(float(state.final[seat].total) for seat in range(seats))
-    left = max(ROUNDS - state.round, 0) / ROUNDS  # share of the game still to come
-    senate = _senate(content, state)
-    return tuple(_value(content, state, p, left) + senate[p.seat] for p in state.players)
+    time = clock(content, state)
+    senate = _senate(content, state, time)
+    return tuple(_value(content, state, p, time) + senate[p.seat] for p in state.players)
 
 
-def _value(c: Content, s: State, p: PlayerState, left: float) -> float:
+def _value(c: Content, s: State, p: PlayerState, t: Clock) -> float:
+    active = p.seat == s.active and s.phase is Phase.TURNS
     return (
         final_score(c, s, p.seat).total
-        + left * _potential(c, p)
-        - _demand_risk(c, s, p.seat)
-        + (_pending(c, s) if p.seat == s.active and s.phase is Phase.TURNS else 0.0)
+        + t.left * _potential(c, p, t)
+        - _demand_penalty(c, s, p, t)
+        + _reserves(c, p, t)
+        + (_pending(c, s, p) if active else 0.0)
     )
 
 
-def _potential(c: Content, p: PlayerState) -> float:
-    """What figures, cards, tiles and markers may still become, scaled by the time left."""
-    extra = sum(1 for t in p.forum_tiles if c.forum_tile[t].kind is ForumKind.EXTRA_ACTION)
+def _potential(c: Content, p: PlayerState, t: Clock) -> float:
+    """What figures, cards, tiles and markers may still become (scaled by the time left by the caller)."""
     trajan = 0.0
     for slot, tile in enumerate(p.slots, start=1):
         if tile:
-            have = Counter(p.bowls[slot - 1].markers)
-            need = Counter(c.trajan_tile[tile].colours)
-            there = sum(min(have[x], n) for x, n in need.items())
-            trajan += TRAJAN_TILE_SHARE * c.trajan_tile[tile].vp * there / 2
-    figures = FIGURE * (p.work_area + p.camp)
-    return trajan + figures + HAND_CARD * len(p.hand) + EXTRA_TILE * extra + PLUS_TWO * len(p.plus_two)
+            there = _matched(c.trajan_tile[tile].colours, p.bowls[slot - 1].markers)
+            trajan += COMPLETION[there] * (c.trajan_tile[tile].vp + _effect(c, tile, t) - 1)
+    extra = [c.forum_tile[x] for x in p.forum_tiles if c.forum_tile[x].kind is ForumKind.EXTRA_ACTION]
+    wild_extra = p.forum_tiles.count(ForumTile.WILD_EXTRA_ACTION)
+    plus_two = sum(1 for x in extra if x.action in p.plus_two) + wild_extra * len(p.plus_two)
+    return (
+        trajan
+        + WORKER * p.work_area
+        + LEGIONNAIRE * p.camp
+        + SHIPMENT * _best_shipment(c, p)
+        + EXTRA_TILE * (len(extra) + wild_extra)
+        + PLUS_TWO * plus_two
+        + _set_progress(c, p)
+    )
 
 
-def _demand_risk(c: Content, s: State, seat: int) -> float:
-    """The penalty the revealed demands would cost now, weighted by how far the quarter has gone."""
-    if not s.demands or s.phase not in (Phase.TURNS, Phase.ROUND_END, Phase.DEMANDS):
+def _matched(colours: tuple[Colour, Colour], markers: tuple[Colour, ...]) -> int:
+    """How many of a Trajan tile's two colours its bowl already holds (0, 1 or 2)."""
+    first, second = colours
+    if first == second:
+        return min(markers.count(first), 2)
+    return (first in markers) + (second in markers)
+
+
+def _effect(c: Content, tile: int, t: Clock) -> float:
+    """What a Trajan tile's effect is worth beyond its VP."""
+    spec = c.trajan_tile[tile]
+    match spec.effect:
+        case TrajanEffect.DRAW_CARDS:
+            return CARDS_DRAWN
+        case TrajanEffect.WORKERS | TrajanEffect.LEGIONNAIRES:
+            return spec.amount * FIGURE
+        case TrajanEffect.PLUS_TWO:
+            return PLUS_TWO
+        case TrajanEffect.DEMAND:
+            return KEPT_TILE * (t.quarters_after + 1)
+        case TrajanEffect.VICTORY_POINTS:
+            return 0.0
+
+
+def _best_shipment(c: Content, p: PlayerState) -> float:
+    """VP of the best yellow-side shipment the hand (and wild commodity tiles) makes now, less the cards'
+    end-game VP in hand."""
+    if not p.hand:
         return 0.0
-    unmet = payment_plans(c, s, seat)[0].count(Payment.UNMET)
-    if not unmet:
+    counts = Counter(p.hand)
+    wilds = p.forum_tiles.count(ForumTile.WILD_COMMODITY)
+    best = 0.0
+    for ship in c.ships:
+        n = len(ship.yellow)
+        match ship.kind:
+            case ShipKind.IDENTICAL:
+                size = min(max(counts.values()) + wilds, n)
+                units = size
+            case ShipKind.DIFFERENT:
+                size = min(len(counts) + wilds, n)
+                units = size
+            case ShipKind.PAIRS:
+                pairs = sum(1 for v in counts.values() if v >= 2)
+                units = min(pairs + wilds // 2, n)
+                size = 2 * units
+        if units:
+            best = max(best, ship.yellow[units - 1] - size)
+    return best
+
+
+def _set_progress(c: Content, p: PlayerState) -> float:
+    """Kinds one or two tiles short of their next construction set (3 tiles: 10 VP, 4: 20 VP)."""
+    counts = Counter(c.construction_tile[x].kind for x in p.construction)
+    value = 0.0
+    for n in counts.values():
+        for tiles, vp in reversed(c.scoring.construction_sets):  # smallest set first
+            if n < tiles:
+                value += SET_PROGRESS * vp * (1 if tiles - n == 1 else 0.4)
+                break
+    return value
+
+
+def _covers(c: Content, p: PlayerState) -> tuple[Counter[Demand | None], int]:
+    """Demands the seat can meet by kind (forum tiles and kept Trajan tiles), and its wild demand tiles."""
+    have: Counter[Demand | None] = Counter(c.forum_tile[x].demand for x in p.forum_tiles)
+    have.update(c.trajan_tile[x].demand for x in p.demand_tiles)
+    return have, p.forum_tiles.count(ForumTile.WILD_DEMAND)
+
+
+def _unmet(need: Counter[Demand], have: Counter[Demand | None], wilds: int) -> int:
+    short = sum(max(0, n - have[d]) for d, n in need.items())
+    return max(0, short - wilds)
+
+
+def _demand_penalty(c: Content, s: State, p: PlayerState, t: Clock) -> float:
+    """This quarter's expected penalty, weighing more as the quarter goes (seed (p9-10): -4 / -9 / -15);
+    nothing once the seat has paid (its VP already show the penalty)."""
+    if not t.outlook or p.seat in s.demands_paid:
         return 0.0
-    done = ((s.round - 1) % c.board.rounds_per_quarter + 1) / c.board.rounds_per_quarter
-    return done * c.demands.penalties[unmet - 1]
+    have, wilds = _covers(c, p)
+    expected = 0.0
+    for chance, need in t.outlook:
+        unmet = _unmet(need, have, wilds)
+        if unmet:
+            expected += chance * c.demands.penalties[min(unmet, len(c.demands.penalties)) - 1]
+    return expected * (DEMAND_WEIGHT + (1 - DEMAND_WEIGHT) * t.done)
 
 
-def _senate(c: Content, s: State) -> dict[int, float]:
+def _reserves(c: Content, p: PlayerState, t: Clock) -> float:
+    """Demand tiles beyond this quarter's needs and kept Trajan tiles help the quarters still to come."""
+    if not t.quarters_after:
+        return 0.0
+    tiles = sum(1 for x in p.forum_tiles if c.forum_tile[x].kind in (ForumKind.DEMAND, ForumKind.WILD_DEMAND))
+    spare = max(0, tiles - len(c.demands.reveal_after_rounds))
+    return SPARE_DEMAND * spare + KEPT_TILE * len(p.demand_tiles) * t.quarters_after
+
+
+def _senate(c: Content, s: State, t: Clock) -> dict[int, float]:
     """The bonus tiles the senate ranking would bring, weighted by how far the quarter has gone."""
     out = {p.seat: 0.0 for p in s.players}
-    if s.phase not in (Phase.TURNS, Phase.ROUND_END, Phase.DEMANDS) or s.quarter < 1:
+    if s.phase not in (Phase.TURNS, Phase.ROUND_END, Phase.DEMANDS) or not s.senate_offer:
         return out
-    ranking = senate_ranking(c, s)
-    done = ((s.round - 1) % c.board.rounds_per_quarter + 1) / c.board.rounds_per_quarter
-    out[ranking[0]] += done * CONSUL
-    out[ranking[1]] += done * PROCONSUL
+    height = {seat: i for i, seat in enumerate(s.senate_order)}
+    ranking = sorted(s.players, key=lambda p: (-senate_votes(c, p), -p.senate, -height.get(p.seat, 0)))
+    out[ranking[0].seat] += t.done * CONSUL
+    if len(s.senate_offer) > 1:
+        out[ranking[1].seat] += t.done * PROCONSUL
     return out
 
 
-def _pending(c: Content, s: State) -> float:
-    """Steps the active seat still owes this turn are worth something before they are taken (``greedy``
-    looks one command ahead, and a turn is several commands)."""
+def _pending(c: Content, s: State, p: PlayerState) -> float:
+    """Steps the active seat still owes this turn are worth something before they are taken."""
     value = 0.0
     for step in s.pending:
         match step.kind:
             case StepKind.SOW:
                 target = (s.next_bowl - 1 + len(s.in_hand) - 1) % len(c.board.bowls) + 1
                 value += ACTION_VALUE[bowl_action(c, target)]
-            case StepKind.ACTION | StepKind.EXTRA_ACTION:
+            case StepKind.ACTION:
                 assert step.action is not None
-                value += ACTION_VALUE[step.action] * (0.5 if step.kind is StepKind.EXTRA_ACTION else 1.0)
+                value += ACTION_VALUE[step.action]
+            case StepKind.EXTRA_ACTION:
+                assert step.action is not None
+                value += 0.5 * ACTION_VALUE[step.action]
             case StepKind.TRAJAN_EFFECT:
-                value += 1.5
+                value += EFFECT_STEP
             case StepKind.LOAD_CARGO:
-                value += 2.0
+                value += CARGO_STEP
+            case StepKind.CHOOSE_BOWL | StepKind.DISCARD:
+                pass
     return value
 
 
+# ---------------------------------------------------------------- pruning
+
+
+DECLINABLE = (StepKind.ACTION, StepKind.TRAJAN_EFFECT)
+
+
 def prune(rules: Any, state: State, seat: int, commands: Sequence[Any], coarse: bool = False) -> list[Any]:
-    """The commands worth searching. Exact duplicates do not occur (``legal_commands`` lists each outcome
-    once); ``coarse`` (another seat's move, where only its likely choice matters) keeps one discard pile per
-    card and one starting slot per Trajan stack."""
-    if not coarse:
-        return list(commands)
-    seen: set[Any] = set()
+    """The commands worth searching (never empty).
+
+    Declining an action or a Trajan tile's effect is dropped when there is something else to do: every
+    option of an action and every effect adds a figure, a card, a tile, a move or VP, so declining is
+    hardly ever better than the least of them (an extra action stays declinable: its tile may be worth
+    more later). A
+    discard onto either pile ends the same for the discarding seat: one pile per card. ``coarse`` (another
+    seat's move, where only its likely choice matters) also keeps one starting slot per Trajan stack.
+    """
+    owed = state.pending[0].kind if state.phase is Phase.TURNS and state.pending else None
     out = []
-    for c in commands:
-        key: Any = c
-        if isinstance(c, DiscardCommodity):
-            key = ("discard", c.commodity)
-        elif isinstance(c, TakeStartTrajanTile):
-            key = ("start_tile", c.stack)
+    seen: set[Any] = set()
+    for cmd in commands:
+        key: Any = cmd
+        if isinstance(cmd, Decline) and owed in DECLINABLE and len(commands) > 1:
+            continue
+        if isinstance(cmd, DiscardCommodity):
+            key = ("discard", cmd.commodity)
+        elif coarse and isinstance(cmd, TakeStartTrajanTile):
+            key = ("start_tile", cmd.stack)
         if key not in seen:
             seen.add(key)
-            out.append(c)
-    return out
+            out.append(cmd)
+    return out or list(commands)
