@@ -5,16 +5,14 @@ run from that folder with no address in their environment: they must find the st
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from services.games import service_ports
-from shared.redis_server import free_port
+from tests.support.tabula_run import run_env, tabula_run
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -33,36 +31,9 @@ def tool_env() -> dict[str, str]:
 @contextmanager
 def running_stack(folder: Path) -> Iterator[tuple[dict[str, str], str]]:
     """`tabula run` in ``folder`` on free ports; yields (the tools' environment, run's output so far)."""
-    env = {**tool_env(), "TABULA_SECRET": "e2e-stack-dir-secret-0123456789abcdef"}
-    for name in service_ports():
-        env[f"TABULA_{name.upper()}_PORT"] = str(free_port())
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "services.cli", "run"],
-        cwd=folder,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert proc.stdout is not None
-    lines: list[str] = []
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if "all services up" in line:
-            break
-    try:
-        assert "all services up" in "".join(lines), "".join(lines)
-        yield tool_env(), "".join(lines)
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    env = run_env({**tool_env(), "TABULA_SECRET": "e2e-stack-dir-secret-0123456789abcdef"}, service_ports())
+    with tabula_run(env, cwd=folder) as (_, output):
+        yield tool_env(), output
 
 
 def cli(

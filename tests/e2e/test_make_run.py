@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -14,33 +11,12 @@ import psutil
 
 from services.cli.run import processes, wait_healthy
 from services.games import service_ports
-from shared.redis_server import free_port
+from tests.support.tabula_run import run_env, start_run, stop_run
 
 
 def test_run_starts_every_service_reports_addresses_and_stops_on_ctrl_c(tmp_path: Path) -> None:
-    env = {**os.environ, "TABULA_SECRET": "e2e-secret-0123456789abcdefghijklmn"}
-    env.pop("REDIS_URL", None)
-    for name in service_ports():
-        env[f"TABULA_{name.upper()}_PORT"] = str(free_port())
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "services.cli", "run", "--data", str(tmp_path / "redis")],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    lines: list[str] = []
-    deadline = time.monotonic() + 120
-    assert proc.stdout is not None
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if "all services up" in line:
-            break
-    output = "".join(lines)
-    assert "all services up" in output, output
+    env = run_env({**os.environ, "TABULA_SECRET": "e2e-secret-0123456789abcdefghijklmn"}, service_ports())
+    proc, output = start_run(env, "--data", str(tmp_path / "redis"), timeout=120)
     assert re.search(r"^redis\s+redis://127\.0\.0\.1:\d+/0\s+\(embedded", output, re.M)
     children = psutil.Process(proc.pid).children(recursive=True)
     for expected in processes():
@@ -48,7 +24,6 @@ def test_run_starts_every_service_reports_addresses_and_stops_on_ctrl_c(tmp_path
     for port in map(int, re.findall(r"grpc 127\.0\.0\.1:(\d+)", output)):
         assert wait_healthy(port, timeout=5)
     assert (tmp_path / "redis" / "appendonlydir").exists() or (tmp_path / "redis" / "appendonly.aof").exists()
-    proc.send_signal(signal.SIGINT)
-    assert proc.wait(60) == 0
+    assert stop_run(proc) == 0
     time.sleep(0.5)
     assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]

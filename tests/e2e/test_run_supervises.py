@@ -8,7 +8,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,38 +18,17 @@ import redis
 
 from services.cli.run import wait_healthy
 from services.games import load_game, service_ports
-from shared.redis_server import free_port
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
+from tests.support.tabula_run import run_env, start_run, stop_run
 
 pytestmark = pytest.mark.timeout(300)
 
 
 def _start_stack(tmp_path: Path) -> tuple[subprocess.Popen[str], str, Path]:
-    env = {**os.environ, "TABULA_SECRET": "e2e-secret-0123456789abcdefghijklmn"}
-    env.pop("REDIS_URL", None)
-    for name in service_ports():
-        env[f"TABULA_{name.upper()}_PORT"] = str(free_port())
+    env = run_env({**os.environ, "TABULA_SECRET": "e2e-secret-0123456789abcdefghijklmn"}, service_ports())
     errors = tmp_path / "stderr.log"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "services.cli", "run", "--data", str(tmp_path / "redis")],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=errors.open("w"),
-        text=True,
-    )
-    lines: list[str] = []
-    deadline = time.monotonic() + 120
-    assert proc.stdout is not None
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if "all services up" in line:
-            break
-    output = "".join(lines)
-    assert "all services up" in output, output
+    proc, output = start_run(env, "--data", str(tmp_path / "redis"), stderr=errors.open("w"), timeout=120)
     return proc, output, errors
 
 
@@ -100,8 +78,7 @@ def test_a_worker_killed_under_tabula_run_is_restarted_and_the_bot_match_finishe
         children = psutil.Process(run.pid).children(recursive=True) + pool
         client.close()
     finally:
-        run.send_signal(signal.SIGINT)
-        code = run.wait(60)
+        code = stop_run(run)
     assert code == 0
     time.sleep(0.5)
     assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
@@ -130,6 +107,5 @@ def test_the_embedded_redis_killed_under_tabula_run_comes_back_on_its_aof_and_th
         assert len(ids) == len(set(ids))
         client.close()
     finally:
-        run.send_signal(signal.SIGINT)
-        code = run.wait(60)
+        code = stop_run(run)
     assert code == 0

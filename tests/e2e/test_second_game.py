@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -40,11 +39,11 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 from services.cli.stack import STATE_DIR
 from services.client.saved import MATCHES_FILE, find
 from services.games import EXTRA_GAMES, GAMES, load_game
-from shared.redis_server import free_port
 from shared.store.redis_store import RedisEventStore
 from tests.support.race.manifest import MANIFEST
 from tests.support.race.protos import compile_race
 from tests.support.race.rules import RaceConfig, RaceRules, RaceState, RaceView
+from tests.support.tabula_run import run_env, tabula_run
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRATION = "tests.support.race.manifest:MANIFEST"  # the one registry line, as tests give it
@@ -84,31 +83,9 @@ def stack(race_gen: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         # `tabula play` saves its guest and seat tokens here (matches.json), not in the repo's .tabula/
         STATE_DIR: str(tmp_path_factory.mktemp("state")),
     }
-    env.pop("REDIS_URL", None)
-    for name in ("lobby", "gateway", *(m.name for m in GAMES), MANIFEST.name):
-        env[f"TABULA_{name.upper()}_PORT"] = str(free_port())
+    env = run_env(env, ("lobby", "gateway", *(m.name for m in GAMES), MANIFEST.name))
     data = tmp_path_factory.mktemp("stack") / "redis"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "services.cli", "run", "--data", str(data)],
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert proc.stdout is not None
-    lines: list[str] = []
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if "all services up" in line:
-            break
-    try:
-        output = "".join(lines)
-        assert "all services up" in output, output
+    with tabula_run(env, "--data", str(data)) as (_, output):
         found = re.search(r"^redis\s+(redis://\S+)", output, re.M)
         assert found, output
         with pytest.MonkeyPatch.context() as patch:
@@ -116,12 +93,6 @@ def stack(race_gen: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             load_game.cache_clear()
             yield Stack(env, output, found.group(1))
         load_game.cache_clear()
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,81 @@
+"""`tabula run` (what `make run` calls) as a child of an end-to-end test: on free ports, waited for
+until it says "all services up", stopped with Ctrl-C as a user stops it."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from shared.redis_server import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+UP = "all services up"
+
+
+def run_env(base: Mapping[str, str], services: Iterable[str]) -> dict[str, str]:
+    """``base`` with a free port for each service and no ``REDIS_URL`` (the run embeds its Redis)."""
+    env = {k: v for k, v in base.items() if k != "REDIS_URL"}
+    env.update({f"TABULA_{name.upper()}_PORT": str(free_port()) for name in services})
+    return env
+
+
+def start_run(
+    env: Mapping[str, str],
+    *args: str,
+    cwd: Path = REPO,
+    stderr: int | IO[Any] = subprocess.DEVNULL,
+    timeout: float = 180,
+) -> tuple[subprocess.Popen[str], str]:
+    """``tabula run ARGS``, and what it printed up to "all services up"; stopped again if it never
+    says so in ``timeout`` seconds (the test fails with its output)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "services.cli", "run", *args],
+        cwd=cwd,
+        env=dict(env),
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+    )
+    assert proc.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if UP in line:
+            break
+    output = "".join(lines)
+    if UP not in output:
+        stop_run(proc)
+        raise AssertionError(f"tabula run did not come up:\n{output}")
+    return proc, output
+
+
+def stop_run(proc: subprocess.Popen[str], timeout: float = 60) -> int:
+    """Ctrl-C, then its exit code; killed if it has not stopped in ``timeout`` seconds."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        return proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait()
+
+
+@contextmanager
+def tabula_run(
+    env: Mapping[str, str], *args: str, cwd: Path = REPO
+) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """:func:`start_run` for the ``with`` block, :func:`stop_run` after it."""
+    proc, output = start_run(env, *args, cwd=cwd)
+    try:
+        yield proc, output
+    finally:
+        stop_run(proc)
