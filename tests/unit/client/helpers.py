@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,8 +13,8 @@ from rich.console import Console
 from services.games import LoadedGame, load_game
 from shared.codec import wrap_union
 from shared.decider import Actor
-from shared.rng import Rng
 from shared.runner import MatchRunner
+from shared.simulate import play_match
 from shared.store import MemoryEventStore
 
 
@@ -30,23 +31,27 @@ def lorenzo() -> LoadedGame:
 
 
 def playout(seats: int = 4, seed: int = 5, advanced: bool = True) -> Iterator[Step]:
-    """Every decision point of a random match (the actor, its legal commands), to the end."""
+    """Every decision point of a random match (the actor, its legal commands), then the end."""
+    return iter(_steps(seats, seed, advanced))
+
+
+@functools.cache
+def _steps(seats: int, seed: int, advanced: bool) -> tuple[Step, ...]:
+    """The match the one playout driver plays through a runner (so each step has its version)."""
     game = lorenzo()
-    rules, pb2 = game.rules, game.modules.pb2
-    runner: MatchRunner[Any] = MatchRunner(rules, game.codec, MemoryEventStore())
+    runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, MemoryEventStore())
     runner.create("m", seats, {"advanced": "true" if advanced else "false"}, seed, {})
-    rng = Rng(seed)
-    loaded = runner.load("m")
-    n = 0
-    while rules.outcome(loaded.state) is None:
-        actor = rng.choice(rules.to_act(loaded.state))
-        legal = rules.legal_commands(loaded.state, actor)
-        wrapped = [wrap_union(pb2.Command(), game.codec.to_message(c)) for c in legal]
-        yield Step(loaded.version, loaded.state, actor, wrapped)
-        n += 1
-        runner.submit("m", actor, rng.choice(legal), loaded.version, f"c{n}")
-        loaded = runner.load("m")
-    yield Step(loaded.version, loaded.state, Actor.of_seat(0), [])
+    steps: list[Step] = []
+    version = [runner.load("m").version]
+
+    def on_step(state: Any, actor: Actor, command: Any, legal: Sequence[Any], events: Sequence[Any]) -> None:
+        wrapped = [wrap_union(game.modules.pb2.Command(), game.codec.to_message(c)) for c in legal]
+        steps.append(Step(version[0], state, actor, wrapped))
+        version[0] += len(events)
+
+    result = play_match(runner, "m", seed, on_step=on_step)
+    assert result.violations == [] and result.outcome is not None, result.violations
+    return (*steps, Step(result.events, result.state, Actor.of_seat(0), []))
 
 
 def view_message(state: Any, seat: int) -> Any:
