@@ -577,3 +577,168 @@ def test_a_finished_florenza_match_shows_its_final_scoring_with_names(
     _shot(page, "florenza-finished")
     assert not errors, errors
     page.close()
+
+
+# ------------------------------------------------------------------ Trajan
+# The same page with Trajan's module (/games/trajan/trajan.js): its own rule service, lobby and gateway on
+# a private Redis, matches started through the lobby and played with random legal commands.
+TJ_LIVE = ("Ada", "Bruno", "Cosima", "Dante")
+TJ_FINISHED = ("Elena", "Fabio")
+
+
+class TrajanStack(Stack):
+    def service(self) -> list[tuple[str, str]]:
+        return [("authorization", "Bearer " + SIGNER.service("trajan"))]
+
+    def seat(self, seat: int, match: str = "") -> list[tuple[str, str]]:
+        return [("authorization", "Bearer " + SIGNER.seat("trajan", match or self.live, seat, f"p{seat}"))]
+
+    def spectator_token(self, match: str = "") -> str:
+        return SIGNER.spectator("trajan", match or self.live, "watcher")
+
+
+@pytest.fixture(scope="module")
+def trajan(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TrajanStack]:
+    folder = tmp_path_factory.mktemp("browser-trajan")
+    redis: RedisServer = start_redis()
+    ports = {name: free_port() for name in ("trajan", "lobby", "gateway")}
+    env = {
+        **os.environ,
+        "REDIS_URL": redis.url,
+        "TABULA_SECRET": SECRET,
+        **{f"TABULA_{name.upper()}_PORT": str(port) for name, port in ports.items()},
+        "TABULA_METRICS_PORT": "-1",
+        "TABULA_LIMIT_COMMAND_PLAYER": "off",  # the test plays whole matches faster than a person
+        "TABULA_LIMIT_COMMAND_IP": "off",
+    }
+    children = [_serve(name, env, folder / f"{name}.log") for name in ports]
+    channel = grpc.insecure_channel(f"127.0.0.1:{ports['trajan']}")
+    lobby_channel = grpc.insecure_channel(f"127.0.0.1:{ports['lobby']}")
+    try:
+        for name in ("trajan", "lobby"):
+            assert wait_healthy(ports[name]), (folder / f"{name}.log").read_text()
+        assert wait_http_healthy(ports["gateway"]), (folder / "gateway.log").read_text()
+        game = load_game("trajan")
+        stack = TrajanStack(
+            f"http://127.0.0.1:{ports['gateway']}",
+            game.modules.pb2_grpc.TrajanServiceStub(channel),
+            game.modules.pb2,
+            folder,
+        )
+        lobby = lobby_pb2_grpc.LobbyServiceStub(lobby_channel)
+        stack.finished = _lobby_match(lobby, TJ_FINISHED, "trajan")
+        _play_to_the_end(stack, stack.finished)
+        stack.live = _lobby_match(lobby, TJ_LIVE, "trajan")
+        yield stack
+    finally:
+        channel.close()
+        lobby_channel.close()
+        for child in reversed(children):
+            child.terminate()
+        for child in children:
+            child.wait(15)
+        redis.stop()
+
+
+def trajan_shows(page: Any, view: Any, pb2: Any) -> None:
+    """The page shows this Trajan view: quarter, round and phase, the time marker, every player's VP and
+    figures, every bowl's markers and the Trajan tile beside it, the legionnaires and forum tiles of every
+    province, the workers and tiles of every construction site, the senate discs, the stacks' tops, the
+    ships' sides."""
+    assert page.locator("#tj-quarter").inner_text() == f"{view.quarter} of 4"
+    assert page.locator("#tj-round").inner_text() == f"{view.round} of 16"
+    assert page.locator("#tj-phase").inner_text() == _phase(view, pb2)
+    assert page.locator(".tj-time .cell.here").inner_text() in (str(view.time_space), "S")
+    assert page.locator(".tj-players .player").count() == len(view.players)
+    for p in view.players:
+        panel = page.locator(f'.tj-players .player[data-seat="{p.seat}"]')
+        assert panel.locator(".pvp").inner_text() == f"{p.vp} VP"
+        for stat, value in (("supply", p.supply), ("work-area", p.work_area), ("camp", p.camp)):
+            assert panel.locator(f'[data-stat="{stat}"] .v').inner_text() == str(value), (p.seat, stat)
+        assert panel.locator('[data-stat="cards"] .v').inner_text() == str(p.hand_size)
+        for bowl, (markers, tile) in enumerate(zip(p.bowls, p.slots, strict=True), start=1):
+            box = panel.locator(f'.bowl-box[data-bowl="{bowl}"]')
+            assert box.locator(".bowl .mk").count() == len(markers.markers), (p.seat, bowl)
+            shown = box.locator(".ttile").get_attribute("data-tile")
+            assert shown == (str(tile) if tile else None), (p.seat, bowl, shown, tile)
+    for x in view.provinces:
+        here = page.locator(f'.prov[data-province="{x.province}"]')
+        assert here.locator(".fig").count() == len(x.legionnaires)
+        assert here.locator(".ftile").count() == int(x.HasField("tile"))
+    for x in view.sites:
+        here = page.locator(f'.site[data-site="{x.site}"]')
+        assert here.locator(".fig").count() == len(x.workers)
+        assert ("taken" in (here.get_attribute("class") or "").split()) == (x.tile == 0)
+    for space in range(8):
+        discs = page.locator(f'[data-senate="{space}"] .chip').count()
+        assert discs == sum(1 for p in view.players if p.senate == space), space
+    for stack, s in enumerate(view.trajan_stacks, start=1):
+        top = page.locator(f'[data-stack="{stack}"] .ttile').get_attribute("data-tile")
+        assert top == (str(s.top) if s.top else None)
+    for ship, yellow in enumerate(view.ships_yellow, start=1):
+        side = (page.locator(f'[data-ship="{ship}"]').get_attribute("class") or "").split()[-1]
+        assert side == ("yellow" if yellow else "grey")
+
+
+def test_trajan_is_drawn_by_its_module_and_follows_commands_live(browser: Any, trajan: TrajanStack) -> None:
+    page, errors = _open(
+        browser, f"{trajan.gateway_url}/?game=trajan&match={trajan.live}#token={trajan.spectator_token()}"
+    )
+    page.wait_for_selector("#status.live")
+    assert page.evaluate("() => window.tabulaSpectator.module !== null")
+    assert page.locator("#game-css").get_attribute("href") == "/games/trajan/trajan.css"
+    head = trajan.view()
+    _wait_label(page, f"live at version {head.version} of {head.version}")
+    trajan_shows(page, head.view, trajan.pb2)
+    rng, version = Rng(7), head.version
+    for n in range(1500):  # through the set-up and into the second quarter, until the board fills
+        version = trajan.step(rng, n)
+        if n % 25 == 24:
+            _wait_label(page, f"live at version {version} of {version}")
+        v = trajan.view().view
+        filled = any(x.legionnaires for x in v.provinces) and any(x.workers for x in v.sites)
+        if v.quarter >= 2 and filled and v.phase == trajan.pb2.PHASE_TURNS:
+            break
+    _wait_label(page, f"live at version {version} of {version}")
+    view = trajan.view().view
+    trajan_shows(page, view, trajan.pb2)
+    assert any(x.legionnaires for x in view.provinces) and any(x.workers for x in view.sites)
+    names = (
+        page.locator(".prov-head b").all_inner_texts() + page.locator(".site .site-tile").all_inner_texts()
+    )
+    assert "Britannia" in names and not any("#" in n for n in names)  # names from the content tables
+    page.wait_for_function(f"() => document.querySelector('#event-log li')?.dataset.version === '{version}'")
+    words = page.locator("#event-log li .t").all_inner_texts()
+    assert len(words) > 50 and not any("{" in w or "#" in w for w in words), words
+    assert any(
+        re.match(rf"({'|'.join(TJ_LIVE)}) sows an? [a-z ]+ marker into bowl [IV]+ \(", w) for w in words
+    )
+    _shot(page, "trajan-live")
+    page.click("#prev")  # a replayed earlier version is drawn by the module too
+    _wait_label(page, f"replaying version {version - 1} of {version}")
+    trajan_shows(page, trajan.replay(version - 1).view, trajan.pb2)
+    assert not errors, errors
+    page.close()
+
+
+def test_a_finished_trajan_match_shows_its_final_scoring_with_names(
+    browser: Any, trajan: TrajanStack
+) -> None:
+    page, errors = _open(browser, f"{trajan.gateway_url}/?game=trajan&match={trajan.finished}")
+    page.wait_for_selector("#status.finished")
+    final = trajan.view(trajan.finished)
+    _wait_label(page, f"final version {final.version}")
+    trajan_shows(page, final.view, trajan.pb2)
+    rows = page.locator("#tj-final tr").all_inner_texts()[1:]
+    by_place = sorted(range(2), key=lambda seat: final.outcome.placings[seat])
+    for row, seat in zip(rows, by_place, strict=True):
+        cells = [c.strip() for c in row.split("\t")]
+        assert cells[:2] == [str(final.outcome.placings[seat]), TJ_FINISHED[seat]]
+        assert cells[-1] == str(final.outcome.scores[seat])  # the total column
+    newest = f"() => document.querySelector('#event-log li')?.dataset.version === '{final.version}'"
+    page.wait_for_function(newest)
+    texts = page.locator("#event-log li .t").all_inner_texts()
+    assert texts[1].startswith("The game ends: ") and all(n in texts[1] for n in TJ_FINISHED)
+    _shot(page, "trajan-finished")
+    assert not errors, errors
+    page.close()

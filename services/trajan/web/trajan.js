@@ -245,7 +245,8 @@ function renderPlayer(p, view, toAct, ctx) {
   const track = (ctx.content && ctx.content.board && ctx.content.board.senate_track) || SENATE;
   const votes = num(track[num(p.senate)]) + list(p.forumTiles).map(forumWord)
     .filter((w) => w.startsWith("senate")).reduce((n, w) => n + Number(w.split(" ")[1]), 0);
-  const stat = (label, value) => el("div", { class: "stat" }, el("div", { class: "k", text: label }), el("div", { class: "v", text: String(value) }));
+  const stat = (label, value) => el("div", { class: "stat", "data-stat": label.replace(" ", "-") },
+    el("div", { class: "k", text: label }), el("div", { class: "v", text: String(value) }));
   const row = (label, ...value) => el("div", { class: "row" }, el("span", { class: "k", text: `${label}:` }), ...(value.length ? value : ["-"]));
   const counts = (items) => {
     const m = new Map();
