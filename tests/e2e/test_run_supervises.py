@@ -46,18 +46,30 @@ def _wait_for(condition: Any, timeout: float, what: str) -> None:
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
+def _bot_match(output: str, match_id: str, seed: int) -> tuple[redis.Redis, RedisEventStore]:
+    """A 2-seat Lorenzo match of two random bots on the run's Redis, once the bots are playing it."""
+    url = re.search(r"^redis\s+(redis://\S+)", output, re.M)
+    assert url is not None
+    client = redis.Redis.from_url(url.group(1))
+    store = RedisEventStore(client)
+    game = load_game("lorenzo")
+    runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, store)
+    bots = json.dumps({"0": "random", "1": "random"})
+    runner.create(match_id, 2, {}, seed=seed, extra_meta={"bots": bots, "turn_seconds": "0"})
+    _wait_for(lambda: store.version(match_id) > 10, 60, "the bots to start playing")
+    return client, store
+
+
+def _assert_no_move_applied_twice(store: RedisEventStore, match_id: str) -> None:
+    appends = [e.command_id for e in store.read(match_id)]  # one command id per append
+    ids = [cid for n, cid in enumerate(appends) if n == 0 or appends[n - 1] != cid]
+    assert len(ids) == len(set(ids))
+
+
 def test_a_worker_killed_under_tabula_run_is_restarted_and_the_bot_match_finishes(tmp_path: Path) -> None:
     run, output, errors = _start_stack(tmp_path)
     try:
-        url = re.search(r"^redis\s+(redis://\S+)", output, re.M)
-        assert url is not None
-        client = redis.Redis.from_url(url.group(1))
-        store = RedisEventStore(client)
-        game = load_game("lorenzo")
-        runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, store)
-        bots = json.dumps({"0": "random", "1": "random"})
-        runner.create("kept", 2, {}, seed=3, extra_meta={"bots": bots, "turn_seconds": "0"})
-        _wait_for(lambda: store.version("kept") > 10, 60, "the bots to start playing")
+        client, store = _bot_match(output, "kept", seed=3)
         worker = _child(run, "worker")
         pool = worker.children()  # prefork pool processes: they must not outlive their worker
         worker.send_signal(signal.SIGKILL)
@@ -72,9 +84,7 @@ def test_a_worker_killed_under_tabula_run_is_restarted_and_the_bot_match_finishe
             assert wait_healthy(port, timeout=5)  # the rest of the stack stayed up
         _wait_for(lambda: store.get_meta("kept").get("status") == "finished", 180, "the match to finish")
         assert time.monotonic() - killed < 180
-        appends = [e.command_id for e in store.read("kept")]  # one command id per append
-        ids = [cid for n, cid in enumerate(appends) if n == 0 or appends[n - 1] != cid]
-        assert len(ids) == len(set(ids))  # no move applied twice
+        _assert_no_move_applied_twice(store, "kept")
         children = psutil.Process(run.pid).children(recursive=True) + pool
         client.close()
     finally:
@@ -89,22 +99,12 @@ def test_the_embedded_redis_killed_under_tabula_run_comes_back_on_its_aof_and_th
 ) -> None:
     run, output, errors = _start_stack(tmp_path)
     try:
-        url = re.search(r"^redis\s+(redis://\S+)", output, re.M)
-        assert url is not None
-        client = redis.Redis.from_url(url.group(1))
-        store = RedisEventStore(client)
-        game = load_game("lorenzo")
-        runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, store)
-        bots = json.dumps({"0": "random", "1": "random"})
-        runner.create("through", 2, {}, seed=4, extra_meta={"bots": bots, "turn_seconds": "0"})
-        _wait_for(lambda: store.version("through") > 10, 60, "the bots to start playing")
+        client, store = _bot_match(output, "through", seed=4)
         (server,) = [c for c in psutil.Process(run.pid).children() if "redis-server" in c.name()]
         server.send_signal(signal.SIGKILL)
         _wait_for(lambda: "redis      restarted" in errors.read_text(), 30, "Redis to be restarted")
         _wait_for(lambda: store.get_meta("through").get("status") == "finished", 180, "the match to finish")
-        appends = [e.command_id for e in store.read("through")]
-        ids = [cid for n, cid in enumerate(appends) if n == 0 or appends[n - 1] != cid]
-        assert len(ids) == len(set(ids))
+        _assert_no_move_applied_twice(store, "through")
         client.close()
     finally:
         code = stop_run(run)
