@@ -13,6 +13,7 @@ Bots and the system's round / Vatican / game-end steps are played by the workers
 
 from __future__ import annotations
 
+import codecs
 import fcntl
 import os
 import re
@@ -57,16 +58,21 @@ class Terminal:
         )
         os.close(slave)
         self.master = master
-        self.text = ""  # everything shown, escape sequences removed
+        self.raw = ""  # everything shown, as written
+        self.text = ""  # the same with escape sequences removed
         self.mark = 0  # where the next expect() starts looking
+        # A read may end inside a UTF-8 character or an escape sequence: decode incrementally and
+        # strip escapes from the whole output, never from one chunk.
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
     def _read(self, timeout: float) -> None:
         ready, _, _ = select.select([self.master], [], [], timeout)
         if ready:
             try:
-                self.text += ANSI.sub("", os.read(self.master, 65536).decode(errors="replace"))
+                self.raw += self._decoder.decode(os.read(self.master, 65536))
             except OSError:  # the program ended
                 time.sleep(timeout)
+            self.text = ANSI.sub("", self.raw)
 
     def expect(self, pattern: str, timeout: float = 90.0) -> re.Match[str]:
         deadline = time.monotonic() + timeout
