@@ -26,6 +26,7 @@ from services.workers.bots import Budget
 from services.workers.celery_app import configure
 from services.workers.jobs import Result, apply_system_step, expire_turn, play_bot_turn
 from services.workers.planner import Job, JobKind
+from services.workers.reactor import Reactor, follower_settings
 from services.workers.settings import WorkerSettings
 from shared.runner import MatchRunner
 from shared.store import EventStore
@@ -200,6 +201,20 @@ class Dispatch:
             self.lost.append(job)
             return
         self.sent.append(job)
+
+
+def planning_reactor(
+    store: RedisEventStore, dispatch: Callable[[Job], None], clock: FakeClock, settings: WorkerSettings
+) -> Reactor:
+    """A reactor on ``store`` with its consumer groups made, that plans from what the runner recorded
+    and fails the test if it ever loads a game's code."""
+    reactor = Reactor(store, no_game_code, dispatch, settings, follower_settings(settings), now=clock)
+    reactor.follower.ensure_groups()
+    return reactor
+
+
+def no_game_code(game: str) -> MatchRunner[Any]:
+    raise AssertionError(f"the reactor loaded game code for {game}")
 
 
 def run_job(runner: MatchRunner[Any], job: Job) -> Result:

@@ -21,7 +21,13 @@ from shared.redis_server import RedisCluster, start_redis
 from shared.runner import MatchRunner
 from shared.store import shard_of
 from shared.store.redis_store import RedisEventStore
-from tests.integration.workers.conftest import Dispatch, FakeClock, create_match
+from tests.integration.workers.conftest import (
+    Dispatch,
+    FakeClock,
+    create_match,
+    no_game_code,
+    planning_reactor,
+)
 from tests.support.race.rules import Roll
 from tests.support.stores import cluster_client
 
@@ -32,13 +38,7 @@ SETTINGS = dataclasses.replace(
 
 
 def _reactor(store: RedisEventStore, dispatch: Dispatch, clock: FakeClock) -> Reactor:
-    reactor = Reactor(store, _no_game_code, dispatch, SETTINGS, follower_settings(SETTINGS), now=clock)
-    reactor.follower.ensure_groups()
-    return reactor
-
-
-def _no_game_code(game: str) -> MatchRunner[Any]:
-    raise AssertionError(f"the reactor loaded game code for {game}")
+    return planning_reactor(store, dispatch, clock, SETTINGS)
 
 
 def _clocks(reactor: Reactor, match_id: str) -> list[Clock]:
@@ -203,7 +203,7 @@ def test_clocks_taken_while_the_broker_refuses_are_put_back_and_fire_at_the_next
             raise ConnectionError("broker down")
         sent.append(job)
 
-    reactor = Reactor(store, _no_game_code, broker, SETTINGS, follower_settings(SETTINGS), now=clock)
+    reactor = Reactor(store, no_game_code, broker, SETTINGS, follower_settings(SETTINGS), now=clock)
     reactor.follower.ensure_groups()
     reactor.follower.poll(">")
     clock.t += 61

@@ -10,11 +10,18 @@ from typing import Any
 
 from services.workers.jobs import Result
 from services.workers.planner import Job, JobKind
-from services.workers.reactor import Reactor, follower_settings
+from services.workers.reactor import Reactor
 from services.workers.settings import WorkerSettings
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
-from tests.integration.workers.conftest import Dispatch, FakeClock, command_ids, create_match, run_job
+from tests.integration.workers.conftest import (
+    Dispatch,
+    FakeClock,
+    command_ids,
+    create_match,
+    planning_reactor,
+    run_job,
+)
 
 STALL = 3.0
 SETTINGS = dataclasses.replace(
@@ -28,13 +35,7 @@ SETTINGS = dataclasses.replace(
 
 
 def _reactor(store: RedisEventStore, dispatch: Dispatch, clock: FakeClock) -> Reactor:
-    reactor = Reactor(store, _no_game_code, dispatch, SETTINGS, follower_settings(SETTINGS), now=clock)
-    reactor.follower.ensure_groups()
-    return reactor
-
-
-def _no_game_code(game: str) -> MatchRunner[Any]:
-    raise AssertionError(f"the reactor loaded game code for {game}")
+    return planning_reactor(store, dispatch, clock, SETTINGS)
 
 
 def _drive(
