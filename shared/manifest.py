@@ -12,7 +12,7 @@ loaders, called on first use, so listing games stays cheap.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -89,6 +89,18 @@ class BotHooks:
     prune: Prune | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class BalanceHook:
+    """What ``tabula balance`` counts in a game: which seat took which item (a card, a tile, an opening)
+    in one game's log, to compare the takers' win rate with a seat's share."""
+
+    families: tuple[str, ...]  # item families, in report order
+    items: Callable[[Any], Mapping[str, Sequence[str]]]  # rules -> every item of every family
+    # (rules, one game's log) -> (family, item, seat) for everything a seat took
+    takers: Callable[[Any, Sequence[Any]], Iterable[tuple[str, str, int]]]
+    doc: str  # the file the report is written into, between its markers
+
+
 class Presentation(Protocol):
     """How the terminal client shows a game. Views, commands and events arrive as protobuf messages;
     ``names`` are the seats' display names (``seat N`` where a name is missing)."""
@@ -150,6 +162,7 @@ class GameManifest:
     content: ContentHook | None = None  # typed components with texts (GetContent); None: an empty answer
     description: str = ""
     bench_seats: int | None = None  # seats the benches play (None: max_seats), within the seat range
+    balance: Callable[[], BalanceHook] | None = None  # what ``tabula balance`` counts; None: nothing
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():

@@ -107,6 +107,7 @@ for _module in (
     "run",
     "bench",
     "simulate",
+    "balance",
     "content",
     "games",
     "logs",

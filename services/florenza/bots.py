@@ -30,6 +30,8 @@ from services.florenza.rules.content_types import Area, Artist, Content, EffectK
 from services.florenza.rules.goods import ZERO, Goods
 from services.florenza.rules.model import NO_SEAT, Phase, PlayerState, State, WorkSpot
 from services.florenza.rules.resolution import AREA_ORDER
+from shared.decider import Actor, RuleViolation
+from shared.rng import Rng
 
 MONEY_EARLY = 1 / 400  # a fiorino's worth above the end-game rate, with every round left
 CUBE_EARLY = 0.7  # a cube's worth above the end-game rate, early on
@@ -44,6 +46,9 @@ KEEP: dict[bool, dict[str, int]] = {  # by ``coarse``: placements kept per famil
     False: {"hire": 8, "plan": 4, "work": 8},
     True: {"hire": 3, "plan": 2, "work": 3},
 }
+
+OWN_BEST = 6  # the searching seat's commands kept after applying them
+PRUNE_SEED = 1  # the one die roll every pruned candidate is applied with
 
 PLACING = (Phase.CHOOSE_WORKSHOPS, Phase.INCOME, Phase.CAPTAIN, Phase.BISHOP, Phase.PLACEMENT)
 CUBES = ("marble", "wood", "metal", "gold", "fabric", "spices")
@@ -113,7 +118,7 @@ class _Valuation:
             value += WORKER * p.workers
         if p.market and s.phase in (*PLACING, Phase.MARKET):
             value += MARKET * (3 - len(p.trades)) / 3
-        return value + self._district(p) + self._works(p)
+        return value + self._assets(p) + self._this_round(p)
 
     # ------------------------------------------------------------ pieces
     def goods(self, g: Goods) -> float:
@@ -130,17 +135,20 @@ class _Valuation:
             return max(self.reward(w.effect.gain) - self.reward(w.effect.pay), 0.0)
         return self.reward(w.effect.gain)
 
-    def produce_now(self, p: PlayerState, w: Workshop) -> float:
-        """A worker on the workshop this round: a formula gives nothing when its family cannot pay."""
-        pay = w.effect.pay
-        if w.effect.kind is EffectKind.CONVERT and not (p.goods.covers(pay.goods) and p.church >= pay.church):
-            return 0.0
-        return self.produce(w)
+    def produce_now(self, purse: Goods, church: int, w: Workshop) -> tuple[float, Goods]:
+        """A worker on the workshop this round: its value and the purse after it (a formula gives
+        nothing when the purse cannot pay it)."""
+        e = w.effect
+        if e.kind is EffectKind.CONVERT:
+            if not (purse.covers(e.pay.goods) and church >= e.pay.church):
+                return 0.0, purse
+            return self.produce(w), purse - e.pay.goods + e.gain.goods
+        return self.produce(w), purse + e.gain.goods
 
-    def build(self, p: PlayerState, w: Workshop) -> float:
+    def build(self, purse: Goods, w: Workshop) -> float:
         """Planning ``w`` now: its build in step 6 and its uses in the rounds left, or the failed
-        build's penalty when the family cannot pay."""
-        if not p.goods.covers(w.cost):
+        build's penalty when the purse cannot pay."""
+        if not purse.covers(w.cost):
             return -float(self.c.board.failed_build_penalty)
         uses = self.left if w.is_purple else USE * self.left
         return w.build_prestige - self.goods(w.cost) + self.produce(w) * uses
@@ -159,32 +167,39 @@ class _Valuation:
             + b.unfinished_workshop_penalty * unbuilt
         )
 
-    def _district(self, p: PlayerState) -> float:
-        """Built workshops by the rounds they still work or pay; this round's workers at what they do."""
+    def _assets(self, p: PlayerState) -> float:
+        """Built workshops by the rounds they still work (or pay, purple ones), completed works'
+        incomes by the rounds left."""
         c, value = self.c, 0.0
         for x in p.district:
-            if not x.workshop:
-                continue
-            w = c.workshop[x.workshop]
-            if x.built:
+            if x.workshop and x.built:
+                w = c.workshop[x.workshop]
                 value += self.produce(w) * (self.left if w.is_purple else USE * self.left)
-            elif x.worker == p.seat:
-                value += self.build(p, w)
-        for owner in self.s.players:  # this round's workers on built workshops, anyone's
-            for x in owner.district:
-                if x.worker == p.seat and x.built:
-                    value += self.produce_now(p, c.workshop[x.workshop])
-        return value
-
-    def _works(self, p: PlayerState) -> float:
-        """Completed works' incomes by the rounds left; hired works at their expected result, paid in
-        step 7's order (own district, city, Duomo) out of one purse."""
-        c, value = self.c, 0.0
         for spot in self.crests.get(p.seat, []):
             income = c.work[spot.work].income
             if not income.is_empty:
                 value += self.reward(income) * self.left
+        return value
+
+    def _this_round(self, p: PlayerState) -> float:
+        """This round's workers at what they will do, in the order of the round out of one purse:
+        step 6 space by space (a build pays its cost, a formula its price, production fills the
+        purse), then step 7's hired works (own district, city, Duomo), so nothing counts the same
+        fiorino or cube twice."""
+        c, s, value = self.c, self.s, 0.0
         purse = p.goods
+        for slot in range(c.board.district_slots):
+            for owner in s.turn_order:
+                x = s.players[owner].district[slot]
+                if x.worker != p.seat or not x.workshop:
+                    continue
+                w = c.workshop[x.workshop]
+                if x.built:
+                    gain, purse = self.produce_now(purse, p.church, w)
+                    value += gain
+                else:
+                    value += self.build(purse, w)
+                    purse = purse - w.cost if purse.covers(w.cost) else purse
         for spot in sorted(self.hired.get(p.seat, []), key=lambda x: AREA_ORDER[c.work[x.work].area]):
             gain, price = self.hired_work(p.seat, purse, spot.work, spot.district, spot.artist)
             value += gain
@@ -277,18 +292,47 @@ def missing(have: Goods, price: Goods) -> int:
 
 
 def prune(rules: Any, state: State, seat: int, commands: Sequence[Any], coarse: bool = False) -> list[Any]:
-    """The placements worth searching, in the rules' order; never empty.
+    """The commands worth searching, in the rules' order; never empty.
+
+    First the placements the valuation ranks below others of their kind go (:func:`candidates`).
+    Then every candidate left is applied (with one fixed die roll for all, as ``greedy`` compares
+    them) and valued for the seat: the searching seat keeps its ``OWN_BEST`` best, another seat
+    (``coarse``) only its best one: its likely choice, as a seat that maximises its own value plays it.
+    """
+    kept = (
+        candidates(rules, state, seat, commands, coarse) if state.phase is Phase.PLACEMENT else list(commands)
+    )
+    if len(kept) <= 1:
+        return kept or list(commands)
+    actor = Actor.of_seat(seat)
+    valued = []
+    for i, command in enumerate(kept):
+        try:
+            after = _apply(rules, state, actor, command)
+        except RuleViolation:
+            continue
+        valued.append((evaluate(rules, after, seat), -i, command))
+    valued.sort(key=lambda item: item[:2], reverse=True)
+    best = {id(command) for _, _, command in valued[: 1 if coarse else OWN_BEST]}
+    return [x for x in kept if id(x) in best] or list(commands)
+
+
+def _apply(rules: Any, state: State, actor: Actor, command: Any) -> State:
+    for event in rules.decide(state, actor, command, Rng(PRUNE_SEED)):
+        state = rules.evolve(state, event)
+    return state
+
+
+def candidates(rules: Any, state: State, seat: int, commands: Sequence[Any], coarse: bool) -> list[Any]:
+    """Placements minus those ranked below others of their kind, without applying any.
 
     Exact: anonymous artists of the same talents are interchangeable (no fee, no die, no card), so
-    one of them per work and talent set is kept. Then the placements the valuation ranks below
-    others of their kind are dropped: hires and plans more than the market's two cubes short of
-    their price (they can only fail and cost prestige); of the rest, the best hires (a work's expected
-    result with that artist, out of the seat's purse), plans and workshops to work, and the best
-    offering per pulpit. ``coarse`` (another seat's move: only its likely choice matters) keeps
-    fewer, and plans only what the seat can pay now. Visiting the market and passing are always kept.
+    one of them per work and talent set is kept. Hires and plans more than the market's two cubes
+    short of their price go (they can only fail and cost prestige); of the rest the best hires (a
+    work's expected result with that artist, out of the seat's purse), plans and workshops to work
+    (``KEEP``), and the best offering per pulpit. ``coarse`` plans only what the seat can pay now.
+    Visiting the market and passing are always kept.
     """
-    if state.phase is not Phase.PLACEMENT or state.pending is not None:
-        return list(commands)
     c: Content = rules.content
     valuation = _Valuation(c, state)
     p = state.players[seat]
@@ -315,11 +359,11 @@ def prune(rules: Any, state: State, seat: int, commands: Sequence[Any], coarse: 
                 ranked["hire"].append((gain, command))
             case PlanWorkshop(kind):
                 if missing(p.goods, c.workshop[kind].cost) <= (0 if coarse else SHORTFALL_CUBES):
-                    ranked["plan"].append((valuation.build(p, c.workshop[kind]), command))
+                    ranked["plan"].append((valuation.build(p.goods, c.workshop[kind]), command))
             case WorkWorkshop(owner, slot):
                 w = c.workshop[state.players[owner].district[slot - 1].workshop]
                 fee = 0 if owner == seat else c.board.opponent_workshop_fee
-                ranked["work"].append((valuation.produce_now(p, w) - fee, command))
+                ranked["work"].append((valuation.produce_now(p.goods, p.church, w)[0] - fee, command))
             case MakeOffering(preacher, duomo):
                 value = _offering(valuation, c, preacher, duomo)
                 if duomo not in offerings or value > offerings[duomo][0]:
@@ -331,7 +375,7 @@ def prune(rules: Any, state: State, seat: int, commands: Sequence[Any], coarse: 
         out += [command for _, command in items[: keep[family]]]
     out += [command for _, command in offerings.values()]
     chosen = {id(x) for x in out}
-    return [x for x in commands if id(x) in chosen] or list(commands)
+    return [x for x in commands if id(x) in chosen]
 
 
 def _offering(valuation: _Valuation, c: Content, preacher: int, duomo: bool) -> float:

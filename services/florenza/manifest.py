@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shared.manifest import BotHooks, GameManifest, Presentation
+from shared.manifest import BalanceHook, BotHooks, GameManifest, Presentation
 
 if TYPE_CHECKING:
     from services.florenza.rules.rules import FlorenzaRules
@@ -33,6 +33,12 @@ def _presentation() -> Presentation:
     from services.florenza.presentation import load
 
     return load()
+
+
+def _balance() -> BalanceHook:
+    from services.florenza.balance import hook
+
+    return hook()
 
 
 def _content_tables() -> Mapping[str, Any]:
@@ -67,4 +73,5 @@ MANIFEST = GameManifest(
     # The bot bench plays 4 seats, like Lorenzo's (services/workers/bench.py): its goals are set
     # against 3 opponents (docs/workers.md, "Bench").
     bench_seats=4,
+    balance=_balance,  # `tabula balance florenza`: the report in docs/rules/florenza.md
 )
