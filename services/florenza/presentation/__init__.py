@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.console import RenderableType
 
+from services.florenza.presentation import steps
 from services.florenza.presentation.board import board, final_table
 from services.florenza.presentation.describe import FlorenzaDescriber
 from services.florenza.presentation.labels import Labels
@@ -34,6 +35,17 @@ class FlorenzaPresentation:
 
     def final(self, view: Any, names: Sequence[str]) -> RenderableType | None:
         return final_table(view, names)
+
+    # The terminal client's optional parts: step wording (services/client/steps.py), ``? NAME``.
+    def step_title(self, command: str, field: str) -> str | None:
+        return steps.step_title(command, field)
+
+    def option_text(self, member: Any, field: str, view: Any | None, names: Sequence[str]) -> str | None:
+        return steps.option_text(self.labels, member, field, view, names)
+
+    def explain(self, query: str) -> list[str]:
+        """Workshops, artists, preachers and art works with their costs and effects (``? NAME``)."""
+        return steps.explain(self.labels, query)
 
 
 @functools.cache

@@ -205,3 +205,55 @@ def test_events_read_as_sentences_naming_the_players() -> None:
     assert any(re.fullmatch(r"Income die: \d, everybody takes \w+", t) for t in texts)
     assert any(t.startswith("Arrived in Florence: ") for t in texts)
     assert texts[-2].startswith("The game ends: ") and texts[-1] == "Step: finished"
+
+
+# ------------------------------------------------------------------ the terminal client's steps
+def test_every_step_of_every_decision_is_asked_in_florenzas_words() -> None:
+    """Walk every step of every seat decision of the playout (the options taken in turns): each question is
+    Florenza's own or the client's first one, each option names its ids, no list is longer than 30."""
+    from services.client.render import command_text
+    from services.client.steps import Chooser, Steps
+    from services.florenza.presentation.steps import TITLES
+    from shared.codec import wrap_union
+    from shared.describe import Describer
+
+    presentation = load()
+    questions = set(TITLES.values()) | {"What do you do?", "The only possible command:"}
+    asked: set[str] = set()
+    turn = 0
+    for step in STEPS:
+        if not step.actor.is_seat or not step.legal:
+            continue
+        view = view_of(step.state, step.actor.seat)
+        commands = [wrap_union(GAME.modules.pb2.Command(), GAME.codec.to_message(c)) for c in step.legal]
+        steps = Steps(
+            lambda c, v=view: command_text(c, presentation, v, NAMES),
+            Describer(NAMES),
+            presentation,
+            view,
+            NAMES,
+        )
+        chooser = Chooser(steps, commands, [])
+        while True:
+            question = chooser.step()
+            asked.add(question.title)
+            assert question.title in questions, question.title
+            assert len(question.options) <= 30, (question.title, len(question.options))
+            for option in question.options:
+                assert option.label and "#" not in option.label, (question.title, option.label)
+            turn += 1
+            chosen = chooser.pick(turn % len(question.options))
+            if chosen is not None:
+                assert chosen in commands
+                break
+    assert {"For which art work?", "Which artist?", "Which workshop do you plan?", "Whose workshop?"} <= asked
+    assert {"Which starting workshop?", "With which talent?"} & asked
+
+
+def test_explain_finds_components_with_their_costs_and_effects() -> None:
+    presentation = load()
+    assert presentation.explain("bosca") == [presentation.labels.workshop_text(3)]
+    found = presentation.explain("facciata")
+    assert len(found) == 4 and all(" -> " in text for text in found)  # Palazzo, two city, Duomo
+    assert presentation.explain("savonarola")[0].startswith("Girolamo Savonarola (offering 200")
+    assert presentation.explain("") == [] and presentation.explain("zzz") == []
