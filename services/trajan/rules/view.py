@@ -184,9 +184,11 @@ def visibility(event: Event) -> Visibility:
 
 def determinize(s: State, seat: int, rng: Rng) -> State:
     """A state consistent with what ``seat`` sees: the cards of the other hands and the draw pile are dealt
-    again at random from all the cards ``seat`` cannot see, every hand keeping its size."""
+    again at random from all the cards ``seat`` cannot see, every hand keeping its size. The unseen cards
+    are sorted before the deal, so the result depends on what the seat may know (which cards it has not
+    seen, how many each hand holds) and the ``rng``, never on where those cards really are."""
     others = [p for p in s.players if p.seat != seat]
-    pool = list(rng.shuffled([*s.deck, *(c for p in others for c in p.hand)]))
+    pool = list(rng.shuffled(sorted([*s.deck, *(c for p in others for c in p.hand)])))
     players = list(s.players)
     for p in others:
         n = len(p.hand)

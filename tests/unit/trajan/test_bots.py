@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from services.trajan import bots
 from services.trajan.rules.commands import Decline, DiscardCommodity, UseExtraAction
 from services.trajan.rules.content_types import Action, Commodity, Demand, ForumTile
-from services.trajan.rules.model import Phase, Pile, Step, StepKind
+from services.trajan.rules.model import Phase, Pile, State, Step, StepKind
+from services.workers.bots import Budget, MctsBot
 from services.workers.bots.simple import GreedyBot, RandomBot
 from shared.decider import Actor
 from shared.rng import Rng
@@ -100,3 +102,28 @@ def test_greedy_with_the_heuristic_beats_random_play_over_a_few_games() -> None:
         assert state.phase is Phase.FINISHED and not RULES.invariant_violations(state)
         wins += state.placings[0] == 1
     assert wins >= 2
+
+
+def test_bots_choose_alike_wherever_the_cards_they_cannot_see_really_are() -> None:
+    """Bots see only what their seat sees: with the unseen cards (other hands, the draw pile) dealt
+    otherwise, greedy and mcts (an iteration budget, so no clock) choose the same command."""
+    points: list[tuple[State, int]] = []
+
+    def keep(state: State, actor: Actor, command: Any, legal: Any, events: Any) -> None:
+        if actor.is_seat and len(legal) > 1 and state.phase is Phase.TURNS:
+            points.append((state, actor.seat))
+
+    random_playout(RULES, RULES.make_config(4, {}), 12, on_step=keep)
+    for s, seat in points[100::150]:
+        unseen = sorted([*s.deck, *(c for p in s.players if p.seat != seat for c in p.hand)])
+        moved, players = list(reversed(unseen)), list(s.players)
+        for p in s.players:
+            if p.seat != seat:
+                players[p.seat] = replace(p, hand=tuple(sorted(moved[: len(p.hand)])))
+                moved = moved[len(p.hand) :]
+        other = replace(s, players=tuple(players), deck=tuple(sorted(moved)))
+        assert other != s
+        budget = Budget(seconds=60, iterations=15)
+        mcts = MctsBot(bots.evaluate, budget, all_seats=bots.evaluate_all, prune=bots.prune)
+        for bot in (GreedyBot(bots.evaluate), mcts):
+            assert bot.choose(RULES, s, seat, 4, Rng(9)) == bot.choose(RULES, other, seat, 4, Rng(9))

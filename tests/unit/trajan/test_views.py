@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import importlib
+from dataclasses import replace
 from pathlib import Path
 
 from services.trajan.rules.commands import COMMAND_TYPES
@@ -59,6 +60,23 @@ def test_determinize_keeps_what_the_seat_sees_and_deals_the_unseen_cards_again()
         changed |= d != s
         assert RULES.legal_commands(d, RULES.to_act(d)[0]) is not None
     assert changed
+
+
+def test_determinize_depends_on_nothing_the_seat_cannot_see() -> None:
+    """Two states that differ only in where the unseen cards are (other hands, draw pile) determinize
+    to the same state for the seat: what it samples cannot carry the truth."""
+    _, s = _midgame(4, 12, 0.4)
+    unseen = sorted([*s.deck, *(c for p in s.players if p.seat != 1 for c in p.hand)])
+    moved = list(reversed(unseen))
+    players = list(s.players)
+    for p in s.players:
+        if p.seat != 1:
+            players[p.seat] = replace(p, hand=tuple(sorted(moved[: len(p.hand)])))
+            moved = moved[len(p.hand) :]
+    other = replace(s, players=tuple(players), deck=tuple(sorted(moved)))
+    assert other != s and RULES.view(other, Actor.of_seat(1)) == RULES.view(s, Actor.of_seat(1))
+    for salt in range(3):
+        assert RULES.determinize(other, 1, Rng(salt)) == RULES.determinize(s, 1, Rng(salt))
 
 
 def test_every_command_and_event_has_a_stable_tag_a_docstring_and_numbered_fields() -> None:
