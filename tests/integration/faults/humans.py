@@ -44,7 +44,7 @@ class Ledger:
     acks: list[Ack] = field(default_factory=list)
     retries: int = 0  # UNAVAILABLE / DEADLINE_EXCEEDED answers, retried with the same command id
     aborted: int = 0  # ABORTED answers: looked again and decided anew
-    in_flight: int = 0  # SubmitCommand calls sent and not answered yet (a kill may aim at one)
+    in_flight: set[tuple[str, str]] = field(default_factory=set)  # (match, command id) sent, unanswered
     errors: list[str] = field(default_factory=list)  # anything a client must never get
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -109,7 +109,8 @@ class Human(threading.Thread):
         request = self.pb2.SubmitCommandRequest(
             match_id=self.match_id, expected_version=version, command_id=command_id, command=command
         )
-        self.ledger.add(in_flight=1)
+        with self.ledger.lock:
+            self.ledger.in_flight.add((self.match_id, command_id))
         try:
             reply = self._call(stub.SubmitCommand, request)
         except grpc.RpcError as err:
@@ -118,7 +119,8 @@ class Human(threading.Thread):
             self.ledger.add(aborted=1)
             return
         finally:
-            self.ledger.add(in_flight=-1)
+            with self.ledger.lock:
+                self.ledger.in_flight.discard((self.match_id, command_id))
         if reply is not None:
             ack = Ack(self.match_id, command_id, reply.first_version, reply.last_version, reply.duplicate)
             with self.ledger.lock:

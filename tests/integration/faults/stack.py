@@ -72,6 +72,7 @@ class FaultStack:
     kills: list[Kill] = field(default_factory=list)
     exits: list[str] = field(default_factory=list)  # processes that exited by themselves: "worker (0)"
     starts: int = 0
+    aimed: int = 0  # kills that found the moment they aimed at
     lock: threading.Lock = field(default_factory=threading.Lock)  # a kill, or the supervisor's look
     stopping: threading.Event = field(default_factory=threading.Event)
 
@@ -89,6 +90,8 @@ class FaultStack:
         """Start again, at once, a process that exited by itself (not one the test is killing)."""
         while not self.stopping.wait(0.2):
             with self.lock:
+                if self.stopping.is_set():  # stop() ended them while we waited for the lock
+                    return
                 for name in [n for n, proc in self.procs.items() if proc.poll() is not None]:
                     self.exits.append(f"{name} ({self.procs[name].returncode})")
                     self._restart(name)
@@ -156,14 +159,38 @@ class FaultStack:
         self.strays.extend(c for c in children if c not in self.strays)
         return children
 
-    def kill(self, kind: str, progress: int, aim: Callable[[], bool] | None = None) -> Kill:
+    def kill(
+        self,
+        kind: str,
+        progress: int,
+        aim: Callable[[], bool] | None = None,
+        jitter: float = 0.0,
+        confirm: Callable[[], bool] | None = None,
+    ) -> Kill:
         """SIGKILL one process of ``kind`` and start it again after 0 to 1 s (a pool child is replaced
-        by its worker); returns when it answers again. With ``aim``, the kill waits (a few seconds at
-        most) for the moment it is true, e.g. while a client's command is in flight."""
-        if aim is not None and _aim(aim, scaled(10)):
-            time.sleep(self.rng.uniform(0.0, 0.03))  # before, during or after the server's append
+        by its worker); returns when it answers again.
+
+        With ``aim``, the kill waits (10 s at most) for the moment it is true (a client's command in
+        flight), then up to ``jitter`` seconds more. With ``confirm`` too, the process is then run in
+        slices of half a millisecond (SIGCONT, SIGSTOP) and killed frozen as soon as ``confirm()``
+        holds (the command is appended and its answer not out yet); if it never does, it runs on and
+        the kill aims again.
+        """
+        if aim is not None:
+            self.aimed += self._take_aim(kind, aim, jitter, confirm)
         with self.lock:
             return self._kill(kind, progress)
+
+    def _take_aim(
+        self, kind: str, aim: Callable[[], bool], jitter: float, confirm: Callable[[], bool] | None
+    ) -> bool:
+        deadline = time.monotonic() + scaled(10)
+        while _aim(aim, deadline - time.monotonic()):
+            time.sleep(self.rng.uniform(0.0, jitter))
+            if confirm is None or _step_until(self.procs[kind], confirm):
+                return True
+            time.sleep(self.rng.uniform(0.05, 0.3))
+        return False
 
     def _kill(self, kind: str, progress: int) -> Kill:
         started = time.monotonic()
@@ -237,4 +264,18 @@ def _aim(moment: Callable[[], bool], within: float) -> bool:
         if moment():
             return True
         time.sleep(0.001)
+    return False
+
+
+def _step_until(proc: subprocess.Popen[bytes], confirm: Callable[[], bool], slices: int = 200) -> bool:
+    """Run ``proc`` in short slices until ``confirm()`` holds while it is frozen (it stays frozen:
+    True), or for ``slices`` slices (it runs on: False)."""
+    proc.send_signal(signal.SIGSTOP)
+    for _ in range(slices):
+        if confirm():
+            return True
+        proc.send_signal(signal.SIGCONT)
+        time.sleep(0.0005)
+        proc.send_signal(signal.SIGSTOP)
+    proc.send_signal(signal.SIGCONT)
     return False

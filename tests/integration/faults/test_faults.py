@@ -50,9 +50,6 @@ class Plan:
 
 
 PLAN = Plan(12, 6, 3, (40, 250), 300) if LONG else Plan(6, 3, 1, (40, 250), 180)
-# Killed while a client's command is in flight (sent, not answered), so that its retry must find the
-# first try's result, or apply it once: the rule service and Redis. The others are always busy.
-AIMED = ("rule_service", "redis")
 
 pytestmark = pytest.mark.timeout(int(scaled(1800 if LONG else 600)))
 
@@ -72,12 +69,11 @@ def test_matches_finish_and_no_command_is_lost_or_applied_twice_while_processes_
         matches, humans = _start_soak(stack, game, ledger, rng, stop)
         for kind in _kill_order(rng):
             progress = _wait_progress(store, matches, rng.randint(*PLAN.gap))
-            aim = (lambda: ledger.in_flight > 0) if kind in AIMED else None
-            stack.kill(kind, progress, aim)
+            _kill(stack, kind, progress, ledger, store)
         wait_until(lambda: _all_finished(store, matches), PLAN.finish_s, "every match to finish", 0.5)
-        stop.set()
-        for human in humans:
+        for human in humans:  # each one ends once it has seen its match's outcome
             human.join(scaled(30))
+        stop.set()
         counts = _check(store, game, matches, ledger, humans)
     except BaseException:
         stop.set()
@@ -88,10 +84,34 @@ def test_matches_finish_and_no_command_is_lost_or_applied_twice_while_processes_
     counts |= _log_counts(tmp_path) | {"seed": seed, "appendfsync": FSYNC}
     counts["kills"] = dict(Counter(kill.kind for kill in stack.kills))
     counts["exited_and_restarted"] = stack.exits
+    counts["kills_on_their_mark"] = stack.aimed
     counts["slowest_recovery_s"] = max(kill.down_s for kill in stack.kills)
     counts["seconds"] = round(time.monotonic() - started)
     with capsys.disabled():
         print(f"\nfault suite: {json.dumps(counts, sort_keys=True)}")
+
+
+def _kill(stack: FaultStack, kind: str, progress: int, ledger: Ledger, store: RedisEventStore) -> None:
+    """The rule service is killed once a client's command is appended but not answered (frozen, so the
+    answer cannot leave: the client's retry must get the first result, ``duplicate``); Redis while a
+    command is in flight (and up to 20 ms later: before, during or after its append). The other
+    processes are always busy: they are killed at once."""
+    if kind == "rule_service":
+        stack.kill(kind, progress, lambda: bool(ledger.in_flight), confirm=lambda: _appended(ledger, store))
+    elif kind == "redis":
+        stack.kill(kind, progress, lambda: bool(ledger.in_flight), jitter=0.02)
+    else:
+        stack.kill(kind, progress)
+
+
+def _appended(ledger: Ledger, store: RedisEventStore) -> bool:
+    """A command still in flight is in its match's log."""
+    with ledger.lock:
+        flying = list(ledger.in_flight)
+    try:
+        return any(store.command_result(m, c) is not None for m, c in flying)
+    except redis.RedisError:
+        return False
 
 
 def _kill_order(rng: random.Random) -> list[str]:
