@@ -33,6 +33,7 @@ from shared.store import EventStore
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.race_game import RaceWithSecrets
 from tests.support.race.protos import compile_race
+from tests.support.timing import wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
 RACE = "tests.integration.workers.race_game:MANIFEST"
@@ -158,13 +159,8 @@ def create_match(
 
 
 def wait_for(condition: Callable[[], Any], timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    """Poll ``condition`` until it holds; the deadline is scaled by TABULA_TEST_SLOWDOWN."""
+    return wait_until(condition, timeout, what)
 
 
 def command_ids(store: EventStore, match_id: str) -> list[str]:
