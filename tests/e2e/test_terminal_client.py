@@ -283,3 +283,68 @@ def test_replay_shows_a_trajan_view_at_a_version(
     result = cli(folder, env, "replay", match_id, "--at", "60")
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"match {match_id}  v60" in result.stdout and "Action circles" in result.stdout
+
+
+# ---------------------------------------------------------------- Florenza
+@pytest.fixture(scope="module")
+def played_florenza(stack: tuple[Path, dict[str, str]]) -> tuple[str, str]:
+    """(match id, output) of a whole 2-seat Florenza match: Ada answers "1" (the first option) to every
+    question against a random bot; the workers play the bot, the income, district and round-end steps
+    and the final scoring."""
+    folder, env = stack
+    result = cli(
+        folder,
+        env,
+        "play",
+        "--game",
+        "florenza",
+        "--seats",
+        "2",
+        "--bots",
+        "random",
+        "--name",
+        "Ada",
+        stdin="1\n" * 40000,
+        timeout=1500,
+    )
+    out = result.stdout
+    assert result.returncode == 0, out[-4000:] + result.stderr[-4000:]
+    found = re.search(r"^Match (\S+): you are Ada at seat (\d)", out, re.M)
+    assert found, out[:2000]
+    return found.group(1), out
+
+
+def test_play_florenza_shows_its_board_commands_events_and_final_scores(
+    played_florenza: tuple[str, str],
+) -> None:
+    _, out = played_florenza
+    for part in (
+        "Families and tracks",
+        "The city",
+        "The Duomo",
+        "Market",
+        "Life in Florenza",
+        "Workshop supply",
+    ):
+        assert part in out, part
+    assert "Ada (you)" in out and "Round 8 of 8" in out  # played through the last round
+    assert "Which starting workshop?" in out and "What do you do?" in out
+    assert re.search(
+        r"Choose starting workshop: \w+: costs .+; (gives|pays|income) ", out
+    )  # commands in words
+    assert re.search(r"(Ada|random bot) hired .+ for .+ \(.+\)", out)  # events in words, with names
+    ranges = [int(n) for n in re.findall(r"Your choice \[1-(\d+)", out)]
+    assert ranges and max(ranges) <= 30  # never a long flat list
+    final = out[out.index("Final scoring") :]
+    assert "Ada" in final and "random bot" in final and "Palazzo/Chiesa" in final  # the lines of the score
+    assert re.search(r"[12] \W+ Ada \W+ -?\d+", out[out.index("Final scores") :])  # place, player, score
+
+
+def test_replay_shows_a_florenza_view_at_a_version(
+    stack: tuple[Path, dict[str, str]], played_florenza: tuple[str, str]
+) -> None:
+    folder, env = stack
+    match_id, _ = played_florenza
+    result = cli(folder, env, "replay", match_id, "--at", "60")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"match {match_id}  v60" in result.stdout and "Life in Florenza" in result.stdout
