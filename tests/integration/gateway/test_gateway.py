@@ -18,7 +18,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from services.games import load_game
 from services.gateway.app import GatewayConfig
-from services.gateway.rpc import RpcLimits
+from services.gateway.rpc import RPC, RpcLimits
 from shared.redis_server import free_port
 from tests.integration.gateway.support import (
     GatewayThread,
@@ -29,6 +29,7 @@ from tests.integration.gateway.support import (
     service_token,
     spectator_token,
 )
+from tests.support.timing import scaled
 
 LORENZO = "tabula.lorenzo.v1.LorenzoService"
 PB2 = load_game("lorenzo").modules.pb2
@@ -362,15 +363,20 @@ def test_grpc_web_json_streams_watch_events_then_trailers(redis_client: redis.Re
 def test_open_streams_are_limited(redis_client: redis.Redis) -> None:
     with lorenzo_service(redis_client) as lorenzo:
         env = {"TABULA_LORENZO_ADDR": f"127.0.0.1:{lorenzo.port}"}
-        with gateway(env, GatewayConfig(limits=RpcLimits(max_streams=1, stream_deadline_s=3))) as gw:
+        limits = RpcLimits(max_streams=1, stream_deadline_s=scaled(3))
+        with gateway(env, GatewayConfig(limits=limits)) as gw:
             create(gw)
             token = spectator_token("m1")
+            open_calls = gw.app[RPC].open_calls
 
             async def go() -> tuple[Any, Any]:
                 first = asyncio.ensure_future(_connect_watch(gw, token, 10_000))
-                await asyncio.sleep(1.0)
+                deadline = asyncio.get_running_loop().time() + scaled(10)
+                while not open_calls:  # the first stream is open (not just sent) before the second
+                    assert asyncio.get_running_loop().time() < deadline, "the first stream never opened"
+                    await asyncio.sleep(0.02)
                 second = await _connect_watch(gw, token, 10_000)
-                return second, await asyncio.wait_for(first, 10)
+                return second, await asyncio.wait_for(first, scaled(10))
 
             second, first = asyncio.run(go())
     assert second[-1][0] == 0x02 and second[-1][1]["error"]["code"] == "resource_exhausted"

@@ -28,6 +28,7 @@ from shared.ratelimit import RATES, Limiter, Rate
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in
+from tests.support.timing import scaled
 
 EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
 
@@ -133,9 +134,11 @@ def test_a_flood_of_rooms_is_cut_off_per_address_and_per_player(make_lobby: Lobb
             assert err.code() == EXHAUSTED, err.details()
             return "limited"
 
+    started = time.monotonic()
     with ThreadPoolExecutor(16) as pool:
         results = Counter(pool.map(create, guests))
-    assert 30 <= results["ok"] <= 32 and results["limited"] == 60 - results["ok"], results
+    refilled = (time.monotonic() - started) * 30 / 60  # 30 at once, then 30 a minute: slower, more
+    assert 30 <= results["ok"] <= 30 + refilled + 1 and results["limited"] == 60 - results["ok"], results
     listed = stub.ListRooms(pb.ListRoomsRequest(game="race", limit=200), metadata=guests[0].md, timeout=5)
     assert len(listed.rooms) == results["ok"]
 
@@ -204,7 +207,7 @@ def test_open_watch_streams_per_token_are_capped_and_given_back(
     limited(lambda: first_of(notices), "watches_per_token", "quota_exceeded")  # every lobby stream counts
     assert first_of(stub.WatchRoom(watch, metadata=bob.md, timeout=30)).room  # Bob's token: his own quota
     open_[0].cancel()  # the cancelled call gives its lease back at once
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + scaled(10)
     while True:
         again = stub.WatchRoom(watch, metadata=ada.md, timeout=30)
         try:
