@@ -47,7 +47,8 @@ KEEP: dict[bool, dict[str, int]] = {  # by ``coarse``: placements kept per famil
     True: {"hire": 3, "plan": 2, "work": 3},
 }
 
-OWN_BEST = 6  # the searching seat's commands kept after applying them
+OWN_BEST = 6  # the searching seat's commands kept after applying them ...
+OWN_MARGIN = 1.0  # ... those within this many points of the best one
 PRUNE_SEED = 1  # the one die roll every pruned candidate is applied with
 
 PLACING = (Phase.CHOOSE_WORKSHOPS, Phase.INCOME, Phase.CAPTAIN, Phase.BISHOP, Phase.PLACEMENT)
@@ -313,7 +314,8 @@ def prune(rules: Any, state: State, seat: int, commands: Sequence[Any], coarse: 
             continue
         valued.append((evaluate(rules, after, seat), -i, command))
     valued.sort(key=lambda item: item[:2], reverse=True)
-    best = {id(command) for _, _, command in valued[: 1 if coarse else OWN_BEST]}
+    near = [item for item in valued if item[0] >= valued[0][0] - OWN_MARGIN] if valued else []
+    best = {id(command) for _, _, command in (valued[:1] if coarse else near[:OWN_BEST])}
     return [x for x in kept if id(x) in best] or list(commands)
 
 

@@ -92,9 +92,9 @@ def test_labels_name_every_component_from_the_validated_content() -> None:
         assert labels.character(a.id) == a.name and labels.artist_text(a.id).startswith(a.name)
     for p in C.preachers:
         assert labels.character(p.id) == p.name and f"offering {p.offering}" in labels.preacher_text(p.id)
-    for w in C.works:
-        place = w.building or {"PALAZZO": "Palazzo", "CHIESA": "Chiesa", "DUOMO": "Duomo"}[w.area.name]
-        assert labels.work(w.id) == f"{w.name} ({place})"
+    for work in C.works:
+        place = work.building or {"PALAZZO": "Palazzo", "CHIESA": "Chiesa", "DUOMO": "Duomo"}[work.area.name]
+        assert labels.work(work.id) == f"{work.name} ({place})"
     assert labels.workshop(99) == "workshop #99" and labels.character(99) == "character #99"
     assert labels.work(99) == "art work #99" and labels.life(6) == "Life in Florenza VI"
     assert labels.effect(3) == "gives 1 wood"  # Boscaiuolo
@@ -125,12 +125,12 @@ def test_the_board_shows_every_part_of_the_table_as_the_state_has_it() -> None:
         for x in p.district:
             if x.workshop:
                 assert C.workshop[x.workshop].name in text
-    for w in C.public_works:
-        assert w.name in text and (w.area.name == "DUOMO" or w.building in text)
+    for work in C.public_works:
+        assert work.name in text and (work.area.name == "DUOMO" or work.building in text)
     bank = ", ".join(f"{s.supply.count(r)} {r.name.lower()}" for r in Resource)
     assert f"Bank: {bank}" in text
-    for x in s.present:
-        assert load().labels.character(x.character) in text
+    for here in s.present:
+        assert load().labels.character(here.character) in text
     assert f"In the bag: {len(s.bag)}" in text and "Workshop supply: " in text
 
 
@@ -226,8 +226,12 @@ def test_every_step_of_every_decision_is_asked_in_florenzas_words() -> None:
             continue
         view = view_of(step.state, step.actor.seat)
         commands = [wrap_union(GAME.modules.pb2.Command(), GAME.codec.to_message(c)) for c in step.legal]
+
+        def describe(c: Any, v: Any = view) -> str:
+            return command_text(c, presentation, v, NAMES)
+
         steps = Steps(
-            lambda c, v=view: command_text(c, presentation, v, NAMES),
+            describe,
             Describer(NAMES),
             presentation,
             view,
