@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from pathlib import Path
 
 import psutil
@@ -12,6 +11,7 @@ import psutil
 from services.cli.run import processes, wait_healthy
 from services.games import service_ports
 from tests.support.tabula_run import run_env, start_run, stop_run
+from tests.support.timing import wait_until
 
 
 def test_run_starts_every_service_reports_addresses_and_stops_on_ctrl_c(tmp_path: Path) -> None:
@@ -25,5 +25,16 @@ def test_run_starts_every_service_reports_addresses_and_stops_on_ctrl_c(tmp_path
         assert wait_healthy(port, timeout=5)
     assert (tmp_path / "redis" / "appendonlydir").exists() or (tmp_path / "redis" / "appendonly.aof").exists()
     assert stop_run(proc) == 0
-    time.sleep(0.5)
-    assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+    wait_until(lambda: not _alive(children), 30, "every child of tabula run to end")
+
+
+def _alive(processes: list[psutil.Process]) -> list[psutil.Process]:
+    """Those still running (a zombie has ended: only its parent has not reaped it yet)."""
+    out = []
+    for process in processes:
+        try:
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                out.append(process)
+        except psutil.NoSuchProcess:
+            pass
+    return out

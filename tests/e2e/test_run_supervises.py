@@ -21,6 +21,7 @@ from services.games import load_game, service_ports
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.support.tabula_run import run_env, start_run, stop_run
+from tests.support.timing import wait_until
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -38,12 +39,7 @@ def _child(run: subprocess.Popen[str], name: str) -> psutil.Process:
 
 
 def _wait_for(condition: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    wait_until(condition, timeout, what, interval=0.2)
 
 
 def _bot_match(output: str, match_id: str, seed: int) -> tuple[redis.Redis, RedisEventStore]:
@@ -90,8 +86,7 @@ def test_a_worker_killed_under_tabula_run_is_restarted_and_the_bot_match_finishe
     finally:
         code = stop_run(run)
     assert code == 0
-    time.sleep(0.5)
-    assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+    wait_until(lambda: not _alive(children), 30, "every child of tabula run to end")
 
 
 def test_the_embedded_redis_killed_under_tabula_run_comes_back_on_its_aof_and_the_match_finishes(
@@ -109,3 +104,15 @@ def test_the_embedded_redis_killed_under_tabula_run_comes_back_on_its_aof_and_th
     finally:
         code = stop_run(run)
     assert code == 0
+
+
+def _alive(processes: list[psutil.Process]) -> list[psutil.Process]:
+    """Those still running (a zombie has ended: only its parent has not reaped it yet)."""
+    out = []
+    for process in processes:
+        try:
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                out.append(process)
+        except psutil.NoSuchProcess:
+            pass
+    return out

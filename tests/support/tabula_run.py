@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from shared.redis_server import free_port
+from tests.support.timing import scaled
 
 REPO = Path(__file__).resolve().parents[2]
 UP = "all services up"
@@ -33,7 +34,7 @@ def start_run(
     timeout: float = 180,
 ) -> tuple[subprocess.Popen[str], str]:
     """``tabula run ARGS``, and what it printed up to "all services up"; stopped again if it never
-    says so in ``timeout`` seconds (the test fails with its output)."""
+    says so in ``timeout`` seconds (scaled by TABULA_TEST_SLOWDOWN; the test fails with its output)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "services.cli", "run", *args],
         cwd=cwd,
@@ -44,7 +45,7 @@ def start_run(
     )
     assert proc.stdout is not None
     lines: list[str] = []
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + scaled(timeout)
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
         if not line:
