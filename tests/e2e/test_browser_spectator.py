@@ -31,6 +31,9 @@ from services.games import load_game
 from shared.redis_server import RedisServer, free_port, start_redis
 from shared.rng import Rng
 from shared.tokens import TokenSigner
+from tests.support.timing import scaled
+
+STARTUP_S = scaled(90)  # a service subprocess until healthy, on a loaded 2-core machine
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(
@@ -163,9 +166,9 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     channel = grpc.insecure_channel(f"127.0.0.1:{lorenzo_port}")
     lobby_channel = grpc.insecure_channel(f"127.0.0.1:{lobby_port}")
     try:
-        assert wait_healthy(lorenzo_port), (folder / "lorenzo.log").read_text()
-        assert wait_healthy(lobby_port), (folder / "lobby.log").read_text()
-        assert wait_http_healthy(gateway_port), (folder / "gateway.log").read_text()
+        assert wait_healthy(lorenzo_port, timeout=STARTUP_S), (folder / "lorenzo.log").read_text()
+        assert wait_healthy(lobby_port, timeout=STARTUP_S), (folder / "lobby.log").read_text()
+        assert wait_http_healthy(gateway_port, timeout=STARTUP_S), (folder / "gateway.log").read_text()
         game = load_game("lorenzo")
         stack = Stack(
             f"http://127.0.0.1:{gateway_port}",
@@ -447,8 +450,8 @@ def florenza(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlorenzaStack
     lobby_channel = grpc.insecure_channel(f"127.0.0.1:{ports['lobby']}")
     try:
         for name in ("florenza", "lobby"):
-            assert wait_healthy(ports[name]), (folder / f"{name}.log").read_text()
-        assert wait_http_healthy(ports["gateway"]), (folder / "gateway.log").read_text()
+            assert wait_healthy(ports[name], timeout=STARTUP_S), (folder / f"{name}.log").read_text()
+        assert wait_http_healthy(ports["gateway"], timeout=STARTUP_S), (folder / "gateway.log").read_text()
         game = load_game("florenza")
         stack = FlorenzaStack(
             f"http://127.0.0.1:{ports['gateway']}",
@@ -616,8 +619,8 @@ def trajan(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TrajanStack]:
     lobby_channel = grpc.insecure_channel(f"127.0.0.1:{ports['lobby']}")
     try:
         for name in ("trajan", "lobby"):
-            assert wait_healthy(ports[name]), (folder / f"{name}.log").read_text()
-        assert wait_http_healthy(ports["gateway"]), (folder / "gateway.log").read_text()
+            assert wait_healthy(ports[name], timeout=STARTUP_S), (folder / f"{name}.log").read_text()
+        assert wait_http_healthy(ports["gateway"], timeout=STARTUP_S), (folder / "gateway.log").read_text()
         game = load_game("trajan")
         stack = TrajanStack(
             f"http://127.0.0.1:{ports['gateway']}",

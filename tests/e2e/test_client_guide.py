@@ -33,6 +33,7 @@ from tabula.lobby.v1 import lobby_pb2  # noqa: F401 (registers the lobby's descr
 from services.cli.run import wait_healthy, wait_http_healthy
 from services.games import game_modules
 from shared.redis_server import free_port, start_redis
+from tests.support.timing import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "clients.md"
@@ -44,6 +45,7 @@ PROCESSES = (GAME, "lobby", "worker", "reactor", "gateway")
 MOST = 3  # items a list keeps in the page
 TOKENS = ("token", "seatToken")  # cut to their first characters in the page
 STATUS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 409: "Conflict"}
+STARTUP_S = scaled(90)  # a service subprocess until healthy, on a loaded 2-core machine
 
 
 # ---------------------------------------------------------------- examples
@@ -237,6 +239,10 @@ class Gateway:
 # ---------------------------------------------------------------- the stack
 
 
+def _tail(log: Path) -> str:
+    return log.read_text()[-3000:]
+
+
 @pytest.fixture
 def gateway(tmp_path: Path) -> Iterator[Gateway]:
     redis = start_redis()
@@ -259,8 +265,8 @@ def gateway(tmp_path: Path) -> Iterator[Gateway]:
                 command = [sys.executable, "-m", "services.cli", "serve", name]
                 children.append(subprocess.Popen(command, env=env, stdout=log, stderr=log, cwd=ROOT))
         for name in (GAME, "lobby"):
-            assert wait_healthy(ports[name]), (tmp_path / f"{name}.log").read_text()[-3000:]
-        assert wait_http_healthy(ports["gateway"]), (tmp_path / "gateway.log").read_text()[-3000:]
+            assert wait_healthy(ports[name], timeout=STARTUP_S), _tail(tmp_path / f"{name}.log")
+        assert wait_http_healthy(ports["gateway"], timeout=STARTUP_S), _tail(tmp_path / "gateway.log")
         yield Gateway(f"http://127.0.0.1:{ports['gateway']}")
     finally:
         for child in reversed(children):

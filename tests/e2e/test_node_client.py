@@ -24,6 +24,9 @@ import pytest
 
 from services.cli.run import wait_healthy, wait_http_healthy
 from shared.redis_server import free_port, start_redis
+from tests.support.timing import scaled
+
+STARTUP_S = scaled(90)  # a service subprocess until healthy, on a loaded 2-core machine
 
 ROOT = Path(__file__).resolve().parents[2]
 TS_DIR = ROOT / "clients" / "ts"
@@ -75,10 +78,10 @@ def stack(tmp_path: Path) -> Iterator[dict[str, str]]:
                 command = [sys.executable, "-m", "services.cli", "serve", name]
                 children.append(subprocess.Popen(command, env=env, stdout=log, stderr=log))
         for name in ("lorenzo", "trajan", "florenza", "lobby"):
-            assert wait_healthy(ports[name]), (
+            assert wait_healthy(ports[name], timeout=STARTUP_S), (
                 f"{name} did not become healthy:\n{_tail(tmp_path / f'{name}.log')}"
             )
-        assert wait_http_healthy(ports["gateway"]), _tail(tmp_path / "gateway.log")
+        assert wait_http_healthy(ports["gateway"], timeout=STARTUP_S), _tail(tmp_path / "gateway.log")
         yield {
             **env,
             "TABULA_GATEWAY_URL": f"http://127.0.0.1:{ports['gateway']}",
