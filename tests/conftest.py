@@ -43,6 +43,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason="soak run: set TABULA_SOAK=1"))
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """What a test recorded for people to read (``record_property("counts", ...)``: the fault suite's
+    kills, matches and commands), also from xdist workers."""
+    for report in terminalreporter.getreports("passed"):
+        for name, value in report.user_properties:
+            if name == "counts":
+                terminalreporter.write_line(f"{report.nodeid}: {value}")
+
+
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """One private Redis for the session, with AOF on in a temporary folder."""

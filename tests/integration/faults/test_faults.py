@@ -21,6 +21,7 @@ import re
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,7 @@ pytestmark = pytest.mark.timeout(int(scaled(1800 if LONG else 600)))
 
 
 def test_matches_finish_and_no_command_is_lost_or_applied_twice_while_processes_are_killed(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, record_property: Callable[[str, object], None]
 ) -> None:
     seed = int(os.environ.get("TABULA_FAULTS_SEED") or random.randrange(1_000_000))
     rng = random.Random(seed)
@@ -87,8 +88,7 @@ def test_matches_finish_and_no_command_is_lost_or_applied_twice_while_processes_
     counts["kills_on_their_mark"] = stack.aimed
     counts["slowest_recovery_s"] = max(kill.down_s for kill in stack.kills)
     counts["seconds"] = round(time.monotonic() - started)
-    with capsys.disabled():
-        print(f"\nfault suite: {json.dumps(counts, sort_keys=True)}")
+    record_property("counts", json.dumps(counts, sort_keys=True))  # printed in the summary (conftest)
 
 
 def _kill(stack: FaultStack, kind: str, progress: int, ledger: Ledger, store: RedisEventStore) -> None:
