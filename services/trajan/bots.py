@@ -23,7 +23,7 @@ The weights were tuned against the ``greedy`` and ``random`` levels with the bot
 
 from __future__ import annotations
 
-from collections import Counter
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
@@ -70,6 +70,11 @@ EFFECT_STEP = 2.0  # an owed Trajan tile effect
 CARGO_STEP = 2.0  # an owed shipment
 
 
+DEMANDS = tuple(Demand)
+Counts = tuple[int, ...]  # per kind of demand, in ``DEMANDS`` order
+Outlook = tuple[tuple[float, Counts], ...]  # (probability, this quarter's demands)
+
+
 @dataclass(frozen=True, slots=True)
 class Clock:
     """How much of the game and of the quarter is left, and the demands still to come this quarter."""
@@ -77,41 +82,41 @@ class Clock:
     left: float  # share of the game's rounds still to play (1 at the start, 0 at the end)
     done: float  # share of the quarter's rounds begun
     quarters_after: int  # whole quarters after this one
-    outlook: tuple[tuple[float, Counter[Demand]], ...]  # (probability, this quarter's demands)
+    outlook: Outlook
 
 
 def clock(c: Content, s: State) -> Clock:
     b = c.board
     rounds = b.rounds_per_quarter * b.quarters
     in_quarter = (s.round - 1) % b.rounds_per_quarter + 1 if s.round else 1
+    outlook: Outlook = ()
+    if s.phase in (Phase.TURNS, Phase.ROUND_END, Phase.DEMANDS):
+        hidden = len(c.demands.reveal_after_rounds) - len(s.demands) if s.phase is not Phase.DEMANDS else 0
+        outlook = _outlook(s.demands, s.demand_pool, max(0, min(hidden, len(s.demand_pool))))
     return Clock(
         left=max(rounds - s.round + 1, 0) / rounds if s.round else 1.0,
         done=in_quarter / b.rounds_per_quarter,
         quarters_after=max(b.quarters - max(s.quarter, 1), 0),
-        outlook=_outlook(c, s),
+        outlook=outlook,
     )
 
 
-def _outlook(c: Content, s: State) -> tuple[tuple[float, Counter[Demand]], ...]:
-    """This quarter's demands: the revealed ones plus every way the hidden ones may come out of the
-    face-down tiles, with its probability (multivariate hypergeometric)."""
-    if s.phase not in (Phase.TURNS, Phase.ROUND_END, Phase.DEMANDS):
-        return ()
-    hidden = len(c.demands.reveal_after_rounds) - len(s.demands) if s.phase is not Phase.DEMANDS else 0
-    pool = Counter(s.demand_pool)
-    hidden = max(0, min(hidden, len(s.demand_pool)))
-    kinds = sorted(pool)
-    ways = comb(len(s.demand_pool), hidden)
+@functools.lru_cache(maxsize=512)
+def _outlook(revealed: tuple[Demand, ...], pool: tuple[Demand, ...], hidden: int) -> Outlook:
+    """This quarter's demands: the revealed ones plus every way the ``hidden`` ones may come out of the
+    face-down tiles, with its probability (multivariate hypergeometric). Cached: a quarter has few."""
+    left = [pool.count(d) for d in DEMANDS]
+    shown = [revealed.count(d) for d in DEMANDS]
+    ways = comb(len(pool), hidden)
     out = []
-    for split in product(range(hidden + 1), repeat=len(kinds)):
+    for split in product(range(hidden + 1), repeat=len(DEMANDS)):
         if sum(split) != hidden:
             continue
         weight = 1
-        for kind, n in zip(kinds, split, strict=True):
-            weight *= comb(pool[kind], n)
+        for n, k in zip(left, split, strict=True):
+            weight *= comb(n, k)
         if weight:
-            drawn = Counter(dict(zip(kinds, split, strict=True)))
-            out.append((weight / ways, Counter(s.demands) + drawn))
+            out.append((weight / ways, tuple(a + k for a, k in zip(shown, split, strict=True))))
     return tuple(out)
 
 
@@ -193,20 +198,20 @@ def _best_shipment(c: Content, p: PlayerState) -> float:
     end-game VP in hand."""
     if not p.hand:
         return 0.0
-    counts = Counter(p.hand)
+    runs = _runs(p.hand)
     wilds = p.forum_tiles.count(ForumTile.WILD_COMMODITY)
     best = 0.0
     for ship in c.ships:
         n = len(ship.yellow)
         match ship.kind:
             case ShipKind.IDENTICAL:
-                size = min(max(counts.values()) + wilds, n)
+                size = min(max(runs) + wilds, n)
                 units = size
             case ShipKind.DIFFERENT:
-                size = min(len(counts) + wilds, n)
+                size = min(len(runs) + wilds, n)
                 units = size
             case ShipKind.PAIRS:
-                pairs = sum(1 for v in counts.values() if v >= 2)
+                pairs = sum(1 for v in runs if v >= 2)
                 units = min(pairs + wilds // 2, n)
                 size = 2 * units
         if units:
@@ -214,11 +219,23 @@ def _best_shipment(c: Content, p: PlayerState) -> float:
     return best
 
 
+def _runs(cards: tuple[Any, ...]) -> list[int]:
+    """How many cards of each kind a sorted hand holds (a hot path: no ``Counter``)."""
+    runs: list[int] = []
+    for i, card in enumerate(cards):
+        if i and card == cards[i - 1]:
+            runs[-1] += 1
+        else:
+            runs.append(1)
+    return runs
+
+
 def _set_progress(c: Content, p: PlayerState) -> float:
     """Kinds one or two tiles short of their next construction set (3 tiles: 10 VP, 4: 20 VP)."""
-    counts = Counter(c.construction_tile[x].kind for x in p.construction)
+    if not p.construction:
+        return 0.0
     value = 0.0
-    for n in counts.values():
+    for n in _runs(tuple(sorted(c.construction_tile[x].kind for x in p.construction))):
         for tiles, vp in reversed(c.scoring.construction_sets):  # smallest set first
             if n < tiles:
                 value += SET_PROGRESS * vp * (1 if tiles - n == 1 else 0.4)
@@ -226,16 +243,26 @@ def _set_progress(c: Content, p: PlayerState) -> float:
     return value
 
 
-def _covers(c: Content, p: PlayerState) -> tuple[Counter[Demand | None], int]:
-    """Demands the seat can meet by kind (forum tiles and kept Trajan tiles), and its wild demand tiles."""
-    have: Counter[Demand | None] = Counter(c.forum_tile[x].demand for x in p.forum_tiles)
-    have.update(c.trajan_tile[x].demand for x in p.demand_tiles)
-    return have, p.forum_tiles.count(ForumTile.WILD_DEMAND)
+def _covers(c: Content, p: PlayerState) -> Counts:
+    """Demands the seat can meet by kind: its demand forum tiles and kept Trajan tiles."""
+    have = [0] * len(DEMANDS)
+    kinds = [c.forum_tile[x].demand for x in p.forum_tiles] + [
+        c.trajan_tile[x].demand for x in p.demand_tiles
+    ]
+    for demand in kinds:
+        if demand is not None:
+            have[demand - 1] += 1
+    return tuple(have)
 
 
-def _unmet(need: Counter[Demand], have: Counter[Demand | None], wilds: int) -> int:
-    short = sum(max(0, n - have[d]) for d, n in need.items())
-    return max(0, short - wilds)
+@functools.lru_cache(maxsize=8192)
+def _expected_penalty(outlook: Outlook, have: Counts, wilds: int, penalties: tuple[int, ...]) -> float:
+    expected = 0.0
+    for chance, need in outlook:
+        unmet = max(0, sum(max(0, n - h) for n, h in zip(need, have, strict=True)) - wilds)
+        if unmet:
+            expected += chance * penalties[min(unmet, len(penalties)) - 1]
+    return expected
 
 
 def _demand_penalty(c: Content, s: State, p: PlayerState, t: Clock) -> float:
@@ -243,12 +270,8 @@ def _demand_penalty(c: Content, s: State, p: PlayerState, t: Clock) -> float:
     nothing once the seat has paid (its VP already show the penalty)."""
     if not t.outlook or p.seat in s.demands_paid:
         return 0.0
-    have, wilds = _covers(c, p)
-    expected = 0.0
-    for chance, need in t.outlook:
-        unmet = _unmet(need, have, wilds)
-        if unmet:
-            expected += chance * c.demands.penalties[min(unmet, len(c.demands.penalties)) - 1]
+    wilds = p.forum_tiles.count(ForumTile.WILD_DEMAND)
+    expected = _expected_penalty(t.outlook, _covers(c, p), wilds, c.demands.penalties)
     return expected * (DEMAND_WEIGHT + (1 - DEMAND_WEIGHT) * t.done)
 
 
