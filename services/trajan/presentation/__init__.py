@@ -19,7 +19,7 @@ from rich.console import RenderableType
 from services.trajan.presentation import steps
 from services.trajan.presentation.board import board, final_table
 from services.trajan.presentation.describe import TrajanDescriber
-from services.trajan.presentation.labels import Labels
+from services.trajan.presentation.labels import Labels, explain
 from services.trajan.rules.commands import COMMAND_TYPES
 from services.trajan.rules.events import EVENT_TYPES
 from services.trajan.rules.view import TrajanView
@@ -59,7 +59,7 @@ class TrajanPresentation:
     def final(self, view: Any, names: Sequence[str]) -> RenderableType | None:
         return final_table(typed_view(view), names)
 
-    # The terminal client's optional part (services/client/steps.py): words for the steps of a choice.
+    # The terminal client's optional parts (docs/client.md): words for the steps of a choice, ``? NAME``.
     def step_title(self, command: str, field: str) -> str | None:
         return steps.step_title(command, field)
 
@@ -69,6 +69,10 @@ class TrajanPresentation:
             return None
         typed = typed_view(view) if view is not None else None
         return steps.option_text(TrajanDescriber(self.labels, names), from_proto(cls, member), field, typed)
+
+    def explain(self, query: str) -> list[str]:
+        """``? NAME`` in the terminal: Trajan tiles, provinces, bonus, forum and construction tiles, ships."""
+        return explain(self.labels, query)
 
 
 @functools.cache

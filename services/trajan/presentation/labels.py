@@ -252,3 +252,36 @@ class Labels:
                 return "load the ship or deliver"
             case StepKind.EXTRA_ACTION:
                 return f"an extra {self.action(action)} action" if action else "an extra action"
+
+
+def explain(labels: Labels, query: str) -> list[str]:
+    """Components named by ``query`` (the terminal's ``? NAME``): a Trajan tile (``T19``), a province, a
+    bonus tile (``bonus 5``), a forum tile or a construction kind by name, a ship by its kind."""
+    c, q = labels.content, " ".join(query.lower().split())
+    out: list[str] = []
+    number = q.removeprefix("tile ").removeprefix("t").strip()
+    if number.isdigit() and int(number) in c.trajan_tile:
+        tile = int(number)
+        stack = labels.trajan_stack(c.trajan_tile[tile].stack)
+        out.append(f"Trajan tile {tile}: {labels.trajan_tile(tile)}, {stack}")
+    bonus = q.removeprefix("bonus").strip()
+    if q.startswith("bonus") and bonus.isdigit() and int(bonus) in c.bonus_tile:
+        out.append(f"Bonus tile {bonus}: {labels.bonus_tile(int(bonus))} (yellow/grey side)")
+    for p in c.provinces:
+        if q and q in p.name.lower():
+            near = ", ".join(labels.province(a) for a in p.adjacent)
+            out.append(
+                f"{p.name}: {p.vp} VP for a legionnaire where no other player's stands; next to {near}"
+            )
+    for spec in c.forum_tiles:
+        if q and q in labels.forum_tile(spec.tile):
+            out.append(f"Forum tile: {labels.forum_tile(spec.tile)} ({spec.count} of the 70)")
+    for kind in c.construction_kinds:
+        if q == kind.name:
+            action = labels.action(kind.bonus_action)
+            out.append(f"Construction tile {kind.name}: the first one brings the {action} action")
+    for ship in c.ships:
+        if q and q in labels.ship(ship.id):
+            grey = labels.ship_values(ship.id, False)
+            out.append(f"{labels.ship(ship.id)}: {labels.ship_values(ship.id, True)} (grey side {grey})")
+    return out

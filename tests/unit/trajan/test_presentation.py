@@ -311,3 +311,15 @@ def test_the_steps_of_a_choice_have_questions_and_options_in_words() -> None:
     assert "the draw pile" in worded["Where do you take a starting card from?"]
     assert {"Which marker goes into the next bowl?", "How do you meet the demands?"} <= set(worded)
     assert pres.step_title("ChooseBowl", "nothing") is None
+
+
+def test_a_name_typed_after_a_question_mark_explains_the_component() -> None:
+    pres = load()
+    assert pres.explain("T19") == [f"Trajan tile 19: {pres.labels.trajan_tile(19)}, stack 3 (workers)"]
+    assert pres.explain("britannia")[0].startswith("Britannia: 10 VP for a legionnaire")
+    assert "Lugdunensis" in pres.explain("britannia")[0]
+    assert pres.explain("bonus 5") == [
+        "Bonus tile 5: legionnaires: 2/1 VP each in a province (yellow/grey side)"
+    ]
+    assert pres.explain("roof") == ["Construction tile roof: the first one brings the Trajan action"]
+    assert len(pres.explain("wild")) == 4 and pres.explain("nothing like this") == []
