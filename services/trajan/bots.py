@@ -43,7 +43,7 @@ from services.trajan.rules.content_types import (
 )
 from services.trajan.rules.model import Phase, PlayerState, State, StepKind
 from services.trajan.rules.queries import bowl_action, senate_votes
-from services.trajan.rules.scoring import final_score
+from services.trajan.rules.scoring import bonus_points, mat_parts
 
 ACTION_VALUE = {  # what taking an action is worth on average, in VP, before its option is chosen
     Action.SEAPORT: 2.0,
@@ -139,13 +139,45 @@ def evaluate_all(rules: Any, state: State, seats: int) -> tuple[float, ...]:
 
 def _value(c: Content, s: State, p: PlayerState, t: Clock) -> float:
     active = p.seat == s.active and s.phase is Phase.TURNS
+    mat, potential = _own(c, p, t)
     return (
-        final_score(c, s, p.seat).total
-        + t.left * _potential(c, p, t)
+        p.vp
+        + mat
+        + bonus_points(c, s, p)
+        + t.left * potential
         - _demand_penalty(c, s, p, t)
         + _reserves(c, p, t)
         + (_pending(c, s, p) if active else 0.0)
     )
+
+
+class _OwnCache:
+    """What a player's own pieces are worth (``mat_parts`` and ``_potential``), kept per ``PlayerState``.
+
+    ``evolve`` copies only the players an event changes and shares the others between states, so the search
+    meets the same ``PlayerState`` objects again and again: a seat's own value is computed once per object
+    (and per quarters still to come, which a kept Trajan tile's value depends on). Entries hold the object
+    itself, so its id cannot be reused while it is cached; the cache is emptied when it grows large.
+    """
+
+    LIMIT = 50_000
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[int, int], tuple[PlayerState, int, float]] = {}
+
+    def get(self, c: Content, p: PlayerState, t: Clock) -> tuple[int, float]:
+        key = (id(p), t.quarters_after)
+        found = self.entries.get(key)
+        if found is not None and found[0] is p:
+            return found[1], found[2]
+        if len(self.entries) >= self.LIMIT:
+            self.entries.clear()
+        mat, potential = sum(mat_parts(c, p)), _potential(c, p, t)
+        self.entries[key] = (p, mat, potential)
+        return mat, potential
+
+
+_own = _OwnCache().get
 
 
 def _potential(c: Content, p: PlayerState, t: Clock) -> float:

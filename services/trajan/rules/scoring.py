@@ -64,16 +64,23 @@ def bonus_points(c: Content, s: State, p: PlayerState) -> int:
     return sum(_points(t, x, n) for (t, x), n in zip(owned, units, strict=True))
 
 
-def final_score(c: Content, s: State, seat: int) -> FinalScore:
-    p, f = s.players[seat], c.scoring
-    parts = (
+def mat_parts(c: Content, p: PlayerState) -> tuple[int, int, int, int, int]:
+    """The parts of the final score that the player's own pieces decide (seed (p13)): cards in hand,
+    workers in the work area, legionnaires in the camp, Trajan tiles on the circle, construction sets."""
+    f = c.scoring
+    return (
         len(p.hand) * f.per_hand_card,
         p.work_area * f.per_work_area_worker,
         p.camp * f.per_camp_legionnaire,
         sum(1 for t in p.slots if t) * f.per_trajan_tile,
         construction_sets(c, p),
-        bonus_points(c, s, p),
     )
+
+
+def final_score(c: Content, s: State, seat: int) -> FinalScore:
+    """The mat's parts, then the bonus tiles (which also count pieces on the board)."""
+    p = s.players[seat]
+    parts = (*mat_parts(c, p), bonus_points(c, s, p))
     return FinalScore(seat, p.vp, *parts, p.vp + sum(parts))
 
 
