@@ -22,6 +22,7 @@ from celery import Celery, signals
 from kombu.entity import Exchange, Queue
 
 from services.workers import context, jobs
+from services.workers.broker import TRANSPORT
 from services.workers.settings import QUEUES, WorkerSettings
 from shared.errors import STORE_UNAVAILABLE
 from shared.observability import log_fields, setup_logging, start_metrics
@@ -47,6 +48,8 @@ def configure(app: Celery, settings: WorkerSettings) -> None:
     }
     app.conf.update(
         broker_url=settings.broker_url,
+        # kombu's Redis transport with a lost connection reported as one (services/workers/broker.py)
+        broker_transport=TRANSPORT if settings.broker_url.startswith("redis://") else None,
         # Nothing reads a task's result (the reactor sends and forgets; effects are in the event
         # store): no backend, nothing written. Tests that watch task states turn it on.
         result_backend=settings.broker_url if settings.task_results else None,

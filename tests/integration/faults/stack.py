@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
-from redis import Redis
+from redis import Redis, RedisError
 
 from services.cli.run import wait_healthy
 from shared.redis_server import RedisServer, free_port, start_redis
+from shared.store.redis_store import RedisEventStore
 from tests.support.timing import scaled, wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -178,8 +179,12 @@ class FaultStack:
         """
         if aim is not None:
             self.aimed += self._take_aim(kind, aim, jitter, confirm)
-        with self.lock:
-            return self._kill(kind, progress)
+        while True:
+            if kind == "pool_child":  # a worker just started again has no pool yet
+                wait_until(lambda: len(self.pool()) == POOL, 60, "the worker's pool children")
+            with self.lock:
+                if kind != "pool_child" or self.pool():
+                    return self._kill(kind, progress)
 
     def _take_aim(
         self, kind: str, aim: Callable[[], bool], jitter: float, confirm: Callable[[], bool] | None
@@ -279,3 +284,35 @@ def _step_until(proc: subprocess.Popen[bytes], confirm: Callable[[], bool], slic
         proc.send_signal(signal.SIGSTOP)
     proc.send_signal(signal.SIGCONT)
     return False
+
+
+# ---------------------------------------------------------------- the soak, seen from Redis
+
+
+def progress(store: RedisEventStore, matches: list[str]) -> int | None:
+    """Events in the soak's matches; None while Redis is away."""
+    try:
+        return sum(store.version(m) for m in matches)
+    except RedisError:
+        return None
+
+
+def wait_progress(store: RedisEventStore, matches: list[str], events: int) -> int:
+    """Wait until ``events`` more events were played (the soak goes on: a kill lands mid-play)."""
+    start = wait_until(lambda: progress(store, matches), 60, "Redis to answer")
+    assert start is not None
+
+    def reached() -> int | None:
+        now = progress(store, matches)
+        return now if now is not None and now >= start + events else None
+
+    found = wait_until(reached, 120, f"{events} more events in the soak (no progress since a kill?)")
+    assert found is not None
+    return found
+
+
+def all_finished(store: RedisEventStore, matches: list[str]) -> bool:
+    try:
+        return all(store.get_meta(m).get("status") == "finished" for m in matches)
+    except RedisError:
+        return False

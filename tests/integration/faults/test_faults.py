@@ -34,7 +34,7 @@ from shared.archive import export_lines, verify_lines
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import TokenSigner
 from tests.integration.faults.humans import TOKEN_TTL, Ack, Human, Ledger
-from tests.integration.faults.stack import KINDS, SECRET, FaultStack
+from tests.integration.faults.stack import KINDS, SECRET, FaultStack, all_finished, wait_progress
 from tests.support.timing import scaled, wait_until
 
 LONG = os.environ.get("TABULA_FAULTS") == "1"
@@ -69,9 +69,9 @@ def test_matches_finish_and_no_command_is_lost_or_applied_twice_while_processes_
         store = RedisEventStore(stack.client())
         matches, humans = _start_soak(stack, game, ledger, rng, stop)
         for kind in _kill_order(rng):
-            progress = _wait_progress(store, matches, rng.randint(*PLAN.gap))
+            progress = wait_progress(store, matches, rng.randint(*PLAN.gap))
             _kill(stack, kind, progress, ledger, store)
-        wait_until(lambda: _all_finished(store, matches), PLAN.finish_s, "every match to finish", 0.5)
+        wait_until(lambda: all_finished(store, matches), PLAN.finish_s, "every match to finish", 0.5)
         for human in humans:  # each one ends once it has seen its match's outcome
             human.join(scaled(30))
         stop.set()
@@ -147,35 +147,6 @@ def _start_soak(
     for client in humans:
         client.start()
     return matches, humans
-
-
-def _progress(store: RedisEventStore, matches: list[str]) -> int | None:
-    """Events in the soak's matches; None while Redis is away."""
-    try:
-        return sum(store.version(m) for m in matches)
-    except redis.RedisError:
-        return None
-
-
-def _wait_progress(store: RedisEventStore, matches: list[str], events: int) -> int:
-    """Wait until ``events`` more events were played (the soak goes on: a kill lands mid-play)."""
-    start = wait_until(lambda: _progress(store, matches), 60, "Redis to answer")
-    assert start is not None
-
-    def reached() -> int | None:
-        now = _progress(store, matches)
-        return now if now is not None and now >= start + events else None
-
-    found = wait_until(reached, 120, f"{events} more events in the soak (no progress since a kill?)")
-    assert found is not None
-    return found
-
-
-def _all_finished(store: RedisEventStore, matches: list[str]) -> bool:
-    try:
-        return all(store.get_meta(m).get("status") == "finished" for m in matches)
-    except redis.RedisError:
-        return False
 
 
 def _check(
