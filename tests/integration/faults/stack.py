@@ -4,10 +4,9 @@ Redis (AOF, restarted on its port and folder, so on its AOF), the Lorenzo rule s
 worker (prefork, two pool children) and one reactor, each a real subprocess as ``tabula run`` starts
 them. After a kill the test itself starts the process again, as a supervisor would (``tabula run``'s
 own supervision is tested in tests/e2e/test_run_supervises.py), after a short random delay. Like
-``tabula run``, it also starts again a process that exits by itself: the Celery worker does when Redis
-goes away while it holds unacknowledged messages (kombu 5.7 fails to put them back on its way out and
-the worker stops, "Unrecoverable error: AttributeError"); every deployment restarts it (``tabula run``,
-compose ``restart: unless-stopped``, Kubernetes), and such exits are counted in ``exits``.
+``tabula run``, it also starts again a process that exits by itself, and lists it in ``exits``: none
+should (the Celery worker did when Redis went away while it held unacknowledged messages, until
+services/workers/broker.py), so the tests assert that the list stays empty.
 """
 
 from __future__ import annotations

@@ -82,6 +82,7 @@ def test_matches_finish_and_no_command_is_lost_or_applied_twice_while_processes_
         raise
     finally:
         stack.stop()
+    assert stack.exits == [], f"exited by themselves: {stack.exits}"  # each process stopped only when killed
     counts |= _log_counts(tmp_path) | {"seed": seed, "appendfsync": FSYNC}
     counts["kills"] = dict(Counter(kill.kind for kill in stack.kills))
     counts["exited_and_restarted"] = stack.exits
