@@ -53,16 +53,20 @@ def _ephemeral_start() -> int:
 
 
 _LOWEST = 20000
-_CLAIMS = Path(tempfile.gettempdir()) / "tabula-ports"
-_claimed: dict[int, int] = {}  # port -> the file descriptor holding its claim, for the process's life
+_CLAIMS = Path(tempfile.gettempdir()) / f"tabula-ports-{os.getuid()}"  # per user: no permission trouble
+_claimed: dict[int, int] = {}  # port -> the descriptor holding its claim for the process's life (or -1)
 
 
 def _claim(port: int) -> bool:
     """Claim ``port`` for this process against every other process that picks ports here (the other
     xdist workers, other test sessions on the machine): an exclusive lock on a file named after it,
     held until this process ends, when the kernel lets it go (nothing stale is ever left behind)."""
-    _CLAIMS.mkdir(exist_ok=True)
-    fd = os.open(_CLAIMS / str(port), os.O_CREAT | os.O_RDWR, 0o666)
+    try:
+        _CLAIMS.mkdir(exist_ok=True)
+        fd = os.open(_CLAIMS / str(port), os.O_CREAT | os.O_RDWR, 0o600)
+    except OSError:  # no claim files here (a read-only temporary folder): only this process's own
+        _claimed[port] = -1
+        return True
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -184,15 +188,17 @@ def _launch(folder: Path, owns: bool, extra: list[str], appendfsync: str, port: 
 
 
 def _wait_ready(server: RedisServer, timeout: float = 60.0) -> None:
-    """Until it answers PING; generous, for a loaded machine (a ready server answers at once)."""
+    """Until it answers PING; generous, for a loaded machine (a ready server answers at once). A ping
+    times out after a second: whoever else holds the port (the race lost) may accept and not answer,
+    and the server meanwhile exits."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             log = (server.folder / "redis.log").read_text(errors="replace") if server.folder.exists() else ""
             kind = PortTaken if "Address already in use" in log[-2000:] else RuntimeError
             raise kind(f"redis-server exited with {server.process.returncode}: {log[-2000:]}")
-        with contextlib.suppress(redis.ConnectionError):
-            client = server.client()
+        with contextlib.suppress(redis.ConnectionError, redis.TimeoutError):
+            client = redis.Redis("127.0.0.1", server.port, socket_timeout=1, socket_connect_timeout=1)
             try:
                 if client.ping():
                     return

@@ -1,0 +1,54 @@
+"""The test Redis helper's ports: below the kernel's own range, never handed out twice (in this
+process or to another one), and a server whose port was taken meanwhile starts on another."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shared import redis_server
+from shared.redis_server import free_port, start_redis
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_free_ports_are_distinct_bindable_and_below_the_kernels_range() -> None:
+    ports = [free_port() for _ in range(50)]
+    assert len(set(ports)) == 50
+    assert all(20000 <= p < redis_server._ephemeral_start() for p in ports)
+    for port in ports:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", port))
+
+
+def test_another_process_cannot_claim_a_port_handed_out_here() -> None:
+    ports = [free_port() for _ in range(5)]
+    code = "import sys; from shared.redis_server import _claim; print([_claim(int(p)) for p in sys.argv[1:]])"
+    out = subprocess.run(
+        [sys.executable, "-c", code, *map(str, ports)], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == str([False] * 5)
+
+
+def test_a_cluster_node_gets_a_free_bus_port_too() -> None:
+    port = free_port(cluster=True)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", port + 10000))
+
+
+def test_a_server_whose_port_was_taken_meanwhile_starts_on_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        offered = [taken.getsockname()[1], free_port()]  # the race lost, then a free one
+        monkeypatch.setattr(redis_server, "free_port", lambda cluster=False: offered.pop(0))
+        server = start_redis()
+        try:
+            assert server.client().ping() and offered == []
+            assert server.port != taken.getsockname()[1]
+        finally:
+            server.stop()
