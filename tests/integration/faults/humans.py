@@ -71,7 +71,7 @@ class Human(threading.Thread):
         super().__init__(name=f"human-{match_id}-{seat}", daemon=True)
         self.port, self.pb2, self.grpc = port, modules.pb2, modules.pb2_grpc
         self.match_id, self.seat, self.ledger, self.stop = match_id, seat, ledger, stop
-        token = signer.seat("lorenzo", match_id, seat, f"human-{seat}", TOKEN_TTL)
+        token = signer.seat("lorenzo", match_id, seat, f"human-{match_id}-{seat}", TOKEN_TTL)
         self.auth = [("authorization", f"Bearer {token}")]
         self.rng = random.Random(seed)
         self.sent = 0
