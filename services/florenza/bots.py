@@ -48,8 +48,7 @@ KEEP: dict[bool, dict[str, int]] = {  # by ``coarse``: placements kept per famil
 }
 
 OWN_BEST = 6  # the searching seat's commands kept after applying them ...
-OWN_MARGIN = 1.0  # ... those within this many points of the best one
-PRUNE_SEED = 1  # the one die roll every pruned candidate is applied with
+OWN_MARGIN = 3.0  # ... those within this many points of the best one
 
 PLACING = (Phase.CHOOSE_WORKSHOPS, Phase.INCOME, Phase.CAPTAIN, Phase.BISHOP, Phase.PLACEMENT)
 CUBES = ("marble", "wood", "metal", "gold", "fabric", "spices")
@@ -296,9 +295,11 @@ def prune(rules: Any, state: State, seat: int, commands: Sequence[Any], coarse: 
     """The commands worth searching, in the rules' order; never empty.
 
     First the placements the valuation ranks below others of their kind go (:func:`candidates`).
-    Then every candidate left is applied (with one fixed die roll for all, as ``greedy`` compares
-    them) and valued for the seat: the searching seat keeps its ``OWN_BEST`` best, another seat
-    (``coarse``) only its best one: its likely choice, as a seat that maximises its own value plays it.
+    Then every candidate left is applied (with the same dice for all, as ``greedy`` compares them)
+    and valued for the seat: the searching seat keeps its ``OWN_BEST`` best within ``OWN_MARGIN``
+    points of the best one (wider would spread the search's few iterations over moves the valuation
+    already finds clearly worse), another seat (``coarse``) only its best one: its likely choice, as
+    a seat that maximises its own value plays it.
     """
     kept = (
         candidates(rules, state, seat, commands, coarse) if state.phase is Phase.PLACEMENT else list(commands)
@@ -320,7 +321,11 @@ def prune(rules: Any, state: State, seat: int, commands: Sequence[Any], coarse: 
 
 
 def _apply(rules: Any, state: State, actor: Actor, command: Any) -> State:
-    for event in rules.decide(state, actor, command, Rng(PRUNE_SEED)):
+    """``command`` applied with the dice of this decision: the same for every candidate (as ``greedy``
+    compares them), different from one decision to the next (a fixed roll would favour or shun
+    every offering and every artist's die alike)."""
+    dice = Rng(((state.round * 16 + state.phase) * 8 + actor.seat) * 64 + len(state.pulpits) + 1)
+    for event in rules.decide(state, actor, command, dice):
         state = rules.evolve(state, event)
     return state
 

@@ -90,7 +90,7 @@ def accepted(state: State, actor: Actor) -> set[Command]:
 
 def sweep(seats: int, seed: int, every: int) -> Counter[str]:
     """Sweep every ``every``-th state of one random game and every rare one (a system step, a choice of
-    dice, a privilege); counts the swept states by phase."""
+    dice, a privilege, a market trade); counts the swept states by phase."""
     rng = Rng(seed)
     state = fold(list(RULES.setup(RULES.make_config(seats, {}), rng.fork("setup"))))
     swept: Counter[str] = Counter()
@@ -101,7 +101,8 @@ def sweep(seats: int, seed: int, every: int) -> Counter[str]:
         actor = rng.choice(actors)
         legal = list(RULES.legal_commands(state, actor))
         assert len(set(legal)) == len(legal), "a command listed twice"
-        rare = actor.is_system or state.pending is not None or state.phase in (Phase.CAPTAIN, Phase.BISHOP)
+        rare = actor.is_system or state.pending is not None
+        rare = rare or state.phase in (Phase.CAPTAIN, Phase.BISHOP, Phase.MARKET)
         if rare or step % every == 0:
             assert accepted(state, actor) == set(legal), state.phase
             for outsider in range(seats):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import replace
 from typing import Any
 
@@ -187,11 +188,11 @@ def test_production_stops_at_the_banks_last_cube() -> None:
 
 def test_construction_pays_the_cost_turns_the_tile_and_gives_its_prestige() -> None:
     cost = C.workshop[CASA].cost
-    s = with_goods(_worker(_districts(2), 0, 3, 0, CASA, built=False), 0, wood=cost.wood, money=cost.money)
+    s = with_goods(_worker(_districts(2), 0, 3, 0, CASA, built=False), 0, **dataclasses.asdict(cost))
     events = when(s, -1, ResolveDistricts())
     assert net(events, 0, Source.CONSTRUCTION) == Goods() - cost
     s7 = _worker(_districts(2), 0, 3, 0, 7, built=False)  # Casamento: 1 prestige on the black side
-    s7 = with_goods(s7, 0, wood=2, marble=1, money=100)
+    s7 = with_goods(s7, 0, **dataclasses.asdict(C.workshop[7].cost))
     assert prestige(when(s7, -1, ResolveDistricts()), 0, Source.CONSTRUCTION) == 1
     assert fold(events, s).players[0].district[2].built
 
@@ -378,7 +379,7 @@ def test_completing_the_palazzo_gives_four_prestige_and_the_chiesa_four_church_i
     s = _art()
     for work in (CAMPANILE, PALA, CROCIFISSO):
         s = with_spot(s, work, 0, crest=0)
-    s = with_goods(_hired(s, CAPPELLA, 0, ANON_SCULPTOR), 0, marble=2, gold=1, money=50)
+    s = with_goods(_hired(s, CAPPELLA, 0, ANON_SCULPTOR), 0, **dataclasses.asdict(C.work[CAPPELLA].cost))
     events = when(s, 0, CompleteArtWork(CAPPELLA, Skill.SCULPTURE))
     assert church(events, 0, Source.CHIESA_BONUS) == 4
     assert church(events, 0, Source.ART_WORK) == C.work[CAPPELLA].reward.church
