@@ -408,6 +408,7 @@ def test_a_game_without_a_module_is_drawn_as_a_tree(browser: Any, stack: Stack) 
     seats = page.locator(".tree summary", has_text="players").first.inner_text()
     assert f"({len(head.view.players)})" in seats
     assert not any("/games/lorenzo/" in url for url in requested)  # no module was fetched
+    page.wait_for_selector("#event-log li .t")  # the history arrives after the first view
     words = page.locator("#event-log li .t").all_inner_texts()
     assert words and all("{" not in w for w in words[:50]), words  # the generic wording
     assert not errors, errors

@@ -284,7 +284,7 @@ export function describeEvent(item, ctx) {
   const [[kind, e] = []] = Object.entries(item.event || {});
   if (!kind) return null;
   const L = lookups(ctx);
-  const who = e.seat !== undefined ? ctx.seatName(num(e.seat)) : "";
+  const who = ctx.seatName(num(e.seat));  // every event that names "who" has a seat (0 may be left out of the JSON)
   const order = (list) => (list || []).map((s) => ctx.seatName(num(s))).join(", ");
   switch (kind) {
     case "gameStarted": return `The game starts with ${num(e.seats)} families; turn order ${order(e.turnOrder)}`;
