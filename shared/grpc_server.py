@@ -158,6 +158,8 @@ def start_server(
     """Build, bind (port 0: a free port) and start a server with health and reflection.
 
     Each open watch stream holds a worker thread, so the pool is large (threads start lazily).
+    The port is bound without ``SO_REUSEPORT`` (grpc sets it by default): a port another process
+    or server holds is refused (RuntimeError) instead of shared with it, calls split between both.
     """
     options = [
         ("grpc.max_receive_message_length", MAX_MESSAGE),
@@ -165,6 +167,7 @@ def start_server(
         ("grpc.keepalive_time_ms", 30_000),
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+        ("grpc.so_reuseport", 0),
     ]
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers), options=options)
     health_servicer = health.HealthServicer()
