@@ -28,7 +28,7 @@ from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import Scope, game_audience
 from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in, state_size
-from tests.support.timing import wait_until
+from tests.support.timing import scaled, wait_until
 
 REFUSED = grpc.StatusCode.FAILED_PRECONDITION
 
@@ -167,7 +167,7 @@ class UnlockedQueue(QueueRepository):
         return "always"
 
 
-@pytest.mark.timeout(180)
+@pytest.mark.timeout(int(scaled(180)))
 def test_500_concurrent_enqueues_on_two_lobbies_match_everyone_once(
     make_lobby: LobbyFactory, redis_client: redis.Redis
 ) -> None:
@@ -221,7 +221,7 @@ def _tick_for(matcher: Matcher, seconds: float) -> None:
 
 def _wait_all_done(client: redis.Redis, count: int, timeout_s: float = 120) -> list[Ticket]:
     repo = QueueRepository(client)
-    deadline = time.monotonic() + timeout_s
+    deadline = time.monotonic() + scaled(timeout_s)
     while True:
         ids = [
             keys.text(k).split(":")[-1]
