@@ -69,11 +69,12 @@ def sign_in_request(name: str = "Ada") -> pb.SignInGuestRequest:
 
 
 def test_the_bucket_refills_and_says_when(make_lobby: LobbyFactory, redis_client: redis.Redis) -> None:
-    stub = stub_of(make_lobby(limiter=limiter(redis_client, sign_in_ip="3/1")))
+    # one token every 3 s: slow enough that the four calls below never earn one back in between
+    stub = stub_of(make_lobby(limiter=limiter(redis_client, sign_in_ip="3/9")))
     for _ in range(3):
         stub.SignInGuest(sign_in_request(), timeout=5)
     delay = limited(lambda: stub.SignInGuest(sign_in_request(), timeout=5), "sign_in_ip")
-    assert 0 < delay <= 1 / 3 + 0.01  # one token every third of a second
+    assert 0 < delay <= 3 + 0.01
     time.sleep(delay + 0.05)
     assert stub.SignInGuest(sign_in_request(), timeout=5).token
     limited(lambda: stub.SignInGuest(sign_in_request(), timeout=5), "sign_in_ip")
