@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -34,6 +35,7 @@ from tests.integration.gateway.support import (
     spectator_token,
 )
 from tests.integration.gateway.test_gateway import envelope, error_info, frames, split_frames
+from tests.support.timing import scaled
 
 LORENZO = "tabula.lorenzo.v1.LorenzoService"
 PB2 = load_game("lorenzo").modules.pb2
@@ -162,6 +164,47 @@ def test_a_watch_streams_over_http2_and_a_live_command_arrives(gw: GatewayThread
 
     versions = _versions(asyncio.run(go()))  # a spectator is sent the public events only
     assert versions == sorted(set(versions)) and versions[0] == 1 and versions[-1] == version + 1
+
+
+def test_a_client_resetting_its_http2_stream_ends_the_backend_call(gw: GatewayThread) -> None:
+    """The client resets its stream (RST_STREAM) and keeps the connection: the gateway lets the
+    backend call go. Spoken with the h2 library (httpx leaves an abandoned stream open)."""
+    create(gw)
+    connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    connection.initiate_connection()
+    body = envelope(json.dumps({"matchId": "m1", "fromVersion": "1"}).encode())
+    headers = [
+        (":method", "POST"),
+        (":scheme", "http"),
+        (":authority", f"127.0.0.1:{gw.port}"),
+        (":path", f"/{LORENZO}/WatchMatch"),
+        ("content-type", "application/connect+json"),
+        ("authorization", f"Bearer {spectator_token('m1')}"),
+    ]
+    with socket.create_connection(("127.0.0.1", gw.port), timeout=10) as sock:
+        connection.send_headers(1, headers)
+        connection.send_data(1, body, end_stream=True)
+        sock.sendall(connection.data_to_send())
+        got_data = False
+        while not got_data:
+            data = sock.recv(65536)
+            assert data, "the connection closed before the stream sent anything"
+            got_data = any(isinstance(e, h2.events.DataReceived) for e in connection.receive_data(data))
+            sock.sendall(connection.data_to_send())
+        assert len(gw.rpc.open_calls) == 1
+        connection.reset_stream(1)
+        sock.sendall(connection.data_to_send())
+        deadline = time.monotonic() + scaled(10)
+        while gw.rpc.open_calls and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not gw.rpc.open_calls, "the backend call outlived the client's stream"
+        connection.ping(b"12345678")  # the connection itself is still open
+        sock.sendall(connection.data_to_send())
+        events: list[Any] = []
+        while not any(isinstance(e, h2.events.PingAckReceived) for e in events):
+            data = sock.recv(65536)
+            assert data, "the gateway closed the connection"
+            events += connection.receive_data(data)
 
 
 @pytest.mark.parametrize("http2", [True, False])
