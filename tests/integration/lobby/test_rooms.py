@@ -9,18 +9,21 @@ from functools import partial
 from typing import Any
 
 import grpc
+import pytest
 import redis
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from tabula.lobby.v1 import lobby_pb2 as pb
+from tabula.lobby.v1 import lobby_pb2_grpc
 
-from services.games import load_game
+from services.games import load_game, load_rules
+from services.lobby.adapters import games as game_catalog
 from shared.game_service import GameServicer
 from shared.grpc_server import start_server
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import LOBBY, Scope, game_audience
-from tests.integration.lobby.conftest import SIGNER, Guest, auth, fails, sign_in, state_size
+from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in, state_size
 from tests.support.timing import wait_until
 
 INVALID, DENIED, UNAUTH = (
@@ -81,6 +84,26 @@ def test_list_games_describes_each_game_from_its_manifest(stub: Any) -> None:
     assert all(
         o.type == pb.GAME_OPTION_TYPE_BOOL for g in games.values() if g.name != "race" for o in g.options
     )
+
+
+def test_the_lobby_loads_every_games_rules_before_it_serves(
+    make_lobby: LobbyFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not in the first call that lists or validates (seconds per game on a loaded machine: a first
+    ListGames ran out of its deadline)."""
+    loaded: list[str] = []
+    real = load_rules  # what the catalog module imported
+
+    def counted(name: str) -> Any:
+        loaded.append(name)
+        return real(name)
+
+    monkeypatch.setattr(game_catalog, "load_rules", counted)
+    lobby = make_lobby(background=False)
+    assert sorted(loaded) == sorted(lobby.catalog.names())
+    with grpc.insecure_channel(f"127.0.0.1:{lobby.port}") as channel:
+        listed = lobby_pb2_grpc.LobbyServiceStub(channel).ListGames(pb.ListGamesRequest(), timeout=5)
+    assert {g.name for g in listed.games} <= set(loaded) and len(loaded) == len(set(loaded))
 
 
 def test_a_room_keeps_its_options_canonical_with_the_defaults_filled_in(stub: Any) -> None:
