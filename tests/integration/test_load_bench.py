@@ -56,6 +56,9 @@ def test_the_load_suite_reports_every_figure(monkeypatch: pytest.MonkeyPatch) ->
         *(f"load.m{m}.{figure}" for m in TINY.matches for figure in per_matches),
         *(f"load.s{s}.{figure}" for s in TINY.streams for figure in per_streams),
         "load.cold_fold_events_per_s",
+        "load.cold_fold_read_share",
+        "load.cold_fold_decode_share",
+        "load.cold_fold_evolve_share",
         "memory.lorenzo_4p.archived_kb_per_match",
     }
     assert named <= set(results), sorted(named - set(results))
