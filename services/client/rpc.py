@@ -16,7 +16,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 
@@ -28,6 +28,7 @@ from shared.stubs import game_stub
 # (UNAVAILABLE, reason store_unavailable) or a lost answer (DEADLINE_EXCEEDED). RESOURCE_EXHAUSTED is
 # retried only with a RetryInfo (a rate limit: limited_wait_s); without one it is a request over
 # grpc's size limit, the same on every try. Anything else is the caller's problem.
+T = TypeVar("T")
 RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 LIMITED_RETRIES = 3  # a rate-limited call is sent again at most this many times
 LIMITED_WAIT_S = 5.0  # and never after more than this (a longer RetryInfo delay is cut to it)
@@ -40,6 +41,30 @@ def limited_wait_s(err: grpc.RpcError, most_s: float = LIMITED_WAIT_S) -> float 
         return None
     delay = retry_delay_s(err)
     return None if delay is None else min(max(delay, 0.0), most_s)
+
+
+def retry_limited(
+    call: Callable[[], T],
+    on_limited: Callable[[float], None] | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    retries: int = LIMITED_RETRIES,
+    most_s: float = LIMITED_WAIT_S,
+) -> T:
+    """``call()``, called again after the RetryInfo delay (capped) while a rate limit refuses it, at
+    most ``retries`` more times; ``on_limited`` is told each wait first. ``call`` must send the very
+    same request every time. Any other error is raised at once."""
+    attempt = 0
+    while True:
+        try:
+            return call()
+        except grpc.RpcError as err:
+            wait = limited_wait_s(err, most_s)
+            if wait is None or attempt >= retries:
+                raise
+            attempt += 1
+            if on_limited is not None:
+                on_limited(wait)
+            sleep(wait)
 
 
 def auth(token: str) -> tuple[tuple[str, str], ...]:
@@ -92,22 +117,22 @@ class GameClient:
         Every retry sends the very same request, so a command keeps its command id: if the first
         try was applied and only its answer lost, the retry gets the first result (``duplicate``).
         """
-        failures = limited = 0
-        while True:
-            try:
-                return getattr(self.stub, method)(request, metadata=auth(self.token), timeout=self.deadline_s)
-            except grpc.RpcError as err:
-                wait = limited_wait_s(err, self.max_limited_wait_s)
-                if wait is not None and limited < self.limited_retries:
-                    limited += 1
-                    if self.on_limited is not None:
-                        self.on_limited(wait)
-                    self.sleep(wait)
-                elif err.code() in RETRYABLE and failures < self.retries:
-                    self.sleep(min(0.2 * 2**failures, 3.0))
-                    failures += 1
-                else:
-                    raise
+
+        def answered() -> Any:
+            for attempt in range(self.retries + 1):
+                try:
+                    return getattr(self.stub, method)(
+                        request, metadata=auth(self.token), timeout=self.deadline_s
+                    )
+                except grpc.RpcError as err:
+                    if err.code() not in RETRYABLE or attempt == self.retries:
+                        raise
+                    self.sleep(min(0.2 * 2**attempt, 3.0))
+            raise AssertionError("unreachable")
+
+        return retry_limited(
+            answered, self.on_limited, self.sleep, self.limited_retries, self.max_limited_wait_s
+        )
 
     def get_view(self) -> Any:
         return self._call("GetView", self.pb2.GetViewRequest(match_id=self.match_id))
