@@ -24,11 +24,12 @@ from services import games as registry
 from shared.errors import retry_delay_s
 from shared.stubs import game_stub
 
+T = TypeVar("T")
+
 # Errors that a retry (after a short wait) may cure: the server or its Redis restarting
 # (UNAVAILABLE, reason store_unavailable) or a lost answer (DEADLINE_EXCEEDED). RESOURCE_EXHAUSTED is
 # retried only with a RetryInfo (a rate limit: limited_wait_s); without one it is a request over
 # grpc's size limit, the same on every try. Anything else is the caller's problem.
-T = TypeVar("T")
 RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
 LIMITED_RETRIES = 3  # a rate-limited call is sent again at most this many times
 LIMITED_WAIT_S = 5.0  # and never after more than this (a longer RetryInfo delay is cut to it)

@@ -116,3 +116,20 @@ def test_a_call_still_limited_after_a_few_tries_fails_with_the_limit() -> None:
     assert waits == recorded.sleeps == [LIMITED_WAIT_S] * LIMITED_RETRIES  # capped, bounded
     assert len(set(recorded.requests)) == 1 and len(recorded.requests) == LIMITED_RETRIES + 1
     assert stub.submitted == []
+
+
+def test_a_watch_refused_by_its_quota_reconnects_after_the_delay() -> None:
+    stub = new_match(seats=2, seed=3)
+    recorded = Recorded(stub)
+    watch = stub.WatchMatch
+    refusals = [rpc_error(ResourceExhausted("quota_exceeded", "watches_per_token", 30.0, "too many"))]
+
+    def refusing(request: Any, metadata: Any = (), timeout: float | None = None) -> Any:
+        if refusals:
+            raise refusals.pop()
+        return watch(request, metadata=metadata, timeout=timeout)
+
+    stub.WatchMatch = refusing  # type: ignore[method-assign]
+    client = _client(stub, recorded)
+    first = next(iter(client.follow(1)))
+    assert first.version == 1 and recorded.sleeps == [LIMITED_WAIT_S] and client.reconnects == 1
