@@ -17,8 +17,8 @@ It is on the victory-point scale:
 * for the seat whose turn it is, what the steps it still owes are worth (``greedy`` looks one command
   ahead, and a turn is several commands).
 
-The weights were tuned against the ``greedy`` and ``random`` levels with the bot bench (docs/rules/trajan.md,
-"Bot hooks", has the figures).
+The weights are first estimates, measured with the bot bench but not tuned (docs/rules/trajan.md, "Bot hooks",
+and docs/workers.md, "Bench", have the figures).
 """
 
 from __future__ import annotations
