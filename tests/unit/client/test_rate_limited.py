@@ -72,13 +72,18 @@ def test_a_limited_command_is_sent_again_after_the_delay_with_the_same_id_and_th
     console = Console(width=200, record=True, no_color=True, file=io.StringIO())
 
     answered = 0
+    left = False
 
     def answer() -> str:
-        """ "1" to each new question until the first command is sent, then leave."""
-        nonlocal answered
+        """ "1" to each new question until the first command is sent, then leave (and keep leaving:
+        the input thread may read once more after the player has gone, with no question to wait for)."""
+        nonlocal answered, left
+        if left:
+            return "q"
         wait_until(lambda: len(player.prompts) > answered, 30, "a question")
         answered = len(player.prompts)
-        return "q" if recorded.requests else "1"
+        left = bool(recorded.requests)
+        return "q" if left else "1"
 
     player = Player(
         client=_client(stub, recorded),
