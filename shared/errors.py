@@ -72,6 +72,15 @@ class Conflict(Exception):
         self.reason = reason
 
 
+class Unavailable(Exception):
+    """A service this call needs cannot be reached right now and the call changed nothing: the
+    same request may succeed later (UNAVAILABLE with ``reason`` and a RetryInfo)."""
+
+    def __init__(self, reason: str, message: str, retry_after_s: float = RETRY_DELAY_S) -> None:
+        super().__init__(message)
+        self.reason, self.retry_after_s = reason, retry_after_s
+
+
 class ResourceExhausted(Exception):
     """A rate limit or quota reached (``shared/ratelimit.py``): ``limit`` names it (ErrorInfo
     metadata), ``retry_after_s`` is the RetryInfo delay; ``reason`` is ``rate_limited`` or
@@ -119,6 +128,8 @@ def map_error(err: BaseException) -> Mapped | None:
             )
         case Conflict():
             return Mapped(grpc.StatusCode.FAILED_PRECONDITION, err.reason, str(err), {})
+        case Unavailable():
+            return Mapped(grpc.StatusCode.UNAVAILABLE, err.reason, str(err), {}, None, err.retry_after_s)
         case InvalidArgument():
             return Mapped(grpc.StatusCode.INVALID_ARGUMENT, err.reason, str(err), {}, err.field)
         case CodecError():

@@ -109,9 +109,9 @@ class GameServicer:
     ``archive``: where finished matches go when they leave Redis (``shared.archiver``); ``Replay``
     and ``ExportLog`` of a match no longer in Redis read its log there (a few are kept in memory).
     Tokens must be for this game's service (audience ``game:<name>``). ``limiter``: the rate
-    limits on commands and watches and the watch quota per token (None: none, for tests of other
-    things); service tokens are never limited. ``hub``: where ``WatchMatch`` streams read (default:
-    a hub over the runner's store, ``shared.watch.reader_for``).
+    limits on commands, watches and reads (GetView, Replay, ExportLog) and the watch quota per
+    token (None: none, for tests of other things); service tokens are never limited. ``hub``: where
+    ``WatchMatch`` streams read (default: a hub over the runner's store, ``shared.watch.reader_for``).
 
     Every RPC but ``WatchMatch`` is synchronous code run on the server's thread pool;
     ``WatchMatch`` is a coroutine on the serving loop (``shared.grpc_server``).
@@ -149,11 +149,15 @@ class GameServicer:
         return self.signer.verify(bearer(context), self.audience)
 
     def _caller(self, context: grpc.ServicerContext, match_id: str) -> Actor:
+        """Who reads ``match_id`` (GetView, Replay, ExportLog), once the read's rate limits allow it."""
         bounds.match_id(match_id)
-        return actor_for(self._claims(context), match_id)
+        claims = self._claims(context)
+        caller = actor_for(claims, match_id)
+        self._limit("read", claims, context)
+        return caller
 
     def _limit(self, action: str, claims: Claims, context: grpc.ServicerContext) -> None:
-        """A command or a watch of a seat or a spectator: its rate limits (service tokens: none)."""
+        """A command, a watch or a read of a seat or a spectator: its rate limits (service tokens: none)."""
         if self.limiter is not None and claims.scope is not Scope.SERVICE:
             self.limiter.check(action, context, claims.player_id)
 

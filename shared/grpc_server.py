@@ -449,7 +449,11 @@ def start_server(
     regs: Sequence[Registration], port: int = 0, host: str = "127.0.0.1", limits: Limits | None = None
 ) -> RunningServer:
     """Build, bind (port 0: a free port) and start a server with health and reflection, on the
-    serving loop; ``limits``: its pools and caps (default: :meth:`Limits.from_env`)."""
+    serving loop; ``limits``: its pools and caps (default: :meth:`Limits.from_env`).
+
+    The port is bound without ``SO_REUSEPORT`` (grpc sets it by default): a port another process
+    or server holds is refused (RuntimeError) instead of shared with it, calls split between both.
+    """
     limits = limits if limits is not None else Limits.from_env()
     serving = Serving(limits)
     options = [
@@ -462,6 +466,7 @@ def start_server(
         # the caps could answer), so room for every call the caps admit arriving at once
         ("grpc.server.max_pending_requests", limits.max_inflight + limits.max_streams),
         ("grpc.server.max_pending_requests_hard_limit", limits.max_inflight + limits.max_streams),
+        ("grpc.so_reuseport", 0),
     ]
 
     async def start() -> RunningServer:
@@ -477,7 +482,11 @@ def start_server(
         await server.start()
         return RunningServer(server, bound, health_servicer, serving, [*names, ""])
 
-    return on_loop(start(), 60)
+    try:
+        return on_loop(start(), 60)
+    except BaseException:
+        serving.shutdown()
+        raise
 
 
 def serve_forever(running: RunningServer, name: str, grace: float = 5.0) -> None:

@@ -64,7 +64,8 @@ class Rate:
 # Defaults: generous for people (a table of friends behind one address, a client following a
 # match), small against a script. Per address ("_ip") and per identity ("_player": the token's
 # subject). Joins are JoinRoom and Enqueue; watches are every server stream of the lobby and
-# the rule services.
+# the rule services; reads are a rule service's GetView, Replay and ExportLog (a page following a
+# match reads the view after each event, however fast bots play: the most generous limit).
 RATES: dict[str, str] = {
     "sign_in_ip": "30/60",
     "create_room_ip": "30/60",
@@ -75,6 +76,8 @@ RATES: dict[str, str] = {
     "command_player": "120/10",
     "watch_ip": "600/60",
     "watch_player": "120/60",
+    "read_ip": "6000/60",
+    "read_player": "1200/60",
 }
 QUOTAS: dict[str, int] = {"watches_per_token": 8}
 

@@ -117,8 +117,8 @@ PLATFORM: tuple[Reason, ...] = (
         "rate_limited",
         "RESOURCE_EXHAUSTED",
         "Too many calls of this kind from this address or identity (sign-ins, room creations, joins, "
-        "commands, watches): metadata `limit` names the limit (`sign_in_ip`, `command_player` ...); "
-        "retry after the `google.rpc.RetryInfo` delay.",
+        "commands, watches, reads of a match): metadata `limit` names the limit (`sign_in_ip`, "
+        "`command_player` ...); retry after the `google.rpc.RetryInfo` delay.",
     ),
     Reason(
         "quota_exceeded",

@@ -1,6 +1,7 @@
-"""The aiohttp application: every RPC of the registry at ``POST /<package.Service>/<Method>`` in
-Connect and gRPC-Web (``services.gateway.rpc``), the spectator page at ``/``, ``GET /healthz``, and
-for the page every game's title, content tables and drawing module from its manifest (``/games``).
+"""The ASGI application (Starlette; ``server`` serves it with hypercorn over HTTP/1.1 and HTTP/2):
+every RPC of the registry at ``POST /<package.Service>/<Method>`` in Connect and gRPC-Web
+(``services.gateway.rpc``), the spectator page at ``/``, ``GET /healthz``, and for the page every
+game's title, content tables and drawing module from its manifest (``/games``).
 Every response carries the security headers and, for allowed origins, CORS (``services.gateway.http``).
 """
 
@@ -8,12 +9,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import grpc
-from aiohttp import web
+from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from services.games import game_names, manifest
 from services.gateway import http, rpc
@@ -35,14 +44,11 @@ class GatewayConfig:
     static_dir: Path = field(default=STATIC)
 
 
-CONFIG = web.AppKey("config", GatewayConfig)
-
-
 def _not_found(message: str) -> RpcError:
     return RpcError(grpc.StatusCode.NOT_FOUND, message)
 
 
-async def describe(request: web.Request) -> web.Response:
+async def describe(request: Request) -> JSONResponse:
     """Every routable method, so clients (and people) can see what the gateway offers."""
     out = {
         service: [
@@ -55,31 +61,31 @@ async def describe(request: web.Request) -> web.Response:
             }
             for m in methods
         ]
-        for service, methods in sorted(request.app[rpc.RPC].registry.services().items())
+        for service, methods in sorted(rpc.context(request).registry.services().items())
     }
-    return web.json_response({"services": out})
+    return JSONResponse({"services": out})
 
 
-async def healthz(request: web.Request) -> web.Response:
+async def healthz(request: Request) -> JSONResponse:
     """Liveness; ``?deep=1`` also asks every backend's gRPC health check (503 unless all serve)."""
-    body: dict[str, Any] = {"status": "SERVING", "backends": request.app[rpc.RPC].backends.addresses}
-    if request.query.get("deep") != "1":
-        return web.json_response(body)
-    health = await request.app[rpc.RPC].backends.health()
+    body: dict[str, Any] = {"status": "SERVING", "backends": rpc.context(request).backends.addresses}
+    if request.query_params.get("deep") != "1":
+        return JSONResponse(body)
+    health = await rpc.context(request).backends.health()
     body["health"] = health
     serving = all(status == "SERVING" for status in health.values())
     body["status"] = "SERVING" if serving else "NOT_SERVING"
-    return web.json_response(body, status=200 if serving else 503)
+    return JSONResponse(body, status_code=200 if serving else 503)
 
 
-def _game(request: web.Request) -> str:
-    game = request.match_info["game"]
+def _game(request: Request) -> str:
+    game = str(request.path_params["game"])
     if game not in game_names():
         raise _not_found(f"no game {game!r}")
     return game
 
 
-async def games(request: web.Request) -> web.Response:
+async def games(request: Request) -> JSONResponse:
     """Every game of the registry: name, title, seats, and whether it ships a spectator module."""
     out = []
     for name in game_names():
@@ -95,65 +101,93 @@ async def games(request: web.Request) -> web.Response:
                 "content": game.content_tables is not None,
             }
         )
-    return web.json_response({"games": out})
+    return JSONResponse({"games": out})
 
 
-async def content(request: web.Request) -> web.Response:
+async def content(request: Request) -> JSONResponse:
     """A game's public component tables (its manifest's ``content_tables``): names for the ids of views."""
     game = _game(request)
     tables = manifest(game).content_tables
     if tables is None:
         raise _not_found(f"{game} has no content tables")
-    return web.json_response(tables(), headers={"Cache-Control": "max-age=3600"})
+    return JSONResponse(tables(), headers={"Cache-Control": "max-age=3600"})
 
 
-async def game_file(request: web.Request) -> web.FileResponse:
+async def game_file(request: Request) -> FileResponse:
     """A file of the game's spectator module folder (its manifest's ``web``): ``<game>.js``, ``<game>.css``.
 
     Only plain file names directly in that folder are served (no sub-folders, no dot files)."""
-    game, name = _game(request), request.match_info["file"]
+    game, name = _game(request), str(request.path_params["file"])
     folder = manifest(game).web
     path = folder / name if folder is not None and "/" not in name and not name.startswith(".") else None
     if path is None or not path.is_file():
         raise _not_found(f"{game} has no web file {name!r}")
-    return web.FileResponse(path, headers={"Cache-Control": "no-cache"})
+    return FileResponse(path, headers={"Cache-Control": "no-cache"})
 
 
-async def bundle(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(BUNDLE, headers={"Cache-Control": "no-cache"})
+async def bundle(request: Request) -> FileResponse:
+    return FileResponse(BUNDLE, headers={"Cache-Control": "no-cache"})
 
 
-async def index(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(request.app[CONFIG].static_dir / "index.html")
+async def index(request: Request) -> FileResponse:
+    return FileResponse(_config(request).static_dir / "index.html")
 
 
-async def _lifecycle(app: web.Application) -> AsyncIterator[None]:
-    backends = app[rpc.RPC].backends
-    await backends.open()
-    yield
-    await backends.close()
+def _config(request: Request) -> GatewayConfig:
+    config: GatewayConfig = request.app.state.config
+    return config
 
 
 # A method path: a package-qualified service and a method name (no other route has a dot there).
-RPC_PATH = r"/{service:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+}/{method:[A-Za-z_][A-Za-z0-9_]*}"
+IDENTIFIER = r"[A-Za-z_][A-Za-z0-9_]*"
 
 
-def build_app(registry: Registry, config: GatewayConfig | None = None) -> web.Application:
+class _Identifier(Convertor[str]):
+    regex = IDENTIFIER
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+class _ServiceName(_Identifier):
+    regex = rf"{IDENTIFIER}(?:\.{IDENTIFIER})+"
+
+
+register_url_convertor("rpc_service", _ServiceName())
+register_url_convertor("rpc_method", _Identifier())
+RPC_PATH = "/{service:rpc_service}/{method:rpc_method}"
+
+
+def build_app(registry: Registry, config: GatewayConfig | None = None) -> Starlette:
     config = config or GatewayConfig()
-    app = web.Application(middlewares=[http.errors, http.preflight], client_max_size=config.limits.max_body)
-    app[CONFIG] = config
-    app[http.ORIGINS] = config.cors_origins
-    app[rpc.RPC] = rpc.RpcContext(registry, Backends(registry.addresses), config.limits, set())
-    app.cleanup_ctx.append(_lifecycle)
-    app.on_shutdown.append(rpc.cancel_streams)
-    app.on_response_prepare.append(http.add_headers)
-    app.router.add_post(RPC_PATH, rpc.handle)
-    app.router.add_get("/healthz", healthz)
-    app.router.add_get("/api", describe)
-    app.router.add_get("/content/{game}", content)
-    app.router.add_get("/games", games)
-    app.router.add_get("/games/{game}/{file}", game_file)
-    app.router.add_get("/", index)
-    app.router.add_get("/static/tabula-client.js", bundle)
-    app.router.add_static("/static/", config.static_dir)
+    ctx = rpc.RpcContext(registry, Backends(registry.addresses), config.limits, set())
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await ctx.backends.open()
+        yield
+        await ctx.backends.close()
+
+    routes: list[BaseRoute] = [
+        Route(RPC_PATH, rpc.handle, methods=["POST"]),
+        Route("/healthz", healthz),
+        Route("/api", describe),
+        Route("/content/{game}", content),
+        Route("/games", games),
+        Route("/games/{game}/{file}", game_file),
+        Route("/", index),
+        Route("/static/tabula-client.js", bundle),
+        Mount("/static", StaticFiles(directory=config.static_dir)),
+    ]
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(http.Headers, origins=config.cors_origins)],
+        exception_handlers={HTTPException: http.http_error, RpcError: http.rpc_error},
+        lifespan=lifespan,
+    )
+    app.state.config = config
+    app.state.rpc = ctx
     return app

@@ -1,23 +1,27 @@
-"""What every gateway response gets, whatever route made it: security headers, CORS for the
-allowed origins (preflight included), and errors in the one Connect error JSON shape.
+"""What every gateway response gets, whatever route made it and whatever HTTP version carried it:
+security headers, CORS for the allowed origins (preflight included), and errors in the one Connect
+error JSON shape.
 
-Headers are added in ``on_response_prepare`` (not a middleware), because a server stream sends
-its headers before its handler returns.
+``Headers`` is a plain ASGI middleware around the whole application: it adds the headers to the
+``http.response.start`` message (a server stream sends it before its handler is done), answers
+preflights, and turns a crash into the error JSON when nothing was sent yet.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 
 import grpc
-from aiohttp import web
+from starlette.datastructures import Headers as RequestHeaders
+from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.gateway.wire import RpcError
 
 log = logging.getLogger("tabula.gateway")
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-ORIGINS = web.AppKey("cors_origins", frozenset[str])
 
 # The page loads only its own scripts, styles and data; nobody may frame it.
 CSP = (
@@ -54,39 +58,30 @@ def parse_origins(raw: str) -> frozenset[str]:
     return frozenset(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
 
 
-def error_response(err: RpcError) -> web.Response:
-    return web.json_response(err.connect_json(), status=err.http_status)
+def error_response(err: RpcError) -> JSONResponse:
+    return JSONResponse(err.connect_json(), status_code=err.http_status)
 
 
-@web.middleware
-async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Routing errors (404, 405) and crashes as Connect error JSON, never an HTML or text page."""
-    try:
-        return await handler(request)
-    except RpcError as err:
-        return error_response(err)
-    except web.HTTPException as exc:
-        if exc.status < 400:
-            raise
-        code = HTTP_CODES.get(exc.status, grpc.StatusCode.UNKNOWN)
-        return error_response(RpcError(code, exc.reason, http_status=exc.status))
-    except Exception:
-        log.exception("gateway error on %s %s", request.method, request.path)
-        return error_response(RpcError(grpc.StatusCode.INTERNAL, "internal gateway error"))
+async def rpc_error(request: Request, exc: Exception) -> Response:
+    """An ``RpcError`` raised by a page handler (unknown game, missing file)."""
+    assert isinstance(exc, RpcError)
+    return error_response(exc)
 
 
-@web.middleware
-async def preflight(request: web.Request, handler: Handler) -> web.StreamResponse:
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Routing errors (404, 405) as Connect error JSON, never an HTML or text page."""
+    assert isinstance(exc, HTTPException)
+    code = HTTP_CODES.get(exc.status_code, grpc.StatusCode.UNKNOWN)
+    return error_response(RpcError(code, exc.detail, http_status=exc.status_code))
+
+
+def preflight(origin: str, origins: frozenset[str]) -> Response:
     """CORS preflight: 204 with what may be sent for an allowed origin, 403 for any other."""
-    if request.method != "OPTIONS" or "Access-Control-Request-Method" not in request.headers:
-        return await handler(request)
-    origin = request.headers.get("Origin", "")
-    if origin not in request.app[ORIGINS]:
-        return error_response(
-            RpcError(grpc.StatusCode.PERMISSION_DENIED, f"origin {origin!r} is not allowed")
-        )
-    return web.Response(
-        status=204,
+    if origin not in origins:
+        refused = RpcError(grpc.StatusCode.PERMISSION_DENIED, f"origin {origin!r} is not allowed")
+        return error_response(refused)
+    return Response(
+        status_code=204,
         headers={
             "Access-Control-Allow-Methods": "GET, POST",
             "Access-Control-Allow-Headers": ALLOW_HEADERS,
@@ -95,12 +90,42 @@ async def preflight(request: web.Request, handler: Handler) -> web.StreamRespons
     )
 
 
-async def add_headers(request: web.Request, response: web.StreamResponse) -> None:
-    """Security headers on every response; CORS headers when the Origin is allowed."""
-    for key, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(key, value)
-    origin = request.headers.get("Origin", "")
-    if origin in request.app[ORIGINS]:
-        response.headers["Access-Control-Allow-Origin"] = origin
-        response.headers["Access-Control-Expose-Headers"] = EXPOSE_HEADERS
-    response.headers["Vary"] = "Origin"
+class Headers:
+    """Security headers on every response; CORS headers when the Origin is allowed; preflights;
+    a crash before the response started as a 500 ``internal`` error JSON."""
+
+    def __init__(self, app: ASGIApp, origins: frozenset[str]) -> None:
+        self.app, self.origins = app, origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_headers = RequestHeaders(scope=scope)
+        origin = request_headers.get("origin", "")
+        started = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = MutableHeaders(scope=message)
+                for key, value in SECURITY_HEADERS.items():
+                    headers.setdefault(key, value)
+                if origin in self.origins:
+                    headers["Access-Control-Allow-Origin"] = origin
+                    headers["Access-Control-Expose-Headers"] = EXPOSE_HEADERS
+                headers["Vary"] = "Origin"
+            await send(message)
+
+        if scope["method"] == "OPTIONS" and "access-control-request-method" in request_headers:
+            await preflight(origin, self.origins)(scope, receive, send_with_headers)
+            return
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            if started:
+                raise
+            log.exception("gateway error on %s %s", scope["method"], scope["path"])
+            crash = error_response(RpcError(grpc.StatusCode.INTERNAL, "internal gateway error"))
+            await crash(scope, receive, send_with_headers)

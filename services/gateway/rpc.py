@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
-from aiohttp import web
 from google.protobuf.message import Message
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from services.gateway.backends import Backends
 from services.gateway.registry import Method, Registry
@@ -52,11 +54,14 @@ class RpcContext:
     open_calls: set[Any]  # backend stream calls in flight, cancelled on shutdown
 
 
-RPC = web.AppKey("rpc", RpcContext)
+def context(request: Request) -> RpcContext:
+    ctx: RpcContext = request.app.state.rpc
+    return ctx
 
 
-def _wire(request: web.Request, method: Method) -> Wire:
-    wire = WIRES.get(request.content_type)
+def _wire(request: Request, method: Method) -> Wire:
+    media_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    wire = WIRES.get(media_type)
     if wire is None:
         served = ", ".join(sorted(WIRES))
         raise RpcError(
@@ -77,7 +82,7 @@ ENCODING_HEADER = {
 }
 
 
-def _check_headers(request: web.Request, wire: Wire) -> None:
+def _check_headers(request: Request, wire: Wire) -> None:
     """Connect-Protocol-Version may be left out (plain curl calls work); if sent it must be 1."""
     version = request.headers.get("Connect-Protocol-Version")
     if wire.protocol != "grpc-web" and version is not None and version != "1":
@@ -86,38 +91,48 @@ def _check_headers(request: web.Request, wire: Wire) -> None:
         raise RpcError(grpc.StatusCode.UNIMPLEMENTED, "compressed requests are not accepted")
 
 
-async def _request_message(request: web.Request, method: Method, wire: Wire) -> Message:
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, refused (413) as soon as it is known to be over ``limit`` bytes."""
+    too_large = RpcError(
+        grpc.StatusCode.RESOURCE_EXHAUSTED, f"the body is over {limit} bytes", http_status=413
+    )
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    return bytes(body)
+
+
+async def _request_message(request: Request, method: Method, wire: Wire) -> Message:
     _check_headers(request, wire)
-    try:
-        body = await request.read()
-    except web.HTTPRequestEntityTooLarge as err:
-        limit = request.app[RPC].limits.max_body
-        raise RpcError(
-            grpc.StatusCode.RESOURCE_EXHAUSTED, f"the body is over {limit} bytes", http_status=413
-        ) from err
+    body = await read_body(request, context(request).limits.max_body)
     data = single_envelope(body) if wire.enveloped else body
     return decode(method.request_type, data, wire.codec)
 
 
-def _metadata(request: web.Request) -> list[tuple[str, str]]:
+def _metadata(request: Request) -> list[tuple[str, str]]:
     """The caller's token, from the ``Authorization`` header only (never the URL), and the caller's
     address for the services' per-address limits (believed from trusted gateways only:
     ``shared/ratelimit.py``). No other header of the caller is passed on."""
     header = request.headers.get("Authorization", "")
-    address = [("x-forwarded-for", request.remote)] if request.remote else []
+    address = [("x-forwarded-for", request.client.host)] if request.client and request.client.host else []
     return ([("authorization", header)] if header else []) + address
 
 
-def _error_reply(wire: Wire | None, err: RpcError) -> web.Response:
+def _error_reply(wire: Wire | None, err: RpcError) -> Response:
     """An error before or instead of any message, the way the protocol writes one."""
     if wire is None or wire.protocol == "connect" or err.http_status in (413, 415):
-        return web.json_response(err.connect_json(), status=err.http_status)
-    return web.Response(body=end_stream(wire, err), content_type=wire.content_type)
+        return JSONResponse(err.connect_json(), status_code=err.http_status)
+    return Response(end_stream(wire, err), media_type=wire.content_type)
 
 
-async def handle(request: web.Request) -> web.StreamResponse:
-    ctx = request.app[RPC]
-    service, name = request.match_info["service"], request.match_info["method"]
+async def handle(request: Request) -> Response:
+    ctx = context(request)
+    service, name = request.path_params["service"], request.path_params["method"]
     method = ctx.registry.find(service, name)
     wire: Wire | None = None
     try:
@@ -133,56 +148,56 @@ async def handle(request: web.Request) -> web.StreamResponse:
         timeout = timeout_s(wire, request.headers, ctx.limits.stream_deadline_s)
     except RpcError as err:
         return _error_reply(wire, err)
-    return await _server_stream(request, ctx, method, wire, message, timeout)
+    replies = _server_stream(ctx, method, wire, message, _metadata(request), timeout)
+    return StreamingResponse(replies, media_type=wire.content_type, headers={"Cache-Control": "no-store"})
 
 
 async def _unary(
-    request: web.Request, ctx: RpcContext, method: Method, wire: Wire, message: Message, timeout: float
-) -> web.Response:
+    request: Request, ctx: RpcContext, method: Method, wire: Wire, message: Message, timeout: float
+) -> Response:
     call = ctx.backends.unary(method)
     try:
         reply = await call(message, metadata=_metadata(request), timeout=timeout)
     except grpc.aio.AioRpcError as err:
         return _error_reply(wire, RpcError.from_rpc(err))
     if wire.protocol == "connect":
-        return web.Response(body=encode(reply, wire.codec), content_type=wire.content_type)
+        return Response(encode(reply, wire.codec), media_type=wire.content_type)
     frames = envelope(0, encode(reply, wire.codec)) + end_stream(wire, None)
-    return web.Response(body=frames, content_type=wire.content_type)
+    return Response(frames, media_type=wire.content_type)
 
 
 async def _server_stream(
-    request: web.Request, ctx: RpcContext, method: Method, wire: Wire, message: Message, timeout: float
-) -> web.StreamResponse:
-    response = web.StreamResponse(headers={"Content-Type": wire.content_type, "Cache-Control": "no-store"})
-    await response.prepare(request)
-    call = ctx.backends.server_stream(method)(message, metadata=_metadata(request), timeout=timeout)
+    ctx: RpcContext,
+    method: Method,
+    wire: Wire,
+    message: Message,
+    metadata: list[tuple[str, str]],
+    timeout: float,
+) -> AsyncIterator[bytes]:
+    """The body of a server stream: a frame per backend message, then the closing frame. The server
+    sends the headers before the first frame; a client that leaves cancels this generator."""
+    call = ctx.backends.server_stream(method)(message, metadata=metadata, timeout=timeout)
     ctx.open_calls.add(call)
     error: RpcError | None = None
     try:
         async for item in call:
-            await response.write(envelope(0, encode(item, wire.codec)))
+            yield envelope(0, encode(item, wire.codec))
     except grpc.aio.AioRpcError as err:
         error = RpcError.from_rpc(err)
-    except ConnectionResetError:
-        log.info("stream client went away: %s", method.path)
-        return response
     except asyncio.CancelledError:
-        if not call.cancelled():  # this handler itself is being cancelled
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():  # the client went away: this task is being cancelled
+            log.info("stream client went away: %s", method.path)
             raise
         # the shutdown cancelled the backend call (cancel_streams): end the stream properly
         error = RpcError(grpc.StatusCode.UNAVAILABLE, "the gateway is shutting down; reconnect")
     finally:
         call.cancel()  # the client left, or the stream ended: either way the backend call is over
         ctx.open_calls.discard(call)
-    try:
-        await response.write(end_stream(wire, error))
-        await response.write_eof()
-    except ConnectionResetError:
-        log.info("stream client went away before the end: %s", method.path)
-    return response
+    yield end_stream(wire, error)
 
 
-async def cancel_streams(app: web.Application) -> None:
+def cancel_streams(ctx: RpcContext) -> None:
     """On shutdown: end every open stream (clients see UNAVAILABLE and reconnect elsewhere)."""
-    for call in list(app[RPC].open_calls):
+    for call in list(ctx.open_calls):
         call.cancel()

@@ -34,9 +34,15 @@ LOBBY: tuple[Reason, ...] = (
     Reason(
         "match_create_failed",
         F,
-        "The game service refused or could not be reached: the room reopens, the tickets wait again.",
+        "The game service refused the match (it was reached): the room reopens, the tickets wait again.",
     ),
     Reason("game_unavailable", F, "The game's rules or generated code do not load in this lobby."),
+    Reason(
+        "game_service_unavailable",
+        "UNAVAILABLE",
+        "StartRoom could not reach the game's rule service: nothing changed (the room is open as it "
+        "was); retry the same request after the `google.rpc.RetryInfo` delay.",
+    ),
     Reason("busy_room", F, "The room changed 100 times while this change was tried: retry."),
     Reason("busy_ratings", F, "Internal (the ratings projector retries); never reaches a client."),
     Reason("busy_notices", F, "Internal (the notice projector retries); never reaches a client."),

@@ -126,6 +126,7 @@ def build(
         notices,
         limiter,
     )
+    catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
     server = start_server([servicer.registration()], port=port, host=settings.host, limits=limits)
     return Lobby(

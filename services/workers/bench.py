@@ -7,7 +7,8 @@ rotates over the seats (seat bias cancels out); games run in parallel processes 
 pure, so a fork is safe) through the one playout driver, ``shared.simulate.play_game``, which
 also times the moves. The per-move budget is small so the bench stays short; it is recorded
 with the results. Override with TABULA_BENCH_BOT_GAMES, TABULA_BENCH_MCTS_SECONDS and
-TABULA_BENCH_MCTS_ITERATIONS.
+TABULA_BENCH_MCTS_ITERATIONS; TABULA_BENCH_BOTS_ONLY (comma-separated game names) plays only those
+games' bots.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class BenchConfig:
     games: int  # per game and opponent level
     budget: Budget
     processes: int = max(os.cpu_count() or 1, 1)
+    only: tuple[str, ...] = ()  # the games whose bots are benched; empty: every registered game
 
     @staticmethod
     def from_env() -> BenchConfig:
@@ -52,7 +54,8 @@ class BenchConfig:
             seconds=float(e.get("TABULA_BENCH_MCTS_SECONDS", "0.5")),
             iterations=int(e.get("TABULA_BENCH_MCTS_ITERATIONS", "30")),
         )
-        return BenchConfig(int(e.get("TABULA_BENCH_BOT_GAMES", "100")), budget)
+        only = tuple(name for name in e.get("TABULA_BENCH_BOTS_ONLY", "").split(",") if name)
+        return BenchConfig(int(e.get("TABULA_BENCH_BOT_GAMES", "100")), budget, only=only)
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,10 @@ def bot_benchmarks(config: BenchConfig | None = None) -> list[Result]:
     config = config or BenchConfig.from_env()
     results: list[Result] = []
     moves: list[float] = []
-    for game in game_names():
+    unknown = sorted(set(config.only) - set(game_names()))
+    if unknown:
+        raise ValueError(f"unknown game(s) {', '.join(unknown)}; known: {', '.join(game_names())}")
+    for game in config.only or game_names():
         found, seconds = game_bot_benchmarks(game, config)
         results += found
         moves += seconds

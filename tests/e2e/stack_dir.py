@@ -13,6 +13,7 @@ from pathlib import Path
 
 from services.games import service_ports
 from tests.support.tabula_run import run_env, tabula_run
+from tests.support.timing import scaled
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -46,5 +47,5 @@ def cli(
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=timeout,
+        timeout=scaled(timeout),
     )

@@ -336,12 +336,14 @@ def test_the_replay_slider_and_buttons_show_earlier_states(page: Any, stack: Sta
     earlier = stack.replay(early)
     shows(page, earlier.view, stack.pb2)
     assert earlier.view != stack.view().view
+    public = sorted(stack.public_versions(early), reverse=True)
+    page.wait_for_function(  # the events come on their own stream, not with the replayed view
+        "n => document.querySelectorAll('#event-log li').length >= n", arg=len(public), timeout=WAIT_MS
+    )
     versions = [
         int(v) for v in page.locator("#event-log li").evaluate_all("ls => ls.map(l => l.dataset.version)")
     ]
-    assert versions == sorted(
-        stack.public_versions(early), reverse=True
-    )  # the list follows the version shown
+    assert versions == public  # the list follows the version shown
     assert versions[0] == early
     assert page.locator("#event-log li.current").get_attribute("data-version") == str(early)
     page.click("#next")

@@ -112,7 +112,7 @@ def test_a_typescript_client_plays_a_full_lorenzo_match_through_the_gateway(
     )
     logs = "\n".join(f"--- {p.name}\n{_tail(p)}" for p in sorted(tmp_path.glob("*.log")))
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}\n{logs}"
-    assert "# pass 4" in done.stdout and "# fail 0" in done.stdout, done.stdout
+    assert "# pass 5" in done.stdout and "# fail 0" in done.stdout, done.stdout
 
 
 @pytest.mark.skipif(bool(_missing()), reason=_missing() or "ready")

@@ -21,9 +21,9 @@ from services.games import load_game, service_ports
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.support.tabula_run import run_env, start_run, stop_run
-from tests.support.timing import wait_until
+from tests.support.timing import scaled, wait_until
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = pytest.mark.timeout(int(scaled(300)))
 
 
 def _start_stack(tmp_path: Path) -> tuple[subprocess.Popen[str], str, Path]:
@@ -79,7 +79,7 @@ def test_a_worker_killed_under_tabula_run_is_restarted_and_the_bot_match_finishe
         for port in map(int, re.findall(r"grpc 127\.0\.0\.1:(\d+)", output)):
             assert wait_healthy(port, timeout=5)  # the rest of the stack stayed up
         _wait_for(lambda: store.get_meta("kept").get("status") == "finished", 180, "the match to finish")
-        assert time.monotonic() - killed < 180
+        assert time.monotonic() - killed < scaled(180)
         _assert_no_move_applied_twice(store, "kept")
         children = psutil.Process(run.pid).children(recursive=True) + pool
         client.close()

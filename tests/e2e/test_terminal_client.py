@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.stack_dir import cli, running_stack
+from tests.support.timing import scaled
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[=>()][0-9A-Za-z]?|\r")
 
@@ -75,7 +76,7 @@ class Terminal:
             self.text = ANSI.sub("", self.raw)
 
     def expect(self, pattern: str, timeout: float = 90.0) -> re.Match[str]:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + scaled(timeout)
         while True:
             found = re.compile(pattern).search(self.text, self.mark)
             if found:
@@ -131,9 +132,9 @@ def test_in_a_terminal_steps_back_refresh_during_a_bot_move_quit_and_rejoin(
         if "Which leader do you keep?" in screen:
             # The bot (mcts, 1.5 s a move) picks while we read our hand: the board and the question
             # are drawn again, without a keypress.
-            if term.seen(r"The match moved on while you were choosing \(v\d+ -> v\d+\)", 20):
+            if term.seen(r"The match moved on while you were choosing \(v\d+ -> v\d+\)", 30):
                 refreshed += 1
-                term.expect(PROMPT, 20)
+                term.expect(PROMPT, 30)
         elif "Place family member (" in screen or "Which family member?" in screen:
             break
         term.type("1")

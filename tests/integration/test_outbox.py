@@ -15,6 +15,7 @@ from shared.redis_server import RedisCluster
 from shared.store import MatchStatus, NewEvent, OutboxNotice, Progress, shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.support.stores import cluster_client
+from tests.support.timing import scaled, wait_until
 
 GROUP = "test-followers"
 
@@ -126,12 +127,11 @@ def test_run_follows_until_the_stop_flag_is_set(store: RedisEventStore) -> None:
     thread = threading.Thread(target=reader.run, args=(stop,))
     thread.start()
     append(store, "m1")
-    for _ in range(200):
-        if handle.seen:
-            break
-        stop.wait(0.02)
-    stop.set()
-    thread.join(5)
+    try:
+        wait_until(lambda: handle.seen, 30, "the notice to be handled")
+    finally:
+        stop.set()
+        thread.join(scaled(30))
     assert not thread.is_alive() and [n.match_id for n in handle.seen] == ["m1"]
 
 

@@ -18,6 +18,7 @@ from shared.rng import Rng
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import Scope, TokenSigner
+from tests.support.timing import scaled
 
 SIGNER = TokenSigner(b"watch-test-secret-0123456789abcdef")
 
@@ -104,10 +105,11 @@ def test_a_hundred_watchers_all_see_the_same_sequence(
     ]
     for t in threads:
         t.start()
-    assert all(r.wait(30) for r in ready)
+    assert all(r.wait(scaled(30)) for r in ready)
     stop_at[0] = advance(runner, 60, seed=1)
     for t in threads:
-        t.join(60)
+        t.join(scaled(60))
+    assert not any(t.is_alive() for t in threads), "a watcher is still reading"
     expected = visible_versions(runner, SPECTATOR)
     assert len(expected) > 60
     assert {len(s) for s in seen} == {len(expected)}, "no watcher misses or repeats an event"

@@ -22,7 +22,7 @@ import grpc
 from services.games import LoadedGame, game_names, game_port, load_game, load_rules, manifest
 from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, PrivateMatches
 from services.lobby.domain import validation
-from shared.errors import Conflict
+from shared.errors import Conflict, Unavailable
 from shared.manifest import GameManifest
 from shared.observability import log_fields
 from shared.stubs import game_stub
@@ -120,6 +120,11 @@ class GameCatalog:
                     game=request.game, match_id=request.match_id, code=str(err.code()), details=err.details()
                 ),
             )
+            if err.code() is grpc.StatusCode.UNAVAILABLE:  # not created: undo the records, say retry
+                self._forget(request)
+                raise Unavailable(
+                    "game_service_unavailable", f"the {request.game} service cannot be reached; retry"
+                ) from err
             raise Conflict(
                 "match_create_failed", f"the {request.game} service refused: {err.details()}"
             ) from err
@@ -133,6 +138,13 @@ class GameCatalog:
             self._channels.clear()
 
     # ------------------------------------------------------------ helpers
+    def _forget(self, request: MatchRequest) -> None:
+        """Take back what :meth:`create_match` recorded before asking for a match never created."""
+        if self.mine is not None:
+            self.mine.forget(request.match_id, [p for p in request.players if p])
+        if self.private is not None and request.viewers:
+            self.private.forget(request.match_id)
+
     def _load(self, game: str) -> Any:
         try:
             return load_rules(game)

@@ -51,6 +51,13 @@ class PlayerMatches:
             pipe.expire(keys.mine(player_id), keys.GUEST_TTL_S)  # it expires with the guest
         pipe.execute()
 
+    def forget(self, match_id: str, player_ids: list[str]) -> None:
+        """Take back a :meth:`record` of a match that was not created (an emptied list goes too)."""
+        pipe = self.client.pipeline()
+        for player_id in player_ids:
+            pipe.zrem(keys.mine(player_id), match_id)
+        pipe.execute()
+
     def newest(self, player_id: str) -> list[tuple[str, int]]:
         """The player's match ids with their creation times, newest first."""
         found = self.client.zrevrange(keys.mine(player_id), 0, -1, withscores=True)
@@ -80,6 +87,10 @@ class PrivateMatches:
     def restrict(self, match_id: str, viewers: set[str]) -> None:
         if viewers:
             self.client.sadd(keys.private(match_id), *sorted(viewers))
+
+    def forget(self, match_id: str) -> None:
+        """Take back a :meth:`restrict` of a match that was not created."""
+        self.client.delete(keys.private(match_id))
 
     def may_watch(self, match_id: str, player_id: str) -> bool:
         pipe = self.client.pipeline(transaction=False)

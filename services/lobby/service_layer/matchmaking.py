@@ -22,7 +22,7 @@ from services.lobby.domain import validation
 from services.lobby.domain.matchmaking import Group, Policy, Ticket, TicketStatus, form_groups
 from services.lobby.domain.rooms import BotLevel
 from services.lobby.service_layer.identity import Identity
-from shared.errors import Conflict, InvalidArgument, PermissionDenied
+from shared.errors import Conflict, InvalidArgument, PermissionDenied, Unavailable
 from shared.observability import log_fields
 from shared.store import EventStore
 from shared.tokens import Claims
@@ -163,7 +163,7 @@ class Matcher:
         names = self.ratings.names(humans) if self.ratings is not None else []
         try:
             self.catalog.create_match(_match_request(group, match_id, names))
-        except Conflict:
+        except (Conflict, Unavailable):
             self.repo.release(group.tickets, match_id)
             return 0
         self.repo.complete(group.tickets, match_id)

@@ -2,8 +2,9 @@
 
 Starting is three steps so a room is never half-started: freeze the room (STARTING, with the
 match id), ask the game service to create the match, then mark it STARTED (or reopen it if
-the game service refused). A lobby that dies in between leaves a STARTING room that the host
-may start again after a minute, with the same match id.
+the game service refused, or could not be reached: then the start is UNAVAILABLE and may simply
+be retried). A lobby that dies in between leaves a STARTING room that the host may start again
+after a minute, with the same match id.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from services.lobby.adapters.rooms_repo import RoomRepository
 from services.lobby.domain import rooms, validation
 from services.lobby.domain.rooms import BotLevel, Room, RoomStatus, RoomVisibility
 from services.lobby.service_layer.identity import Identity
-from shared.errors import Conflict, PermissionDenied
+from shared.errors import Conflict, PermissionDenied, Unavailable
 from shared.tokens import Claims
 
 Clock = Callable[[], int]  # milliseconds
@@ -149,7 +150,7 @@ class RoomService:
         )
         try:
             self.catalog.create_match(_match_request(room, invitees))
-        except Conflict:
+        except (Conflict, Unavailable):
             self.repo.update(room_id, lambda r: (rooms.abort_start(r, match_id), None))
             raise
         room, _ = self.repo.update(room_id, lambda r: (rooms.finish_start(r, match_id), None))

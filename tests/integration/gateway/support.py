@@ -1,18 +1,20 @@
-"""Test helpers for the gateway: run its aiohttp app in a thread, and a Lorenzo service on a private Redis."""
+"""Test helpers for the gateway: serve its app with hypercorn in a thread (as ``tabula serve gateway``
+does: HTTP/1.1 and h2c on one port), and a Lorenzo service on a private Redis."""
 
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from aiohttp import web
-
 from services.games import load_game
 from services.gateway.app import GatewayConfig, build_app
 from services.gateway.registry import discover
+from services.gateway.rpc import RpcContext
+from services.gateway.server import serve
 from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, start_server
 from shared.runner import MatchRunner
@@ -50,14 +52,15 @@ def lorenzo_service(redis_client: Any) -> Iterator[RunningServer]:
 
 
 class GatewayThread:
-    """The gateway's aiohttp app on a free loopback port, in its own thread and event loop."""
+    """The gateway's app served by hypercorn on a free loopback port, in its own thread and event loop."""
 
     def __init__(self, env: dict[str, str], config: GatewayConfig | None = None) -> None:
         self.app = build_app(discover(env), config)
-        self.port = 0
+        self.rpc: RpcContext = self.app.state.rpc
+        self._socket = socket.create_server(("127.0.0.1", 0))
+        self.port = self._socket.getsockname()[1]
         self._loop = asyncio.new_event_loop()
-        self._runner = web.AppRunner(self.app)
-        self._ready = threading.Event()
+        self._stop = asyncio.Event()
         self._thread = threading.Thread(target=self._run, name="gateway", daemon=True)
 
     @property
@@ -66,27 +69,19 @@ class GatewayThread:
 
     def start(self) -> GatewayThread:
         self._thread.start()
-        if not self._ready.wait(15):
-            raise TimeoutError("the gateway did not start")
         return self
 
     def stop(self) -> None:
-        asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result(15)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(15)
+        """As SIGTERM does: open streams end with UNAVAILABLE, then the server closes (idempotent)."""
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._stop.set)
+            self._thread.join(15)
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
-        self._loop.run_until_complete(self._start())
-        self._ready.set()
-        self._loop.run_forever()
+        listening = f"fd://{self._socket.detach()}"  # hypercorn owns the socket from here and closes it
+        self._loop.run_until_complete(serve(self.app, [listening], self._stop))
         self._loop.close()
-
-    async def _start(self) -> None:
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
 
 
 @contextmanager

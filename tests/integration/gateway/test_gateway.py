@@ -18,7 +18,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from services.games import load_game
 from services.gateway.app import GatewayConfig
-from services.gateway.rpc import RPC, RpcLimits
+from services.gateway.rpc import RpcLimits
 from shared.redis_server import free_port
 from tests.integration.gateway.support import (
     GatewayThread,
@@ -367,7 +367,7 @@ def test_open_streams_are_limited(redis_client: redis.Redis) -> None:
         with gateway(env, GatewayConfig(limits=limits)) as gw:
             create(gw)
             token = spectator_token("m1")
-            open_calls = gw.app[RPC].open_calls
+            open_calls = gw.rpc.open_calls
 
             async def go() -> tuple[Any, Any]:
                 first = asyncio.ensure_future(_connect_watch(gw, token, 10_000))

@@ -35,6 +35,7 @@ from tests.integration.hardening.conftest import (
     serve_game,
     view,
 )
+from tests.support.timing import scaled
 
 DOWN = grpc.StatusCode.UNAVAILABLE
 
@@ -49,7 +50,7 @@ def restart(server: RedisServer) -> RedisServer:
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     again = RedisServer(server.port, server.folder, process, owns_folder=False)
     client = again.client()
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + scaled(30)
     while time.monotonic() < deadline:
         with contextlib.suppress(redis.ConnectionError):
             if client.ping():

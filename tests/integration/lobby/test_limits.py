@@ -69,11 +69,12 @@ def sign_in_request(name: str = "Ada") -> pb.SignInGuestRequest:
 
 
 def test_the_bucket_refills_and_says_when(make_lobby: LobbyFactory, redis_client: redis.Redis) -> None:
-    stub = stub_of(make_lobby(limiter=limiter(redis_client, sign_in_ip="3/1")))
+    # one token every 3 s: slow enough that the four calls below never earn one back in between
+    stub = stub_of(make_lobby(limiter=limiter(redis_client, sign_in_ip="3/9")))
     for _ in range(3):
         stub.SignInGuest(sign_in_request(), timeout=5)
     delay = limited(lambda: stub.SignInGuest(sign_in_request(), timeout=5), "sign_in_ip")
-    assert 0 < delay <= 1 / 3 + 0.01  # one token every third of a second
+    assert 0 < delay <= 3 + 0.01
     time.sleep(delay + 0.05)
     assert stub.SignInGuest(sign_in_request(), timeout=5).token
     limited(lambda: stub.SignInGuest(sign_in_request(), timeout=5), "sign_in_ip")
@@ -265,6 +266,55 @@ def test_commands_and_watches_on_the_rule_service_are_limited(
     second = game.WatchMatch(watch, metadata=auth(spectator.token), timeout=30)
     limited(lambda: first_of(second), "watches_per_token", "quota_exceeded")
     first.cancel()
+
+
+def serve_race(client: redis.Redis, limits: Limiter) -> RunningServer:
+    game = load_game("race")
+    runner = MatchRunner(game.rules, game.codec, RedisEventStore(client))
+    return start_server([GameServicer(runner, game.modules, SIGNER, limiter=limits).registration()])
+
+
+def test_reads_on_the_rule_service_are_limited_per_player_and_per_address(
+    race_pb: Any, redis_client: redis.Redis
+) -> None:
+    """GetView, Replay and ExportLog of seats and spectators share the read limits; service tokens
+    (the lobby, bots) read without limit."""
+    running = serve_race(redis_client, limiter(redis_client, read_player="3/600", read_ip="9/5400"))
+    race = load_game("race").modules
+    channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
+    try:
+        game = race.pb2_grpc.RaceServiceStub(channel)
+        service = auth(SIGNER.service("race"))
+        create = race.pb2.CreateMatchRequest(match_id="reads", seats=2)
+        head = game.CreateMatch(create, metadata=service, timeout=5).version
+        ada = auth(SIGNER.seat("race", "reads", 0, "ada"))
+        view = race.pb2.GetViewRequest(match_id="reads")
+        replay = race.pb2.ReplayRequest(match_id="reads", version=1)
+        export = race.pb2.ExportLogRequest(match_id="reads")
+        assert game.GetView(view, metadata=ada, timeout=5).version == head
+        assert game.Replay(replay, metadata=ada, timeout=5).version == 1
+        fails(lambda: game.ExportLog(export, metadata=ada, timeout=5), grpc.StatusCode.PERMISSION_DENIED)
+        for read in (
+            lambda: game.GetView(view, metadata=ada, timeout=5),
+            lambda: game.Replay(replay, metadata=ada, timeout=5),
+            lambda: game.ExportLog(export, metadata=ada, timeout=5),
+        ):
+            assert 0 < limited(read, "read_player") <= 600 / 3  # one read every 200 s
+        for _ in range(10):
+            assert game.GetView(view, metadata=service, timeout=5).version == head
+        # the address counts every read, the refused ones too: six of its nine are gone, three are left
+        watcher = auth(SIGNER.spectator("race", "reads", "watcher"))
+        bob = auth(SIGNER.seat("race", "reads", 1, "bob"))
+        assert game.GetView(view, metadata=watcher, timeout=5).version == head
+        assert game.Replay(replay, metadata=bob, timeout=5).version == 1
+        assert game.GetView(view, metadata=bob, timeout=5).version == head
+        eve = auth(SIGNER.spectator("race", "reads", "eve"))
+        assert 0 < limited(lambda: game.GetView(view, metadata=eve, timeout=5), "read_ip") <= 5400 / 9
+        elsewhere = [*eve, ("x-forwarded-for", "203.0.113.5")]  # loopback is a trusted gateway
+        assert game.GetView(view, metadata=elsewhere, timeout=5).version == head
+    finally:
+        channel.close()
+        running.stop(0)
 
 
 # ---------------------------------------------------------------- who is calling

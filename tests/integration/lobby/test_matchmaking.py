@@ -22,9 +22,13 @@ from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.domain.matchmaking import Ticket, TicketStatus
 from services.lobby.server import Lobby, now_ms
 from services.lobby.service_layer.matchmaking import Matcher
+from shared.game_service import GameServicer
+from shared.grpc_server import start_server
+from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import Scope, game_audience
 from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in, state_size
+from tests.support.timing import scaled, wait_until
 
 REFUSED = grpc.StatusCode.FAILED_PRECONDITION
 
@@ -163,7 +167,7 @@ class UnlockedQueue(QueueRepository):
         return "always"
 
 
-@pytest.mark.timeout(180)
+@pytest.mark.timeout(int(scaled(180)))
 def test_500_concurrent_enqueues_on_two_lobbies_match_everyone_once(
     make_lobby: LobbyFactory, redis_client: redis.Redis
 ) -> None:
@@ -217,7 +221,7 @@ def _tick_for(matcher: Matcher, seconds: float) -> None:
 
 def _wait_all_done(client: redis.Redis, count: int, timeout_s: float = 120) -> list[Ticket]:
     repo = QueueRepository(client)
-    deadline = time.monotonic() + timeout_s
+    deadline = time.monotonic() + scaled(timeout_s)
     while True:
         ids = [
             keys.text(k).split(":")[-1]
@@ -229,3 +233,30 @@ def _wait_all_done(client: redis.Redis, count: int, timeout_s: float = 120) -> l
             return tickets
         assert time.monotonic() < deadline, Counter(t.status for t in tickets)
         time.sleep(0.2)
+
+
+def test_a_group_waits_again_while_its_rule_service_is_down(
+    make_lobby: LobbyFactory, race_server: Any, redis_client: redis.Redis
+) -> None:
+    lobby = make_lobby(background=False)
+    channel = grpc.insecure_channel(f"127.0.0.1:{lobby.port}")
+    stub = lobby_pb2_grpc.LobbyServiceStub(channel)
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    tickets = [enqueue(stub, ada), enqueue(stub, bob)]
+    port = race_server.port
+    race_server.stop(0)
+    repo = QueueRepository(redis_client)
+    assert lobby.matcher.tick_game("race") == 0
+    assert [repo.get(t).status for t in tickets] == [TicketStatus.WAITING] * 2
+    assert not redis_client.exists(keys.mine(ada.player_id), keys.mine(bob.player_id))
+    game = load_game("race")
+    runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
+    back = start_server([GameServicer(runner, game.modules, SIGNER).registration()], port=port)
+    try:  # the lobby's channel reconnects after its back-off: the next ticks match them
+        wait_until(lambda: lobby.matcher.tick_game("race"), 30, "the group matched once the service is back")
+        matched = [repo.get(t) for t in tickets]
+        assert {t.status for t in matched} == {TicketStatus.MATCHED}
+        assert runner.load(matched[0].match_id).meta["game"] == "race"
+    finally:
+        back.stop(0)
+        channel.close()

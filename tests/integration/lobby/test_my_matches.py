@@ -4,7 +4,6 @@ the game service accepts, whose turn it is, the seats' names, and the notice hea
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import grpc
@@ -14,6 +13,7 @@ from services.games import load_game
 from services.lobby.adapters import keys
 from services.lobby.adapters.match_index import PlayerMatches
 from tests.integration.lobby.conftest import Guest, auth, fails, sign_in
+from tests.support.timing import wait_until
 
 
 def mine(stub: Any, who: Guest, limit: int = 0, game: str = "") -> Any:
@@ -105,9 +105,7 @@ def test_the_notice_head_is_the_last_notice_and_bad_calls_are_refused(stub: Any,
     ada = sign_in(stub, "Ada")
     assert mine(stub, ada).notices_head == "0-0"
     start_with_bots(stub, ada)
-    deadline = time.monotonic() + 10
-    while redis_client.xlen(keys.notices(ada.player_id)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: redis_client.xlen(keys.notices(ada.player_id)) >= 2, 30, "Ada's two notices")
     last = redis_client.xrevrange(keys.notices(ada.player_id), count=1)[0][0].decode()
     assert mine(stub, ada).notices_head == last
     fails(lambda: stub.ListMyMatches(pb.ListMyMatchesRequest(), timeout=5), grpc.StatusCode.UNAUTHENTICATED)

@@ -24,6 +24,7 @@ from services.workers.jobs import Result, apply_system_step, play_bot_turn
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore, notice_from_entry
 from tests.integration.lobby.conftest import Guest, LobbyFactory, auth, fails, sign_in
+from tests.support.timing import scaled, wait_until
 
 
 class RecordingPush:
@@ -53,8 +54,8 @@ class Notices:
         except grpc.RpcError:
             pass  # cancelled at the end of the test
 
-    def wait(self, count: int, timeout_s: float = 10) -> list[Any]:
-        deadline = time.monotonic() + timeout_s
+    def wait(self, count: int, timeout_s: float = 30) -> list[Any]:
+        deadline = time.monotonic() + scaled(timeout_s)
         while len(self.items) < count and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(self.items) >= count, [pb.NoticeKind.Name(n.kind) for n in self.items]
@@ -62,6 +63,11 @@ class Notices:
 
     def close(self) -> None:
         self.call.cancel()
+
+
+def told(client: redis.Redis, guest: Guest, count: int) -> bool:
+    """The guest's notice stream holds at least ``count`` notices (written by the lobby's projector)."""
+    return int(client.xlen(keys.notices(guest.player_id))) >= count
 
 
 @pytest.fixture
@@ -174,9 +180,7 @@ def test_a_redelivered_outbox_notice_tells_nothing_twice(
 ) -> None:
     ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
     room_with_bot_between(stub, ada, bob)
-    deadline = time.monotonic() + 10
-    while redis_client.xlen(keys.notices(ada.player_id)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: told(redis_client, ada, 2) and told(redis_client, bob, 1), 30, "the start's notices")
     store = RedisEventStore(redis_client)
     raw: Any = redis_client
     entries = [e for shard in range(store.shards) for e in raw.xrange(store.outbox_key(shard))]
@@ -251,9 +255,7 @@ def test_a_failing_push_provider_loses_no_notice(make_lobby: LobbyFactory, redis
     stub = lobby_pb2_grpc.LobbyServiceStub(channel)
     ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
     room_with_bot_between(stub, ada, bob)
-    deadline = time.monotonic() + 10
-    while redis_client.xlen(keys.notices(ada.player_id)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: told(redis_client, ada, 2) and told(redis_client, bob, 1), 30, "the start's notices")
     assert redis_client.xlen(keys.notices(ada.player_id)) == 2  # started, your turn
     assert redis_client.xlen(keys.notices(bob.player_id)) == 1
     channel.close()

@@ -21,6 +21,7 @@ from shared.decider import Outcome
 from shared.store import MatchStatus, NewEvent, Progress
 from shared.store.redis_store import RedisEventStore
 from tests.integration.lobby.conftest import Guest, LobbyFactory, auth, sign_in
+from tests.support.timing import scaled
 
 
 def play_to_the_end(stub: Any, race_stub: Any, ada: Guest, bob: Guest) -> tuple[str, list[int]]:
@@ -44,8 +45,8 @@ def play_to_the_end(stub: Any, race_stub: Any, ada: Guest, bob: Guest) -> tuple[
     return match_id, list(final.outcome.placings)
 
 
-def eventually(check: Callable[[], Any], timeout_s: float = 10) -> Any:
-    deadline = time.monotonic() + timeout_s
+def eventually(check: Callable[[], Any], timeout_s: float = 30) -> Any:
+    deadline = time.monotonic() + scaled(timeout_s)
     while not (result := check()):
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.05)
@@ -105,7 +106,8 @@ def _replay_outbox(lobbies: list[Lobby], client: redis.Redis) -> None:
     for lobby in lobbies:
         lobby.stopping.set()
         for thread in lobby.threads:
-            thread.join(5)
+            thread.join(scaled(30))
+            assert not thread.is_alive(), f"{thread.name} did not stop"
     store = RedisEventStore(client)
     for shard in range(store.shards):
         client.xgroup_setid(store.outbox_key(shard), keys.GROUP, "0")
@@ -122,9 +124,10 @@ def test_the_outcome_comes_from_the_recorded_progress_without_game_code(redis_cl
     finished = Progress((), False, MatchStatus.FINISHED, Outcome((4, 9, 6), (3, 1, 2)))
     store.append("g1", 1, [NewEvent("Ended", b"")], "c1", progress=finished)
     assert projector.poll() == 2
-    ada = redis_client.zrange(keys.history("p-ada"), 0, -1)
+    ada: list[Any] = redis_client.zrange(keys.history("p-ada"), 0, -1)
+    bob: list[Any] = redis_client.zrange(keys.history("p-bob"), 0, -1)
     assert [json.loads(h)["placings"] for h in ada] == [[3, 1, 2]]
-    assert [json.loads(h)["placing"] for h in redis_client.zrange(keys.history("p-bob"), 0, -1)] == [2]
+    assert [json.loads(h)["placing"] for h in bob] == [2]
 
 
 def test_a_match_finished_before_outcomes_were_recorded_is_left_pending(redis_client: redis.Redis) -> None:

@@ -9,12 +9,22 @@ from functools import partial
 from typing import Any
 
 import grpc
+import pytest
 import redis
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 from tabula.lobby.v1 import lobby_pb2 as pb
+from tabula.lobby.v1 import lobby_pb2_grpc
 
+from services.games import load_game, load_rules
+from services.lobby.adapters import games as game_catalog
+from shared.game_service import GameServicer
+from shared.grpc_server import start_server
+from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import LOBBY, Scope, game_audience
-from tests.integration.lobby.conftest import SIGNER, Guest, auth, fails, sign_in, state_size
+from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in, state_size
+from tests.support.timing import wait_until
 
 INVALID, DENIED, UNAUTH = (
     grpc.StatusCode.INVALID_ARGUMENT,
@@ -42,6 +52,16 @@ def ready(stub: Any, guest: Guest, room_id: str) -> Any:
     return stub.SetReady(pb.SetReadyRequest(room_id=room_id, ready=True), metadata=guest.md, timeout=5)
 
 
+def retry_delay_s(err: grpc.RpcError) -> float:
+    """The RetryInfo delay of a refusal (0: none)."""
+    status = rpc_status.from_call(err)
+    for detail in status.details if status is not None else []:
+        info = error_details_pb2.RetryInfo()
+        if detail.Unpack(info):
+            return float(info.retry_delay.ToNanoseconds()) / 1e9
+    return 0.0
+
+
 def test_guest_sign_in_gives_a_guest_token_with_the_name(stub: Any) -> None:
     reply = stub.SignInGuest(pb.SignInGuestRequest(display_name="  Ada   Lovelace "), timeout=5)
     claims = SIGNER.verify(reply.token, LOBBY)
@@ -64,6 +84,26 @@ def test_list_games_describes_each_game_from_its_manifest(stub: Any) -> None:
     assert all(
         o.type == pb.GAME_OPTION_TYPE_BOOL for g in games.values() if g.name != "race" for o in g.options
     )
+
+
+def test_the_lobby_loads_every_games_rules_before_it_serves(
+    make_lobby: LobbyFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not in the first call that lists or validates (seconds per game on a loaded machine: a first
+    ListGames ran out of its deadline)."""
+    loaded: list[str] = []
+    real = load_rules  # what the catalog module imported
+
+    def counted(name: str) -> Any:
+        loaded.append(name)
+        return real(name)
+
+    monkeypatch.setattr(game_catalog, "load_rules", counted)
+    lobby = make_lobby(background=False)
+    assert sorted(loaded) == sorted(lobby.catalog.names())
+    with grpc.insecure_channel(f"127.0.0.1:{lobby.port}") as channel:
+        listed = lobby_pb2_grpc.LobbyServiceStub(channel).ListGames(pb.ListGamesRequest(), timeout=5)
+    assert {g.name for g in listed.games} <= set(loaded) and len(loaded) == len(set(loaded))
 
 
 def test_a_room_keeps_its_options_canonical_with_the_defaults_filled_in(stub: Any) -> None:
@@ -264,18 +304,55 @@ def test_watch_room_pushes_changes_and_ends_with_the_seat_token(stub: Any) -> No
     assert versions == sorted(set(versions))
 
 
-def test_failed_start_reopens_the_room(stub: Any, race_server: Any) -> None:
-    ada = sign_in(stub, "Ada")
-    room = create(stub, ada, seats=2)
+def test_a_start_while_the_rule_service_is_down_is_unavailable_and_changes_nothing(
+    stub: Any, race_server: Any, redis_client: redis.Redis
+) -> None:
+    """UNAVAILABLE (retryable), not FAILED_PRECONDITION: the room stays startable as it was (no
+    match id, no match in the players' lists, no viewers kept for a private match), and the very
+    same request starts it once the rule service is back."""
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    room = create(stub, ada, seats=3, private=True)
+    stub.JoinRoom(pb.JoinRoomRequest(invite_code=room.invite_code), metadata=bob.md, timeout=5)
+    ready(stub, bob, room.room_id)
     add_bot(stub, ada, room.room_id)
+    before = stub.GetRoom(pb.GetRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5).room
+    keys_before = state_size(redis_client)
+    port = race_server.port
     race_server.stop(0)
-    fails(
-        lambda: stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=20),
-        REFUSED,
-        "match_create_failed",
+    request = pb.StartRoomRequest(room_id=room.room_id)
+    err = fails(
+        lambda: stub.StartRoom(request, metadata=ada.md, timeout=20),
+        grpc.StatusCode.UNAVAILABLE,
+        "game_service_unavailable",
     )
+    assert retry_delay_s(err) > 0
     after = stub.GetRoom(pb.GetRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5).room
     assert after.status == pb.ROOM_STATUS_OPEN and after.match_id == ""
+    after.version = before.version  # the room was frozen and reopened: only its version moved
+    assert after == before
+    assert state_size(redis_client) == keys_before  # no match listed for Ada or Bob, no viewers
+    for guest in (ada, bob):
+        mine = stub.ListMyMatches(pb.ListMyMatchesRequest(), metadata=guest.md, timeout=5)
+        assert not mine.matches
+    game = load_game("race")
+    runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
+    back = start_server([GameServicer(runner, game.modules, SIGNER).registration()], port=port)
+    try:
+
+        def start() -> Any:
+            try:
+                return stub.StartRoom(request, metadata=ada.md, timeout=20)
+            except grpc.RpcError as retried:  # the lobby's channel may still wait to reconnect
+                assert retried.code() is grpc.StatusCode.UNAVAILABLE, retried.details()
+                return None
+
+        started = wait_until(start, 30, "a retried start once the rule service is back", interval=0.2)
+        assert started.match_id and started.room.status == pb.ROOM_STATUS_STARTED
+        assert runner.load(started.match_id).meta["players"] == json.dumps([ada.player_id, bob.player_id, ""])
+        mine = stub.ListMyMatches(pb.ListMyMatchesRequest(), metadata=bob.md, timeout=5)
+        assert [m.match_id for m in mine.matches] == [started.match_id]
+    finally:
+        back.stop(0)
 
 
 def test_spectator_tokens_see_the_public_view(stub: Any, race_stub: Any) -> None:

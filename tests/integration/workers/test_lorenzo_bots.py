@@ -11,8 +11,9 @@ from services.games import load_game
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Processes, command_ids, wait_for
+from tests.support.timing import scaled
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = pytest.mark.timeout(int(scaled(300)))  # its wait below is scaled too
 
 
 @pytest.fixture

@@ -12,8 +12,9 @@ from shared.archive import LocalArchive, archived_lines
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Processes, create_match, wait_for
+from tests.support.timing import scaled
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(int(scaled(120)))
 
 
 def test_a_bot_match_leaves_no_results_no_notices_and_no_keys_behind(
@@ -32,5 +33,5 @@ def test_a_bot_match_leaves_no_results_no_notices_and_no_keys_behind(
     wait_for(lambda: archived_lines(LocalArchive(tmp_path), "tidy") is not None, 60, "the match archived")
     assert store.get_meta("tidy") == {} and store.read("tidy") == []
     outboxes = [store.outbox_key(shard) for shard in range(store.shards)]
-    wait_for(lambda: sum(store.client.xlen(key) for key in outboxes) == 0, 10, "the outbox trimmed")
+    wait_for(lambda: sum(store.client.xlen(key) for key in outboxes) == 0, 30, "the outbox trimmed")
     assert list(store.client.scan_iter(match="celery-task-meta-*")) == []

@@ -5,7 +5,9 @@
 // by the workers and the reactor.
 //
 // Every protocol the gateway serves is used: the lobby over Connect JSON, the rule service over Connect
-// binary, and WatchMatch (a server stream) over gRPC-Web binary.
+// binary, and WatchMatch (a server stream) over gRPC-Web binary, all over HTTP/1.1; and every one of them
+// again over HTTP/2 (cleartext, prior knowledge: connect-node's `httpVersion: "2"`), unary calls and a
+// WatchMatch stream in Connect binary, Connect JSON and gRPC-Web.
 //
 // Run by tests/e2e/test_node_client.py (`node --test dist/node/`), which starts the stack and sets:
 //   TABULA_GATEWAY_URL    the gateway's base URL, e.g. http://127.0.0.1:8080
@@ -28,6 +30,12 @@ const CALL_MS = 10_000; // the deadline of every unary call
 const connectJson = createConnectTransport({ baseUrl: BASE_URL, httpVersion: "1.1", useBinaryFormat: false });
 const connectBinary = createConnectTransport({ baseUrl: BASE_URL, httpVersion: "1.1", useBinaryFormat: true });
 const grpcWeb = createGrpcWebTransport({ baseUrl: BASE_URL, httpVersion: "1.1", useBinaryFormat: true });
+// The same gateway port over HTTP/2: an http:// URL with httpVersion "2" opens h2c with prior knowledge.
+const http2 = {
+  "Connect binary": createConnectTransport({ baseUrl: BASE_URL, httpVersion: "2", useBinaryFormat: true }),
+  "Connect JSON": createConnectTransport({ baseUrl: BASE_URL, httpVersion: "2", useBinaryFormat: false }),
+  "gRPC-Web": createGrpcWebTransport({ baseUrl: BASE_URL, httpVersion: "2", useBinaryFormat: true }),
+};
 
 // What playing a seat needs of a game's rule service: every game's generated client has these methods
 // (their requests and replies differ only in the game's own view and command messages).
@@ -98,8 +106,10 @@ class Follower {
   }
 }
 
-async function setUpRoom(game = "lorenzo", bots = [BotLevel.RANDOM, BotLevel.RANDOM, BotLevel.RANDOM]) {
-  const lobby = createClient(LobbyService, connectJson);
+async function setUpRoom(
+  game = "lorenzo", bots = [BotLevel.RANDOM, BotLevel.RANDOM, BotLevel.RANDOM], transport = connectJson,
+) {
+  const lobby = createClient(LobbyService, transport);
   const guest = await lobby.signInGuest({ displayName: "node client" }, call(""));
   assert.ok(guest.token, "the lobby issues a guest token");
   const created = await lobby.createRoom(
@@ -203,6 +213,35 @@ test("a TypeScript client plays a full five-seat Florenza match against random, 
   assert.deepEqual(game.players.map((p) => p.seat), [0, 1, 2, 3, 4]);
   console.log(`florenza match ${started.matchId}: ${sent} commands from seat ${started.seat}, ` +
     `version ${view.version}, scores ${view.outcome!.scores.join("/")}`);
+});
+
+test("over HTTP/2, unary calls and a WatchMatch stream in Connect binary, Connect JSON and gRPC-Web", async () => {
+  const started = await setUpRoom("lorenzo", [BotLevel.RANDOM, BotLevel.RANDOM, BotLevel.RANDOM], http2["Connect JSON"]);
+  const { matchId, seatToken } = started;
+  for (const [name, transport] of Object.entries(http2)) {
+    const lorenzo = createClient(LorenzoService, transport);
+    const view = await lorenzo.getView({ matchId }, call(seatToken));
+    assert.ok(view.version >= 1n && view.view!.players.length === 4, `${name}: the seat's view`);
+    // The stream from the first event until it has reached the version of that view (bots move meanwhile).
+    const abort = new AbortController();
+    const versions: bigint[] = [];
+    for await (const reply of lorenzo.watchMatch({ matchId, fromVersion: 1n }, { ...bearer(seatToken, abort.signal), timeoutMs: 60_000 })) {
+      // a seat is not sent the events hidden from it; the keepalive tells the head version then
+      const seen = reply.item.case === "event" ? reply.item.value.envelope!.version
+        : reply.item.case === "keepalive" ? reply.item.value.headVersion : 0n;
+      if (reply.item.case === "event") versions.push(seen);
+      if (versions.length > 0 && seen >= view.version) break;
+    }
+    abort.abort();
+    assert.equal(versions[0], 1n, `${name}: the stream starts at the first event`);
+    assert.ok(versions.every((v, i) => i === 0 || v > versions[i - 1]), `${name}: versions increase`);
+    await assert.rejects(lorenzo.getView({ matchId }, call("forged")), (err: unknown) => {
+      const error = ConnectError.from(err);
+      assert.equal(error.code, Code.Unauthenticated, name);
+      assert.equal(reason(error), "bad_token", name);
+      return true;
+    });
+  }
 });
 
 test("errors arrive as Connect errors with their code and ErrorInfo reason, in every protocol", async () => {
