@@ -97,12 +97,19 @@ def _cli(runs: int = 10) -> list[Result]:
     ]
 
 
+def _watch() -> list[Result]:
+    from services.cli.watch_bench import watch_benchmarks
+
+    return watch_benchmarks()
+
+
 def suites() -> dict[str, Callable[[], list[Result]]]:
-    """The store, one suite per registered game (named after it), the bots, the CLI, Redis memory."""
+    """The store, one suite per registered game (named after it), the bots, the CLI, Redis memory,
+    the watch streams of one rule-service instance."""
     from services.games import game_names
 
     games = {name: _game(name) for name in game_names()}
-    return {"store": _store, **games, "bots": _bots, "cli": _cli, "memory": _memory}
+    return {"store": _store, **games, "bots": _bots, "cli": _cli, "memory": _memory, "watch": _watch}
 
 
 @app.command()
