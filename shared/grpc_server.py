@@ -226,8 +226,9 @@ class Serving:
         self.blocking_streams = Gate("max_blocking_streams", limits.blocking_streams, "open lobby streams")
 
     def shutdown(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
-        self.blocking.shutdown(wait=False, cancel_futures=True)
+        """No new work; what is queued (a stream's clean-up: a lease given back) still runs."""
+        self.executor.shutdown(wait=False)
+        self.blocking.shutdown(wait=False)
 
 
 AioContext: TypeAlias = grpc.aio.ServicerContext[Any, Any]
@@ -364,7 +365,10 @@ class Registration:
                 finally:
                     serving.streams.leave()
                     serving.blocking_streams.leave()
-                    serving.blocking.submit(_close, items, step, scope)
+                    try:
+                        serving.blocking.submit(_close, items, step, scope)
+                    except RuntimeError:  # the server stopped and its pool with it
+                        threading.Thread(target=_close, args=(items, step, scope), daemon=True).start()
 
             return grpc.unary_stream_rpc_method_handler(blocking_stream, response_serializer=serialize)
 
