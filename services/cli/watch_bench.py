@@ -42,44 +42,55 @@ def _stub(game: str, port: int, n: int) -> tuple[Any, Any, Any]:
 
 
 async def _client(plan: dict[str, Any]) -> dict[str, Any]:
+    import grpc
+
     """Open every stream of ``plan``, say so on stdout, then follow the busy match until its final
     version (read from stdin) and report the busy watchers' lags."""
     made = [_stub(plan["game"], plan["port"], n) for n in range(CHANNELS)]
     lags: list[float] = []
     complete = 0
     opened = 0
+    failed: list[str] = []
     all_open = asyncio.Event()
     final: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     streams = [(match_id, token, False) for match_id, token in plan["quiet"]]
     streams += [(plan["busy"], plan["busy_token"], True)] * plan["busy_count"]
 
     async def follow(n: int, match_id: str, token: str, busy: bool) -> None:
-        nonlocal opened, complete
+        nonlocal complete
         _, stub, pb2 = made[n % CHANNELS]
-        known = plan["versions"][
-            match_id
-        ]  # from the last event: a first reply at once, not after a keepalive
+        known = plan["versions"][match_id]  # from the last event: a first reply at once
         request = pb2.WatchMatchRequest(match_id=match_id, from_version=known)
         call = stub.WatchMatch(request, metadata=[("authorization", f"Bearer {token}")])
         first = True
-        async for item in call:
+        try:
+            async for item in call:
+                if first:
+                    first = False
+                    arrived(True)
+                if not busy:
+                    continue
+                if item.WhichOneof("item") == "event":
+                    envelope = item.event.envelope
+                    if envelope.version > known:
+                        lags.append(time.time() * 1000 - envelope.server_time_ms)
+                    head = envelope.version
+                else:
+                    head = item.keepalive.head_version
+                if final.done() and head >= final.result():
+                    complete += 1
+                    call.cancel()
+                    return
+        except grpc.aio.AioRpcError as err:
+            failed.append(err.code().name)
             if first:
-                first, opened = False, opened + 1
-                if opened == len(streams):
-                    all_open.set()
-            if not busy:
-                continue
-            if item.WhichOneof("item") == "event":
-                envelope = item.event.envelope
-                if envelope.version > known:
-                    lags.append(time.time() * 1000 - envelope.server_time_ms)
-                head = envelope.version
-            else:
-                head = item.keepalive.head_version
-            if final.done() and head >= final.result():
-                complete += 1
-                call.cancel()
-                return
+                arrived(False)
+
+    def arrived(ok: bool) -> None:
+        nonlocal opened
+        opened += ok
+        if opened + len(failed) >= len(streams):
+            all_open.set()
 
     started = time.perf_counter()
     tasks = [asyncio.ensure_future(follow(n, *stream)) for n, stream in enumerate(streams)]
@@ -98,6 +109,7 @@ async def _client(plan: dict[str, Any]) -> dict[str, Any]:
         "open_s": open_s,
         "opened": opened,
         "complete": complete,
+        "failed": sorted(set(failed)),
         "lags": len(lags),
         "p50_ms": lags[len(lags) // 2] if lags else -1,
         "p99_ms": lags[int(len(lags) * 0.99)] if lags else -1,
@@ -171,6 +183,7 @@ def watch_benchmarks() -> list[Result]:
     p99 = float(report["p99_ms"])
     return [
         Result("watch.streams_opened", report["opened"], "streams", f"{total}", report["opened"] == total),
+        Result("watch.streams_failed", len(report["failed"]), f"codes {report['failed']}"),
         Result("watch.open_all_s", report["open_s"], "s"),
         Result("watch.server_threads_with_all_open", threads, "threads"),
         Result("watch.redis_clients_with_all_open", redis_clients, "connections"),
