@@ -190,3 +190,13 @@ def bad_request(err: grpc.RpcError) -> error_details_pb2.BadRequest | None:
     """Client side: the BadRequest detail (the offending fields) of a failed call, if any."""
     found = _detail(err, error_details_pb2.BadRequest)
     return found if isinstance(found, error_details_pb2.BadRequest) else None
+
+
+def retry_delay_s(err: grpc.RpcError) -> float | None:
+    """Client side: the RetryInfo delay of a failed call in seconds (read from its trailing
+    ``grpc-status-details-bin``), or None when the status has no RetryInfo (repeating the call
+    would not help)."""
+    found = _detail(err, error_details_pb2.RetryInfo)
+    if not isinstance(found, error_details_pb2.RetryInfo):
+        return None
+    return float(found.retry_delay.ToNanoseconds()) / 1e9

@@ -78,6 +78,9 @@ Evaluate = Callable[[Any, Any, int], float]
 EvaluateAll = Callable[[Any, Any, int], tuple[float, ...]]
 # (rules, state, seat, legal commands, coarse) -> a non-empty subset worth searching.
 Prune = Callable[[Any, Any, int, Sequence[Any], bool], Sequence[Any]]
+# (rules, state at the search's root, state) -> True where a search line ends and the evaluation
+# values the state: what would follow is chance the evaluation already counts in expectation.
+Horizon = Callable[[Any, Any, Any], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +90,8 @@ class BotHooks:
     evaluate: Evaluate | None = None  # None: judged by the final outcome only
     evaluate_all: EvaluateAll | None = None
     prune: Prune | None = None
+    horizon: Horizon | None = None  # ``mcts``: where a line ends, instead of the turn cycle
+    common_dice: bool = False  # ``mcts``: the root's commands compared under the same dice
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 // Builds what needs building from src/ with esbuild (pinned in package-lock.json):
 //   the spectator page's bundle  -> web/tabula-client.js (committed: a machine without npm still serves
 //                                   the page; the gateway serves it as /static/tabula-client.js)
-//   the Node.js test             -> dist/node/play.test.js
+//   the Node.js tests            -> dist/node/play.test.js (a match through the gateway) and
+//                                   dist/node/retry.test.js (the retry helper, no server)
 // `node build.mjs --out DIR` writes the page's bundle into DIR instead (the freshness check).
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
@@ -24,7 +25,7 @@ await build({
 });
 if (at < 0) {
   await build({
-    entryPoints: [here("src/node/play.test.ts")],
+    entryPoints: [here("src/node/play.test.ts"), here("src/node/retry.test.ts")],
     outdir: here("dist/node"),
     bundle: true,
     format: "esm",

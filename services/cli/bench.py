@@ -48,6 +48,11 @@ def _memory() -> list[Result]:
     TABULA_BENCH_MEMORY_MATCHES matches (default 1000, about 10 minutes on 2 cores; 100 is quick)."""
     import os
 
+    return memory_results(int(os.environ.get("TABULA_BENCH_MEMORY_MATCHES", "1000")))
+
+
+def memory_results(matches: int) -> list[Result]:
+    """``matches`` random matches of the default game on a private Redis (``shared.memory_bench``)."""
     from services.games import default_game, load_game
     from services.workers.bench import bench_seats
     from shared.bench import Result
@@ -56,7 +61,7 @@ def _memory() -> list[Result]:
     from shared.runner import MatchRunner
     from shared.store.redis_store import RedisEventStore
 
-    name, matches = default_game(), int(os.environ.get("TABULA_BENCH_MEMORY_MATCHES", "1000"))
+    name = default_game()
     game = load_game(name)
     with private_redis() as server:
         store = RedisEventStore(server.client())
@@ -73,6 +78,20 @@ def _memory() -> list[Result]:
         Result(f"{per}.archive_file_kb_per_match", report.archive_bytes / 1024, "KB"),
         Result(f"{per}.outbox_entries_left", left, "entries", "0", left == 0),
     ]
+
+
+def _load() -> list[Result]:
+    """The stack as ``tabula run`` starts it, under load (services/cli/load_bench.py), and Redis memory
+    per finished match from the memory suite's measure. TABULA_BENCH_LOAD=full for issue 14's counts
+    (quick by default)."""
+    import tempfile
+
+    from services.cli.load_bench import load_benchmarks, profile_from_env
+
+    profile = profile_from_env()
+    with tempfile.TemporaryDirectory(prefix="tabula-load-") as folder:
+        results = load_benchmarks(profile, Path(folder))
+    return results + memory_results(profile.memory_matches)
 
 
 def _bots() -> list[Result]:
@@ -105,11 +124,12 @@ def _watch() -> list[Result]:
 
 def suites() -> dict[str, Callable[[], list[Result]]]:
     """The store, one suite per registered game (named after it), the bots, the CLI, Redis memory,
-    the watch streams of one rule-service instance."""
+    the full stack under load, and the watch streams of one rule-service instance."""
     from services.games import game_names
 
     games = {name: _game(name) for name in game_names()}
-    return {"store": _store, **games, "bots": _bots, "cli": _cli, "memory": _memory, "watch": _watch}
+    fixed = {"bots": _bots, "cli": _cli, "memory": _memory, "load": _load, "watch": _watch}
+    return {"store": _store, **games, **fixed}
 
 
 @app.command()

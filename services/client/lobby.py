@@ -1,15 +1,22 @@
-"""The lobby side of ``tabula play`` and ``tabula watch``: sign in, fill a room with bots, start it."""
+"""The lobby side of ``tabula play`` and ``tabula watch``: sign in, fill a room with bots, start it.
+
+A call refused by a rate limit (a sign-in flood from one address, many rooms in a minute) is sent
+again after its RetryInfo delay (``services.client.rpc.retry_limited``): a refused call changed
+nothing, so the same request is safe to repeat; meanwhile "busy, retrying in 2 s" goes to stderr.
+Other errors are not retried here (a CreateRoom whose answer was lost may have opened the room).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tabula.lobby.v1 import lobby_pb2 as pb
 from tabula.lobby.v1 import lobby_pb2_grpc
 
-from services.client.rpc import auth
+from services.client.rpc import auth, retry_limited
 
 BOT_LEVELS = {"random": pb.BOT_LEVEL_RANDOM, "greedy": pb.BOT_LEVEL_GREEDY, "mcts": pb.BOT_LEVEL_MCTS}
 
@@ -47,17 +54,30 @@ def seat_names(room: Any) -> tuple[str, ...]:
     return tuple(names)
 
 
-class Lobby:
-    """The lobby calls of the terminal client, each with a deadline."""
+def say_busy(wait_s: float) -> None:
+    """The line a player sees while a rate-limited lobby call waits (stderr: stdout is the match)."""
+    print(f"busy, retrying in {max(round(wait_s, 1), 0.1):g} s", file=sys.stderr, flush=True)
 
-    def __init__(self, channel: Any, deadline_s: float = 10.0) -> None:
+
+class Lobby:
+    """The lobby calls of the terminal client, each with a deadline, sent again when rate-limited."""
+
+    def __init__(
+        self, channel: Any, deadline_s: float = 10.0, on_limited: Callable[[float], None] = say_busy
+    ) -> None:
         self.stub = lobby_pb2_grpc.LobbyServiceStub(channel)
+        self.on_limited = on_limited
         self.deadline_s = deadline_s
         self.token = ""
         self.player_id = ""
 
+    def _call(self, method: Callable[..., Any], request: Any, **kw: Any) -> Any:
+        """``method(request)``, sent again while a rate limit refuses it."""
+        return retry_limited(lambda: method(request, **kw), self.on_limited)
+
     def sign_in(self, name: str) -> str:
-        reply = self.stub.SignInGuest(pb.SignInGuestRequest(display_name=name), timeout=self.deadline_s)
+        request = pb.SignInGuestRequest(display_name=name)
+        reply = self._call(self.stub.SignInGuest, request, timeout=self.deadline_s)
         self.token, self.player_id = reply.token, reply.player_id
         return str(reply.player_id)
 
@@ -73,12 +93,15 @@ class Lobby:
             turn_seconds=turn_seconds,
             visibility=pb.ROOM_VISIBILITY_PRIVATE,
         )
-        room = self.stub.CreateRoom(request, metadata=md, timeout=self.deadline_s).room
+        room = self._call(self.stub.CreateRoom, request, metadata=md, timeout=self.deadline_s).room
         for level in bots:
             add = pb.AddBotRequest(room_id=room.room_id, level=BOT_LEVELS[level])
-            room = self.stub.AddBot(add, metadata=md, timeout=self.deadline_s).room
-        started = self.stub.StartRoom(
-            pb.StartRoomRequest(room_id=room.room_id), metadata=md, timeout=max(self.deadline_s, 30.0)
+            room = self._call(self.stub.AddBot, add, metadata=md, timeout=self.deadline_s).room
+        started = self._call(
+            self.stub.StartRoom,
+            pb.StartRoomRequest(room_id=room.room_id),
+            metadata=md,
+            timeout=max(self.deadline_s, 30.0),
         )
         return Started(
             match_id=started.match_id,
@@ -90,14 +113,20 @@ class Lobby:
 
     def room(self, room_id: str) -> tuple[Any, str]:
         """(room, the caller's seat token) of a started room: how a player gets back to their seat."""
-        reply = self.stub.GetRoom(
-            pb.GetRoomRequest(room_id=room_id), metadata=auth(self.token), timeout=self.deadline_s
+        reply = self._call(
+            self.stub.GetRoom,
+            pb.GetRoomRequest(room_id=room_id),
+            metadata=auth(self.token),
+            timeout=self.deadline_s,
         )
         return reply.room, reply.seat_token
 
     def spectator_token(self, match_id: str) -> tuple[str, str]:
         """(token, game) to watch one match's public view."""
-        reply = self.stub.GetSpectatorToken(
-            pb.GetSpectatorTokenRequest(match_id=match_id), metadata=auth(self.token), timeout=self.deadline_s
+        reply = self._call(
+            self.stub.GetSpectatorToken,
+            pb.GetSpectatorTokenRequest(match_id=match_id),
+            metadata=auth(self.token),
+            timeout=self.deadline_s,
         )
         return reply.token, reply.game

@@ -3,6 +3,11 @@
 :class:`GameClient` wraps ``<Game>Service`` for one match and one token; :meth:`GameClient.follow`
 is a resumable watch: on a stream error (the server restarting, the stream's own deadline) it
 reconnects from the last version it delivered, so no event is lost or repeated.
+
+A call refused by a rate limit (``RESOURCE_EXHAUSTED`` with a ``google.rpc.RetryInfo``: reason
+``rate_limited``, or ``quota_exceeded`` for watch streams) changed nothing on the server, so it is
+sent again, the very same request (a command keeps its command id and expected version), after the
+RetryInfo delay: at most :data:`LIMITED_RETRIES` times, each wait capped at :data:`LIMITED_WAIT_S`.
 """
 
 from __future__ import annotations
@@ -11,17 +16,56 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 
 from services import games as registry
+from shared.errors import retry_delay_s
 from shared.stubs import game_stub
 
+T = TypeVar("T")
+
 # Errors that a retry (after a short wait) may cure: the server or its Redis restarting
-# (UNAVAILABLE, reason store_unavailable) or a lost answer (DEADLINE_EXCEEDED). Anything else is the
-# caller's problem: RESOURCE_EXHAUSTED is a request over grpc's size limit, the same on every try.
+# (UNAVAILABLE, reason store_unavailable) or a lost answer (DEADLINE_EXCEEDED). RESOURCE_EXHAUSTED is
+# retried only with a RetryInfo (a rate limit: limited_wait_s); without one it is a request over
+# grpc's size limit, the same on every try. Anything else is the caller's problem.
 RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+LIMITED_RETRIES = 3  # a rate-limited call is sent again at most this many times
+LIMITED_WAIT_S = 5.0  # and never after more than this (a longer RetryInfo delay is cut to it)
+
+
+def limited_wait_s(err: grpc.RpcError, most_s: float = LIMITED_WAIT_S) -> float | None:
+    """How long to wait before sending a rate-limited call again: its RetryInfo delay, at most
+    ``most_s``; None when ``err`` is not RESOURCE_EXHAUSTED with a RetryInfo."""
+    if err.code() is not grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return None
+    delay = retry_delay_s(err)
+    return None if delay is None else min(max(delay, 0.0), most_s)
+
+
+def retry_limited(
+    call: Callable[[], T],
+    on_limited: Callable[[float], None] | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    retries: int = LIMITED_RETRIES,
+    most_s: float = LIMITED_WAIT_S,
+) -> T:
+    """``call()``, called again after the RetryInfo delay (capped) while a rate limit refuses it, at
+    most ``retries`` more times; ``on_limited`` is told each wait first. ``call`` must send the very
+    same request every time. Any other error is raised at once."""
+    attempt = 0
+    while True:
+        try:
+            return call()
+        except grpc.RpcError as err:
+            wait = limited_wait_s(err, most_s)
+            if wait is None or attempt >= retries:
+                raise
+            attempt += 1
+            if on_limited is not None:
+                on_limited(wait)
+            sleep(wait)
 
 
 def auth(token: str) -> tuple[tuple[str, str], ...]:
@@ -53,7 +97,10 @@ class GameClient:
     deadline_s: float = 10.0
     stream_deadline_s: float = 120.0
     retries: int = 5
+    limited_retries: int = LIMITED_RETRIES
+    max_limited_wait_s: float = LIMITED_WAIT_S
     sleep: Callable[[float], None] = time.sleep
+    on_limited: Callable[[float], None] | None = None  # told the wait before a limited call is resent
     reconnects: int = field(default=0, init=False)
     stopped: bool = field(default=False, init=False)
     stream: Any = field(default=None, init=False)  # the open WatchMatch call, to cancel it
@@ -65,19 +112,28 @@ class GameClient:
         return cls(stub, pb2, match_id, token, **kw)
 
     def _call(self, method: str, request: Any) -> Any:
-        """A unary call with a deadline; retried a few times on UNAVAILABLE / DEADLINE_EXCEEDED.
+        """A unary call with a deadline; retried a few times on UNAVAILABLE / DEADLINE_EXCEEDED, and
+        after the RetryInfo delay when rate-limited (``on_limited`` is told the wait first).
 
         Every retry sends the very same request, so a command keeps its command id: if the first
         try was applied and only its answer lost, the retry gets the first result (``duplicate``).
         """
-        for attempt in range(self.retries + 1):
-            try:
-                return getattr(self.stub, method)(request, metadata=auth(self.token), timeout=self.deadline_s)
-            except grpc.RpcError as err:
-                if err.code() not in RETRYABLE or attempt == self.retries:
-                    raise
-                self.sleep(min(0.2 * 2**attempt, 3.0))
-        raise AssertionError("unreachable")
+
+        def answered() -> Any:
+            for attempt in range(self.retries + 1):
+                try:
+                    return getattr(self.stub, method)(
+                        request, metadata=auth(self.token), timeout=self.deadline_s
+                    )
+                except grpc.RpcError as err:
+                    if err.code() not in RETRYABLE or attempt == self.retries:
+                        raise
+                    self.sleep(min(0.2 * 2**attempt, 3.0))
+            raise AssertionError("unreachable")
+
+        return retry_limited(
+            answered, self.on_limited, self.sleep, self.limited_retries, self.max_limited_wait_s
+        )
 
     def get_view(self) -> Any:
         return self._call("GetView", self.pb2.GetViewRequest(match_id=self.match_id))
@@ -104,7 +160,8 @@ class GameClient:
 
     def follow(self, from_version: int) -> Iterator[Followed]:
         """Events from ``from_version`` on, forever; keepalives as head versions. Reconnects on
-        retryable errors (and after the stream's own deadline) from the last delivered version."""
+        retryable errors (and after the stream's own deadline) from the last delivered version; a
+        refusal by the watch limits is waited out silently (its RetryInfo delay, capped)."""
         next_version = max(from_version, 1)
         failures = 0
         self.stopped = False
@@ -129,11 +186,12 @@ class GameClient:
             except grpc.RpcError as err:
                 if self.stopped:
                     return
-                if err.code() not in RETRYABLE:
+                wait = limited_wait_s(err, self.max_limited_wait_s)
+                if wait is None and err.code() not in RETRYABLE:
                     raise
                 if err.code() is not grpc.StatusCode.DEADLINE_EXCEEDED:
                     failures += 1
                     if failures > self.retries:
                         raise
-                    self.sleep(min(0.2 * 2**failures, 3.0))
+                    self.sleep(min(0.2 * 2**failures, 3.0) if wait is None else wait)
             self.reconnects += 1

@@ -12,7 +12,9 @@ choice offered again with what the player chose so far, if it is still possible.
 submitted with the shown version as ``expected_version`` and a fresh command id; if the match moved
 first (``ABORTED``) and the very same command is still legal, it is sent again against the new
 version; otherwise the reason is shown, and stays on screen (a notice under the board) until the
-player's next command.
+player's next command. A call refused by a rate limit is sent again by the client itself, the same
+request after the RetryInfo delay (services/client/rpc.py); meanwhile a notice says
+"busy, retrying in 2 s".
 """
 
 from __future__ import annotations
@@ -90,6 +92,14 @@ class Viewer:
     notices: list[Text] = field(default_factory=list)  # explanations kept on screen until the next move
     response: Any = None
     version: int = 0
+
+    def __post_init__(self) -> None:
+        self.client.on_limited = self.busy  # a rate-limited call waits and is sent again: say so
+
+    def busy(self, wait_s: float) -> None:
+        """The service refused a call for now (a rate limit): the line under the board while the
+        client waits to send the same call again."""
+        self.notice(Text(f"busy, retrying in {max(round(wait_s, 1), 0.1):g} s", "yellow"))
 
     def refresh(self) -> Any:
         self.response = self.client.get_view()

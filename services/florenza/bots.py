@@ -73,6 +73,14 @@ def evaluate_all(rules: Any, state: State, seats: int) -> tuple[float, ...]:
     return tuple(valuation.value(seat) for seat in range(seats))
 
 
+def horizon(rules: Any, start: State, state: State) -> bool:
+    """Where an ``mcts`` line ends: the searching seat is to move again, or the step it began in is
+    over. So a line never reaches the dice of the steps after (the artists', the income die, the tiles
+    drawn), which the valuation already counts at their expectation: 30 searched lines compare the
+    commands by what the others reply, not by luck."""
+    return state.phase is not start.phase or state.round != start.round or state.active == start.active
+
+
 # ---------------------------------------------------------------- the valuation
 
 
@@ -186,6 +194,12 @@ class _Valuation:
         step 6 space by space (a build pays its cost, a formula its price, production fills the
         purse), then step 7's hired works (own district, city, Duomo), so nothing counts the same
         fiorino or cube twice."""
+        districts, purse = self.districts(p)
+        works, _ = self.works(p.seat, purse)
+        return districts + works
+
+    def districts(self, p: PlayerState) -> tuple[float, Goods]:
+        """Step 6 for the seat's workers placed so far: their value and the purse after it."""
         c, s, value = self.c, self.s, 0.0
         purse = p.goods
         for slot in range(c.board.district_slots):
@@ -200,11 +214,16 @@ class _Valuation:
                 else:
                     value += self.build(purse, w)
                     purse = purse - w.cost if purse.covers(w.cost) else purse
-        for spot in sorted(self.hired.get(p.seat, []), key=lambda x: AREA_ORDER[c.work[x.work].area]):
-            gain, price = self.hired_work(p.seat, purse, spot.work, spot.district, spot.artist)
+        return value, purse
+
+    def works(self, seat: int, purse: Goods) -> tuple[float, Goods]:
+        """Step 7 for the seat's works hired so far, out of ``purse``: their value and what is left."""
+        c, value = self.c, 0.0
+        for spot in sorted(self.hired.get(seat, []), key=lambda x: AREA_ORDER[c.work[x.work].area]):
+            gain, price = self.hired_work(seat, purse, spot.work, spot.district, spot.artist)
             value += gain
             purse = purse - price
-        return value
+        return value, purse
 
     def hired_work(
         self, seat: int, purse: Goods, work: int, district: int, artist: int
@@ -336,13 +355,18 @@ def candidates(rules: Any, state: State, seat: int, commands: Sequence[Any], coa
     Exact: anonymous artists of the same talents are interchangeable (no fee, no die, no card), so
     one of them per work and talent set is kept. Hires and plans more than the market's two cubes
     short of their price go (they can only fail and cost prestige); of the rest the best hires (a
-    work's expected result with that artist, out of the seat's purse), plans and workshops to work
-    (``KEEP``), and the best offering per pulpit. ``coarse`` plans only what the seat can pay now.
+    work's expected result with that artist), plans and workshops to work (``KEEP``), and the best
+    offering per pulpit. ``coarse`` plans only what the seat can pay. What the seat can pay is its
+    purse as the valuation sees it at that point of the round: after step 6's production and builds
+    of the workers placed so far (and for a hire, after the works already hired), not its goods now:
+    a work or a build this round's production pays for is worth as much to ``greedy``.
     Visiting the market and passing are always kept.
     """
     c: Content = rules.content
     valuation = _Valuation(c, state)
     p = state.players[seat]
+    _, at_districts = valuation.districts(p)
+    _, at_works = valuation.works(seat, at_districts)
     keep = KEEP[coarse]
     ranked: dict[str, list[tuple[float, Any]]] = {"hire": [], "plan": [], "work": []}
     offerings: dict[bool, tuple[float, Any]] = {}
@@ -354,7 +378,7 @@ def candidates(rules: Any, state: State, seat: int, commands: Sequence[Any], coa
             case HireArtist(work, artist):
                 a = c.artist[artist]
                 if work not in short:
-                    short[work] = missing(p.goods, c.work[work].cost)
+                    short[work] = missing(at_districts, c.work[work].cost)
                 if short[work] > SHORTFALL_CUBES:
                     continue
                 if a.anonymous:
@@ -362,15 +386,15 @@ def candidates(rules: Any, state: State, seat: int, commands: Sequence[Any], coa
                         continue
                     anonymous.add((work, a.skills))
                 district = seat if c.work[work].in_district else NO_SEAT
-                gain, _ = valuation.hired_work(seat, p.goods, work, district, artist)
+                gain, _ = valuation.hired_work(seat, at_works, work, district, artist)
                 ranked["hire"].append((gain, command))
             case PlanWorkshop(kind):
-                if missing(p.goods, c.workshop[kind].cost) <= (0 if coarse else SHORTFALL_CUBES):
-                    ranked["plan"].append((valuation.build(p.goods, c.workshop[kind]), command))
+                if missing(at_districts, c.workshop[kind].cost) <= (0 if coarse else SHORTFALL_CUBES):
+                    ranked["plan"].append((valuation.build(at_districts, c.workshop[kind]), command))
             case WorkWorkshop(owner, slot):
                 w = c.workshop[state.players[owner].district[slot - 1].workshop]
                 fee = 0 if owner == seat else c.board.opponent_workshop_fee
-                ranked["work"].append((valuation.produce_now(p.goods, p.church, w)[0] - fee, command))
+                ranked["work"].append((valuation.produce_now(at_districts, p.church, w)[0] - fee, command))
             case MakeOffering(preacher, duomo):
                 value = _offering(valuation, c, preacher, duomo)
                 if duomo not in offerings or value > offerings[duomo][0]:

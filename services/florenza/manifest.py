@@ -26,7 +26,13 @@ def _rules() -> FlorenzaRules:
 def _bots() -> BotHooks:
     from services.florenza import bots
 
-    return BotHooks(evaluate=bots.evaluate, evaluate_all=bots.evaluate_all, prune=bots.prune)
+    return BotHooks(
+        evaluate=bots.evaluate,
+        evaluate_all=bots.evaluate_all,
+        prune=bots.prune,
+        horizon=bots.horizon,  # lines end before the next step's dice
+        common_dice=True,  # and compare the root's commands under the same dice
+    )
 
 
 def _presentation() -> Presentation:

@@ -30,7 +30,12 @@ def make_bot(game: str, level: str, budget: Budget | None = None) -> Bot:
         case "mcts":
             hooks = bot_hooks(game)
             return MctsBot(
-                heuristic_for(game), budget or Budget(), all_seats=hooks.evaluate_all, prune=hooks.prune
+                heuristic_for(game),
+                budget or Budget(),
+                all_seats=hooks.evaluate_all,
+                prune=hooks.prune,
+                horizon=hooks.horizon,
+                common_dice=hooks.common_dice,
             )
         case _:
             raise UnknownLevel(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")

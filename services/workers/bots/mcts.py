@@ -15,6 +15,12 @@ reports) are applied on the way, never branched on.
 The search stops at the iteration or the time budget, whichever comes first; among the root
 commands searched at least once, the one with the best mean searched reward is played.
 
+Two opt-in game hooks (``shared.manifest.BotHooks``): a ``horizon`` that ends a line instead of the
+turn cycle (a game whose next steps roll dice its heuristic already expects ends there), and
+``common_dice``: the n-th line of every root command rolls the same dice (and every command of an
+expanded node is scored under the same dice, as ``greedy`` compares them), so luck cancels out
+between the compared commands instead of ranking them.
+
 A node's commands come from the first world that reaches it (``legal_commands`` is the
 costly part of a step); a command another sampled world refuses just drops that sample. A
 game may provide a pruner: the searching seat's commands lose only exact duplicates (same
@@ -32,6 +38,7 @@ from typing import Any
 from services.workers.bots.base import Budget, Heuristic, legal_for, relative_rewards, sample_for_seat, step
 from services.workers.bots.heuristics import Pruner, SeatValues, seat_values
 from shared.decider import Actor, RuleViolation
+from shared.manifest import Horizon
 from shared.rng import Rng
 
 PRIOR_VISITS = 2
@@ -69,6 +76,8 @@ class MctsBot:
     reward_scale: float = 5.0
     all_seats: SeatValues | None = None  # the heuristic for every seat in one call
     prune: Pruner | None = None  # drops commands no better than another one
+    horizon: Horizon | None = None  # where a line ends, instead of the turn cycle
+    common_dice: bool = False  # the n-th line of every root command rolls the same dice
     level: str = "mcts"
 
     def choose(self, rules: Any, state: Any, seat: int, seats: int, rng: Rng) -> Any:
@@ -83,6 +92,8 @@ class MctsBot:
         deadline = started + self.budget.seconds
         search = _Search(rules, seat, seats, self, rng)
         root, stats = Node(-1), SearchStats()
+        if self.common_dice:
+            search.dice_base = rng.next_u64()
         while stats.iterations < self.budget.iterations and (
             stats.iterations == 0 or time.perf_counter() < deadline
         ):
@@ -105,23 +116,33 @@ def _rank(root: Node, command: Any) -> tuple[int, float]:
 class _Search:
     def __init__(self, rules: Any, seat: int, seats: int, bot: MctsBot, rng: Rng) -> None:
         self.rules, self.seat, self.seats, self.bot, self.rng = rules, seat, seats, bot, rng
+        self.dice_base = 0
+        self.line = 0  # common dice: which line of its root command this iteration is ...
+        self.rolls = 0  # ... and how many steps it has taken
 
     def iterate(self, root: Node, world: Any) -> None:
         """Down the tree by UCB, then along each mover's best scored command, until the searching
-        seat is to move again after the others moved (or the game ends, or ``rollout_depth``)."""
+        seat is to move again after the others moved, or where the game's horizon says (and at
+        the game's end, or ``rollout_depth``)."""
         node, path = root, [root]
         others_moved = False
+        start, horizon = world, self.bot.horizon
+        self.rolls = 0
         try:
             while len(path) <= self.bot.budget.rollout_depth:
+                if horizon is not None and len(path) > 1 and horizon(self.rules, start, world):
+                    break
                 world, actor = self._advance(world)
-                if actor is None or (actor.seat == self.seat and others_moved):
+                if actor is None or (horizon is None and actor.seat == self.seat and others_moved):
                     break
                 if node.children:
                     command, node = self._select(node)
                 else:
                     self._expand(node, world, actor)
                     command, node = max(node.children.items(), key=lambda item: item[1].reward)
-                world = step(self.rules, world, actor, command, self.rng)
+                if len(path) == 1:
+                    self.line = node.visits - node.prior
+                world = step(self.rules, world, actor, command, self._dice())
                 path.append(node)
                 others_moved = actor.seat != self.seat
         except RuleViolation:
@@ -132,6 +153,14 @@ class _Search:
             if visited.seat >= 0:
                 visited.reward += rewards[visited.seat]
 
+    def _dice(self) -> Rng:
+        """The dice of the line's next step: with common dice the same for the n-th line of every
+        root command (a paired comparison: luck cancels out between them)."""
+        if not self.bot.common_dice:
+            return self.rng
+        self.rolls += 1
+        return Rng.derive(self.dice_base, self.line, str(self.rolls))
+
     def _advance(self, world: Any) -> tuple[Any, Actor | None]:
         """Apply pending system steps; return the world and the seat to move (None: game over)."""
         while True:
@@ -141,16 +170,20 @@ class _Search:
             seat_actors = [a for a in actors if a.is_seat]
             if seat_actors:
                 return world, seat_actors[0]
-            world = step(self.rules, world, actors[0], legal_for(self.rules, world, actors[0])[0], self.rng)
+            command = legal_for(self.rules, world, actors[0])[0]
+            world = step(self.rules, world, actors[0], command, self._dice())
 
     def _expand(self, node: Node, world: Any, actor: Actor) -> None:
-        """Score every command of the mover: the children start with that one-ply prior."""
+        """Score every command of the mover: the children start with that one-ply prior (with common
+        dice, every command under the same dice, as ``greedy`` compares them)."""
         commands = legal_for(self.rules, world, actor)
         if self.bot.prune is not None:
             commands = self.bot.prune(self.rules, world, actor.seat, commands, actor.seat != self.seat)
+        salt = self.rng.next_u64() if self.bot.common_dice else 0
         for command in commands:
             try:
-                rewards = self._evaluate(step(self.rules, world, actor, command, self.rng))
+                dice = Rng(salt) if self.bot.common_dice else self.rng
+                rewards = self._evaluate(step(self.rules, world, actor, command, dice))
             except RuleViolation:
                 continue
             reward = PRIOR_VISITS * rewards[actor.seat]

@@ -3,8 +3,10 @@
 Each client plays one seat over gRPC with a seat token: it polls its view, picks one of its legal
 commands, and submits it with a command id of its own. ``UNAVAILABLE`` and ``DEADLINE_EXCEEDED``
 (the rule service or Redis is down) are retried with the same command id and expected version until
-answered; ``ABORTED`` (the match moved: a bot of a simultaneous phase was first) makes it look again
-and decide anew, with a new command id. Every command the server acknowledged is recorded with the
+answered, and so is ``RESOURCE_EXHAUSTED`` with a RetryInfo (a rate limit: after its delay, capped as
+the terminal client caps it, ``services.client.rpc.limited_wait_s``); ``ABORTED`` (the match
+moved: a bot of a simultaneous phase was first) makes it look again and decide anew, with a new
+command id. Every command the server acknowledged is recorded with the
 versions it answered, for the checks after the soak.
 """
 
@@ -18,6 +20,7 @@ from typing import Any
 
 import grpc
 
+from services.client.rpc import limited_wait_s
 from shared.errors import error_info
 from shared.tokens import TokenSigner
 
@@ -44,6 +47,7 @@ class Ledger:
     acks: list[Ack] = field(default_factory=list)
     retries: int = 0  # UNAVAILABLE / DEADLINE_EXCEEDED answers, retried with the same command id
     aborted: int = 0  # ABORTED answers: looked again and decided anew
+    limited: int = 0  # RESOURCE_EXHAUSTED with a RetryInfo: waited its delay, same request again
     in_flight: set[tuple[str, str]] = field(default_factory=set)  # (match, command id) sent, unanswered
     errors: list[str] = field(default_factory=list)  # anything a client must never get
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -133,6 +137,11 @@ class Human(threading.Thread):
             try:
                 return method(request, metadata=self.auth, timeout=CALL_TIMEOUT)
             except grpc.RpcError as err:
+                wait = limited_wait_s(err)
+                if wait is not None:
+                    self.ledger.add(limited=1)
+                    self.stop.wait(wait)
+                    continue
                 if err.code() not in RETRY:
                     raise
                 self.ledger.add(retries=1)

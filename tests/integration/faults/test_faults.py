@@ -172,6 +172,7 @@ def _check(
         "acknowledged_lost": len(lost),
         "client_retries": ledger.retries,
         "client_aborted": ledger.aborted,
+        "client_limited": ledger.limited,
     }
 
 

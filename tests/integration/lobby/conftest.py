@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -84,6 +85,17 @@ class LobbyFactory:
             lobby.start_background(0.1)
         self.started.append(lobby)
         return lobby
+
+
+@pytest.fixture
+def refused_port() -> Iterator[socket.socket]:
+    """A loopback port bound and never listened on: a connection to it is refused (a rule service
+    that is down), and no other process can take it until the test closes the socket to start a
+    server there itself (a port freed for the whole outage could be taken meanwhile)."""
+    held = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    held.bind(("127.0.0.1", 0))
+    yield held
+    held.close()
 
 
 def state_size(client: redis.Redis) -> int:

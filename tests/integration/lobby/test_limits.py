@@ -223,13 +223,16 @@ def test_open_watch_streams_per_token_are_capped_and_given_back(
     open_[1].cancel()
 
 
+def serve_race(client: redis.Redis, limits: Limiter) -> RunningServer:
+    game = load_game("race")
+    runner = MatchRunner(game.rules, game.codec, RedisEventStore(client))
+    return start_server([GameServicer(runner, game.modules, SIGNER, limiter=limits).registration()])
+
+
 @pytest.fixture
 def limited_race(race_pb: Any, redis_client: redis.Redis) -> Iterator[RunningServer]:
     """The race rule service with limits: 3 commands per player a minute, 1 watch per token."""
-    game = load_game("race")
-    runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
-    limits = limiter(redis_client, watches=1, command_player="3/60")
-    running = start_server([GameServicer(runner, game.modules, SIGNER, limiter=limits).registration()])
+    running = serve_race(redis_client, limiter(redis_client, watches=1, command_player="3/60"))
     yield running
     running.stop(0)
 
@@ -266,12 +269,6 @@ def test_commands_and_watches_on_the_rule_service_are_limited(
     second = game.WatchMatch(watch, metadata=auth(spectator.token), timeout=30)
     limited(lambda: first_of(second), "watches_per_token", "quota_exceeded")
     first.cancel()
-
-
-def serve_race(client: redis.Redis, limits: Limiter) -> RunningServer:
-    game = load_game("race")
-    runner = MatchRunner(game.rules, game.codec, RedisEventStore(client))
-    return start_server([GameServicer(runner, game.modules, SIGNER, limiter=limits).registration()])
 
 
 def test_reads_on_the_rule_service_are_limited_per_player_and_per_address(

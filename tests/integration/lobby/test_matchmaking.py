@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -236,21 +237,21 @@ def _wait_all_done(client: redis.Redis, count: int, timeout_s: float = 120) -> l
 
 
 def test_a_group_waits_again_while_its_rule_service_is_down(
-    make_lobby: LobbyFactory, race_server: Any, redis_client: redis.Redis
+    make_lobby: LobbyFactory, refused_port: socket.socket, redis_client: redis.Redis
 ) -> None:
-    lobby = make_lobby(background=False)
+    port = refused_port.getsockname()[1]
+    lobby = make_lobby(background=False, race=port)
     channel = grpc.insecure_channel(f"127.0.0.1:{lobby.port}")
     stub = lobby_pb2_grpc.LobbyServiceStub(channel)
     ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
     tickets = [enqueue(stub, ada), enqueue(stub, bob)]
-    port = race_server.port
-    race_server.stop(0)
     repo = QueueRepository(redis_client)
     assert lobby.matcher.tick_game("race") == 0
     assert [repo.get(t).status for t in tickets] == [TicketStatus.WAITING] * 2
     assert not redis_client.exists(keys.mine(ada.player_id), keys.mine(bob.player_id))
     game = load_game("race")
     runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
+    refused_port.close()  # the service comes back on its port
     back = start_server([GameServicer(runner, game.modules, SIGNER).registration()], port=port)
     try:  # the lobby's channel reconnects after its back-off: the next ticks match them
         wait_until(lambda: lobby.matcher.tick_game("race"), 30, "the group matched once the service is back")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -305,11 +306,14 @@ def test_watch_room_pushes_changes_and_ends_with_the_seat_token(stub: Any) -> No
 
 
 def test_a_start_while_the_rule_service_is_down_is_unavailable_and_changes_nothing(
-    stub: Any, race_server: Any, redis_client: redis.Redis
+    make_lobby: LobbyFactory, refused_port: socket.socket, redis_client: redis.Redis
 ) -> None:
     """UNAVAILABLE (retryable), not FAILED_PRECONDITION: the room stays startable as it was (no
     match id, no match in the players' lists, no viewers kept for a private match), and the very
     same request starts it once the rule service is back."""
+    port = refused_port.getsockname()[1]
+    channel = grpc.insecure_channel(f"127.0.0.1:{make_lobby(race=port).port}")
+    stub = lobby_pb2_grpc.LobbyServiceStub(channel)
     ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
     room = create(stub, ada, seats=3, private=True)
     stub.JoinRoom(pb.JoinRoomRequest(invite_code=room.invite_code), metadata=bob.md, timeout=5)
@@ -317,8 +321,6 @@ def test_a_start_while_the_rule_service_is_down_is_unavailable_and_changes_nothi
     add_bot(stub, ada, room.room_id)
     before = stub.GetRoom(pb.GetRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5).room
     keys_before = state_size(redis_client)
-    port = race_server.port
-    race_server.stop(0)
     request = pb.StartRoomRequest(room_id=room.room_id)
     err = fails(
         lambda: stub.StartRoom(request, metadata=ada.md, timeout=20),
@@ -336,6 +338,7 @@ def test_a_start_while_the_rule_service_is_down_is_unavailable_and_changes_nothi
         assert not mine.matches
     game = load_game("race")
     runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
+    refused_port.close()  # the service comes back on its port
     back = start_server([GameServicer(runner, game.modules, SIGNER).registration()], port=port)
     try:
 
@@ -353,6 +356,7 @@ def test_a_start_while_the_rule_service_is_down_is_unavailable_and_changes_nothi
         assert [m.match_id for m in mine.matches] == [started.match_id]
     finally:
         back.stop(0)
+        channel.close()
 
 
 def test_spectator_tokens_see_the_public_view(stub: Any, race_stub: Any) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from services.florenza import bots
 from services.florenza.rules.commands import HireArtist, PlanWorkshop
 from services.florenza.rules.goods import Goods
@@ -93,12 +95,27 @@ def test_the_searching_seat_keeps_its_one_ply_best_command() -> None:
         assert best in kept
 
 
-def test_a_rival_plans_only_what_it_can_pay_now() -> None:
+def test_a_rival_plans_only_what_it_can_pay_in_step_6() -> None:
     for step in PLACEMENTS[:30]:
         p = step.state.players[step.actor.seat]
+        _, purse = bots._Valuation(C, step.state).districts(p)
         for c in bots.candidates(RULES, step.state, step.actor.seat, step.legal, True):
             if isinstance(c, PlanWorkshop):
-                assert p.goods.covers(C.workshop[c.workshop].cost)
+                assert purse.covers(C.workshop[c.workshop].cost)
+
+
+def test_hires_are_judged_by_the_purse_of_step_7_not_the_goods_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A work this round's production pays for is worth as much to ``greedy``: the pruner keeps it."""
+    step = next(s for s in PLACEMENTS if any(isinstance(c, HireArtist) for c in s.legal))
+    seat = step.actor.seat
+    broke = replace(step.state.players[seat], goods=Goods())
+    state = replace(step.state, players=tuple(broke if p.seat == seat else p for p in step.state.players))
+    legal = RULES.legal_commands(state, step.actor)
+    hires = [c for c in legal if isinstance(c, HireArtist) and bots.missing(Goods(), C.work[c.work].cost) > 2]
+    assert hires and not set(hires) & set(bots.candidates(RULES, state, seat, legal, False))
+    rich = Goods(2000, 9, 9, 9, 9, 9, 9)  # as if the seat's workers produced it all in step 6
+    monkeypatch.setattr(bots._Valuation, "districts", lambda self, p: (0.0, rich))
+    assert set(hires) & set(bots.candidates(RULES, state, seat, legal, False))
 
 
 def test_greedy_beats_random() -> None:

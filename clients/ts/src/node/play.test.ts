@@ -21,6 +21,7 @@ import { LobbyService, BotLevel, RoomVisibility } from "../gen/tabula/lobby/v1/l
 import { LorenzoService, Phase } from "../gen/tabula/lorenzo/v1/lorenzo_pb.js";
 import { TrajanService, Phase as TrajanPhase } from "../gen/tabula/trajan/v1/trajan_pb.js";
 import { FlorenzaService, Phase as FlorenzaPhase } from "../gen/tabula/florenza/v1/florenza_pb.js";
+import { retryLimited } from "../retry.js";
 import { bearer, reason } from "../tabula.js";
 
 const BASE_URL = process.env.TABULA_GATEWAY_URL ?? "http://127.0.0.1:8080";
@@ -123,6 +124,9 @@ async function setUpRoom(
   return started;
 }
 
+// A rate-limited call (resource_exhausted with a RetryInfo) is sent again, the same request, after the delay.
+const limited = { onWait: (ms: number) => console.log(`busy, retrying in ${Math.max(ms / 1000, 0.1).toFixed(1)} s`) };
+
 // Play our seat until the match has an outcome; returns the final view and how many commands we sent.
 async function playToTheEnd<Reply>(
   game: RuleService, watcher: RuleService, matchId: string, seat: number, token: string,
@@ -142,13 +146,14 @@ async function playSeat<Reply>(
   let sent = 0;
   for (;;) {
     assert.ok(Date.now() < deadline, `the match did not end within ${BUDGET_MS / 1000} s (${sent} commands sent)`);
-    const view = await game.getView({ matchId }, call(token));
+    const view = await retryLimited(() => game.getView({ matchId }, call(token)), limited);
     if (view.outcome) return { view: view as Reply, sent };
     if (view.seatsToAct.includes(seat) && view.legalCommands.length > 0) {
       const command = view.legalCommands[randomInt(view.legalCommands.length)];
+      // one command id for every try of this command: a retry lands once
+      const request = { matchId, expectedVersion: view.version, commandId: randomUUID(), command: command as never };
       try {
-        await game.submitCommand(
-          { matchId, expectedVersion: view.version, commandId: randomUUID(), command: command as never }, call(token));
+        await retryLimited(() => game.submitCommand(request, call(token)), limited);
         sent += 1;
       } catch (err) {
         // another actor (a bot, the system) moved first: look again

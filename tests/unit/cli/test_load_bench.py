@@ -1,0 +1,60 @@
+"""The load suite's pure parts: the bot-lag pairing, percentiles, the profile and the stack's env."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from services.cli.load_bench import PROFILES, bot_lags, percentile, profile_from_env, stack_env
+from shared.store import StoredEvent
+
+
+def event(version: int, command_id: str, actor: str, at: int) -> StoredEvent:
+    return StoredEvent(version, "E", b"", "public", command_id, actor, at, 1)
+
+
+def test_a_bot_lag_runs_from_seat_0_to_the_next_bot_move_past_system_steps() -> None:
+    log = [
+        event(1, "create", "system", 0),
+        event(2, "h1", "seat:0", 100),
+        event(3, "h1", "seat:0", 105),  # the same command's second event
+        event(4, "sys", "system", 130),
+        event(5, "b1", "bot:1:random", 400),
+        event(6, "b2", "bot:2:random", 900),  # not after a seat-0 command
+        event(7, "h2", "seat:0", 1000),
+        event(8, "h3", "seat:0", 1200),  # seat 0 again next: h2 has no sample
+        event(9, "b3", "bot:3:random", 1250),
+        event(10, "h4", "seat:0", 1300),  # nobody after it yet
+    ]
+    assert bot_lags(log) == [300.0, 50.0]
+
+
+def test_percentile_by_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 0.5) == 50
+    assert percentile(values, 0.99) == 99
+    assert percentile(list(reversed(values)), 1.0) == 100
+    assert percentile([7.0], 0.99) == 7
+    assert math.isnan(percentile([], 0.5))
+
+
+def test_the_profile_is_quick_unless_full_is_asked_for() -> None:
+    assert profile_from_env({}) is PROFILES["quick"]
+    assert profile_from_env({"TABULA_BENCH_LOAD": "full"}) is PROFILES["full"]
+    assert PROFILES["full"].matches == (50, 200, 500)
+    assert PROFILES["full"].streams == (1000, 10000)
+    with pytest.raises(ValueError, match="quick or full"):
+        profile_from_env({"TABULA_BENCH_LOAD": "huge"})
+
+
+def test_the_stack_runs_on_its_own_redis_ports_and_secret_with_no_limits() -> None:
+    env = stack_env(
+        "s" * 64, {"REDIS_URL": "redis://127.0.0.1:6379/0", "TABULA_METRICS_PORT": "9100", "X": "y"}
+    )
+    assert "REDIS_URL" not in env and "TABULA_METRICS_PORT" not in env
+    assert env["X"] == "y" and env["TABULA_SECRET"] == "s" * 64
+    assert env["TABULA_LIMIT_COMMAND_IP"] == "off" and env["TABULA_LIMIT_WATCHES_PER_TOKEN"] == "0"
+    ports = [int(v) for k, v in env.items() if k.endswith("_PORT")]
+    assert {"TABULA_LORENZO_PORT", "TABULA_LOBBY_PORT", "TABULA_GATEWAY_PORT"} <= set(env)
+    assert len(set(ports)) == len(ports) and 6379 not in ports
