@@ -509,6 +509,8 @@ def spectator_streams(address: str, calls: Calls, steps: list[Step], profile: Pr
             Result(f"{name}.delivery_lag_p50_ms", percentile(watched.lags, 0.5), "ms"),
             Result(f"{name}.delivery_lag_p99_ms", p99, "ms", "< 250", p99 < 250),
         ]
+        others = sorted((code, n) for code, n in watched.errors.items() if code != "RESOURCE_EXHAUSTED")
+        results += [Result(f"{name}.stream_errors.{code}", n, "streams") for code, n in others]
     return results
 
 
