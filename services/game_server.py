@@ -6,26 +6,36 @@ import sys
 
 from services.games import game_port, load_game
 from shared.archive import storage_from_env
-from shared.config import Settings, redis_client
+from shared.config import Settings, async_redis_client, redis_client
 from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, serve_forever, start_server
+from shared.grpc_server import Limits, RunningServer, serve_forever, start_server
 from shared.observability import setup_logging, start_metrics
 from shared.ratelimit import Limiter
 from shared.runner import MatchRunner
-from shared.store.redis_store import RedisEventStore
+from shared.store.redis_store import RedisEventStore, RedisStreamReader
 from shared.tokens import SecretMissing, TokenSigner, keyring_from_env
+from shared.watch import WatchHub, watch_connections
 
 
-def build(game: str, settings: Settings, port: int, signer: TokenSigner) -> RunningServer:
+def build(
+    game: str, settings: Settings, port: int, signer: TokenSigner, limits: Limits | None = None
+) -> RunningServer:
+    """``limits``: the server's caps (default: from the environment); both Redis pools are sized
+    from them (docs/operations.md, "Concurrency caps")."""
+    limits = limits if limits is not None else Limits.from_env()
     loaded = load_game(game)
-    client = redis_client(settings)
+    client = redis_client(settings, limits.redis_connections())
     store = RedisEventStore(client, shards=settings.shards)
     runner = MatchRunner(loaded.rules, loaded.codec, store)
     content = loaded.manifest.content.build if loaded.manifest.content is not None else None
     limiter = Limiter.from_env(client)
     archive = storage_from_env()  # where finished matches went: Replay / ExportLog read them there
-    servicer = GameServicer(runner, loaded.modules, signer, content=content, limiter=limiter, archive=archive)
-    return start_server([servicer.registration()], port=port, host=settings.host, workers=256)
+    watch_client = async_redis_client(settings, watch_connections(limits, settings.shards))
+    hub = WatchHub(RedisStreamReader(watch_client, store))
+    servicer = GameServicer(
+        runner, loaded.modules, signer, content=content, limiter=limiter, archive=archive, hub=hub
+    )
+    return start_server([servicer.registration()], port=port, host=settings.host, limits=limits)
 
 
 def main(game: str) -> None:

@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from urllib.parse import urlparse
 
 import redis
+import redis.asyncio
+import redis.asyncio.cluster
 import redis.cluster
 
-from shared.store.redis_store import RedisClient
+from shared.store.redis_store import AsyncRedisClient, RedisClient
 
 # The platform's own processes. A game's rule service takes its default port from its manifest
 # (``services.games.game_port``): shared never learns which games exist.
@@ -46,10 +48,43 @@ def port_for(service: str, env: Mapping[str, str] | None = None, default: int | 
     return int(e.get(f"TABULA_{service.upper()}_PORT", fallback))
 
 
-def redis_client(settings: Settings) -> RedisClient:
-    """Bytes in, bytes out (payloads are protobuf). Cluster mode follows TABULA_REDIS_CLUSTER."""
+def redis_client(settings: Settings, max_connections: int | None = None) -> RedisClient:
+    """Bytes in, bytes out (payloads are protobuf). Cluster mode follows TABULA_REDIS_CLUSTER.
+
+    ``max_connections``: the pool's size (per node on a cluster), for a server sized from its caps
+    (``shared.grpc_server.Limits.redis_connections``); a caller past it waits for a connection
+    instead of failing. None: redis-py's default pool, unbounded in practice.
+    """
     if settings.redis_cluster:
         url = urlparse(settings.redis_url)
         node = redis.cluster.ClusterNode(url.hostname or "127.0.0.1", url.port or 6379)  # type: ignore[no-untyped-call]
-        return redis.cluster.RedisCluster(startup_nodes=[node], socket_timeout=30)
-    return redis.Redis.from_url(settings.redis_url, socket_timeout=30, health_check_interval=30)
+        if max_connections is None:
+            return redis.cluster.RedisCluster(startup_nodes=[node], socket_timeout=30)
+        return redis.cluster.RedisCluster(
+            startup_nodes=[node], socket_timeout=30, max_connections=max_connections
+        )
+    if max_connections is None:
+        return redis.Redis.from_url(settings.redis_url, socket_timeout=30, health_check_interval=30)
+    pool = redis.BlockingConnectionPool.from_url(
+        settings.redis_url,
+        max_connections=max_connections,
+        timeout=20,
+        socket_timeout=30,
+        health_check_interval=30,
+    )
+    return redis.Redis(connection_pool=pool)
+
+
+def async_redis_client(settings: Settings, max_connections: int) -> AsyncRedisClient:
+    """A ``redis.asyncio`` client of at most ``max_connections`` (per node on a cluster), for the
+    watch hub's readers (``shared.watch``); bytes in, bytes out."""
+    if settings.redis_cluster:
+        url = urlparse(settings.redis_url)
+        node = redis.asyncio.cluster.ClusterNode(url.hostname or "127.0.0.1", url.port or 6379)
+        return redis.asyncio.cluster.RedisCluster(
+            startup_nodes=[node], socket_timeout=30, max_connections=max_connections
+        )
+    pool = redis.asyncio.BlockingConnectionPool.from_url(
+        settings.redis_url, max_connections=max_connections, timeout=20, socket_timeout=30
+    )
+    return redis.asyncio.Redis(connection_pool=pool)

@@ -17,7 +17,7 @@ import secrets
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 import grpc
@@ -28,20 +28,21 @@ from shared.archive import ArchiveStorage, archived_lines, archived_runner
 from shared.codec import MessageCodec, to_proto, union_field, wrap_union
 from shared.decider import SPECTATOR, SYSTEM, Actor, Visibility
 from shared.errors import InvalidArgument, PermissionDenied
-from shared.grpc_server import Registration, rpc, stream_rpc
+from shared.grpc_server import Registration, offload, offload_soon, rpc, stream_rpc
 from shared.protogen import GameModules
 from shared.ratelimit import Limiter
 from shared.runner import MatchRunner
 from shared.seats import SeatInfo, seat_of_actor, seats_of
 from shared.store import StoredEvent
 from shared.tokens import Claims, Scope, TokenError, TokenSigner, game_audience
-from shared.watch import WatchHub
+from shared.watch import WatchHub, reader_for
 
 MAX_SEATS = 64  # far above any game's; the rules' make_config names the game's own range
 MAX_NAME = 64  # a player id or a bot level in CreateMatch
 MAX_OPTIONS = 16
 MAX_OPTION_TEXT = 64
 MAX_TURN_SECONDS = 7 * 24 * 3600
+SHOWN_KEPT = 4096  # watch replies kept converted (a busy match's recent events, for all its watchers)
 ARCHIVED_KEPT = 16  # archived matches kept folded in memory, for a replay stepped version by version
 
 
@@ -109,7 +110,11 @@ class GameServicer:
     and ``ExportLog`` of a match no longer in Redis read its log there (a few are kept in memory).
     Tokens must be for this game's service (audience ``game:<name>``). ``limiter``: the rate
     limits on commands, watches and reads (GetView, Replay, ExportLog) and the watch quota per
-    token (None: none, for tests of other things); service tokens are never limited.
+    token (None: none, for tests of other things); service tokens are never limited. ``hub``: where
+    ``WatchMatch`` streams read (default: a hub over the runner's store, ``shared.watch.reader_for``).
+
+    Every RPC but ``WatchMatch`` is synchronous code run on the server's thread pool;
+    ``WatchMatch`` is a coroutine on the serving loop (``shared.grpc_server``).
     """
 
     def __init__(
@@ -121,6 +126,7 @@ class GameServicer:
         content: Callable[[], Any] | None = None,
         archive: ArchiveStorage | None = None,
         limiter: Limiter | None = None,
+        hub: WatchHub | None = None,
     ) -> None:
         self.runner, self.modules, self.signer, self.limiter = runner, modules, signer, limiter
         self.archive = archive
@@ -135,7 +141,8 @@ class GameServicer:
             modules.pb2, [*self.rules.command_types, *self.rules.event_types, self.rules.view_type]
         )
         self.keepalive_ms = int(keepalive_s * 1000)
-        self.hub = WatchHub(runner.store)
+        self.hub = hub if hub is not None else WatchHub(reader_for(runner.store))
+        self._shown: OrderedDict[tuple[str, int], Any] = OrderedDict()  # the watch's converted events
 
     # ------------------------------------------------------------ helpers
     def _claims(self, context: grpc.ServicerContext) -> Claims:
@@ -153,14 +160,6 @@ class GameServicer:
         """A command, a watch or a read of a seat or a spectator: its rate limits (service tokens: none)."""
         if self.limiter is not None and claims.scope is not Scope.SERVICE:
             self.limiter.check(action, context, claims.player_id)
-
-    def _watching(
-        self, claims: Claims, stream: Iterator[Any], context: grpc.ServicerContext
-    ) -> Iterator[Any]:
-        """``stream`` under the token's concurrent-watch quota."""
-        if self.limiter is None or claims.scope is Scope.SERVICE:
-            return stream
-        return self.limiter.watching(claims.token_id, stream, context.add_callback)
 
     def _setup(self, request: Any) -> tuple[str, int, dict[str, str]]:
         """The match id, seed and platform meta of a CreateMatch request, every field checked."""
@@ -280,34 +279,51 @@ class GameServicer:
         )
 
     @stream_rpc("game")
-    def WatchMatch(self, request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+    async def WatchMatch(self, request: Any, context: Any) -> AsyncIterator[Any]:
         bounds.match_id(request.match_id)
         claims = self._claims(context)
         viewer = actor_for(claims, request.match_id)
         bounds.count(request.from_version, "from_version")
-        seats = seat_messages(self.runner.load(request.match_id).meta)  # NOT_FOUND before the stream starts
-        self._limit("watch", claims, context)
-        yield from self._watching(claims, self._follow(request, viewer, seats, context), context)
+        loaded = await offload(self.runner.load, request.match_id)  # NOT_FOUND before the stream starts
+        seats = seat_messages(loaded.meta)
+        lease = None
+        if self.limiter is not None and claims.scope is not Scope.SERVICE:
+            await offload(self.limiter.check, "watch", context, claims.player_id)
+            lease = await offload(self.limiter.lease, claims.token_id)  # the token's concurrent-watch quota
+        try:
+            async for reply in self._follow(request, viewer, seats):
+                if lease is not None and lease.due():
+                    await offload(lease.renew)
+                yield reply
+        finally:
+            if lease is not None:
+                offload_soon(lease.release)
 
-    def _follow(
-        self, request: Any, viewer: Actor, seats: list[common_pb2.Seat], context: grpc.ServicerContext
-    ) -> Iterator[Any]:
+    async def _follow(self, request: Any, viewer: Actor, seats: list[common_pb2.Seat]) -> AsyncIterator[Any]:
         """WatchMatch's replies: the viewer's events from ``from_version`` on, keepalives when idle."""
-        pb2, head = self.modules.pb2, max(request.from_version, 1) - 1
-        for batch in self.hub.watch(request.match_id, head + 1, self.keepalive_ms / 1000):
-            if not context.is_active():
-                return
+        pb2, match_id = self.modules.pb2, request.match_id
+        async for batch, head in self.hub.watch(match_id, request.from_version, self.keepalive_ms / 1000):
             if not batch:
-                head = max(head, self.hub.head(request.match_id))
                 yield pb2.WatchMatchResponse(keepalive=common_pb2.Keepalive(head_version=head))
             shown = False
             for event in batch:
-                head = event.version
                 if Visibility.decode(event.visibility).visible_to(viewer):
                     shown = True
-                    yield pb2.WatchMatchResponse(event=self._match_event(event, seats))
+                    yield self._shown_event(match_id, event, seats)
             if batch and not shown:  # the match moved out of the viewer's sight (a draft pick): say so now
-                yield pb2.WatchMatchResponse(keepalive=common_pb2.Keepalive(head_version=head))
+                last = batch[-1].version
+                yield pb2.WatchMatchResponse(keepalive=common_pb2.Keepalive(head_version=last))
+
+    def _shown_event(self, match_id: str, event: StoredEvent, seats: list[common_pb2.Seat]) -> Any:
+        """The reply carrying ``event``, converted once for all its watchers (the last few kept)."""
+        key = (match_id, event.version)
+        reply = self._shown.get(key)
+        if reply is None:
+            reply = self.modules.pb2.WatchMatchResponse(event=self._match_event(event, seats))
+            self._shown[key] = reply
+            while len(self._shown) > SHOWN_KEPT:
+                self._shown.popitem(last=False)
+        return reply
 
     @rpc("game")
     def Replay(self, request: Any, context: grpc.ServicerContext) -> Any:

@@ -27,7 +27,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from shared.errors import ResourceExhausted
@@ -173,41 +173,66 @@ class Limiter:
                 f"too many calls ({limit}: {rate.count} per {rate.per_s:g} s); retry later",
             )
 
-    def watching(
-        self, token_id: str, stream: Iterator[T], on_end: Callable[[Callable[[], None]], object]
-    ) -> Iterator[T]:
-        """``stream`` while the token holds a watch lease (quota ``watches_per_token``).
-
-        ``on_end`` registers the release for when the call ends however it ends (the gRPC
-        context's ``add_callback``); the lease is renewed as the stream yields (it yields at least
-        at every keepalive) and given back when the stream is closed.
-        """
+    def lease(self, token_id: str) -> WatchLease | None:
+        """A watch lease of the token (quota ``watches_per_token``), or ResourceExhausted when it
+        holds ``most`` live ones; None when there is no quota (or no token id)."""
         most = self.quotas["watches_per_token"]
         if most <= 0 or not token_id:
-            yield from stream
-            return
-        key, lease = f"{PREFIX}:watches:{token_id}", uuid.uuid4().hex
-        if not int(self._lease(keys=[key], args=[lease, most, self.lease_ms])):
+            return None
+        lease = WatchLease(self, f"{PREFIX}:watches:{token_id}", uuid.uuid4().hex, most)
+        if not int(self._lease(keys=[lease.key], args=[lease.lease_id, most, self.lease_ms])):
             raise ResourceExhausted(
                 "quota_exceeded",
                 "watches_per_token",
                 self.lease_ms / 1000,
                 f"this token already has {most} open watch streams; close one first",
             )
+        return lease
 
-        def release() -> None:  # idempotent: the call's end and the stream's close both give it back
-            self.client.zrem(key, lease)
+    def watching(
+        self, token_id: str, stream: Iterator[T], on_end: Callable[[Callable[[], None]], object]
+    ) -> Iterator[T]:
+        """``stream`` while the token holds a watch lease (:meth:`lease`).
 
-        on_end(release)
-        renewed = time.monotonic()
+        ``on_end`` registers the release for when the call ends however it ends (the gRPC
+        context's ``add_callback``); the lease is renewed as the stream yields (it yields at least
+        at every keepalive) and given back when the stream is closed.
+        """
+        lease = self.lease(token_id)
+        if lease is None:
+            yield from stream
+            return
+        on_end(lease.release)
         try:
             for item in stream:
-                if time.monotonic() - renewed > self.lease_ms / 3000:
-                    self._lease(keys=[key], args=[lease, most, self.lease_ms])
-                    renewed = time.monotonic()
+                if lease.due():
+                    lease.renew()
                 yield item
         finally:
-            release()
+            lease.release()
+
+
+@dataclass
+class WatchLease:
+    """One open watch stream's lease: renewed while it runs, given back when it ends."""
+
+    limiter: Limiter
+    key: str
+    lease_id: str
+    most: int
+    renewed: float = field(default_factory=time.monotonic)
+
+    def due(self) -> bool:
+        """A third of the lease has passed since it was taken or renewed."""
+        return time.monotonic() - self.renewed > self.limiter.lease_ms / 3000
+
+    def renew(self) -> None:
+        self.limiter._lease(keys=[self.key], args=[self.lease_id, self.most, self.limiter.lease_ms])
+        self.renewed = time.monotonic()
+
+    def release(self) -> None:
+        """Idempotent: the call's end and the stream's close may both give it back."""
+        self.limiter.client.zrem(self.key, self.lease_id)
 
 
 # ---------------------------------------------------------------- who is calling

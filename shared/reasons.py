@@ -127,6 +127,13 @@ PLATFORM: tuple[Reason, ...] = (
         "that many open watch streams); close one, or retry after the `google.rpc.RetryInfo` delay.",
     ),
     Reason(
+        "over_capacity",
+        "RESOURCE_EXHAUSTED",
+        "This instance is serving as many calls or streams as it is configured for: metadata `limit` "
+        "names the cap (`max_inflight`, `max_streams`, `max_blocking_streams`); retry after the "
+        "`google.rpc.RetryInfo` delay (another instance may take it).",
+    ),
+    Reason(
         "match_over",
         "FAILED_PRECONDITION",
         "A command for a match that has ended.",

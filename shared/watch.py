@@ -1,102 +1,232 @@
-"""Fan-out of match streams to many watchers in one process.
+"""Fan-out of match streams to many watchers in one process, on the serving event loop.
 
-One background reader per watched match blocks on the store (``XREAD BLOCK``) and keeps the
-recent events in memory; every local watcher of that match waits on a condition and reads from
-that buffer. So a thousand watchers of one match cost one Redis connection, not a thousand, and
-they all see exactly the same sequence. A watcher that starts further back than the buffer
-reads the gap from the store first (a plain range read), so any version is resumable.
+The watched matches are read together: they are put in groups (on Redis, the matches of one shard,
+at most :data:`STREAMS_PER_READ` of them), and each group has one reader coroutine doing one
+blocking ``XREAD`` over all its matches' streams at a time. What it reads goes into the match's
+feed (the recent events in memory) and wakes the match's watchers, coroutines that each serve one
+stream. So ten thousand watchers of a thousand matches cost no thread and a bounded number of
+Redis connections (one per group, plus :data:`GAP_READS`), not a thread and a connection per match.
+
+A watcher that starts further back than the feed's buffer, or falls that far behind (a slow
+client: gRPC's flow control holds its coroutine), reads the gap from the store first (a plain
+range read, at most :data:`GAP_READS` at once), so any version is resumable and a slow watcher
+holds no memory of its own: the only buffer is the feed's, shared by all its watchers.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
+import asyncio
+import contextlib
+import itertools
+from collections import deque
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from shared.store import EventStore, StoredEvent
+from shared.grpc_server import Limits
+from shared.store import EventStore, StoredEvent, shard_of
+from shared.store.redis_store import RedisEventStore
 
-BUFFER = 2000
+BUFFER = 2000  # recent events kept per watched match
+STREAMS_PER_READ = 1000  # matches one reader reads in one XREAD
+GAP_READS = 8  # range reads of watchers behind the buffer, at once
+POLL_S = 0.02  # the polling reader's pause between looks (the in-memory store has no blocking read)
 
 
-@dataclass
+class StreamReader(Protocol):
+    """How the hub reads a store without blocking the loop."""
+
+    def group(self, match_id: str) -> int:
+        """Matches of one group can be read in one call (Redis: the same shard, so the same slot)."""
+        ...
+
+    async def version(self, match_id: str) -> int: ...
+
+    async def read(self, match_id: str, from_version: int, to_version: int) -> list[StoredEvent]: ...
+
+    async def read_new(self, after: Mapping[str, int], block_ms: int) -> dict[str, list[StoredEvent]]:
+        """The events of one group's matches after the given versions, waiting up to ``block_ms``
+        for the first; empty after that long without any."""
+        ...
+
+
+class PollingReader:
+    """A :class:`StreamReader` over a synchronous store that answers at once (the in-memory one):
+    ``read_new`` looks every :data:`POLL_S` until something came or ``block_ms`` passed."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    def group(self, match_id: str) -> int:
+        return shard_of(match_id, self.store.shards)
+
+    async def version(self, match_id: str) -> int:
+        return self.store.version(match_id)
+
+    async def read(self, match_id: str, from_version: int, to_version: int) -> list[StoredEvent]:
+        return self.store.read(match_id, from_version, to_version)
+
+    async def read_new(self, after: Mapping[str, int], block_ms: int) -> dict[str, list[StoredEvent]]:
+        deadline = asyncio.get_running_loop().time() + block_ms / 1000
+        while True:
+            found = {m: events for m, v in after.items() if (events := self.store.read(m, v + 1))}
+            if found or asyncio.get_running_loop().time() >= deadline:
+                return found
+            await asyncio.sleep(POLL_S)
+
+
+def watch_connections(limits: Limits, shards: int) -> int:
+    """The watch readers' Redis connections at most: one reader per shard and per
+    :data:`STREAMS_PER_READ` watched matches beyond (a match has at least one watcher, so at most
+    ``max_streams`` matches are watched), and the range reads."""
+    return shards + -(-limits.max_streams // STREAMS_PER_READ) + GAP_READS
+
+
+def reader_for(store: EventStore, connections: int = 32) -> StreamReader:
+    """The store's own asynchronous reader (Redis: a ``redis.asyncio`` pool of ``connections``
+    to the same server), else polling."""
+    if isinstance(store, RedisEventStore):
+        return store.stream_reader(connections)
+    return PollingReader(store)
+
+
+@dataclass(eq=False)
 class _Feed:
-    head: int
-    events: list[StoredEvent] = field(default_factory=list)  # contiguous, ending at head
+    match_id: str
+    head: int = 0
+    events: deque[StoredEvent] = field(default_factory=lambda: deque(maxlen=BUFFER))  # ending at head
     watchers: int = 0
     error: Exception | None = None
-    changed: threading.Condition = field(default_factory=threading.Condition)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    ready: asyncio.Future[None] | None = None  # the start: the head read, the feed in a group
+
+    def wake(self) -> None:
+        changed, self.changed = self.changed, asyncio.Event()
+        changed.set()
+
+
+@dataclass(eq=False)
+class _Group:
+    key: int
+    feeds: dict[str, _Feed] = field(default_factory=dict)
+    task: asyncio.Task[None] | None = None
 
 
 class WatchHub:
-    def __init__(self, store: EventStore, block_ms: int = 1000) -> None:
-        self.store = store
-        self.block_ms = block_ms
-        self._feeds: dict[str, _Feed] = {}
-        self._lock = threading.Lock()
+    """Every local watcher of every match, read by one reader per group of matches.
 
-    def watch(self, match_id: str, from_version: int, idle_s: float) -> Iterator[list[StoredEvent]]:
-        """Batches from ``from_version`` on; an empty batch after ``idle_s`` without news."""
-        feed = self._join(match_id)
+    Used from the serving loop only (no locks: one thread)."""
+
+    def __init__(
+        self, reader: StreamReader, block_ms: int = 1000, streams_per_read: int = STREAMS_PER_READ
+    ) -> None:
+        self.reader = reader
+        self.block_ms = block_ms
+        self.streams_per_read = streams_per_read
+        self._feeds: dict[str, _Feed] = {}
+        self._groups: dict[int, list[_Group]] = {}
+        self._gap: asyncio.Semaphore | None = None
+
+    async def watch(
+        self, match_id: str, from_version: int, idle_s: float
+    ) -> AsyncGenerator[tuple[list[StoredEvent], int], None]:
+        """Batches from ``from_version`` on, each with the match's head; an empty batch after
+        ``idle_s`` without news. A store failure ends every watcher of the match with it."""
+        feed = await self._join(match_id)
         try:
             next_version = max(from_version, 1)
             while True:
-                batch = self._take(match_id, feed, next_version, idle_s)
+                batch = await self._take(feed, next_version, idle_s)
                 if batch:
                     next_version = batch[-1].version + 1
-                yield batch
+                yield batch, max(feed.head, next_version - 1)
         finally:
-            self._leave(match_id, feed)
-
-    def head(self, match_id: str) -> int:
-        with self._lock:
-            feed = self._feeds.get(match_id)
-        return feed.head if feed is not None else self.store.version(match_id)
-
-    def _take(self, match_id: str, feed: _Feed, next_version: int, idle_s: float) -> list[StoredEvent]:
-        with feed.changed:
-            if feed.head < next_version and feed.error is None:
-                feed.changed.wait(idle_s)
-            if feed.error is not None:
-                raise feed.error
-            if feed.head < next_version:
-                return []
-            first_buffered = feed.events[0].version if feed.events else feed.head + 1
-            if next_version >= first_buffered:
-                return feed.events[next_version - first_buffered :]
-            head = feed.head
-        return self.store.read(match_id, next_version, head)  # older than the buffer
-
-    def _join(self, match_id: str) -> _Feed:
-        with self._lock:
-            feed = self._feeds.get(match_id)
-            if feed is None:
-                feed = self._feeds[match_id] = _Feed(head=self.store.version(match_id))
-                threading.Thread(
-                    target=self._pump, args=(match_id, feed), daemon=True, name=f"watch-{match_id}"
-                ).start()
-            feed.watchers += 1
-            return feed
-
-    def _leave(self, match_id: str, feed: _Feed) -> None:
-        with self._lock:
             feed.watchers -= 1
 
-    def _pump(self, match_id: str, feed: _Feed) -> None:
-        """The one reader of a match: appends new events to the feed until nobody watches."""
+    @property
+    def watched(self) -> int:
+        """Matches with a feed (a reader's view: the feeds nobody watches go at its next read)."""
+        return len(self._feeds)
+
+    async def _take(self, feed: _Feed, next_version: int, idle_s: float) -> list[StoredEvent]:
+        if feed.head < next_version and feed.error is None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(feed.changed.wait(), idle_s)
+        if feed.error is not None:
+            raise feed.error
+        if feed.head < next_version:
+            return []
+        first_buffered = feed.events[0].version if feed.events else feed.head + 1
+        if next_version >= first_buffered:
+            return list(itertools.islice(feed.events, next_version - first_buffered, None))
+        if self._gap is None:
+            self._gap = asyncio.Semaphore(GAP_READS)
+        async with self._gap:  # older than the buffer
+            return await self.reader.read(feed.match_id, next_version, feed.head)
+
+    async def _join(self, match_id: str) -> _Feed:
+        feed = self._feeds.get(match_id)
+        if feed is None or feed.error is not None:
+            feed = self._feeds[match_id] = _Feed(match_id)
+            feed.ready = asyncio.ensure_future(self._start(feed))
+        feed.watchers += 1
         try:
-            for batch in self.store.subscribe(match_id, feed.head + 1, self.block_ms):
-                with self._lock:
+            assert feed.ready is not None
+            await asyncio.shield(feed.ready)
+        except BaseException:
+            feed.watchers -= 1
+            raise
+        return feed
+
+    async def _start(self, feed: _Feed) -> None:
+        try:
+            feed.head = await self.reader.version(feed.match_id)
+        except Exception as err:
+            feed.error = err
+            if self._feeds.get(feed.match_id) is feed:
+                del self._feeds[feed.match_id]
+            raise
+        key = self.reader.group(feed.match_id)
+        groups = self._groups.setdefault(key, [])
+        group = next((g for g in groups if len(g.feeds) < self.streams_per_read), None)
+        if group is None:
+            group = _Group(key)
+            groups.append(group)
+        group.feeds[feed.match_id] = feed
+        if group.task is None:
+            group.task = asyncio.ensure_future(self._pump(group))
+
+    async def _pump(self, group: _Group) -> None:
+        """The one reader of a group: appends new events to its feeds until nobody watches."""
+        try:
+            while True:
+                for match_id, feed in list(group.feeds.items()):
                     if feed.watchers == 0:
-                        del self._feeds[match_id]
-                        return
-                if batch:
-                    with feed.changed:
-                        feed.events = (feed.events + batch)[-BUFFER:]
-                        feed.head = batch[-1].version
-                        feed.changed.notify_all()
+                        del group.feeds[match_id]
+                        if self._feeds.get(match_id) is feed:
+                            del self._feeds[match_id]
+                if not group.feeds:
+                    self._groups[group.key].remove(group)
+                    if not self._groups[group.key]:
+                        del self._groups[group.key]
+                    return
+                found = await self.reader.read_new(
+                    {m: feed.head for m, feed in group.feeds.items()}, self.block_ms
+                )
+                for match_id, events in found.items():
+                    if (target := group.feeds.get(match_id)) is None:
+                        continue
+                    fresh = [e for e in events if e.version > target.head]
+                    if fresh:
+                        target.events.extend(fresh)
+                        target.head = fresh[-1].version
+                        target.wake()
         except Exception as err:  # the store failed: hand the error to every watcher, start afresh next time
-            with self._lock:
-                self._feeds.pop(match_id, None)
-            with feed.changed:
+            self._groups[group.key].remove(group)
+            if not self._groups[group.key]:
+                del self._groups[group.key]
+            for match_id, feed in group.feeds.items():
+                if self._feeds.get(match_id) is feed:
+                    del self._feeds[match_id]
                 feed.error = err
-                feed.changed.notify_all()
+                feed.wake()

@@ -116,13 +116,20 @@ def _cli(runs: int = 10) -> list[Result]:
     ]
 
 
+def _watch() -> list[Result]:
+    from services.cli.watch_bench import watch_benchmarks
+
+    return watch_benchmarks()
+
+
 def suites() -> dict[str, Callable[[], list[Result]]]:
-    """The store, one suite per registered game (named after it), the bots, the CLI, Redis memory, and
-    the full stack under load."""
+    """The store, one suite per registered game (named after it), the bots, the CLI, Redis memory,
+    the full stack under load, and the watch streams of one rule-service instance."""
     from services.games import game_names
 
     games = {name: _game(name) for name in game_names()}
-    return {"store": _store, **games, "bots": _bots, "cli": _cli, "memory": _memory, "load": _load}
+    fixed = {"bots": _bots, "cli": _cli, "memory": _memory, "load": _load, "watch": _watch}
+    return {"store": _store, **games, **fixed}
 
 
 @app.command()

@@ -33,11 +33,13 @@ from services.lobby.service_layer.notices import NoticeProjector, Notices
 from services.lobby.service_layer.projections import RatingsProjector, Standings
 from services.lobby.service_layer.rooms import RoomService
 from shared.config import Settings, port_for, redis_client
-from shared.grpc_server import RunningServer, serve_forever, start_server
+from shared.grpc_server import Limits, RunningServer, serve_forever, start_server
 from shared.observability import setup_logging, start_metrics
 from shared.ratelimit import Limiter
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import SecretMissing, TokenSigner, keyring_from_env
+
+BACKGROUND_THREADS = 3  # start_background's matcher, projector and notices: a Redis connection each
 
 
 def now_ms() -> int:
@@ -91,11 +93,14 @@ def build(
     keepalive_ms: int = 10_000,
     push: PushSender | None = None,
     limiter: Limiter | None = None,
+    limits: Limits | None = None,
 ) -> Lobby:
     """``push``: the push-notification hook (default: ``TABULA_PUSH`` from ``env``, else a log line);
     ``limiter``: the abuse limits (default: ``TABULA_LIMIT_*`` and ``TABULA_TRUSTED_GATEWAYS`` from
-    ``env``, else the defaults of ``shared/ratelimit.py``)."""
-    client = redis_client(settings)
+    ``env``, else the defaults of ``shared/ratelimit.py``); ``limits``: the server's caps (default:
+    ``TABULA_RPC_WORKERS`` ... from ``env``), which size the Redis pool (docs/operations.md)."""
+    limits = limits if limits is not None else Limits.from_env(env if env is not None else os.environ)
+    client = redis_client(settings, limits.redis_connections(background=BACKGROUND_THREADS))
     store = RedisEventStore(client, shards=settings.shards)
     mine, private = PlayerMatches(client), PrivateMatches(client)
     catalog = GameCatalog(signer, env, index=MatchIndex(client), mine=mine, private=private)
@@ -123,7 +128,7 @@ def build(
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
-    server = start_server([servicer.registration()], port=port, host=settings.host, workers=256)
+    server = start_server([servicer.registration()], port=port, host=settings.host, limits=limits)
     return Lobby(
         server,
         Matcher(queue_repo, catalog, clock, store, policy, ratings=ratings),

@@ -11,6 +11,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import redis
+import redis.asyncio
+import redis.asyncio.cluster
 import redis.cluster
 
 from shared.store.base import (
@@ -89,6 +91,8 @@ return 1
 """
 
 RedisClient = redis.Redis | redis.cluster.RedisCluster
+AsyncRedisClient = redis.asyncio.Redis | redis.asyncio.cluster.RedisCluster
+READ_COUNT = 500  # entries per stream in one XREAD
 # redis-py's stubs type replies as "bytes | str | Any | None" whatever the client's decoding;
 # this adapter always uses a bytes client, so replies are handled as Any.
 
@@ -187,6 +191,19 @@ class RedisEventStore:
                 last = batch[-1].version
             yield batch
 
+    def stream_reader(self, connections: int) -> RedisStreamReader:
+        """An asynchronous reader of the event streams over a ``redis.asyncio`` pool of at most
+        ``connections`` to the same server as this store's client (a plain ``redis.Redis``; a
+        cluster's reader is built from the settings, ``shared.config.async_redis_client``)."""
+        if not isinstance(self.client, redis.Redis):
+            raise TypeError("a cluster store's stream reader is built from the settings")
+        kwargs = self.client.connection_pool.connection_kwargs
+        wanted = ("host", "port", "db", "username", "password", "socket_timeout", "socket_connect_timeout")
+        pool = redis.asyncio.BlockingConnectionPool(
+            max_connections=connections, timeout=None, **{k: kwargs[k] for k in wanted if k in kwargs}
+        )
+        return RedisStreamReader(redis.asyncio.Redis(connection_pool=pool), self)
+
     def get_meta(self, match_id: str) -> dict[str, str]:
         raw = self.client.hgetall(self._key(match_id, "meta"))
         return {k.decode(): v.decode() for k, v in raw.items()}
@@ -245,6 +262,37 @@ class RedisEventStore:
             self.outbox_key(shard), f"({after}" if after != "0-0" else "-", "+", count=count
         )
         return [notice_from_entry(i, f) for i, f in entries]
+
+
+class RedisStreamReader:
+    """The watch hub's reader (``shared.watch.StreamReader``) of a :class:`RedisEventStore`'s
+    streams, on a ``redis.asyncio`` client: one ``XREAD`` reads many matches of one shard."""
+
+    def __init__(self, client: AsyncRedisClient, store: RedisEventStore) -> None:
+        self.client: Any = client
+        self.store = store
+
+    def group(self, match_id: str) -> int:
+        return shard_of(match_id, self.store.shards)
+
+    async def version(self, match_id: str) -> int:
+        raw = await self.client.hget(self.store._key(match_id, "meta"), "version")
+        return int(raw) if raw is not None else 0
+
+    async def read(self, match_id: str, from_version: int, to_version: int) -> list[StoredEvent]:
+        key = self.store._key(match_id, "events")
+        entries = await self.client.xrange(key, f"0-{max(from_version, 1)}", f"0-{to_version}")
+        return [_event(entry_id, fields) for entry_id, fields in entries]
+
+    async def read_new(self, after: Mapping[str, int], block_ms: int) -> dict[str, list[StoredEvent]]:
+        keys = {self.store._key(match_id, "events"): match_id for match_id in after}
+        streams = {key: f"0-{after[match_id]}" for key, match_id in keys.items()}
+        reply = await self.client.xread(streams, block=block_ms, count=READ_COUNT)
+        found: dict[str, list[StoredEvent]] = {}
+        for key, entries in reply or []:
+            match_id = keys[key.decode() if isinstance(key, bytes) else key]
+            found[match_id] = [_event(entry_id, fields) for entry_id, fields in entries]
+        return found
 
 
 def notice_from_entry(entry_id: bytes | str, f: Mapping[bytes, bytes]) -> OutboxNotice:
