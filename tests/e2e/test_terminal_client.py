@@ -92,6 +92,17 @@ class Terminal:
             return False
         return True
 
+    def settle(self, quiet: float = 1.5, limit: float = 30) -> None:
+        """Wait until nothing new has been shown for ``quiet`` seconds (at most ``limit``): a match
+        that moves on redraws the board and the question, and a key typed before that lands on the
+        redrawn question."""
+        deadline = time.monotonic() + scaled(limit)
+        while time.monotonic() < deadline:
+            shown = len(self.raw)
+            self._read(quiet)
+            if len(self.raw) == shown:
+                return
+
     def screen(self) -> str:
         """The text since the prompt before the last one (the current question and its board)."""
         return self.text[self.text.rfind("Lorenzo il Magnifico") :]
@@ -139,6 +150,11 @@ def test_in_a_terminal_steps_back_refresh_during_a_bot_move_quit_and_rejoin(
             break
         term.type("1")
     assert refreshed >= 1, term.text[-6000:]
+    # The round's system steps (phase, towers, dice) redraw the first menu: choose from the last one.
+    deadline = time.monotonic() + scaled(60)
+    while "Dice rolled" not in term.text[term.text.rfind("Round started") :] and time.monotonic() < deadline:
+        term.settle(0.2, 1)
+    term.settle()
 
     # A command in steps: the kind (when there are several), the family member, then the space.
     if "Which family member?" not in term.screen():
