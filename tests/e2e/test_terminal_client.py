@@ -139,15 +139,19 @@ def test_in_a_terminal_steps_back_refresh_during_a_bot_move_quit_and_rejoin(
     refreshed = 0
     while True:  # personal bonus tile, then the leader draft, until the first action
         term.expect(PROMPT)
+        term.settle()  # a key typed for a question that is then drawn anew lands on the next one
+        # The bot (mcts, 1.5 s a move) picks while we read our hand: the board and the question are
+        # drawn again, without a keypress.
+        if "Which leader do you keep?" in term.screen() and term.seen(
+            r"The match moved on while you were choosing \(v\d+ -> v\d+\)", 30
+        ):
+            refreshed += 1
+            term.expect(PROMPT, 30)
+            term.settle()
         screen = term.screen()
-        if "Which leader do you keep?" in screen:
-            # The bot (mcts, 1.5 s a move) picks while we read our hand: the board and the question
-            # are drawn again, without a keypress.
-            if term.seen(r"The match moved on while you were choosing \(v\d+ -> v\d+\)", 30):
-                refreshed += 1
-                term.expect(PROMPT, 30)
-        elif "Place family member (" in screen or "Which family member?" in screen:
+        if "Place family member (" in screen or "Which family member?" in screen:
             break
+        term.mark = len(term.text)  # the answer is for the question on screen: earlier prompts are done
         term.type("1")
     assert refreshed >= 1, term.text[-6000:]
     # The round's system steps (phase, towers, dice) redraw the first menu: choose from the last one.
