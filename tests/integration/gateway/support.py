@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import redis
+
 from services.games import load_game
 from services.gateway.app import GatewayConfig, build_app
 from services.gateway.registry import discover
@@ -17,6 +19,7 @@ from services.gateway.rpc import RpcContext
 from services.gateway.server import serve
 from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, start_server
+from shared.redis_server import free_port
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from shared.tokens import TokenSigner
@@ -91,3 +94,16 @@ def gateway(env: dict[str, str], config: GatewayConfig | None = None) -> Iterato
         yield running
     finally:
         running.stop()
+
+
+@contextmanager
+def lorenzo_gateway(redis_client: redis.Redis, config: GatewayConfig) -> Iterator[GatewayThread]:
+    """A gateway in front of a Lorenzo rule service on ``redis_client``; the lobby's address is a free
+    port nobody listens on."""
+    with lorenzo_service(redis_client) as lorenzo:
+        env = {
+            "TABULA_LORENZO_ADDR": f"127.0.0.1:{lorenzo.port}",
+            "TABULA_LOBBY_ADDR": f"127.0.0.1:{free_port()}",
+        }
+        with gateway(env, config) as running:
+            yield running

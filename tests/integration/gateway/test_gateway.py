@@ -19,11 +19,11 @@ from google.rpc import error_details_pb2, status_pb2
 from services.games import load_game
 from services.gateway.app import GatewayConfig
 from services.gateway.rpc import RpcLimits
-from shared.redis_server import free_port
 from tests.integration.gateway.support import (
     GatewayThread,
     bearer,
     gateway,
+    lorenzo_gateway,
     lorenzo_service,
     seat_token,
     service_token,
@@ -37,13 +37,8 @@ PB2 = load_game("lorenzo").modules.pb2
 
 @pytest.fixture
 def gw(redis_client: redis.Redis) -> Iterator[GatewayThread]:
-    with lorenzo_service(redis_client) as lorenzo:
-        env = {
-            "TABULA_LORENZO_ADDR": f"127.0.0.1:{lorenzo.port}",
-            "TABULA_LOBBY_ADDR": f"127.0.0.1:{free_port()}",  # nobody listens there
-        }
-        with gateway(env, GatewayConfig(limits=RpcLimits(deadline_s=5))) as running:
-            yield running
+    with lorenzo_gateway(redis_client, GatewayConfig(limits=RpcLimits(deadline_s=5))) as running:
+        yield running
 
 
 def send(

@@ -24,12 +24,10 @@ import redis
 from services.games import load_game
 from services.gateway.app import GatewayConfig
 from services.gateway.rpc import RpcLimits
-from shared.redis_server import free_port
 from tests.integration.gateway.support import (
     GatewayThread,
     bearer,
-    gateway,
-    lorenzo_service,
+    lorenzo_gateway,
     seat_token,
     service_token,
     spectator_token,
@@ -44,14 +42,9 @@ ALLOWED = "https://play.example.com"
 
 @pytest.fixture
 def gw(redis_client: redis.Redis) -> Iterator[GatewayThread]:
-    with lorenzo_service(redis_client) as lorenzo:
-        env = {
-            "TABULA_LORENZO_ADDR": f"127.0.0.1:{lorenzo.port}",
-            "TABULA_LOBBY_ADDR": f"127.0.0.1:{free_port()}",  # nobody listens there
-        }
-        limits = RpcLimits(deadline_s=5, max_body=4096)
-        with gateway(env, GatewayConfig(limits=limits, cors_origins=frozenset({ALLOWED}))) as running:
-            yield running
+    config = GatewayConfig(limits=RpcLimits(deadline_s=5, max_body=4096), cors_origins=frozenset({ALLOWED}))
+    with lorenzo_gateway(redis_client, config) as running:
+        yield running
 
 
 def h2_client() -> httpx.AsyncClient:
