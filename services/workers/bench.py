@@ -5,10 +5,10 @@ Each game is played as :func:`bench_game` sets it up: the seats its manifest nam
 (the same setup the bench always used, so the numbers stay comparable). The ``mcts`` seat
 rotates over the seats (seat bias cancels out); games run in parallel processes (the rules are
 pure, so a fork is safe) through the one playout driver, ``shared.simulate.play_game``, which
-also times the moves. The per-move budget is small so the bench stays short; it is recorded
-with the results. Override with TABULA_BENCH_BOT_GAMES, TABULA_BENCH_MCTS_SECONDS and
-TABULA_BENCH_MCTS_ITERATIONS; TABULA_BENCH_BOTS_ONLY (comma-separated game names) plays only those
-games' bots.
+also times the moves. The per-move budget is small so the bench stays short (30 iterations; the
+time cap, 2 s, is the move-time goal and only a safety net); it is recorded with the results.
+Override with TABULA_BENCH_BOT_GAMES, TABULA_BENCH_MCTS_SECONDS and TABULA_BENCH_MCTS_ITERATIONS;
+TABULA_BENCH_BOTS_ONLY (comma-separated game names) plays only those games' bots.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class BenchConfig:
     def from_env() -> BenchConfig:
         e = os.environ
         budget = Budget(
-            seconds=float(e.get("TABULA_BENCH_MCTS_SECONDS", "0.5")),
+            seconds=float(e.get("TABULA_BENCH_MCTS_SECONDS", "2.0")),
             iterations=int(e.get("TABULA_BENCH_MCTS_ITERATIONS", "30")),
         )
         only = tuple(name for name in e.get("TABULA_BENCH_BOTS_ONLY", "").split(",") if name)
