@@ -3,6 +3,10 @@
 Services and workers call :class:`MatchRunner`; the game supplies pure ``Rules`` and a codec.
 The runner owns the only impure steps: reading the stream, deriving the RNG from the
 match seed and version, appending with the expected version, and saving snapshots.
+It keeps the states it folded or appended last (a bounded LRU, keyed by match, each with its
+version): a command sent at the cached version is decided on that state and appended in one round
+trip (the append script checks the command id and the version), and only when that append is
+refused, or the cache is behind, is the head read and the command decided again there.
 With every append it records the match's :class:`~shared.store.Progress` (seats to act, a
 pending system step, status, outcome) in the same atomic script, so the platform's
 followers (reactor, lobby) plan and project without game code.
@@ -63,6 +67,15 @@ class Loaded(Generic[S]):
 
 
 @dataclass(frozen=True, slots=True)
+class Cached(Generic[S]):
+    """A state the runner folded or appended: the match at ``version``, and its seed (for the RNG)."""
+
+    state: S
+    version: int
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
 class Submitted(Generic[S]):
     state: S
     first_version: int
@@ -95,7 +108,7 @@ class MatchRunner(Generic[S]):
     ) -> None:
         self.rules, self.codec, self.store = rules, codec, store
         self.snapshot_every = snapshot_every
-        self._cache: OrderedDict[str, tuple[S, int]] = OrderedDict()
+        self._cache: OrderedDict[str, Cached[S]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
@@ -126,6 +139,7 @@ class MatchRunner(Generic[S]):
         }
         envelopes = self._envelopes(events, SYSTEM)
         progress = progress_of(self.rules, state)
+        self._forget(match_id)  # a state cached under this id (a match deleted since) is not this one's
         try:
             result = self.store.append(match_id, 0, envelopes, "create", meta=meta, progress=progress)
         except VersionConflict as err:
@@ -140,19 +154,22 @@ class MatchRunner(Generic[S]):
         meta = self.store.get_meta(match_id)
         if not meta:
             raise MatchNotFound(match_id)
-        state, version = self._start(match_id, at_version)
+        head = int(meta["version"]) if "version" in meta else None
+        state, version = self._start(match_id, at_version, head)
         for event in self.store.read(match_id, version + 1, at_version):
             state = self.rules.evolve(state, self.decode(event))
             version = event.version
-        if at_version is None:
-            self._remember(match_id, state, version)
+        if at_version is None and "seed" in meta:  # a match the runner created (not a bare append)
+            self._remember(match_id, state, version, int(meta["seed"]))
         return Loaded(state, version, meta)
 
-    def _start(self, match_id: str, at_version: int | None) -> tuple[S, int]:
-        with self._lock:
-            cached = self._cache.get(match_id)
-        if cached is not None and (at_version is None or cached[1] <= at_version):
-            return cached
+    def _start(self, match_id: str, at_version: int | None, head: int | None) -> tuple[S, int]:
+        cached = self.cached(match_id)
+        if cached is not None and head is not None and cached.version > head:
+            self._forget(match_id)  # ahead of the log: a deleted match's, not this one's
+            cached = None
+        if cached is not None and (at_version is None or cached.version <= at_version):
+            return cached.state, cached.version
         snap = self.store.load_snapshot(match_id)
         if snap is not None and (at_version is None or snap.version <= at_version):
             try:
@@ -161,12 +178,24 @@ class MatchRunner(Generic[S]):
                 pass  # a snapshot from an older state schema is only a cache: fold from scratch
         return self.rules.initial_state(), 0
 
-    def _remember(self, match_id: str, state: S, version: int) -> None:
+    def cached(self, match_id: str) -> Cached[S] | None:
+        """The state this runner last folded or appended for ``match_id`` (may be behind the log)."""
         with self._lock:
-            self._cache[match_id] = (state, version)
+            return self._cache.get(match_id)
+
+    def _remember(self, match_id: str, state: S, version: int, seed: int) -> None:
+        """Keep ``state`` unless a newer version is kept already (concurrent calls finish in any order)."""
+        with self._lock:
+            kept = self._cache.get(match_id)
+            if kept is None or kept.version <= version:
+                self._cache[match_id] = Cached(state, version, seed)
             self._cache.move_to_end(match_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
+
+    def _forget(self, match_id: str) -> None:
+        with self._lock:
+            self._cache.pop(match_id, None)
 
     # ------------------------------------------------------------ submit
     def submit(
@@ -180,12 +209,24 @@ class MatchRunner(Generic[S]):
     ) -> Submitted[S]:
         """Decide and append one command. A retried command id returns its first result.
 
+        Fast path: when the cached state is at ``expected_version``, the command is decided on it
+        and appended in one round trip: the append script looks the command id up (a retry gets the
+        first result) and checks the version, so a cache behind the log writes nothing. A refused
+        append or a rejection there may come from a stale cache, so it is not the answer: the
+        command goes through the checked path below, on the head read from the store.
+
         Retries may run concurrently: one may load the match after another appended this very
         command, and then sees a newer version than it expects. So the command id is looked up
         again before a conflict is reported (the append script records it with the events, in one
         step, so a newer version that this command made always shows its id); the store's append
         checks it once more, before the version, for retries that both loaded the old head.
         """
+        cached = self.cached(match_id)
+        if cached is not None and cached.version == expected_version:
+            try:
+                return self._apply(match_id, cached, actor, command, command_id, actor_label)
+            except (RuleViolation, VersionConflict):
+                pass  # decided on a state the log may have passed: decide again on the head
         seen = self.store.command_result(match_id, command_id)
         if seen is not None:
             return self._duplicate(match_id, seen)
@@ -195,21 +236,28 @@ class MatchRunner(Generic[S]):
             if seen is not None:
                 return self._duplicate(match_id, seen)
             raise VersionConflict(match_id, expected_version, loaded.version)
-        if self.rules.outcome(loaded.state) is not None:
+        at_head = Cached(loaded.state, loaded.version, int(loaded.meta["seed"]))
+        return self._apply(match_id, at_head, actor, command, command_id, actor_label)
+
+    def _apply(
+        self, match_id: str, at: Cached[S], actor: Actor, command: Any, command_id: str, label: str | None
+    ) -> Submitted[S]:
+        """Decide on ``at`` and append at its version; the decided events are evolved once, and the
+        state they make is cached for the next command."""
+        if self.rules.outcome(at.state) is not None:
             raise RuleViolation("match_over", "the match has ended")
-        rng = Rng.derive(int(loaded.meta["seed"]), loaded.version)
-        events = self.rules.decide(loaded.state, actor, command, rng)
+        events = self.rules.decide(at.state, actor, command, Rng.derive(at.seed, at.version))
         if not events:
             raise RuleViolation("no_effect", "the command changes nothing")
-        state = loaded.state
+        state = at.state
         for event in events:
             state = self.rules.evolve(state, event)
-        envelopes = self._envelopes(events, actor, actor_label)
+        envelopes = self._envelopes(events, actor, label)
         progress = progress_of(self.rules, state)
-        result = self.store.append(match_id, expected_version, envelopes, command_id, progress=progress)
+        result = self.store.append(match_id, at.version, envelopes, command_id, progress=progress)
         if result.duplicate:  # a concurrent retry of the same command won the race
             return self._duplicate(match_id, result)
-        self._remember(match_id, state, result.last_version)
+        self._remember(match_id, state, result.last_version, at.seed)
         self._maybe_snapshot(match_id, state, result.first_version, result.last_version)
         return Submitted(state, result.first_version, result.last_version, False)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from shared.decider import Actor
@@ -32,8 +34,9 @@ class LateStore(MemoryEventStore):
 
 def test_a_retry_that_loads_after_the_first_try_appended_gets_the_first_result() -> None:
     store = LateStore()
+    version = MatchRunner(RULES, CODEC, store).create("m1", 2, {}, seed=1).version
+    # another instance: nothing cached, so both tries take the checked path (look-up, load, decide)
     runner: MatchRunner[RaceState] = MatchRunner(RULES, CODEC, store)
-    version = runner.create("m1", 2, {}, seed=1).version
     first: list[Any] = []
     store.meanwhile = lambda: first.append(runner.submit("m1", Actor.of_seat(0), Roll(), version, "cmd-1"))
     retry = runner.submit("m1", Actor.of_seat(0), Roll(), version, "cmd-1")
@@ -50,3 +53,35 @@ def test_a_later_retry_after_other_moves_still_gets_the_first_result() -> None:
     runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "cmd-2")
     retry = runner.submit("m1", Actor.of_seat(0), Roll(), version, "cmd-1")
     assert retry.duplicate and (retry.first_version, retry.last_version) == (done.first_version, version + 1)
+
+
+def test_a_retry_decided_on_a_stale_cache_gets_the_first_result_and_writes_nothing() -> None:
+    store = MemoryEventStore()
+    first_instance: MatchRunner[RaceState] = MatchRunner(RULES, CODEC, store)
+    version = first_instance.create("m1", 2, {}, seed=1).version
+    other: MatchRunner[RaceState] = MatchRunner(RULES, CODEC, store)
+    assert other.load("m1").version == version  # cached at the version the command is sent at
+    done = first_instance.submit("m1", Actor.of_seat(0), Roll(), version, "cmd-1")
+    retry = other.submit("m1", Actor.of_seat(0), Roll(), version, "cmd-1")
+    assert retry.duplicate and (retry.first_version, retry.last_version) == (done.first_version, done.last_version)
+    assert retry.state == done.state and store.version("m1") == done.last_version
+
+
+def test_many_concurrent_retries_on_several_instances_all_get_the_first_result() -> None:
+    store = MemoryEventStore()
+    runners: list[MatchRunner[RaceState]] = [MatchRunner(RULES, CODEC, store) for _ in range(4)]
+    version = runners[0].create("m1", 2, {}, seed=1).version
+    for runner in runners[1:3]:  # two more instances cached at the head, the last one cold
+        runner.load("m1")
+    start = threading.Barrier(16)
+
+    def retry(n: int) -> tuple[int, int, bool]:
+        start.wait()
+        done = runners[n % 4].submit("m1", Actor.of_seat(0), Roll(), version, "cmd-1")
+        return done.first_version, done.last_version, done.duplicate
+
+    with ThreadPoolExecutor(16) as pool:
+        results = list(pool.map(retry, range(16)))
+    assert len({(first, last) for first, last, _ in results}) == 1
+    assert sum(not duplicate for _, _, duplicate in results) == 1
+    assert store.version("m1") == version + 1
