@@ -31,8 +31,10 @@ import enum
 import hashlib
 import os
 import secrets
+import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +49,7 @@ MIN_SECRET_BYTES = 32  # RFC 7518, 3.2: an HS256 key is at least as long as the 
 SECRET_VAR, PREVIOUS_VAR = "TABULA_SECRET", "TABULA_SECRET_PREVIOUS"
 REQUIRED = ["iss", "sub", "aud", "scope", "exp", "iat", "jti"]
 HOUR = 3600  # the default lifetime; the lobby names its own (a guest's week, a seat's week ...)
+VERIFIED_KEPT = 4096  # tokens verified lately whose claims are kept (a player's every call sends the same)
 
 
 class TokenError(Exception):
@@ -127,6 +130,8 @@ class TokenSigner:
 
     def __init__(self, keys: Keyring | bytes) -> None:
         self.keys = keys if isinstance(keys, Keyring) else Keyring.of(keys)
+        self._verified: OrderedDict[tuple[str, str], Claims] = OrderedDict()
+        self._verified_lock = threading.Lock()
 
     # ------------------------------------------------------------ issuing
     def player(self, player_id: str, name: str, ttl_s: int = HOUR) -> str:
@@ -169,7 +174,29 @@ class TokenSigner:
 
     # ------------------------------------------------------------ verifying
     def verify(self, token: str, audience: str) -> Claims:
-        """The claims of a token for ``audience``, signed by a key of the ring and not expired."""
+        """The claims of a token for ``audience``, signed by a key of the ring and not expired.
+
+        A player sends the same token with every call, so the claims of the last
+        :data:`VERIFIED_KEPT` tokens that passed are kept, keyed by the whole token (its signature
+        included) and the audience: the signature of a kept token is not checked again, its expiry
+        is. A token that failed is never kept.
+        """
+        with self._verified_lock:
+            kept = self._verified.get((token, audience))
+            if kept is not None:
+                self._verified.move_to_end((token, audience))
+        if kept is not None:
+            if kept.expires_at <= time.time():  # PyJWT's rule (no leeway): expired at exp itself
+                raise TokenError("token has expired")
+            return kept
+        claims = self._verify(token, audience)
+        with self._verified_lock:
+            self._verified[(token, audience)] = claims
+            while len(self._verified) > VERIFIED_KEPT:
+                self._verified.popitem(last=False)
+        return claims
+
+    def _verify(self, token: str, audience: str) -> Claims:
         try:
             kid = jwt.get_unverified_header(token).get("kid")
         except jwt.PyJWTError as err:

@@ -63,7 +63,8 @@ def test_a_retry_decided_on_a_stale_cache_gets_the_first_result_and_writes_nothi
     assert other.load("m1").version == version  # cached at the version the command is sent at
     done = first_instance.submit("m1", Actor.of_seat(0), Roll(), version, "cmd-1")
     retry = other.submit("m1", Actor.of_seat(0), Roll(), version, "cmd-1")
-    assert retry.duplicate and (retry.first_version, retry.last_version) == (done.first_version, done.last_version)
+    assert retry.duplicate and retry.first_version == done.first_version
+    assert retry.last_version == done.last_version
     assert retry.state == done.state and store.version("m1") == done.last_version
 
 

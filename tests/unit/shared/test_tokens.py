@@ -163,3 +163,30 @@ def test_the_development_secret_is_generated_once_and_kept(tmp_path: Path) -> No
     assert TokenSigner(keyring_from_env({"TABULA_SECRET": first})).verify(
         TokenSigner(first.encode()).player("p", "P"), LOBBY
     )
+
+
+def test_a_kept_token_still_expires(monkeypatch: pytest.MonkeyPatch) -> None:
+    signer = TokenSigner(SECRET)
+    token = signer.seat("race", "m1", 0, "p1", ttl_s=60)
+    claims = signer.verify(token, RACE)
+    assert signer.verify(token, RACE) == claims  # kept: the same claims again
+    later = claims.expires_at
+    monkeypatch.setattr("shared.tokens.time.time", lambda: float(later))
+    with pytest.raises(TokenError, match="expired"):
+        signer.verify(token, RACE)
+
+
+def test_keeping_a_genuine_token_lets_no_other_token_or_audience_through() -> None:
+    signer = TokenSigner(SECRET)
+    token = signer.seat("race", "m1", 0, "p1")
+    signer.verify(token, RACE)
+    header, _, signature = _segments(token)
+    claims = _payload(token) | {"seat": 1}
+    tampered = base64.urlsafe_b64encode(json.dumps(claims).encode()).rstrip(b"=").decode()
+    with pytest.raises(TokenError):  # the kept one's signature on another body
+        signer.verify(f"{header}.{tampered}.{signature}", RACE)
+    with pytest.raises(TokenRefused):  # kept for its own audience only
+        signer.verify(token, LOBBY)
+    other = TokenSigner(Keyring.of(OLD))  # another keyring keeps nothing of this one's
+    with pytest.raises(TokenError, match="unknown key"):
+        other.verify(token, RACE)
