@@ -183,11 +183,12 @@ def play(
 def _play_seat(console: Console, seat: SavedMatch, address: str, deadline: float) -> Any:
     import grpc
 
+    from services.client.keyboard import terminal_keys
     from services.client.presentation import presentation_for
     from services.client.rpc import GameClient
     from services.client.session import Player
 
-    with grpc.insecure_channel(address) as channel:
+    with grpc.insecure_channel(address) as channel, terminal_keys() as keys:
         match = GameClient.connect(channel, seat.game, seat.match_id, seat.seat_token, deadline_s=deadline)
         player = Player(
             client=match,
@@ -196,6 +197,7 @@ def _play_seat(console: Console, seat: SavedMatch, address: str, deadline: float
             names=seat.names,
             live=console.is_terminal,
             seat=seat.seat,
+            read_keys=keys,  # on a terminal: each line belongs to the question its first key was typed for
         )
         try:
             return player.play()

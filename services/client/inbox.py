@@ -9,6 +9,12 @@ input lines, and both put what they get into one :class:`Inbox`, in arrival orde
 Lines are read on demand (:meth:`LineReader.want`): a script piped into ``tabula play`` is read one
 answer per question, never ahead (``yes 1 |`` would otherwise fill memory), and an answer cannot be
 consumed while no question is on the screen.
+
+Every line carries the question it was typed for (:attr:`Line.question`, the session's count of
+questions redrawn because the match moved): a whole line read from a pipe or a script belongs to the
+question on screen when it arrives; on a terminal the :class:`KeyReader` edits the line from the
+keys and gives it the question on screen when its first key came (services/client/keyboard.py). The
+session refuses a line typed for a question that is no longer the current one.
 """
 
 from __future__ import annotations
@@ -18,14 +24,16 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from services.client.keyboard import END, ENTER, ERASE, ESC, KILL, ReadKeys, escape_after
 from services.client.rpc import Followed
 
 
 @dataclass(frozen=True)
 class Line:
-    """A line typed by the player; None at the end of input."""
+    """A line typed by the player (None at the end of input), and the question it was typed for."""
 
     text: str | None
+    question: int = 0
 
 
 @dataclass(frozen=True)
@@ -93,10 +101,13 @@ class Follower:
 
 
 class LineReader:
-    """Reads one line with ``read_line`` each time :meth:`want` is called (and none is pending)."""
+    """Reads one line with ``read_line`` each time :meth:`want` is called (and none is pending); the
+    line belongs to ``question()`` when it arrives."""
 
-    def __init__(self, read_line: Callable[[], str | None], inbox: Inbox) -> None:
-        self.read_line, self.inbox = read_line, inbox
+    def __init__(
+        self, read_line: Callable[[], str | None], inbox: Inbox, question: Callable[[], int] = lambda: 0
+    ) -> None:
+        self.read_line, self.inbox, self.question = read_line, inbox, question
         self.wanted = threading.Semaphore(0)
         self.lock = threading.Lock()  # ``pending`` changes together with the line's arrival
         self.pending = False
@@ -112,19 +123,92 @@ class LineReader:
             self.pending = True
         self.wanted.release()
 
+    def retype(self) -> None:
+        """Show again, after a new prompt, what is typed of the next line (a whole-line reader has
+        nothing to show)."""
+
+    def read(self) -> Line:
+        try:
+            text = self.read_line()
+        except (EOFError, OSError, ValueError):
+            text = None
+        return Line(text, self.question())
+
     def _run(self) -> None:
         while True:
             self.wanted.acquire()
-            try:
-                text = self.read_line()
-            except (EOFError, OSError, ValueError):
-                text = None
+            line = self.read()
             with self.lock:
-                self.done = text is None
+                self.done = line.text is None
                 self.pending = False
-                self.inbox.put(Line(text))
-            if text is None:
+                self.inbox.put(line)
+            if line.text is None:
                 return
+
+
+class KeyReader(LineReader):
+    """Edits lines from keys (printable keys, Backspace, Ctrl-U, Enter, Ctrl-D on an empty line;
+    escape sequences dropped), echoing them with ``echo``. A line belongs to the question on screen
+    when its first key was read (erasing the whole line starts afresh). Keys after an Enter in the
+    same read wait for the next line, with the question of their read."""
+
+    def __init__(
+        self, read_keys: ReadKeys, inbox: Inbox, question: Callable[[], int], echo: Callable[[str], None]
+    ) -> None:
+        self.read_keys, self.echo = read_keys, echo
+        self.editing = threading.Lock()  # the line being typed, echoed by this thread or retyped
+        self.typed, self.typed_for = "", 0  # the line so far; the question of its first key
+        self.ahead, self.ahead_for = "", 0  # keys read and not edited yet; the question of their read
+        self.escape = ""  # the start of an escape sequence being dropped
+        super().__init__(lambda: None, inbox, question)
+
+    def retype(self) -> None:
+        with self.editing:
+            if self.typed:
+                self.echo(self.typed)
+
+    def read(self) -> Line:
+        while True:
+            if not self.ahead:
+                try:
+                    keys = self.read_keys()
+                except (OSError, ValueError):
+                    keys = ""
+                if not keys:
+                    return Line(None)
+                self.ahead, self.ahead_for = keys, self.question()
+            with self.editing:
+                line = self._edit()
+            if line is not None:
+                return line
+
+    def _edit(self) -> Line | None:
+        """Apply the keys read ahead up to an Enter: the line then, else None (more keys needed)."""
+        while self.ahead:
+            key, self.ahead = self.ahead[0], self.ahead[1:]
+            if self.escape:
+                self.escape = escape_after(self.escape, key)
+            elif key == ESC:
+                self.escape = key
+            elif key in ENTER:
+                line = Line(self.typed, self.typed_for)
+                self.typed = ""
+                self.echo("\n")
+                return line
+            elif key in ERASE and self.typed:
+                self.typed = self.typed[:-1]
+                self.echo("\b \b")
+            elif key == KILL:
+                self.echo("\b \b" * len(self.typed))
+                self.typed = ""
+            elif key == END and not self.typed:
+                return Line(None)
+            elif key.isprintable():
+                if not self.typed:
+                    self.typed_for = self.ahead_for
+                self.typed += key
+                self.echo(key)
+        return None
 
 
 def stdin_line() -> str | None:
@@ -148,4 +232,14 @@ def drain_moves(first: Moved, inbox: Inbox, later: list[Item]) -> list[Followed]
     return moved
 
 
-__all__ = ["Follower", "Inbox", "Item", "Line", "LineReader", "Moved", "StreamFailed", "drain_moves"]
+__all__ = [
+    "Follower",
+    "Inbox",
+    "Item",
+    "KeyReader",
+    "Line",
+    "LineReader",
+    "Moved",
+    "StreamFailed",
+    "drain_moves",
+]

@@ -8,7 +8,10 @@ Playing: the player's command is chosen in steps (services/client/steps.py: the 
 then each field that differs, "back" at every step, or words that filter the commands). Meanwhile
 the match stream is followed in the background (services/client/inbox.py), so when the match moves
 while the player is choosing (a simultaneous step, a bot, a turn clock) the board is redrawn and the
-choice offered again with what the player chose so far, if it is still possible. A command is
+choice offered again with what the player chose so far, if it is still possible. Each question so
+redrawn is a new one (``Player.question`` counts them): a line typed for an earlier question (on a
+terminal: whose first key came before the redraw was on screen; from a pipe: read before it) is not
+used; the player is told so under the question, which is asked again. A command is
 submitted with the shown version as ``expected_version`` and a fresh command id; if the match moved
 first (``ABORTED``) and the very same command is still legal, it is sent again against the new
 version; otherwise the reason is shown, and stays on screen (a notice under the board) until the
@@ -34,6 +37,7 @@ from services.client.inbox import (
     Follower,
     Inbox,
     Item,
+    KeyReader,
     Line,
     LineReader,
     Moved,
@@ -41,6 +45,7 @@ from services.client.inbox import (
     drain_moves,
     stdin_line,
 )
+from services.client.keyboard import ReadKeys
 from services.client.presentation import glossary_of, wording_of
 from services.client.render import (
     command_text,
@@ -151,13 +156,16 @@ class Player(Viewer):
 
     seat: int = 0
     read_line: ReadLine = stdin_line
+    read_keys: ReadKeys | None = None  # a terminal's keys: lines edited here (services/client/keyboard.py)
     max_refusals: int = 50
     resends: int = 3  # a stale command still legal is sent again up to this many times
     idle_hint_s: float = 30.0
     prompts: list[str] = field(default_factory=list)  # every prompt shown, in order
     chooser: Chooser | None = None
     refusals: int = 0
+    question: int = 0  # the question on screen: counts the redraws because the match moved
     _later: list[Item] = field(default_factory=list)
+    _reader: LineReader | None = None
 
     def my_turn(self) -> bool:
         r = self.response
@@ -169,7 +177,11 @@ class Player(Viewer):
         self.refresh()
         inbox = Inbox()
         follower = Follower(self.client.follow(self.version + 1), inbox).start()
-        reader = LineReader(self.read_line, inbox)
+        if self.read_keys is not None:
+            reader: LineReader = KeyReader(self.read_keys, inbox, lambda: self.question, self._echo)
+        else:
+            reader = LineReader(self.read_line, inbox, lambda: self.question)
+        self._reader = reader
         try:
             return self._loop(inbox, reader)
         finally:
@@ -194,7 +206,7 @@ class Player(Viewer):
             if isinstance(item, Moved):
                 quiet_since, hinted = time.monotonic(), False
                 self.on_moved(drain_moves(item, inbox, self._later))
-            elif not self.on_line(item.text):
+            elif not self.on_line(item):
                 self.console.print(
                     "Leaving the match; it goes on without you (a turn clock or a bot may act)."
                 )
@@ -221,6 +233,7 @@ class Player(Viewer):
         if not self.my_turn():
             self.chooser = None
             self.show()
+            self.question += 1
             return
         kept = self._update_chooser()
         if choosing:
@@ -233,7 +246,7 @@ class Player(Viewer):
             moved = f"The match moved on while you were choosing (v{before} -> v{self.version}); {what}."
             self.notice(Text(moved, "yellow"))
         self.show(force=not choosing)
-        self.offer()
+        self.offer(redrawn=True)
 
     def _steps(self) -> Steps:
         view = self.response.view
@@ -253,8 +266,9 @@ class Player(Viewer):
         return self.chooser.update(commands, self._steps())
 
     # ------------------------------------------------------------ asking
-    def offer(self) -> None:
-        """Show the current step of the choice and its prompt (nothing when it is not our turn)."""
+    def offer(self, redrawn: bool = False) -> None:
+        """Show the current step of the choice and its prompt (nothing when it is not our turn); a
+        question ``redrawn`` because the match moved is a new question once it is on screen."""
         if not self.my_turn():
             return
         if self.chooser is None:
@@ -263,13 +277,22 @@ class Player(Viewer):
         step = self.chooser.step()
         self.console.print(step_table(step, self.chooser.path()))
         prompt = prompt_text(step, bool(self.chooser.choices or self.chooser.found))
-        self.prompts.append(prompt)
         self.console.print(prompt, end="" if self.live else "\n")  # a script's output stays one line each
+        if redrawn:
+            self.question += 1
+        if self._reader is not None:
+            self._reader.retype()  # what is typed so far stays visible after the prompt
+        self.prompts.append(prompt)
 
-    def on_line(self, line: str | None) -> bool:
-        """Handle one input line; False when the player leaves."""
-        text = (line or "").strip()
-        if line is None or text.lower() in QUIT:
+    def _echo(self, keys: str) -> None:
+        self.console.file.write(keys)
+        self.console.file.flush()
+
+    def on_line(self, line: Line) -> bool:
+        """Handle one input line; False when the player leaves. A line that answers the question
+        (a number, ``b``, words) but was typed for an earlier one is not used: it is explained."""
+        text = (line.text or "").strip()
+        if line.text is None or text.lower() in QUIT:
             return False
         lowered = text.lower()
         if lowered in ("v", "view"):
@@ -278,6 +301,8 @@ class Player(Viewer):
             self.console.print(self.help())
         elif text.startswith("?"):
             self.explain(text[1:].strip())
+        elif text and line.question != self.question:
+            self.notice(self._stale(text))
         elif not self.my_turn():
             self.console.print(Text(f"It is not your turn. {self.waiting_text()}", "yellow"))
             return True
@@ -357,6 +382,13 @@ class Player(Viewer):
         self.refresh()
         self.show(force=self.my_turn())
         self.offer()
+
+    def _stale(self, text: str) -> Text:
+        then = "choose again" if self.my_turn() else "it is not your turn now"
+        return Text(
+            f"The match moved on: {text!r} was typed for the previous question and was not used; {then}.",
+            "yellow",
+        )
 
     def _gone(self, described: str, before: int) -> Text:
         text = Text(f"Not played: {described}. ", "bold yellow")
