@@ -1,6 +1,6 @@
 """The ASGI application (Starlette; ``server`` serves it with hypercorn over HTTP/1.1 and HTTP/2):
-every RPC of the registry at ``POST /<package.Service>/<Method>`` in Connect and gRPC-Web
-(``services.gateway.rpc``), the spectator page at ``/``, ``GET /healthz``, and for the page every
+every RPC of the registry at ``POST /<package.Service>/<Method>`` in Connect and gRPC-Web, served by
+connectrpc (``services.gateway.rpc``), the spectator page at ``/``, ``GET /healthz``, and for the page every
 game's title, content tables and drawing module from its manifest (``/games``).
 Every response carries the security headers and, for allowed origins, CORS (``services.gateway.http``).
 """
@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import grpc
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.exceptions import HTTPException
@@ -28,7 +27,6 @@ from services.games import game_names, manifest
 from services.gateway import http, rpc
 from services.gateway.backends import Backends
 from services.gateway.registry import Registry
-from services.gateway.wire import RpcError
 
 log = logging.getLogger("tabula.gateway")
 STATIC = Path(__file__).parent / "static"
@@ -44,8 +42,8 @@ class GatewayConfig:
     static_dir: Path = field(default=STATIC)
 
 
-def _not_found(message: str) -> RpcError:
-    return RpcError(grpc.StatusCode.NOT_FOUND, message)
+def _not_found(message: str) -> HTTPException:
+    return HTTPException(404, message)
 
 
 async def describe(request: Request) -> JSONResponse:
@@ -61,17 +59,17 @@ async def describe(request: Request) -> JSONResponse:
             }
             for m in methods
         ]
-        for service, methods in sorted(rpc.context(request).registry.services().items())
+        for service, methods in sorted(_rpc(request).registry.services().items())
     }
     return JSONResponse({"services": out})
 
 
 async def healthz(request: Request) -> JSONResponse:
     """Liveness; ``?deep=1`` also asks every backend's gRPC health check (503 unless all serve)."""
-    body: dict[str, Any] = {"status": "SERVING", "backends": rpc.context(request).backends.addresses}
+    body: dict[str, Any] = {"status": "SERVING", "backends": _rpc(request).backends.addresses}
     if request.query_params.get("deep") != "1":
         return JSONResponse(body)
-    health = await rpc.context(request).backends.health()
+    health = await _rpc(request).backends.health()
     body["health"] = health
     serving = all(status == "SERVING" for status in health.values())
     body["status"] = "SERVING" if serving else "NOT_SERVING"
@@ -133,6 +131,11 @@ async def index(request: Request) -> FileResponse:
     return FileResponse(_config(request).static_dir / "index.html")
 
 
+def _rpc(request: Request) -> rpc.RpcContext:
+    ctx: rpc.RpcContext = request.app.state.rpc
+    return ctx
+
+
 def _config(request: Request) -> GatewayConfig:
     config: GatewayConfig = request.app.state.config
     return config
@@ -164,6 +167,7 @@ RPC_PATH = "/{service:rpc_service}/{method:rpc_method}"
 def build_app(registry: Registry, config: GatewayConfig | None = None) -> Starlette:
     config = config or GatewayConfig()
     ctx = rpc.RpcContext(registry, Backends(registry.addresses), config.limits, set())
+    rpc_route = rpc.RpcRoute(ctx)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -172,7 +176,7 @@ def build_app(registry: Registry, config: GatewayConfig | None = None) -> Starle
         await ctx.backends.close()
 
     routes: list[BaseRoute] = [
-        Route(RPC_PATH, rpc.handle, methods=["POST"]),
+        Route(RPC_PATH, rpc_route, methods=["POST"]),
         Route("/healthz", healthz),
         Route("/api", describe),
         Route("/content/{game}", content),
@@ -185,7 +189,7 @@ def build_app(registry: Registry, config: GatewayConfig | None = None) -> Starle
     app = Starlette(
         routes=routes,
         middleware=[Middleware(http.Headers, origins=config.cors_origins)],
-        exception_handlers={HTTPException: http.http_error, RpcError: http.rpc_error},
+        exception_handlers={HTTPException: http.http_error},
         lifespan=lifespan,
     )
     app.state.config = config

@@ -1,25 +1,24 @@
 """What every gateway response gets, whatever route made it and whatever HTTP version carried it:
-security headers, CORS for the allowed origins (preflight included), and errors in the one Connect
-error JSON shape.
+security headers, CORS for the allowed origins (preflight included), and the gateway's own refusals
+(unknown page, wrong verb, origin not allowed, a crash) in the Connect error JSON shape.
 
 ``Headers`` is a plain ASGI middleware around the whole application: it adds the headers to the
 ``http.response.start`` message (a server stream sends it before its handler is done), answers
-preflights, and turns a crash into the error JSON when nothing was sent yet.
+preflights, and turns a crash into the error JSON when nothing was sent yet. The RPC replies and their
+errors are connectrpc's (``services.gateway.rpc``).
 """
 
 from __future__ import annotations
 
 import logging
 
-import grpc
+from connectrpc.code import Code
 from starlette.datastructures import Headers as RequestHeaders
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
-from services.gateway.wire import RpcError
 
 log = logging.getLogger("tabula.gateway")
 
@@ -44,12 +43,10 @@ PREFLIGHT_MAX_AGE_S = "7200"
 
 # The code named in the error JSON of an HTTP-level refusal (no RPC was made).
 HTTP_CODES = {
-    400: grpc.StatusCode.INVALID_ARGUMENT,
-    403: grpc.StatusCode.PERMISSION_DENIED,
-    404: grpc.StatusCode.NOT_FOUND,
-    405: grpc.StatusCode.UNIMPLEMENTED,
-    413: grpc.StatusCode.RESOURCE_EXHAUSTED,
-    415: grpc.StatusCode.INVALID_ARGUMENT,
+    400: Code.INVALID_ARGUMENT,
+    403: Code.PERMISSION_DENIED,
+    404: Code.NOT_FOUND,
+    405: Code.UNIMPLEMENTED,
 }
 
 
@@ -58,28 +55,22 @@ def parse_origins(raw: str) -> frozenset[str]:
     return frozenset(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
 
 
-def error_response(err: RpcError) -> JSONResponse:
-    return JSONResponse(err.connect_json(), status_code=err.http_status)
-
-
-async def rpc_error(request: Request, exc: Exception) -> Response:
-    """An ``RpcError`` raised by a page handler (unknown game, missing file)."""
-    assert isinstance(exc, RpcError)
-    return error_response(exc)
+def error_response(code: Code, message: str, status: int) -> JSONResponse:
+    """The Connect error JSON (``{"code", "message"}``) with an HTTP status."""
+    return JSONResponse({"code": code.value, "message": message}, status_code=status)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
-    """Routing errors (404, 405) as Connect error JSON, never an HTML or text page."""
+    """Routing errors (404, 405) and the pages' own (unknown game or file) as Connect error JSON,
+    never an HTML or text page."""
     assert isinstance(exc, HTTPException)
-    code = HTTP_CODES.get(exc.status_code, grpc.StatusCode.UNKNOWN)
-    return error_response(RpcError(code, exc.detail, http_status=exc.status_code))
+    return error_response(HTTP_CODES.get(exc.status_code, Code.UNKNOWN), exc.detail, exc.status_code)
 
 
 def preflight(origin: str, origins: frozenset[str]) -> Response:
     """CORS preflight: 204 with what may be sent for an allowed origin, 403 for any other."""
     if origin not in origins:
-        refused = RpcError(grpc.StatusCode.PERMISSION_DENIED, f"origin {origin!r} is not allowed")
-        return error_response(refused)
+        return error_response(Code.PERMISSION_DENIED, f"origin {origin!r} is not allowed", 403)
     return Response(
         status_code=204,
         headers={
@@ -127,5 +118,5 @@ class Headers:
             if started:
                 raise
             log.exception("gateway error on %s %s", scope["method"], scope["path"])
-            crash = error_response(RpcError(grpc.StatusCode.INTERNAL, "internal gateway error"))
+            crash = error_response(Code.INTERNAL, "internal gateway error", 500)
             await crash(scope, receive, send_with_headers)

@@ -1,41 +1,46 @@
-"""``POST /<package.Service>/<Method>``: one handler for every method of the registry, in Connect
-(unary and server streaming) and gRPC-Web, forwarded to the backend's gRPC method.
+"""``POST /<package.Service>/<Method>``: every method of the registry served by ``connectrpc`` (Connect
+unary and server streaming, gRPC-Web; JSON and binary) and forwarded to the backend's gRPC method.
 
-The handler stays generic: it looks the method up, picks the wire format from the Content-Type,
-decodes the one request message, forwards the ``Authorization`` header as gRPC metadata, calls the
-backend with a deadline (the caller's timeout, capped by the configuration) and writes the replies
-and the final status the way the caller's protocol writes them.
+connectrpc does the wire formats: content types, envelopes, timeouts, the request size limit, the
+error JSON and trailers. Its endpoint table is built here from the descriptors (no generated code, so
+no game is named): one ``Endpoint`` per method whose function calls the backend with the caller's
+``Authorization`` header and address as metadata, a deadline capped by the configuration, and turns
+the backend's gRPC status and ``google.rpc.Status`` details into a ``ConnectError``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
+from connectrpc.code import Code
+from connectrpc.compat import google_protobuf_binary_codec
+from connectrpc.errors import ConnectError, ErrorDetail
+from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
+from connectrpc.request import RequestContext
+from connectrpc.server import ConnectASGIApplication, Endpoint
+from google.protobuf import descriptor_pb2, duration_pb2, json_format
+from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from google.rpc import error_details_pb2, status_pb2
+from protobuf import Registry as DetailTypes
+from protobuf.wkt import Any as AnyDetail
+from protobuf.wkt import FileDescriptorSet
+from starlette.datastructures import Headers
+from starlette.types import Receive, Scope, Send
 
+from services.gateway import http
 from services.gateway.backends import Backends
 from services.gateway.registry import Method, Registry
-from services.gateway.wire import (
-    WIRES,
-    RpcError,
-    Wire,
-    decode,
-    encode,
-    end_stream,
-    envelope,
-    invalid,
-    single_envelope,
-    timeout_s,
-)
 
 log = logging.getLogger("tabula.gateway")
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
+GRPC_WEB = "application/grpc-web"
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,7 @@ class RpcLimits:
     deadline_s: float = 10.0  # every unary backend call
     stream_deadline_s: float = 3600.0  # a server stream; clients resume from their last version
     max_streams: int = 1000  # open server streams per gateway process; more are RESOURCE_EXHAUSTED
-    max_body: int = 64 * 1024  # request bytes (every request message of ours is far smaller)
+    max_body: int = 64 * 1024  # request message bytes (every request message of ours is far smaller)
 
 
 @dataclass
@@ -54,147 +59,194 @@ class RpcContext:
     open_calls: set[Any]  # backend stream calls in flight, cancelled on shutdown
 
 
-def context(request: Request) -> RpcContext:
-    ctx: RpcContext = request.app.state.rpc
-    return ctx
+# ------------------------------------------------------------------ codecs
 
 
-def _wire(request: Request, method: Method) -> Wire:
-    media_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    wire = WIRES.get(media_type)
-    if wire is None:
-        served = ", ".join(sorted(WIRES))
-        raise RpcError(
-            grpc.StatusCode.INVALID_ARGUMENT, f"unsupported content type; use {served}", http_status=415
-        )
-    if (wire.protocol == "connect") != method.is_unary and wire.protocol != "grpc-web":
-        kind = "unary" if method.is_unary else "server streaming"
-        raise RpcError(
-            grpc.StatusCode.INVALID_ARGUMENT, f"{method.name} is {kind}: wrong content type", http_status=415
-        )
-    return wire
+class JsonCodec:
+    """connectrpc's google.protobuf JSON codec, printing every field (a client never guesses a missing
+    zero). Decoding ignores unknown fields, as connect-go does."""
+
+    def name(self) -> str:
+        return "json"
+
+    def encode(self, message: Message) -> bytes:
+        as_dict = json_format.MessageToDict(message, always_print_fields_with_no_presence=True)
+        return json.dumps(as_dict, separators=(",", ":")).encode()
+
+    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> Message:
+        message = message_class()
+        json_format.Parse(bytes(data), message, ignore_unknown_fields=True)
+        return message
 
 
-ENCODING_HEADER = {
-    "connect": "Content-Encoding",
-    "connect-stream": "Connect-Content-Encoding",
-    "grpc-web": "grpc-encoding",
-}
+# ------------------------------------------------------------------ errors
 
 
-def _check_headers(request: Request, wire: Wire) -> None:
-    """Connect-Protocol-Version may be left out (plain curl calls work); if sent it must be 1."""
-    version = request.headers.get("Connect-Protocol-Version")
-    if wire.protocol != "grpc-web" and version is not None and version != "1":
-        raise invalid(f"unsupported Connect-Protocol-Version {version!r}")
-    if request.headers.get(ENCODING_HEADER[wire.protocol], "identity") != "identity":
-        raise RpcError(grpc.StatusCode.UNIMPLEMENTED, "compressed requests are not accepted")
+def _detail_types() -> DetailTypes:
+    """The google.rpc error details (ErrorInfo, BadRequest, RetryInfo, ...) for connectrpc's protobuf
+    runtime, so the error JSON carries each detail's readable ``debug`` copy next to its bytes."""
+    files = descriptor_pb2.FileDescriptorSet()
+    for module in (duration_pb2, error_details_pb2):
+        proto = files.file.add()
+        module.DESCRIPTOR.CopyToProto(proto)
+        for message in proto.message_type:
+            _json_names(message, module.DESCRIPTOR.message_types_by_name[message.name])
+    return FileDescriptorSet.from_binary(files.SerializeToString()).to_registry()
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request body, refused (413) as soon as it is known to be over ``limit`` bytes."""
-    too_large = RpcError(
-        grpc.StatusCode.RESOURCE_EXHAUSTED, f"the body is over {limit} bytes", http_status=413
-    )
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise too_large
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise too_large
-    return bytes(body)
+def _json_names(proto: descriptor_pb2.DescriptorProto, desc: Descriptor) -> None:
+    """Fill in the JSON names (lowerCamelCase) that protoc sets and ``CopyToProto`` leaves out."""
+    for field in proto.field:
+        field.json_name = desc.fields_by_name[field.name].json_name
+    for nested in proto.nested_type:
+        _json_names(nested, desc.nested_types_by_name[nested.name])
 
 
-async def _request_message(request: Request, method: Method, wire: Wire) -> Message:
-    _check_headers(request, wire)
-    body = await read_body(request, context(request).limits.max_body)
-    data = single_envelope(body) if wire.enveloped else body
-    return decode(method.request_type, data, wire.codec)
+DETAIL_TYPES = _detail_types()
 
 
-def _metadata(request: Request) -> list[tuple[str, str]]:
+def _detail(type_url: str, value: bytes) -> ErrorDetail:
+    packed = AnyDetail(type_url=type_url, value=value)
+    desc = DETAIL_TYPES.message(type_url.rsplit("/", 1)[-1])
+    readable = packed.unpack(desc) if desc is not None else None
+    return ErrorDetail(readable if readable is not None else packed)
+
+
+def connect_error(err: grpc.aio.AioRpcError) -> ConnectError:
+    """A backend's error with the ``google.rpc.Status`` details it attached (``shared.errors``)."""
+    details: list[ErrorDetail] = []
+    for key, value in err.trailing_metadata() or ():
+        if key == STATUS_DETAILS_KEY and isinstance(value, bytes):
+            status = status_pb2.Status.FromString(value)
+            details = [_detail(any_.type_url, any_.value) for any_ in status.details]
+    return ConnectError(code_of(err.code()), err.details() or "", details)
+
+
+def code_of(status: grpc.StatusCode) -> Code:
+    return Code.CANCELED if status is grpc.StatusCode.CANCELLED else Code[status.name]
+
+
+# ------------------------------------------------------------------ forwarding
+
+
+def _metadata(request: RequestContext[Any, Any]) -> list[tuple[str, str]]:
     """The caller's token, from the ``Authorization`` header only (never the URL), and the caller's
     address for the services' per-address limits (believed from trusted gateways only:
     ``shared/ratelimit.py``). No other header of the caller is passed on."""
-    header = request.headers.get("Authorization", "")
-    address = [("x-forwarded-for", request.client.host)] if request.client and request.client.host else []
+    header = request.request_headers.get("authorization", "")
+    peer = request.client_address  # "host:port" (an IPv6 host keeps its colons)
+    address = [("x-forwarded-for", peer.rsplit(":", 1)[0])] if peer else []
     return ([("authorization", header)] if header else []) + address
 
 
-def _error_reply(wire: Wire | None, err: RpcError) -> Response:
-    """An error before or instead of any message, the way the protocol writes one."""
-    if wire is None or wire.protocol == "connect" or err.http_status in (413, 415):
-        return JSONResponse(err.connect_json(), status_code=err.http_status)
-    return Response(end_stream(wire, err), media_type=wire.content_type)
+def _timeout_s(request: RequestContext[Any, Any], ceiling_s: float) -> float:
+    """The caller's timeout (connectrpc reads ``Connect-Timeout-Ms`` / ``grpc-timeout``), capped."""
+    left_ms = request.timeout_ms
+    return ceiling_s if left_ms is None else max(0.0, min(left_ms / 1000, ceiling_s))
 
 
-async def handle(request: Request) -> Response:
-    ctx = context(request)
-    service, name = request.path_params["service"], request.path_params["method"]
-    method = ctx.registry.find(service, name)
-    wire: Wire | None = None
-    try:
-        if method is None or not (method.is_unary or method.is_server_stream):
-            raise RpcError(grpc.StatusCode.UNIMPLEMENTED, f"no method {service}/{name}", http_status=404)
-        wire = _wire(request, method)
-        message = await _request_message(request, method, wire)
-        if method.is_unary:
-            timeout = timeout_s(wire, request.headers, ctx.limits.deadline_s)
-            return await _unary(request, ctx, method, wire, message, timeout)
+UnaryFunction = Callable[[Message, RequestContext[Any, Any]], Awaitable[Message]]
+StreamFunction = Callable[[Message, RequestContext[Any, Any]], AsyncIterator[Message]]
+
+
+def _unary(ctx: RpcContext, method: Method) -> UnaryFunction:
+    async def forward(message: Message, request: RequestContext[Any, Any]) -> Message:
+        call = ctx.backends.unary(method)
+        timeout = _timeout_s(request, ctx.limits.deadline_s)
+        try:
+            reply: Message = await call(message, metadata=_metadata(request), timeout=timeout)
+        except grpc.aio.AioRpcError as err:
+            raise connect_error(err) from None
+        return reply
+
+    return forward
+
+
+def _server_stream(ctx: RpcContext, method: Method) -> StreamFunction:
+    async def forward(message: Message, request: RequestContext[Any, Any]) -> AsyncIterator[Message]:
+        """A reply per backend message; a client that leaves cancels this generator's task."""
         if len(ctx.open_calls) >= ctx.limits.max_streams:
-            raise RpcError(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many open streams; retry later")
-        timeout = timeout_s(wire, request.headers, ctx.limits.stream_deadline_s)
-    except RpcError as err:
-        return _error_reply(wire, err)
-    replies = _server_stream(ctx, method, wire, message, _metadata(request), timeout)
-    return StreamingResponse(replies, media_type=wire.content_type, headers={"Cache-Control": "no-store"})
+            raise ConnectError(Code.RESOURCE_EXHAUSTED, "too many open streams; retry later")
+        timeout = _timeout_s(request, ctx.limits.stream_deadline_s)
+        call = ctx.backends.server_stream(method)(message, metadata=_metadata(request), timeout=timeout)
+        ctx.open_calls.add(call)
+        try:
+            async for item in call:
+                yield item
+        except grpc.aio.AioRpcError as err:
+            raise connect_error(err) from None
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():  # the client went away: this task is being cancelled
+                log.info("stream client went away: %s", method.path)
+                raise
+            # the shutdown cancelled the backend call (cancel_streams): end the stream properly
+            raise ConnectError(Code.UNAVAILABLE, "the gateway is shutting down; reconnect") from None
+        finally:
+            call.cancel()  # the client left, or the stream ended: either way the backend call is over
+            ctx.open_calls.discard(call)
+
+    return forward
 
 
-async def _unary(
-    request: Request, ctx: RpcContext, method: Method, wire: Wire, message: Message, timeout: float
-) -> Response:
-    call = ctx.backends.unary(method)
-    try:
-        reply = await call(message, metadata=_metadata(request), timeout=timeout)
-    except grpc.aio.AioRpcError as err:
-        return _error_reply(wire, RpcError.from_rpc(err))
-    if wire.protocol == "connect":
-        return Response(encode(reply, wire.codec), media_type=wire.content_type)
-    frames = envelope(0, encode(reply, wire.codec)) + end_stream(wire, None)
-    return Response(frames, media_type=wire.content_type)
+def _info(method: Method) -> MethodInfo[Message, Message]:
+    return MethodInfo(
+        name=method.name,
+        service_name=method.service,
+        input=method.request_type,
+        output=method.response_type,
+        idempotency_level=IdempotencyLevel.UNKNOWN,  # POST only: no method is marked side-effect free
+        stream_type=StreamType.UNARY if method.is_unary else StreamType.SERVER_STREAM,
+    )
 
 
-async def _server_stream(
-    ctx: RpcContext,
-    method: Method,
-    wire: Wire,
-    message: Message,
-    metadata: list[tuple[str, str]],
-    timeout: float,
-) -> AsyncIterator[bytes]:
-    """The body of a server stream: a frame per backend message, then the closing frame. The server
-    sends the headers before the first frame; a client that leaves cancels this generator."""
-    call = ctx.backends.server_stream(method)(message, metadata=metadata, timeout=timeout)
-    ctx.open_calls.add(call)
-    error: RpcError | None = None
-    try:
-        async for item in call:
-            yield envelope(0, encode(item, wire.codec))
-    except grpc.aio.AioRpcError as err:
-        error = RpcError.from_rpc(err)
-    except asyncio.CancelledError:
-        task = asyncio.current_task()
-        if task is not None and task.cancelling():  # the client went away: this task is being cancelled
-            log.info("stream client went away: %s", method.path)
-            raise
-        # the shutdown cancelled the backend call (cancel_streams): end the stream properly
-        error = RpcError(grpc.StatusCode.UNAVAILABLE, "the gateway is shutting down; reconnect")
-    finally:
-        call.cancel()  # the client left, or the stream ended: either way the backend call is over
-        ctx.open_calls.discard(call)
-    yield end_stream(wire, error)
+def endpoints(ctx: RpcContext) -> dict[str, Any]:
+    """connectrpc's endpoint table (URL path -> ``Endpoint.unary`` or ``Endpoint.server_stream``, whose
+    classes the library does not export) for every unary and server-streaming method."""
+    table: dict[str, Any] = {}
+    for method in ctx.registry.methods.values():
+        if method.is_unary:
+            table[method.path] = Endpoint.unary(_info(method), _unary(ctx, method))
+        elif method.is_server_stream:
+            table[method.path] = Endpoint.server_stream(_info(method), _server_stream(ctx, method))
+    return table
+
+
+class ConnectApp(ConnectASGIApplication[RpcContext]):
+    """One connectrpc application for every service of the registry (its table is keyed by full path)."""
+
+    @property
+    def path(self) -> str:
+        return "/"
+
+
+class RpcRoute:
+    """The ASGI app of the RPC route: a known method goes to connectrpc; an unknown one is a 404
+    ``unimplemented`` error JSON; plain gRPC (``application/grpc``) is not served (415: gRPC clients
+    call the services directly, and HTTP/1.1 has no trailers for it)."""
+
+    def __init__(self, ctx: RpcContext) -> None:
+        table = endpoints(ctx)
+        self.paths = frozenset(table)
+        self.app = ConnectApp(
+            service=ctx,
+            endpoints=lambda _: table,
+            read_max_bytes=ctx.limits.max_body,
+            compressions=(),  # identity only: no client of ours compresses, and no decompression work
+            codecs=[google_protobuf_binary_codec(), JsonCodec()],
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope["path"]
+        content_type = Headers(scope=scope).get("content-type", "").lower()
+        if path not in self.paths:
+            refused = http.error_response(Code.UNIMPLEMENTED, f"no method {path.lstrip('/')}", 404)
+        elif content_type.startswith("application/grpc") and not content_type.startswith(GRPC_WEB):
+            refused = http.error_response(Code.INVALID_ARGUMENT, "plain gRPC is not served here", 415)
+        else:
+            await self.app(scope, receive, send)
+            return
+        await refused(scope, receive, send)
 
 
 def cancel_streams(ctx: RpcContext) -> None:
