@@ -285,6 +285,20 @@ class MessageCodec:
             plain = upcast(plain)
         return from_plain(cls, plain)
 
+    def stored_message(self, type_name: str, payload: bytes, schema_version: int) -> Message | None:
+        """A stored payload as its message, parsed as it is when it was written with the class's
+        current schema (it is that message's bytes: no round trip through the dataclass); None
+        when it needs :meth:`decode` (an older schema to upcast, or an unknown type)."""
+        cls = self._by_name.get(type_name)
+        if cls is None or schema_version != schema_of(cls):
+            return None
+        message = self.message_class(type_name)()
+        try:
+            message.ParseFromString(payload)
+        except DecodeError as err:
+            raise CodecError(f"{type_name}: payload is not a valid message: {err}") from err
+        return message
+
     def from_message(self, message: Message, path: str = "") -> Any:
         """The dataclass of a message (a client's command); ``path`` prefixes field paths in errors."""
         name = message.DESCRIPTOR.name

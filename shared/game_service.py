@@ -198,7 +198,9 @@ class GameServicer:
 
     def _match_event(self, event: StoredEvent, seats: list[common_pb2.Seat]) -> Any:
         pb2 = self.modules.pb2
-        member = self.codec.to_message(self.runner.decode(event))
+        member = self.codec.stored_message(event.type, event.payload, event.schema_version)
+        if member is None:  # stored with an older schema: decoded and upcast, then converted
+            member = self.codec.to_message(self.runner.decode(event))
         out = pb2.MatchEvent(envelope=envelope(event), event=wrap_union(pb2.Event(), member))
         seat = seat_of_actor(event.actor)
         if seat is not None and seat < len(seats):

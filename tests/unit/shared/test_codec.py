@@ -236,3 +236,24 @@ def test_a_message_without_source_renders_without_comments() -> None:
     built = message(tag=1)(type("Built", (), {"__annotations__": {"n": int}, "n": pb(1)}))
     assert comments_of(built).doc == ""
     assert "message Built {\n  int32 n = 1;\n}" in render_proto("t.v1", [], {"Event": [built]}, "test")
+
+
+def test_a_stored_payload_of_the_current_schema_is_the_message_the_decoder_would_rebuild() -> None:
+    from services.games import load_game
+    from shared.runner import MatchRunner
+    from shared.simulate import play_match
+    from shared.store import MemoryEventStore
+
+    game = load_game("lorenzo")
+    runner = MatchRunner(game.rules, game.codec, MemoryEventStore())
+    runner.create("m1", 3, {}, seed=5)
+    play_match(runner, "m1", seed=5, check=False, max_steps=60)
+    stored = runner.store.read("m1")
+    assert len({event.type for event in stored}) > 5
+    for event in stored:
+        direct = game.codec.stored_message(event.type, event.payload, event.schema_version)
+        assert direct == game.codec.to_message(runner.decode(event))
+        assert game.codec.stored_message(event.type, event.payload, event.schema_version - 1) is None
+    assert game.codec.stored_message("NoSuchEvent", b"", 1) is None
+    with pytest.raises(CodecError):
+        game.codec.stored_message(stored[0].type, b"\xff\xff", stored[0].schema_version)
