@@ -208,6 +208,7 @@ class Calls:
         self.name = game.rules.game
         self.pb2 = game.modules.pb2
         self.service = self._bearer(signer.service(self.name))
+        self._seats: dict[tuple[str, int], tuple[tuple[str, str]]] = {}
 
     @staticmethod
     def _bearer(token: str) -> tuple[tuple[str, str]]:
@@ -217,7 +218,12 @@ class Calls:
         return getattr(self.game.modules.pb2_grpc, f"{self.game.modules.name}ServiceStub")(channel)
 
     def seat(self, match_id: str, seat: int) -> tuple[tuple[str, str]]:
-        return self._bearer(self.signer.seat(self.name, match_id, seat, f"{match_id}-p{seat}"))
+        """The seat's token, signed once and sent with each of its calls, as a player's client does."""
+        found = self._seats.get((match_id, seat))
+        if found is None:
+            found = self._bearer(self.signer.seat(self.name, match_id, seat, f"{match_id}-p{seat}"))
+            self._seats[(match_id, seat)] = found
+        return found
 
     def spectator(self, match_id: str, who: str) -> tuple[tuple[str, str]]:
         return self._bearer(self.signer.spectator(self.name, match_id, who))
