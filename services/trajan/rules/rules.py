@@ -21,9 +21,8 @@ from services.trajan.rules.commands import (
     TakeStartTrajanTile,
 )
 from services.trajan.rules.content_types import Content
-from services.trajan.rules.ctx import Ctx
+from services.trajan.rules.ctx import Ctx, fold
 from services.trajan.rules.events import EVENT_TYPES, Event
-from services.trajan.rules.evolve import evolve
 from services.trajan.rules.model import Config, Phase, State
 from services.trajan.rules.view import TrajanView, determinize, view, visibility
 from shared.decider import Actor, Outcome, RuleViolation, Visibility
@@ -102,7 +101,7 @@ class TrajanRules:
                 quarter.end_game(ctx)
 
     def evolve(self, state: State, event: Event) -> State:
-        return evolve(state, event)
+        return fold(state, event)
 
     def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
         return legal.legal_commands(self.content, state, actor)
