@@ -197,7 +197,7 @@ def test_grpc_errors_become_connect_errors_with_the_error_info_detail(gw: Gatewa
 def test_unparsable_bodies_are_400_connect_errors_before_any_backend_call(gw: GatewayThread) -> None:
     deep = b"[" * 30_000 + b"]" * 30_000  # under the body limit, far over the recursion limit
     nested = b'{"matchId": ' + b'{"a": ' * 5_000 + b"1" + b"}" * 5_000 + b"}"
-    for body in (b"{not json", b"[1, 2]", b'"text"', deep, nested, b"\xff\xfe", b'{"matchId": 5}'):
+    for body in (b"", b"{not json", b"[1, 2]", b'"text"', deep, nested, b"\xff\xfe", b'{"matchId": 5}'):
         status, headers, raw = send(gw, f"{LORENZO}/GetView", body, "application/json")
         assert status == 400, (body[:20], raw[:200])
         assert headers["Content-Type"].startswith("application/json")
@@ -343,6 +343,10 @@ def test_grpc_web_unary_and_errors_are_frames_and_trailers(gw: GatewayThread) ->
     status_pb = status_pb2.Status.FromString(base64.b64decode(details_bin + "=" * (-len(details_bin) % 4)))
     info = error_details_pb2.ErrorInfo()
     assert status_pb.details[0].Unpack(info) and info.reason == "bad_token"
+    # refused before the call starts: a trailers-only reply (the status in the headers, no body)
+    bad_timeout = {"X-Grpc-Web": "1", "Grpc-Timeout": "soon"}
+    status, reply_headers, raw = send(gw, f"{LORENZO}/GetView", request, "application/grpc-web", bad_timeout)
+    assert status == 200 and raw == b"" and reply_headers["grpc-status"] == "3"
 
 
 def test_grpc_web_json_streams_watch_events_then_trailers(redis_client: redis.Redis) -> None:
