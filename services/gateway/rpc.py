@@ -63,8 +63,9 @@ class RpcContext:
 
 
 class JsonCodec:
-    """connectrpc's google.protobuf JSON codec, printing every field (a client never guesses a missing
-    zero). Decoding ignores unknown fields, as connect-go does."""
+    """A connectrpc codec for protobuf JSON with google.protobuf, like the library's own
+    (``connectrpc.compat``) but printing every field: a client never guesses a missing zero.
+    Decoding ignores unknown fields, as connect-go does."""
 
     def name(self) -> str:
         return "json"
