@@ -43,7 +43,7 @@ from services.trajan.rules.content_types import (
 )
 from services.trajan.rules.model import Phase, PlayerState, State, StepKind
 from services.trajan.rules.queries import bowl_action, senate_votes
-from services.trajan.rules.scoring import bonus_points, mat_parts
+from services.trajan.rules.scoring import OwnedTiles, board_bonus_points, mat_parts, own_bonus_points
 
 ACTION_VALUE = {  # what taking an action is worth on average, in VP, before its option is chosen
     Action.SEAPORT: 2.0,
@@ -133,26 +133,42 @@ def evaluate_all(rules: Any, state: State, seats: int) -> tuple[float, ...]:
     if state.phase is Phase.FINISHED and state.final:
         return tuple(float(state.final[seat].total) for seat in range(seats))
     time = clock(content, state)
-    senate = _senate(content, state, time)
-    return tuple(_value(content, state, p, time) + senate[p.seat] for p in state.players)
+    own = [_own(content, p, time) for p in state.players]
+    senate = _senate(state, time, [x.votes for x in own])
+    return tuple(
+        _value(content, state, p, x, time) + senate[p.seat] for p, x in zip(state.players, own, strict=True)
+    )
 
 
-def _value(c: Content, s: State, p: PlayerState, t: Clock) -> float:
+def _value(c: Content, s: State, p: PlayerState, own: _Own, t: Clock) -> float:
     active = p.seat == s.active and s.phase is Phase.TURNS
-    mat, potential = _own(c, p, t)
     return (
         p.vp
-        + mat
-        + bonus_points(c, s, p)
-        + t.left * potential
-        - _demand_penalty(c, s, p, t)
-        + _reserves(c, p, t)
+        + own.mat
+        + (own.bonus + board_bonus_points(s, p.seat, own.board_bonus))
+        + t.left * own.potential
+        - _demand_penalty(c, s, p, own, t)
+        + own.reserves
         + (_pending(c, s, p) if active else 0.0)
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Own:
+    """What the valuation reads of a player's own pieces (they change only with the ``PlayerState``)."""
+
+    mat: int  # ``mat_parts``: hand, work area, camp, unfinished Trajan tiles, construction sets
+    bonus: int  # the bonus tiles that count own pieces ...
+    board_bonus: OwnedTiles  # ... and those that count figures on the board
+    potential: float  # ``_potential``
+    reserves: float  # ``_reserves``
+    covers: Counts  # ``_covers``
+    wild_demands: int  # wild demand forum tiles
+    votes: int  # ``senate_votes``
+
+
 class _OwnCache:
-    """What a player's own pieces are worth (``mat_parts`` and ``_potential``), kept per ``PlayerState``.
+    """What a player's own pieces are worth (``_Own``), kept per ``PlayerState``.
 
     ``evolve`` copies only the players an event changes and shares the others between states, so the search
     meets the same ``PlayerState`` objects again and again: a seat's own value is computed once per object
@@ -163,18 +179,28 @@ class _OwnCache:
     LIMIT = 50_000
 
     def __init__(self) -> None:
-        self.entries: dict[tuple[int, int], tuple[PlayerState, int, float]] = {}
+        self.entries: dict[tuple[int, int], tuple[PlayerState, _Own]] = {}
 
-    def get(self, c: Content, p: PlayerState, t: Clock) -> tuple[int, float]:
+    def get(self, c: Content, p: PlayerState, t: Clock) -> _Own:
         key = (id(p), t.quarters_after)
         found = self.entries.get(key)
         if found is not None and found[0] is p:
-            return found[1], found[2]
+            return found[1]
         if len(self.entries) >= self.LIMIT:
             self.entries.clear()
-        mat, potential = sum(mat_parts(c, p)), _potential(c, p, t)
-        self.entries[key] = (p, mat, potential)
-        return mat, potential
+        bonus, board_bonus = own_bonus_points(c, p)
+        own = _Own(
+            mat=sum(mat_parts(c, p)),
+            bonus=bonus,
+            board_bonus=board_bonus,
+            potential=_potential(c, p, t),
+            reserves=_reserves(c, p, t),
+            covers=_covers(c, p),
+            wild_demands=p.forum_tiles.count(ForumTile.WILD_DEMAND),
+            votes=senate_votes(c, p),
+        )
+        self.entries[key] = (p, own)
+        return own
 
 
 _own = _OwnCache().get
@@ -297,13 +323,12 @@ def _expected_penalty(outlook: Outlook, have: Counts, wilds: int, penalties: tup
     return expected
 
 
-def _demand_penalty(c: Content, s: State, p: PlayerState, t: Clock) -> float:
+def _demand_penalty(c: Content, s: State, p: PlayerState, own: _Own, t: Clock) -> float:
     """This quarter's expected penalty, weighing more as the quarter goes (seed (p9-10): -4 / -9 / -15);
     nothing once the seat has paid (its VP already show the penalty)."""
     if not t.outlook or p.seat in s.demands_paid:
         return 0.0
-    wilds = p.forum_tiles.count(ForumTile.WILD_DEMAND)
-    expected = _expected_penalty(t.outlook, _covers(c, p), wilds, c.demands.penalties)
+    expected = _expected_penalty(t.outlook, own.covers, own.wild_demands, c.demands.penalties)
     return expected * (DEMAND_WEIGHT + (1 - DEMAND_WEIGHT) * t.done)
 
 
@@ -316,13 +341,14 @@ def _reserves(c: Content, p: PlayerState, t: Clock) -> float:
     return SPARE_DEMAND * spare + KEPT_TILE * len(p.demand_tiles) * t.quarters_after
 
 
-def _senate(c: Content, s: State, t: Clock) -> dict[int, float]:
-    """The bonus tiles the senate ranking would bring, weighted by how far the quarter has gone."""
+def _senate(s: State, t: Clock, votes: list[int]) -> dict[int, float]:
+    """The bonus tiles the senate ranking would bring, weighted by how far the quarter has gone (``votes``:
+    ``senate_votes`` of each seat)."""
     out = {p.seat: 0.0 for p in s.players}
     if s.phase not in (Phase.TURNS, Phase.ROUND_END, Phase.DEMANDS) or not s.senate_offer:
         return out
     height = {seat: i for i, seat in enumerate(s.senate_order)}
-    ranking = sorted(s.players, key=lambda p: (-senate_votes(c, p), -p.senate, -height.get(p.seat, 0)))
+    ranking = sorted(s.players, key=lambda p: (-votes[p.seat], -p.senate, -height.get(p.seat, 0)))
     out[ranking[0].seat] += t.done * CONSUL
     if len(s.senate_offer) > 1:
         out[ranking[1].seat] += t.done * PROCONSUL

@@ -33,35 +33,57 @@ def _set_value(c: Content, n: int) -> int:
     return next((vp for tiles, vp in c.scoring.construction_sets if n >= tiles), 0)
 
 
-def _units(c: Content, s: State, p: PlayerState, tile: BonusTile) -> int:
+BOARD_KINDS = (BonusKind.WORKERS, BonusKind.LEGIONNAIRES)  # bonus tiles that count figures on the board
+OwnedTiles = tuple[tuple[BonusTile, OwnedBonusTile], ...]
+
+
+def _own_units(c: Content, p: PlayerState, tile: BonusTile) -> int:
     match tile.kind:
         case BonusKind.DEMAND:  # a forum tile of the demand, not a Trajan tile (seed (p11))
             return int(any(c.forum_tile[t].demand is tile.demand for t in p.forum_tiles))
         case BonusKind.COMMODITIES:
             return sum(1 for x in p.display if x in tile.commodities)
-        case BonusKind.WORKERS:  # workers in the construction area (on sites)
-            return sum(x.workers.count(p.seat) for x in s.sites)
-        case BonusKind.LEGIONNAIRES:  # legionnaires in the provinces
-            return sum(x.legionnaires.count(p.seat) for x in s.provinces)
         case BonusKind.BONUS_TILES:
             return sum(1 for x in p.bonus_tiles if x.yellow)
+        case _:
+            raise ValueError(f"{tile.kind.name} bonus tiles count figures on the board")
+
+
+def _board_units(s: State, seat: int, tile: BonusTile) -> int:
+    if tile.kind is BonusKind.WORKERS:  # workers in the construction area (on sites)
+        return sum(x.workers.count(seat) for x in s.sites)
+    return sum(x.legionnaires.count(seat) for x in s.provinces)  # legionnaires in the provinces
 
 
 def _points(tile: BonusTile, owned: OwnedBonusTile, units: int) -> int:
     return round_half_up(units, tile.yellow if owned.yellow else tile.grey, tile.per_units)
 
 
-def bonus_points(c: Content, s: State, p: PlayerState) -> int:
-    """Every bonus tile by its side; unused wild commodity tiles count as cards for the commodity tile
-    that pays most per card (seed (p12) 万用商品卡 … 在最終结算的时候可以搭配奖励板块使用)."""
+def own_bonus_points(c: Content, p: PlayerState) -> tuple[int, OwnedTiles]:
+    """The points of the bonus tiles that count the player's own pieces, and the tiles that count its
+    figures on the board (``board_bonus_points``): together ``bonus_points``. Unused wild commodity tiles
+    count as cards for the commodity tile that pays most per card (seed (p12) 万用商品卡 …
+    在最終结算的时候可以搭配奖励板块使用)."""
     owned = [(c.bonus_tile[x.tile], x) for x in p.bonus_tiles]
-    units = [_units(c, s, p, t) for t, _ in owned]
+    own = [(t, x) for t, x in owned if t.kind not in BOARD_KINDS]
+    units = [_own_units(c, p, t) for t, _ in own]
     wilds = p.forum_tiles.count(ForumTile.WILD_COMMODITY)
-    commodity = [i for i, (t, _) in enumerate(owned) if t.kind is BonusKind.COMMODITIES]
+    commodity = [i for i, (t, _) in enumerate(own) if t.kind is BonusKind.COMMODITIES]
     if wilds and commodity:
-        best = max(commodity, key=lambda i: _points(owned[i][0], owned[i][1], 1))
+        best = max(commodity, key=lambda i: _points(own[i][0], own[i][1], 1))
         units[best] += wilds
-    return sum(_points(t, x, n) for (t, x), n in zip(owned, units, strict=True))
+    points = sum(_points(t, x, n) for (t, x), n in zip(own, units, strict=True))
+    return points, tuple((t, x) for t, x in owned if t.kind in BOARD_KINDS)
+
+
+def board_bonus_points(s: State, seat: int, tiles: OwnedTiles) -> int:
+    return sum(_points(t, x, _board_units(s, seat, t)) for t, x in tiles)
+
+
+def bonus_points(c: Content, s: State, p: PlayerState) -> int:
+    """Every bonus tile by its side (seed (p11)): its units times its points per units, rounded half up."""
+    own, on_board = own_bonus_points(c, p)
+    return own + board_bonus_points(s, p.seat, on_board)
 
 
 def mat_parts(c: Content, p: PlayerState) -> tuple[int, int, int, int, int]:
