@@ -17,10 +17,11 @@ def round_half_up(units: int, points: int, per_units: int) -> int:
 def construction_sets(c: Content, p: PlayerState) -> int:
     """10 VP for 3 tiles of a kind, 20 for 4 (seed (p13)); each wild construction tile stands for one tile
     of whichever kind scores best (seed (p12) 万用建筑卡 … 最終结算时以利於加分)."""
-    counts = Counter(c.construction_tile[t].kind for t in p.construction)
     wilds = p.forum_tiles.count(ForumTile.WILD_CONSTRUCTION)
     if not wilds:  # the common case, and the bots' hot path: nothing to choose
-        return sum(_set_value(c, n) for n in counts.values())
+        kinds_taken = [c.construction_tile[t].kind for t in p.construction]
+        return sum(_set_value(c, kinds_taken.count(k)) for k in set(kinds_taken))
+    counts = Counter(c.construction_tile[t].kind for t in p.construction)
     kinds = [k.name for k in c.construction_kinds]
     best = 0
     for choice in product(kinds, repeat=wilds):
@@ -64,6 +65,8 @@ def own_bonus_points(c: Content, p: PlayerState) -> tuple[int, OwnedTiles]:
     figures on the board (``board_bonus_points``): together ``bonus_points``. Unused wild commodity tiles
     count as cards for the commodity tile that pays most per card (seed (p12) 万用商品卡 …
     在最終结算的时候可以搭配奖励板块使用)."""
+    if not p.bonus_tiles:
+        return 0, ()
     owned = [(c.bonus_tile[x.tile], x) for x in p.bonus_tiles]
     own = [(t, x) for t, x in owned if t.kind not in BOARD_KINDS]
     units = [_own_units(c, p, t) for t, _ in own]
@@ -94,7 +97,7 @@ def mat_parts(c: Content, p: PlayerState) -> tuple[int, int, int, int, int]:
         len(p.hand) * f.per_hand_card,
         p.work_area * f.per_work_area_worker,
         p.camp * f.per_camp_legionnaire,
-        sum(1 for t in p.slots if t) * f.per_trajan_tile,
+        (len(p.slots) - p.slots.count(0)) * f.per_trajan_tile,
         construction_sets(c, p),
     )
 

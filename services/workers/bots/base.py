@@ -68,8 +68,12 @@ def legal_for(rules: Any, state: Any, actor: Actor) -> Sequence[Any]:
 
 def relative_rewards(values: Sequence[float], scale: float) -> tuple[float, ...]:
     """Each seat's reward in (0, 1): a logistic of its lead over the best other seat."""
+    if not values:
+        return ()
+    first = max(range(len(values)), key=values.__getitem__)  # the best seat; every other seat's best other
+    second = max((v for s, v in enumerate(values) if s != first), default=0.0)  # the best seat's best other
     out = []
     for seat, mine in enumerate(values):
-        best_other = max((v for s, v in enumerate(values) if s != seat), default=0.0)
+        best_other = second if seat == first else values[first]
         out.append(1.0 / (1.0 + math.exp(-(mine - best_other) / scale)))
     return tuple(out)

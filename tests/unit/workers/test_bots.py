@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,23 @@ def test_an_unknown_level_is_refused() -> None:
 def test_rewards_favour_the_leader() -> None:
     low, high = relative_rewards([10.0, 20.0], 5.0)
     assert high > 0.5 > low and abs(high + low - 1.0) < 1e-9
+
+
+def test_rewards_compare_each_seat_with_the_best_of_the_others() -> None:
+    def one_by_one(values: list[float], scale: float) -> tuple[float, ...]:
+        others = [
+            max((v for s, v in enumerate(values) if s != seat), default=0.0) for seat in range(len(values))
+        ]
+        return tuple(
+            1.0 / (1.0 + math.exp(-(mine - other) / scale))
+            for mine, other in zip(values, others, strict=True)
+        )
+
+    rng = Rng(7)
+    cases = [[], [3.0], [1.0, 1.0], [0.0, -0.0, 0.0], [2.0, 9.0, 9.0, -1.0]]
+    cases += [[rng.below(7) / 2 - 1.0 for _ in range(1 + rng.below(5))] for _ in range(200)]
+    for values in cases:
+        assert relative_rewards(values, 5.0) == one_by_one(values, 5.0), values
 
 
 def test_bots_never_import_random() -> None:
