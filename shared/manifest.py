@@ -92,6 +92,7 @@ class BotHooks:
     prune: Prune | None = None
     horizon: Horizon | None = None  # ``mcts``: where a line ends, instead of the turn cycle
     common_dice: bool = False  # ``mcts``: the root's commands compared under the same dice
+    random_ties: bool = False  # ``mcts``: equally ranked root commands drawn at random, as ``greedy`` does
 
 
 @dataclass(frozen=True, slots=True)

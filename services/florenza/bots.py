@@ -27,8 +27,9 @@ from typing import Any
 
 from services.florenza.rules.commands import HireArtist, MakeOffering, PlanWorkshop, WorkWorkshop
 from services.florenza.rules.content_types import Area, Artist, Content, EffectKind, Reward, Skill, Workshop
+from services.florenza.rules.effects import lowest_free_slot
 from services.florenza.rules.goods import ZERO, Goods
-from services.florenza.rules.model import NO_SEAT, Phase, PlayerState, State, WorkSpot
+from services.florenza.rules.model import NO_SEAT, DistrictSlot, Phase, PlayerState, State, WorkSpot
 from services.florenza.rules.resolution import AREA_ORDER
 from shared.decider import Actor, RuleViolation
 from shared.rng import Rng
@@ -82,6 +83,16 @@ def horizon(rules: Any, start: State, state: State) -> bool:
 
 
 # ---------------------------------------------------------------- the valuation
+
+
+@dataclass(frozen=True)
+class DistrictWorker:
+    """One more worker of the valued seat on a district space (0-based ``slot``): a placement not made."""
+
+    owner: int
+    slot: int
+    workshop: int
+    built: bool
 
 
 @dataclass
@@ -194,17 +205,26 @@ class _Valuation:
         step 6 space by space (a build pays its cost, a formula its price, production fills the
         purse), then step 7's hired works (own district, city, Duomo), so nothing counts the same
         fiorino or cube twice."""
-        districts, purse = self.districts(p)
-        works, _ = self.works(p.seat, purse)
+        return self.round_with(p)
+
+    def round_with(
+        self, p: PlayerState, district: DistrictWorker | None = None, hire: WorkSpot | None = None
+    ) -> float:
+        """``_this_round`` with one more worker of the seat: on a district space or hiring an artist."""
+        districts, purse = self.districts(p, district)
+        works, _ = self.works(p.seat, purse, hire)
         return districts + works
 
-    def districts(self, p: PlayerState) -> tuple[float, Goods]:
-        """Step 6 for the seat's workers placed so far: their value and the purse after it."""
+    def districts(self, p: PlayerState, extra: DistrictWorker | None = None) -> tuple[float, Goods]:
+        """Step 6 for the seat's workers placed so far (and ``extra``, one more of its workers in its
+        place in the order): their value and the purse after it."""
         c, s, value = self.c, self.s, 0.0
         purse = p.goods
         for slot in range(c.board.district_slots):
             for owner in s.turn_order:
                 x = s.players[owner].district[slot]
+                if extra is not None and (owner, slot) == (extra.owner, extra.slot):
+                    x = DistrictSlot(workshop=extra.workshop, built=extra.built, worker=p.seat)
                 if x.worker != p.seat or not x.workshop:
                     continue
                 w = c.workshop[x.workshop]
@@ -216,10 +236,15 @@ class _Valuation:
                     purse = purse - w.cost if purse.covers(w.cost) else purse
         return value, purse
 
-    def works(self, seat: int, purse: Goods) -> tuple[float, Goods]:
-        """Step 7 for the seat's works hired so far, out of ``purse``: their value and what is left."""
+    def works(self, seat: int, purse: Goods, extra: WorkSpot | None = None) -> tuple[float, Goods]:
+        """Step 7 for the seat's works hired so far (and ``extra``, one more hire), out of ``purse``:
+        their value and what is left."""
         c, value = self.c, 0.0
-        for spot in sorted(self.hired.get(seat, []), key=lambda x: AREA_ORDER[c.work[x.work].area]):
+        hired = self.hired.get(seat, [])
+        if extra is not None:  # in the order of the board's works, as the others are
+            place = {(x.work, x.district): i for i, x in enumerate(self.s.works)}
+            hired = sorted([*hired, extra], key=lambda x: place[x.work, x.district])
+        for spot in sorted(hired, key=lambda x: AREA_ORDER[c.work[x.work].area]):
             gain, price = self.hired_work(seat, purse, spot.work, spot.district, spot.artist)
             value += gain
             purse = purse - price
@@ -354,19 +379,20 @@ def candidates(rules: Any, state: State, seat: int, commands: Sequence[Any], coa
 
     Exact: anonymous artists of the same talents are interchangeable (no fee, no die, no card), so
     one of them per work and talent set is kept. Hires and plans more than the market's two cubes
-    short of their price go (they can only fail and cost prestige); of the rest the best hires (a
-    work's expected result with that artist), plans and workshops to work (``KEEP``), and the best
-    offering per pulpit. ``coarse`` plans only what the seat can pay. What the seat can pay is its
-    purse as the valuation sees it at that point of the round: after step 6's production and builds
-    of the workers placed so far (and for a hire, after the works already hired), not its goods now:
-    a work or a build this round's production pays for is worth as much to ``greedy``.
+    short of their price go (they can only fail and cost prestige); of the rest the best hires, plans
+    and workshops to work (``KEEP``), and the best offering per pulpit. ``coarse`` plans only what the
+    seat can pay. What the seat can pay is its purse as the valuation sees it at that point of the
+    round: after step 6's production and builds of the workers placed so far, not its goods now.
+    A hire, a plan or a workshop to work is ranked by what it adds to the round as the valuation plays
+    it out of that one purse (:meth:`_Valuation.round_with`): a build that spends the cubes of a work
+    already hired costs that work, a production that completes a work's price earns it.
     Visiting the market and passing are always kept.
     """
     c: Content = rules.content
     valuation = _Valuation(c, state)
     p = state.players[seat]
     _, at_districts = valuation.districts(p)
-    _, at_works = valuation.works(seat, at_districts)
+    now = valuation.round_with(p)
     keep = KEEP[coarse]
     ranked: dict[str, list[tuple[float, Any]]] = {"hire": [], "plan": [], "work": []}
     offerings: dict[bool, tuple[float, Any]] = {}
@@ -385,16 +411,12 @@ def candidates(rules: Any, state: State, seat: int, commands: Sequence[Any], coa
                     if (work, a.skills) in anonymous:
                         continue
                     anonymous.add((work, a.skills))
-                district = seat if c.work[work].in_district else NO_SEAT
-                gain, _ = valuation.hired_work(seat, at_works, work, district, artist)
-                ranked["hire"].append((gain, command))
+                ranked["hire"].append((added(valuation, seat, command, now), command))
             case PlanWorkshop(kind):
                 if missing(at_districts, c.workshop[kind].cost) <= (0 if coarse else SHORTFALL_CUBES):
-                    ranked["plan"].append((valuation.build(at_districts, c.workshop[kind]), command))
-            case WorkWorkshop(owner, slot):
-                w = c.workshop[state.players[owner].district[slot - 1].workshop]
-                fee = 0 if owner == seat else c.board.opponent_workshop_fee
-                ranked["work"].append((valuation.produce_now(at_districts, p.church, w)[0] - fee, command))
+                    ranked["plan"].append((added(valuation, seat, command, now), command))
+            case WorkWorkshop():
+                ranked["work"].append((added(valuation, seat, command, now), command))
             case MakeOffering(preacher, duomo):
                 value = _offering(valuation, c, preacher, duomo)
                 if duomo not in offerings or value > offerings[duomo][0]:
@@ -407,6 +429,31 @@ def candidates(rules: Any, state: State, seat: int, commands: Sequence[Any], coa
     out += [command for _, command in offerings.values()]
     chosen = {id(x) for x in out}
     return [x for x in commands if id(x) in chosen]
+
+
+def added(
+    valuation: _Valuation, seat: int, command: HireArtist | PlanWorkshop | WorkWorkshop, now: float
+) -> float:
+    """What a hire, a plan or a workshop to work adds to the seat's round as the valuation plays it out
+    of one purse (``now``: the round without it), less a rival's fee; the worker it takes aside."""
+    c, s = valuation.c, valuation.s
+    p = s.players[seat]
+    match command:
+        case HireArtist(work, artist):
+            district = seat if c.work[work].in_district else NO_SEAT
+            hire = WorkSpot(work=work, district=district, worker=seat, artist=artist)
+            return valuation.round_with(p, hire=hire) - now
+        case PlanWorkshop(kind):
+            free = lowest_free_slot(p) or 1  # legal only with a free space
+            return valuation.round_with(p, district=DistrictWorker(seat, free - 1, kind, built=False)) - now
+        case WorkWorkshop(owner, slot):
+            fee = 0 if owner == seat else c.board.opponent_workshop_fee
+            kind = s.players[owner].district[slot - 1].workshop
+            return (
+                valuation.round_with(p, district=DistrictWorker(owner, slot - 1, kind, built=True))
+                - now
+                - fee
+            )
 
 
 def _offering(valuation: _Valuation, c: Content, preacher: int, duomo: bool) -> float:

@@ -36,6 +36,7 @@ def make_bot(game: str, level: str, budget: Budget | None = None) -> Bot:
                 prune=hooks.prune,
                 horizon=hooks.horizon,
                 common_dice=hooks.common_dice,
+                random_ties=hooks.random_ties,
             )
         case _:
             raise UnknownLevel(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")

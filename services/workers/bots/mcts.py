@@ -19,7 +19,10 @@ Two opt-in game hooks (``shared.manifest.BotHooks``): a ``horizon`` that ends a 
 turn cycle (a game whose next steps roll dice its heuristic already expects ends there), and
 ``common_dice``: the n-th line of every root command rolls the same dice (and every command of an
 expanded node is scored under the same dice, as ``greedy`` compares them), so luck cancels out
-between the compared commands instead of ranking them.
+between the compared commands instead of ranking them. And ``random_ties``: root commands of the
+same rank (with common dice, commands the evaluation cannot tell apart score exactly alike) are
+drawn at random, as ``greedy`` draws among its ties, instead of always the first legal one (in
+Florenza, the lowest district space or artist every time: docs/workers.md).
 
 A node's commands come from the first world that reaches it (``legal_commands`` is the
 costly part of a step); a command another sampled world refuses just drops that sample. A
@@ -78,6 +81,7 @@ class MctsBot:
     prune: Pruner | None = None  # drops commands no better than another one
     horizon: Horizon | None = None  # where a line ends, instead of the turn cycle
     common_dice: bool = False  # the n-th line of every root command rolls the same dice
+    random_ties: bool = False  # equally ranked root commands drawn at random (else the first legal one)
     level: str = "mcts"
 
     def choose(self, rules: Any, state: Any, seat: int, seats: int, rng: Rng) -> Any:
@@ -85,6 +89,8 @@ class MctsBot:
         if len(legal) == 1:
             return legal[0]
         root, _ = self.search(rules, state, seat, seats, rng)
+        if self.random_ties:
+            legal = rng.shuffled(legal)
         return max(legal, key=lambda c: _rank(root, c))
 
     def search(self, rules: Any, state: Any, seat: int, seats: int, rng: Rng) -> tuple[Node, SearchStats]:

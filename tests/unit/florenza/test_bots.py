@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from services.florenza import bots
-from services.florenza.rules.commands import HireArtist, PlanWorkshop
+from services.florenza.rules.commands import HireArtist, PlanWorkshop, WorkWorkshop
 from services.florenza.rules.goods import Goods
 from services.florenza.rules.model import NO_SEAT, Phase
 from services.workers.policies import bot_policy
@@ -95,6 +95,28 @@ def test_the_searching_seat_keeps_its_one_ply_best_command() -> None:
         assert best in kept
 
 
+def test_a_placement_is_ranked_by_what_it_changes_in_the_valuation() -> None:
+    """``added`` (the pruner's rank of hires, plans and workshops to work) is exactly the valuation's
+    change when the command is applied, the placed worker's own worth aside: a build that spends the
+    cubes of a work already hired costs that work, and is ranked so (it was not: docs/workers.md)."""
+    checked = 0
+    for step in PLACEMENTS[:25]:
+        state, actor, seat = step.state, step.actor, step.actor.seat
+        valuation = bots._Valuation(C, state)
+        now = valuation.round_with(state.players[seat])
+        before = bots.evaluate(RULES, state, seat)
+        for command in step.legal:
+            if not isinstance(command, HireArtist | PlanWorkshop | WorkWorkshop):
+                continue
+            after = bots._apply(RULES, state, actor, command)
+            if after.phase is not Phase.PLACEMENT:
+                continue
+            change = bots.evaluate(RULES, after, seat) - before
+            assert bots.added(valuation, seat, command, now) - bots.WORKER == pytest.approx(change)
+            checked += 1
+    assert checked > 100
+
+
 def test_a_rival_plans_only_what_it_can_pay_in_step_6() -> None:
     for step in PLACEMENTS[:30]:
         p = step.state.players[step.actor.seat]
@@ -114,7 +136,7 @@ def test_hires_are_judged_by_the_purse_of_step_7_not_the_goods_now(monkeypatch: 
     hires = [c for c in legal if isinstance(c, HireArtist) and bots.missing(Goods(), C.work[c.work].cost) > 2]
     assert hires and not set(hires) & set(bots.candidates(RULES, state, seat, legal, False))
     rich = Goods(2000, 9, 9, 9, 9, 9, 9)  # as if the seat's workers produced it all in step 6
-    monkeypatch.setattr(bots._Valuation, "districts", lambda self, p: (0.0, rich))
+    monkeypatch.setattr(bots._Valuation, "districts", lambda self, p, extra=None: (0.0, rich))
     assert set(hires) & set(bots.candidates(RULES, state, seat, legal, False))
 
 

@@ -1,5 +1,6 @@
 """The ``mcts`` level's opt-in hooks: a game's horizon ends the search lines, common dice pair the
-root commands' lines (the n-th line of every root command rolls the same dice)."""
+root commands' lines (the n-th line of every root command rolls the same dice), random ties draw among
+equally ranked root commands."""
 
 from __future__ import annotations
 
@@ -93,3 +94,14 @@ def test_the_horizon_ends_every_line_where_it_says() -> None:
     seen.clear()
     MctsBot(_heuristic(seen), BUDGET).search(DiceRules(), Dice(), 0, 2, Rng(7))
     assert 2 in seen  # without it the lines go on to the seat's next turn
+
+
+def test_random_ties_draw_among_equally_ranked_root_commands() -> None:
+    def flat(rules: Any, state: Dice, seat: int) -> float:
+        return 0.0  # every command ties
+
+    def chosen(bot: MctsBot) -> set[Bet]:
+        return {bot.choose(DiceRules(), Dice(), 0, 2, Rng(seed)) for seed in range(12)}
+
+    assert chosen(MctsBot(flat, BUDGET, common_dice=True)) == {Bet(0)}  # the first legal one
+    assert chosen(MctsBot(flat, BUDGET, common_dice=True, random_ties=True)) == {Bet(0), Bet(1), Bet(2)}
