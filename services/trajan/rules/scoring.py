@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import product
+import functools
+from itertools import combinations_with_replacement
 
 from services.trajan.rules.content_types import BonusKind, BonusTile, Content, ForumTile
 from services.trajan.rules.model import FinalScore, OwnedBonusTile, PlayerState, State
@@ -18,20 +18,28 @@ def construction_sets(c: Content, p: PlayerState) -> int:
     """10 VP for 3 tiles of a kind, 20 for 4 (seed (p13)); each wild construction tile stands for one tile
     of whichever kind scores best (seed (p12) 万用建筑卡 … 最終结算时以利於加分)."""
     wilds = p.forum_tiles.count(ForumTile.WILD_CONSTRUCTION)
+    kinds_taken = [c.construction_tile[t].kind for t in p.construction]
     if not wilds:  # the common case, and the bots' hot path: nothing to choose
-        kinds_taken = [c.construction_tile[t].kind for t in p.construction]
-        return sum(_set_value(c, kinds_taken.count(k)) for k in set(kinds_taken))
-    counts = Counter(c.construction_tile[t].kind for t in p.construction)
-    kinds = [k.name for k in c.construction_kinds]
+        return sum(_set_value(c.scoring.construction_sets, kinds_taken.count(k)) for k in set(kinds_taken))
+    counts = tuple(sorted(kinds_taken.count(k.name) for k in c.construction_kinds))
+    return _best_sets(c.scoring.construction_sets, counts, wilds)
+
+
+@functools.lru_cache(maxsize=1024)
+def _best_sets(sets: tuple[tuple[int, int], ...], counts: tuple[int, ...], wilds: int) -> int:
+    """The most construction-set VP when each wild tile joins any kind (``counts``: tiles of each kind; which
+    kind has which count does not matter)."""
     best = 0
-    for choice in product(kinds, repeat=wilds):
-        filled = counts + Counter(choice)
-        best = max(best, sum(_set_value(c, n) for n in filled.values()))
+    for choice in combinations_with_replacement(range(len(counts)), wilds):
+        filled = list(counts)
+        for kind in choice:
+            filled[kind] += 1
+        best = max(best, sum(_set_value(sets, n) for n in filled))
     return best
 
 
-def _set_value(c: Content, n: int) -> int:
-    return next((vp for tiles, vp in c.scoring.construction_sets if n >= tiles), 0)
+def _set_value(sets: tuple[tuple[int, int], ...], n: int) -> int:
+    return next((vp for tiles, vp in sets if n >= tiles), 0)
 
 
 BOARD_KINDS = (BonusKind.WORKERS, BonusKind.LEGIONNAIRES)  # bonus tiles that count figures on the board
