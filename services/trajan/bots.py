@@ -43,7 +43,13 @@ from services.trajan.rules.content_types import (
 )
 from services.trajan.rules.model import Phase, PlayerState, State, StepKind
 from services.trajan.rules.queries import bowl_action, senate_votes
-from services.trajan.rules.scoring import OwnedTiles, board_bonus_points, mat_parts, own_bonus_points
+from services.trajan.rules.scoring import (
+    OwnedTiles,
+    board_bonus_points,
+    figures_on_board,
+    mat_parts,
+    own_bonus_points,
+)
 
 ACTION_VALUE = {  # what taking an action is worth on average, in VP, before its option is chosen
     Action.SEAPORT: 2.0,
@@ -73,6 +79,7 @@ CARGO_STEP = 2.0  # an owed shipment
 DEMANDS = tuple(Demand)
 Counts = tuple[int, ...]  # per kind of demand, in ``DEMANDS`` order
 Outlook = tuple[tuple[float, Counts], ...]  # (probability, this quarter's demands)
+Board = tuple[list[int], list[int]]  # workers on sites and legionnaires in provinces, by seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,17 +142,23 @@ def evaluate_all(rules: Any, state: State, seats: int) -> tuple[float, ...]:
     time = clock(content, state)
     own = [_own(content, p, time) for p in state.players]
     senate = _senate(state, time, [x.votes for x in own])
+    board = figures_on_board(state) if any(x.board_bonus for x in own) else None
     return tuple(
-        _value(content, state, p, x, time) + senate[p.seat] for p, x in zip(state.players, own, strict=True)
+        _value(content, state, p, x, time, board) + senate[p.seat]
+        for p, x in zip(state.players, own, strict=True)
     )
 
 
-def _value(c: Content, s: State, p: PlayerState, own: _Own, t: Clock) -> float:
+def _value(c: Content, s: State, p: PlayerState, own: _Own, t: Clock, board: Board | None) -> float:
+    """``board``: ``figures_on_board`` (only needed for the bonus tiles that count them)."""
     active = p.seat == s.active and s.phase is Phase.TURNS
+    bonus = own.bonus
+    if board is not None and own.board_bonus:
+        bonus += board_bonus_points(own.board_bonus, board[0][p.seat], board[1][p.seat])
     return (
         p.vp
         + own.mat
-        + (own.bonus + board_bonus_points(s, p.seat, own.board_bonus))
+        + bonus
         + t.left * own.potential
         - _demand_penalty(c, s, p, own, t)
         + own.reserves

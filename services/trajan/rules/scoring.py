@@ -58,12 +58,6 @@ def _own_units(c: Content, p: PlayerState, tile: BonusTile) -> int:
             raise ValueError(f"{tile.kind.name} bonus tiles count figures on the board")
 
 
-def _board_units(s: State, seat: int, tile: BonusTile) -> int:
-    if tile.kind is BonusKind.WORKERS:  # workers in the construction area (on sites)
-        return sum(x.workers.count(seat) for x in s.sites)
-    return sum(x.legionnaires.count(seat) for x in s.provinces)  # legionnaires in the provinces
-
-
 def _points(tile: BonusTile, owned: OwnedBonusTile, units: int) -> int:
     return round_half_up(units, tile.yellow if owned.yellow else tile.grey, tile.per_units)
 
@@ -87,14 +81,30 @@ def own_bonus_points(c: Content, p: PlayerState) -> tuple[int, OwnedTiles]:
     return points, tuple((t, x) for t, x in owned if t.kind in BOARD_KINDS)
 
 
-def board_bonus_points(s: State, seat: int, tiles: OwnedTiles) -> int:
-    return sum(_points(t, x, _board_units(s, seat, t)) for t, x in tiles)
+def board_bonus_points(tiles: OwnedTiles, workers: int, legionnaires: int) -> int:
+    """The points of bonus tiles that count the owner's workers in the construction area (on sites) and its
+    legionnaires in the provinces."""
+    return sum(_points(t, x, workers if t.kind is BonusKind.WORKERS else legionnaires) for t, x in tiles)
+
+
+def figures_on_board(s: State) -> tuple[list[int], list[int]]:
+    """Workers on construction sites and legionnaires in provinces, by seat."""
+    workers, legionnaires = [0] * len(s.players), [0] * len(s.players)
+    for site in s.sites:
+        for seat in site.workers:
+            workers[seat] += 1
+    for province in s.provinces:
+        for seat in province.legionnaires:
+            legionnaires[seat] += 1
+    return workers, legionnaires
 
 
 def bonus_points(c: Content, s: State, p: PlayerState) -> int:
     """Every bonus tile by its side (seed (p11)): its units times its points per units, rounded half up."""
     own, on_board = own_bonus_points(c, p)
-    return own + board_bonus_points(s, p.seat, on_board)
+    workers = sum(x.workers.count(p.seat) for x in s.sites)
+    legionnaires = sum(x.legionnaires.count(p.seat) for x in s.provinces)
+    return own + board_bonus_points(on_board, workers, legionnaires)
 
 
 def mat_parts(c: Content, p: PlayerState) -> tuple[int, int, int, int, int]:
