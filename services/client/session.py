@@ -9,9 +9,11 @@ then each field that differs, "back" at every step, or words that filter the com
 the match stream is followed in the background (services/client/inbox.py), so when the match moves
 while the player is choosing (a simultaneous step, a bot, a turn clock) the board is redrawn and the
 choice offered again with what the player chose so far, if it is still possible. Each question so
-redrawn is a new one (``Player.question`` counts them): a line typed for an earlier question (on a
-terminal: whose first key came before the redraw was on screen; from a pipe: read before it) is not
-used; the player is told so under the question, which is asked again. A command is
+redrawn is a new one (``Player.question`` counts them): a line typed for an earlier question is not
+used; the player is told so under the question, which is asked again. On a terminal a line answers
+the question on screen when its first key came, if that question had been there ``reaction_s``
+(half a second: nobody reads a new question and answers it sooner); from a pipe or a script, the
+question on screen when the line is read. A command is
 submitted with the shown version as ``expected_version`` and a fresh command id; if the match moved
 first (``ABORTED``) and the very same command is still legal, it is sent again against the new
 version; otherwise the reason is shown, and stays on screen (a notice under the board) until the
@@ -66,6 +68,7 @@ from shared.manifest import Presentation
 
 ReadLine = Callable[[], str | None]
 QUIT = ("q", "quit", "exit")
+REACTION_S = 0.5  # a key typed this soon after a redraw was meant for the question before it
 
 
 def refusal(err: grpc.RpcError) -> Text:
@@ -163,9 +166,12 @@ class Player(Viewer):
     prompts: list[str] = field(default_factory=list)  # every prompt shown, in order
     chooser: Chooser | None = None
     refusals: int = 0
+    reaction_s: float = REACTION_S
     question: int = 0  # the question on screen: counts the redraws because the match moved
+    redrawn_at: float = 0.0  # when the last one was on screen (time.monotonic)
     _later: list[Item] = field(default_factory=list)
     _reader: LineReader | None = None
+    _line_open: bool = False  # the cursor is on the prompt's line (after it, or what is typed)
 
     def my_turn(self) -> bool:
         r = self.response
@@ -178,7 +184,7 @@ class Player(Viewer):
         inbox = Inbox()
         follower = Follower(self.client.follow(self.version + 1), inbox).start()
         if self.read_keys is not None:
-            reader: LineReader = KeyReader(self.read_keys, inbox, lambda: self.question, self._echo)
+            reader: LineReader = KeyReader(self.read_keys, inbox, self.answering, self._echo)
         else:
             reader = LineReader(self.read_line, inbox, lambda: self.question)
         self._reader = reader
@@ -228,12 +234,13 @@ class Player(Viewer):
         if max(i.version for i in items) <= self.version:
             return
         choosing = self.chooser is not None and self.my_turn()
+        self._off_prompt()
         before, options = self.version, list(self.response.legal_commands)
         self.refresh()
         if not self.my_turn():
             self.chooser = None
             self.show()
-            self.question += 1
+            self.redrawn()
             return
         kept = self._update_chooser()
         if choosing:
@@ -278,20 +285,42 @@ class Player(Viewer):
         self.console.print(step_table(step, self.chooser.path()))
         prompt = prompt_text(step, bool(self.chooser.choices or self.chooser.found))
         self.console.print(prompt, end="" if self.live else "\n")  # a script's output stays one line each
+        self._line_open = self.live
         if redrawn:
-            self.question += 1
+            self.redrawn()
         if self._reader is not None:
             self._reader.retype()  # what is typed so far stays visible after the prompt
         self.prompts.append(prompt)
 
+    def redrawn(self) -> None:
+        """The match moved and the screen shows it: what is typed from now on answers a new question."""
+        self.redrawn_at = time.monotonic()  # before the count: ``answering`` reads them the other way
+        self.question += 1
+
+    def answering(self) -> int:
+        """The question a key typed now answers: the one on screen once it has been there
+        ``reaction_s``; sooner, the one before it."""
+        question = self.question
+        return question - 1 if time.monotonic() - self.redrawn_at < self.reaction_s else question
+
     def _echo(self, keys: str) -> None:
+        self._line_open = not keys.endswith("\n")
         self.console.file.write(keys)
         self.console.file.flush()
+
+    def _off_prompt(self) -> None:
+        """A new line, if the cursor is still on the prompt's line: the match moved while the player
+        was typing, or a line came without its Enter echoed after the prompt (it was entered before
+        the prompt was shown, or comes from a pipe)."""
+        if self._line_open:
+            self._line_open = False
+            self.console.print()
 
     def on_line(self, line: Line) -> bool:
         """Handle one input line; False when the player leaves. A line that answers the question
         (a number, ``b``, words) but was typed for an earlier one is not used: it is explained."""
         text = (line.text or "").strip()
+        self._off_prompt()
         if line.text is None or text.lower() in QUIT:
             return False
         lowered = text.lower()

@@ -148,12 +148,19 @@ def test_words_filter_the_legal_commands() -> None:
 
 def test_help_states_every_input_range_and_question_mark_explains_components() -> None:
     stub = new_match(seats=2, seed=3, advanced=False)
-    player = _player(stub, Script("?", "? abbess", "? zzz", "0", then="q"))
+    looked_up = ("leader 3", "tile 2", "excommunication 5", "card 12")
+    player = _player(stub, Script("?", "? abbess", *(f"? {q}" for q in looked_up), "? zzz", "0", then="q"))
     player.play()
     text = screen(player)
     count = _ranges(player)[0]
     assert f"1-{count}     choose that option" in text and "? NAME" in text and "q         leave" in text
     assert "Abbess: character card, period 1. Cost: 3 coins. When taken: gain 1 faith" in text
+    # Leaders, tiles, excommunications and cards by kind and id (none of these is on this board).
+    labels = player.presentation.labels  # type: ignore[attr-defined]
+    expected = [labels.leader_text(3), labels.bonus_tile_text(2), labels.card_text(12)]
+    expected.append(labels.excommunication(5))
+    assert all(part in text for part in expected), text
+    assert "to play it you must own" in expected[0] and "each harvest action gives you" in expected[1]
     assert "Nothing named 'zzz' here." in text
     assert f"Please choose a number from 1 to {count}." in text
 

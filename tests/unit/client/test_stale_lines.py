@@ -158,19 +158,26 @@ def drafted(stub: FakeLorenzoStub) -> list[Any]:
 
 
 class Playing:
-    """``tabula play`` on a terminal in a thread: the bot waits in the leader draft until told."""
+    """``tabula play`` on a terminal in a thread: the bot waits in the leader draft until told. The
+    player's reaction time is short here (a key sooner after a redraw answers the question before)."""
 
-    def __init__(self) -> None:
+    def __init__(self, reaction_s: float = 0.2) -> None:
         self.stub = new_match(seats=2, seed=3)
         self.stub.hold = lambda state: state.phase.name == "DRAFT_LEADERS"
         self.keys = Keys()
         self.player = _player(self.stub, self.keys)
+        self.player.reaction_s = reaction_s
         self.thread = threading.Thread(target=self.player.play, daemon=True)
         self.thread.start()
 
     def asked(self, since: int) -> None:
         """Wait for a question after the first ``since`` (its prompt and what is typed so far shown)."""
         wait_for(lambda: len(self.player.prompts) > since)
+
+    def answer(self, keys: str) -> None:
+        """``keys`` typed once the question has been on screen for the reaction time."""
+        time.sleep(self.player.reaction_s + 0.1)
+        self.keys.type(keys)
 
     def to_the_draft(self) -> None:
         """Answers 1 (the personal bonus tile) until the draft's question is on screen."""
@@ -180,7 +187,7 @@ class Playing:
             since = len(self.player.prompts)
             if "Which leader do you keep?" in output(self.player)[-3000:]:
                 return
-            self.keys.type("1\n")
+            self.answer("1\n")
 
     def redraw(self) -> None:
         """The bot keeps a leader while the player chooses: the board and the question are drawn again."""
@@ -204,21 +211,22 @@ def test_a_number_typed_before_a_redraw_and_entered_after_it_is_refused_and_expl
     playing = Playing()
     player = playing.player
     playing.to_the_draft()
-    playing.keys.type("3")
+    playing.answer("3")
     wait_for(lambda: output(player).endswith("3"))  # read (and echoed) under the first question
     playing.redraw()
     assert output(player).endswith(player.prompts[-1] + "3")  # still shown after the new prompt
     asked = len(player.prompts)
-    playing.keys.type("\n")
+    playing.answer("\n")
     playing.asked(asked)
-    text = screen(player)
-    assert f"The match moved on: '3' {REFUSED}; choose again." in text
-    assert re.search(rf"\[1-4, \? help\]: 3\nThe match moved on: '3' {REFUSED}", output(player))
-    assert text.rindex(REFUSED) > text.rindex("Which leader do you keep?") - 200  # under the question
+    assert f"The match moved on: '3' {REFUSED}; choose again." in screen(player)
+    # Under the prompt where it was entered, then the question again.
+    after = re.split(rf"\[1-4, \? help\]: 3\nThe match moved on: '3' {REFUSED}", output(player))
+    assert len(after) == 2 and "Which leader do you keep?" in after[1], output(player)[-3000:]
+    assert after[1].endswith(player.prompts[-1])
     assert not drafted(playing.stub)
     # Typed after the redraw: used.
     wanted = playing.option(2)
-    playing.keys.type("2\n")
+    playing.answer("2\n")
     wait_for(lambda: bool(drafted(playing.stub)))
     assert drafted(playing.stub)[0].leader == wanted
     playing.quit()
@@ -230,11 +238,28 @@ def test_a_number_typed_after_a_redraw_is_used() -> None:
     playing.to_the_draft()
     playing.redraw()
     wanted = playing.option(1)
-    playing.keys.type("1\n")
+    playing.answer("1\n")
     wait_for(lambda: bool(drafted(playing.stub)))
     assert [d.leader for d in drafted(playing.stub)] == [wanted]  # accepted the first time
     assert REFUSED not in screen(player)
     assert re.search(r"The match moved on while you were choosing \(v\d+ -> v\d+\)", screen(player))
+    playing.quit()
+
+
+def test_a_number_typed_sooner_than_a_reaction_after_a_redraw_is_refused() -> None:
+    playing = Playing()
+    player = playing.player
+    playing.to_the_draft()
+    player.reaction_s = 30.0  # now far longer than this test takes to type
+    playing.redraw()
+    asked = len(player.prompts)
+    playing.keys.type("1\n")  # as the new question appears: meant for the one before
+    playing.asked(asked)
+    assert f"The match moved on: '1' {REFUSED}; choose again." in screen(player)
+    assert not drafted(playing.stub)
+    player.reaction_s = 0.0
+    playing.keys.type("1\n")
+    wait_for(lambda: bool(drafted(playing.stub)))
     playing.quit()
 
 
@@ -253,3 +278,13 @@ def test_a_line_for_an_earlier_question_is_not_used_unless_it_does_not_answer_it
     assert player.on_line(Line("1", question=1))
     assert player.chooser.choices and not stub.submitted  # the first step answered
     assert not player.on_line(Line("q", question=0))
+
+
+def test_a_key_answers_the_question_on_screen_once_it_has_been_there_a_reaction_time() -> None:
+    player = _player(new_match(seats=2, seed=3))
+    player.reaction_s = 30.0
+    assert player.answering() == 0  # nothing redrawn yet
+    player.redrawn()
+    assert player.question == 1 and player.answering() == 0  # too soon: the question before
+    player.reaction_s = 0.0
+    assert player.answering() == 1
