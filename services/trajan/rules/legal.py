@@ -18,22 +18,27 @@ from services.trajan.rules.model import Phase, Pile, State
 from shared.decider import SYSTEM, Actor, RuleViolation
 
 PILES = tuple(Pile)
+SEATS = tuple(Actor.of_seat(seat) for seat in range(4))  # the actor of each seat (2 to 4 players), made once
+
+
+def _actor(seat: int) -> Actor:
+    return SEATS[seat] if 0 <= seat < len(SEATS) else Actor.of_seat(seat)
 
 
 def to_act(c: Content, s: State) -> tuple[Actor, ...]:
     match s.phase:
         case Phase.MARKERS:
-            return tuple(Actor.of_seat(p.seat) for p in s.players if setup.next_empty_bowl(p))
+            return tuple(_actor(p.seat) for p in s.players if setup.next_empty_bowl(p))
         case Phase.START_CARDS:
-            return (Actor.of_seat(setup.card_taker(c, s)),)
+            return (_actor(setup.card_taker(c, s)),)
         case Phase.START_TILES:
-            return (Actor.of_seat(setup.tile_taker(c, s)),)
+            return (_actor(setup.tile_taker(c, s)),)
         case Phase.TURNS:
-            return (Actor.of_seat(s.active),)
+            return (_actor(s.active),)
         case Phase.DEMANDS:
-            return tuple(Actor.of_seat(x) for x in s.demand_choosers) or (SYSTEM,)
+            return tuple(_actor(x) for x in s.demand_choosers) or (SYSTEM,)
         case Phase.CONSUL:
-            return (Actor.of_seat(s.consul),)
+            return (_actor(s.consul),)
         case Phase.ROUND_END | Phase.QUARTER_END | Phase.GAME_END:
             return (SYSTEM,)
         case Phase.FINISHED:
