@@ -277,8 +277,8 @@ class GameServicer:
         actor = actor_for(claims, request.match_id)
         if not (actor.is_seat or actor.is_system):
             raise PermissionDenied("spectators cannot send commands")
-        if self.limiter is not None and claims.scope is not Scope.SERVICE:
-            await offload(self.limiter.check, "command", context, claims.player_id)
+        if self.limiter is not None and claims.scope is not Scope.SERVICE and self.limiter.limits("command"):
+            await offload(self.limiter.check, "command", context, claims.player_id)  # reads Redis
         bounds.command_id(request.command_id)
         bounds.count(request.expected_version, "expected_version")
         command = self._command(request)
