@@ -5,8 +5,15 @@ finds it by .tabula/stack.json).
   first option of every step; then `tabula replay` and `tabula watch`.
 * In a terminal (a pty, so the client redraws in place): the leader draft against an mcts bot
   (it thinks 1.5 s a move, so it picks while the player is choosing: the board and the question
-  are redrawn, with the player's choice kept); a command chosen in steps, with "back"; quitting;
-  then `tabula play --match ID` rejoins the same seat.
+  are redrawn, with the player's choice kept, and a key typed before that redraw and entered after
+  it is refused and explained); a command chosen in steps, with "back"; quitting; then
+  `tabula play --match ID` rejoins the same seat.
+
+The test answers the question on screen as soon as its prompt is the last thing shown. The client
+may redraw it before the answer arrives (a bot moves, the round's system steps run), or have
+redrawn it less than its reaction time (half a second) before: it then refuses the answer ("The
+match moved on: '1' was typed for the previous question ...") and asks again, and the test answers
+the question then on screen, half a second later.
 
 Bots and the system's round / Vatican / game-end steps are played by the workers and the reactor.
 """
@@ -24,11 +31,12 @@ import subprocess
 import sys
 import termios
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from services.client.session import REACTION_S
 from tests.e2e.stack_dir import cli, running_stack
 from tests.support.timing import scaled
 
@@ -66,14 +74,18 @@ class Terminal:
         # strip escapes from the whole output, never from one chunk.
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
-    def _read(self, timeout: float) -> None:
+    def _read(self, timeout: float) -> bool:
+        """Whether something more was shown within ``timeout`` seconds."""
         ready, _, _ = select.select([self.master], [], [], timeout)
-        if ready:
-            try:
-                self.raw += self._decoder.decode(os.read(self.master, 65536))
-            except OSError:  # the program ended
-                time.sleep(timeout)
-            self.text = ANSI.sub("", self.raw)
+        if not ready:
+            return False
+        try:
+            self.raw += self._decoder.decode(os.read(self.master, 65536))
+        except OSError:  # the program ended
+            time.sleep(timeout)
+            return False
+        self.text = ANSI.sub("", self.raw)
+        return True
 
     def expect(self, pattern: str, timeout: float = 90.0) -> re.Match[str]:
         deadline = time.monotonic() + scaled(timeout)
@@ -92,16 +104,34 @@ class Terminal:
             return False
         return True
 
-    def settle(self, quiet: float = 1.5, limit: float = 30) -> None:
-        """Wait until nothing new has been shown for ``quiet`` seconds (at most ``limit``): a match
-        that moves on redraws the board and the question, and a key typed before that lands on the
-        redrawn question."""
-        deadline = time.monotonic() + scaled(limit)
-        while time.monotonic() < deadline:
-            shown = len(self.raw)
-            self._read(quiet)
-            if len(self.raw) == shown:
-                return
+    def question(self, since: int | None = None, timeout: float = 90.0) -> str:
+        """The screen of the question asked now: a prompt (after position ``since``, by default the
+        last question's) that is the last thing shown so far; one followed by more output was drawn
+        again."""
+        asked = re.compile(PROMPT + r"$")
+        since = self.mark if since is None else since
+        deadline = time.monotonic() + scaled(timeout)
+        while True:
+            while self._read(0):  # what is already written
+                pass
+            if asked.search(self.text, since):
+                self.mark = len(self.text)
+                return self.screen()
+            assert time.monotonic() < deadline, f"no question after {since} in:\n{self.text[-6000:]}"
+            self._read(0.2)
+
+    def answer(self, choose: Callable[[str], str], screen: str) -> str:
+        """Types ``choose(screen)`` for the question on ``screen``, and again for the question then on
+        screen while the client refuses it (the match moved before it arrived, or less than the
+        client's reaction time before); the next question's screen."""
+        while True:
+            start = len(self.text)
+            self.type(choose(screen))
+            screen = self.question(start)
+            if not re.search(REFUSED, self.text[start:]):
+                return screen
+            time.sleep(REACTION_S + 0.1)  # as a person would: the new question is read first
+            screen = self.question(start)
 
     def screen(self) -> str:
         """The text since the prompt before the last one (the current question and its board)."""
@@ -109,6 +139,10 @@ class Terminal:
 
     def type(self, line: str) -> None:
         os.write(self.master, (line + "\r").encode())
+
+    def type_keys(self, keys: str) -> None:
+        """Keys without Enter."""
+        os.write(self.master, keys.encode())
 
     def close(self, timeout: float = 30) -> int:
         try:
@@ -121,6 +155,7 @@ class Terminal:
 
 
 PROMPT = r"Your choice \[1-(\d+)[^\]]*\]: "
+REFUSED = r"The match moved on: '[^']*' was typed for the previous question and was not used; choose again\."
 
 
 def option(screen: str, label: str) -> str:
@@ -136,51 +171,49 @@ def test_in_a_terminal_steps_back_refresh_during_a_bot_move_quit_and_rejoin(
     folder, env = stack
     term = Terminal(["play", "--seats", "2", "--bots", "mcts", "--name", "Ada"], folder, env)
     match_id = term.expect(r"Match (\S+): you are Ada at seat (\d)").group(1)
-    refreshed = 0
-    while True:  # personal bonus tile, then the leader draft, until the first action
-        term.expect(PROMPT)
-        term.settle()  # a key typed for a question that is then drawn anew lands on the next one
-        # The bot (mcts, 1.5 s a move) picks while we read our hand: the board and the question are
-        # drawn again, without a keypress.
-        if "Which leader do you keep?" in term.screen() and term.seen(
-            r"The match moved on while you were choosing \(v\d+ -> v\d+\)", 30
-        ):
-            refreshed += 1
-            term.expect(PROMPT, 30)
-            term.settle()
-        screen = term.screen()
-        if "Place family member (" in screen or "Which family member?" in screen:
-            break
-        term.mark = len(term.text)  # the answer is for the question on screen: earlier prompts are done
-        term.type("1")
-    assert refreshed >= 1, term.text[-6000:]
-    # The round's system steps (phase, towers, dice) redraw the first menu: choose from the last one.
-    deadline = time.monotonic() + scaled(60)
-    while "Dice rolled" not in term.text[term.text.rfind("Round started") :] and time.monotonic() < deadline:
-        term.settle(0.2, 1)
-    term.settle()
+    moved = r"The match moved on while you were choosing \(v\d+ -> v\d+\)"
+    refused = False
+    screen = term.question()
+    while "Place family member (" not in screen and "Which family member?" not in screen:
+        # The personal bonus tile, then the leader draft, until the first action.
+        if "Which leader do you keep?" in screen and not refused:
+            # The bot (mcts, 1.5 s a move) picks while we read our hand: the board and the question
+            # are drawn again, without a keypress. A key typed before that, entered after it, is
+            # not used.
+            term.type_keys("1")
+            if term.seen(moved, 30):
+                term.expect(PROMPT + "1", 30)  # what was typed is shown after the new prompt
+                term.type("")
+                term.expect(REFUSED)
+                refused = True
+            else:
+                term.type("")
+            screen = term.question()
+            continue
+        screen = term.answer(lambda _: "1", screen)
+    assert refused, term.text[-6000:]
 
     # A command in steps: the kind (when there are several), the family member, then the space.
-    if "Which family member?" not in term.screen():
-        term.type(option(term.screen(), "Place family member ("))
-        term.expect(r"Which family member\?")
-        term.expect(PROMPT)
+    # The round's system steps (phase, towers, dice) may redraw the first menu meanwhile: a number
+    # typed for the menu before is refused and typed again for the new one.
+    if "Which family member?" not in screen:
+        screen = term.answer(lambda shown: option(shown, "Place family member ("), screen)
+        assert "Which family member?" in screen, term.text[-12000:]
     term.type("?")  # the help states every input's range
     help_text = term.expect(r"Inputs:[\s\S]+?q\s+leave the match").group(0)
     assert re.search(r"1-\d+\s+choose that option of 'Which family member\?'", help_text), help_text
-    term.expect(PROMPT)
-    black = option(term.text[term.text.rfind("Which family member?") :], "black member (die")
-    term.type(black)
-    term.expect(r"black member \(die \d\) > Where do you place it\?")
-    term.expect(PROMPT)
-    term.type("b")  # back: the family member is asked again
-    term.expect(r"Which family member\?")
-    term.expect(PROMPT)
-    term.type(black)
-    term.expect(r"Where do you place it\?")
-    term.expect(PROMPT)
-    places = term.text[term.text.rfind("Where do you place it?") :]
-    assert "council palace" in places
+    screen = term.question()
+
+    def black(shown: str) -> str:
+        return option(shown[shown.rfind("Which family member?") :], "black member (die")
+
+    screen = term.answer(black, screen)
+    assert re.search(r"black member \(die \d\) > Where do you place it\?", screen), screen
+    screen = term.answer(lambda _: "b", screen)  # back: the family member is asked again
+    assert "Where do you place it?" not in screen[screen.rfind("Which family member?") :], screen
+    screen = term.answer(black, screen)
+    places = screen[screen.rfind("Where do you place it?") :]
+    assert "council palace" in places, screen
     card = r"[^\n]+: (territory|character|building|venture) card, period 1\."
     assert re.search(rf"tower floor \d \(\d\)[^\n]*: {card}", places), places  # each card with its text
     term.type("q")
