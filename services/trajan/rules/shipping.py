@@ -3,6 +3,7 @@ cargo must still be completable from what is left in the hand and on the mat."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 from services.trajan.rules.content_types import Commodity, Ship, ShipKind
@@ -15,15 +16,15 @@ def units(ship: Ship, size: int) -> int:
 
 def fits(ship: Ship, cargo: tuple[Commodity, ...], wilds: int) -> bool:
     """Whether more cards may still make a valid shipment of this cargo (nothing breaks the ship's rule)."""
-    counts = Counter(cargo)
+    kinds = set(cargo)
     size, n = len(cargo) + wilds, len(ship.yellow)
     match ship.kind:
         case ShipKind.IDENTICAL:
-            return len(counts) <= 1 and size <= n
+            return len(kinds) <= 1 and size <= n
         case ShipKind.DIFFERENT:
-            return all(v == 1 for v in counts.values()) and size <= n
+            return len(kinds) == len(cargo) and size <= n
         case ShipKind.PAIRS:
-            return all(v <= 2 for v in counts.values()) and len(counts) <= n and size <= 2 * n
+            return all(cargo.count(k) <= 2 for k in kinds) and len(kinds) <= n and size <= 2 * n
 
 
 def complete(ship: Ship, cargo: tuple[Commodity, ...], wilds: int) -> bool:
@@ -39,10 +40,12 @@ def complete(ship: Ship, cargo: tuple[Commodity, ...], wilds: int) -> bool:
     return size >= 2 and spare >= 0 and spare % 2 == 0 and len(counts) + spare // 2 <= len(ship.yellow)
 
 
+@functools.lru_cache(maxsize=4096)
 def completable(
     ship: Ship, cargo: tuple[Commodity, ...], wilds: int, hand: tuple[Commodity, ...], wilds_left: int
 ) -> bool:
-    """Whether loading more from ``hand`` and ``wilds_left`` can make the cargo complete."""
+    """Whether loading more from ``hand`` and ``wilds_left`` can make the cargo complete (cached: legal
+    commands ask it of every ship at every seaport action)."""
     seen: set[tuple[tuple[Commodity, ...], int]] = set()
 
     def search(cargo: tuple[Commodity, ...], wilds: int, hand: tuple[Commodity, ...], left: int) -> bool:
