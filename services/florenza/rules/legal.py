@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from typing import ParamSpec
 
@@ -70,6 +71,8 @@ def legal_commands(c: Content, s: State, actor: Actor) -> list[Command]:
         return []
     if actor.is_system:
         return [SYSTEM_STEPS[s.phase]]
+    if s.pending is None and s.phase is Phase.PLACEMENT:
+        return _placements(c, s, actor.seat)  # the longest list, made as a list
     return list(_seat_commands(c, s, actor.seat))
 
 
@@ -116,31 +119,56 @@ def _ok(check: Callable[P, object], *args: P.args, **kwargs: P.kwargs) -> bool:
     return True
 
 
-def _placements(c: Content, s: State, seat: int) -> Iterator[Command]:
-    for owner, p in enumerate(s.players):
-        for slot, x in enumerate(p.district, start=1):
-            if x.built and x.worker == NO_SEAT and _ok(check_workshop, c, s, seat, owner, slot):
-                yield WorkWorkshop(owner, slot)
+def _placements(c: Content, s: State, seat: int) -> list[Command]:
+    out: list[Command] = [
+        _work(owner, slot)
+        for owner, p in enumerate(s.players)
+        for slot, x in enumerate(p.district, start=1)
+        if x.built and x.worker == NO_SEAT and _ok(check_workshop, c, s, seat, owner, slot)
+    ]
     if lowest_free_slot(s.players[seat]) is not None:
-        yield from (PlanWorkshop(k) for k in sorted(set(s.workshop_supply)))
-    yield from _hires(c, s, seat)
+        out += [_plan(k) for k in sorted(set(s.workshop_supply))]
+    out += _hires(c, s, seat)
     if not s.players[seat].market:
-        yield VisitMarket()
+        out.append(VisitMarket())
     for preacher in available_preachers(c, s):
         for duomo in (False, True):
             if _ok(check_offering, c, s, seat, preacher, duomo):
-                yield MakeOffering(preacher, duomo)
-    yield Pass()
+                out.append(MakeOffering(preacher, duomo))
+    out.append(Pass())
+    return out
 
 
-def _hires(c: Content, s: State, seat: int) -> Iterator[Command]:
+# The placements' commands, made once each: commands are immutable values, and making them (a frozen
+# dataclass each) was a good part of listing a step's hundred-odd placements.
+_work = functools.cache(WorkWorkshop)
+_plan = functools.cache(PlanWorkshop)
+_hire = functools.cache(HireArtist)
+
+
+def _hires(c: Content, s: State, seat: int) -> list[Command]:
     """Every open work the seat may commission, with every free artist having one of its talents."""
-    artists = [(a, set(c.artist[a].skills)) for a in available_artists(c, s)]
-    for spot in s.works:
-        if spot.worker != NO_SEAT or spot.crest != NO_SEAT or spot.district not in (NO_SEAT, seat):
-            continue
-        wanted = set(c.work[spot.work].skills)
-        yield from (HireArtist(spot.work, a) for a, skills in artists if skills & wanted)
+    artists = available_artists(c, s)
+    able = _able_artists(c)
+    return [
+        _hire(spot.work, a)
+        for spot in s.works
+        if spot.worker == NO_SEAT and spot.crest == NO_SEAT and spot.district in (NO_SEAT, seat)
+        for a in artists
+        if a in able[spot.work]
+    ]
+
+
+_ABLE: dict[int, tuple[Content, dict[int, frozenset[int]]]] = {}
+
+
+def _able_artists(c: Content) -> dict[int, frozenset[int]]:
+    """Work id -> the artists with one of its talents (found once per content)."""
+    found = _ABLE.get(id(c))
+    if found is None or found[0] is not c:
+        table = {w.id: frozenset(a.id for a in c.artists if set(a.skills) & set(w.skills)) for w in c.works}
+        found = _ABLE[id(c)] = (c, table)
+    return found[1]
 
 
 def _trades(c: Content, s: State, seat: int) -> Iterator[Command]:
