@@ -1,7 +1,7 @@
 """The six actions with all their options (seed (p6)-(p8)): checks, candidates and what they do.
 
-``commands`` lists exactly the options ``check`` accepts (candidates filtered through the same check),
-and ``perform`` returns the steps an option still owes (the seaport's discard or cargo, a construction
+``candidates`` lists the options worth checking (``legal`` filters them through ``check``, once), and
+``perform`` returns the steps an option still owes (the seaport's discard or cargo, a construction
 tile's bonus action).
 """
 
@@ -39,20 +39,8 @@ from services.trajan.rules.model import Origin, Place, Reason, State, Step, Step
 from shared.decider import RuleViolation
 
 
-def commands(c: Content, s: State, seat: int, action: Action) -> list[Command]:
-    """Every option of ``action`` that ``seat`` may take now."""
-    out = []
-    for cmd in _candidates(c, s, seat, action):
-        try:
-            check(c, s, seat, action, cmd)
-        except RuleViolation:
-            continue
-        out.append(cmd)
-    return out
-
-
 def has_option(c: Content, s: State, seat: int, action: Action) -> bool:
-    for cmd in _candidates(c, s, seat, action):
+    for cmd in candidates(c, s, seat, action):
         try:
             check(c, s, seat, action, cmd)
         except RuleViolation:
@@ -61,7 +49,8 @@ def has_option(c: Content, s: State, seat: int, action: Action) -> bool:
     return False
 
 
-def _candidates(c: Content, s: State, seat: int, action: Action) -> list[Command]:
+def candidates(c: Content, s: State, seat: int, action: Action) -> list[Command]:
+    """Every option of ``action`` that may be open; ``check`` says which are."""
     match action:
         case Action.SEAPORT:
             return seaport.candidates(c, s, seat)

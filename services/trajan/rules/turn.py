@@ -127,7 +127,7 @@ def candidates(c: Content, s: State, seat: int) -> list[Command]:
             return [UseTrajanEffect(), *(UseTrajanEffect(a) for a in ACTIONS), *decline]
         case StepKind.ACTION:
             assert step.action is not None
-            return [*actions.commands(c, s, seat, step.action), *decline]
+            return [*actions.candidates(c, s, seat, step.action), *decline]
         case StepKind.DISCARD:
             return [
                 DiscardCommodity(x, pile)
