@@ -217,8 +217,10 @@ class LobbyServicer:
     @rpc("lobby")
     def ListMatches(self, request: pb.ListMatchesRequest, context: Ctx) -> pb.ListMatchesResponse:
         self._caller(context)
-        found = self.matches.newest(request.game, request.limit)
-        return pb.ListMatchesResponse(matches=[convert.match_summary(m) for m in found])
+        found, next_page = self.matches.newest(request.game, request.limit, request.page_token)
+        return pb.ListMatchesResponse(
+            matches=[convert.match_summary(m) for m in found], next_page_token=next_page
+        )
 
     # ------------------------------------------------------------ coming back and notices
     @rpc("lobby")

@@ -1,5 +1,6 @@
 """ListMatches: live and recent matches of public rooms for spectators, newest first, with the seats'
-names and bots, read from the event store as it is now (a private room's match is never listed)."""
+names and bots, read from the event store as it is now (a private room's match is never listed), a
+page at a time."""
 
 from __future__ import annotations
 
@@ -55,3 +56,26 @@ def test_listing_needs_a_guest_token_and_a_known_game(stub: Any) -> None:
     ada = sign_in(stub, "Ada")
     request = pb.ListMatchesRequest(game="nosuchgame")
     fails(lambda: stub.ListMatches(request, metadata=ada.md, timeout=5), grpc.StatusCode.INVALID_ARGUMENT)
+
+
+def test_matches_come_a_page_at_a_time_and_new_ones_shift_no_page(stub: Any) -> None:
+    ada, eve = sign_in(stub, "Ada"), sign_in(stub, "Eve")
+    started = [start_room(stub, ada, None) for _ in range(5)]  # oldest first
+    first = stub.ListMatches(pb.ListMatchesRequest(limit=2), metadata=eve.md, timeout=5)
+    assert [m.match_id for m in first.matches] == [started[4], started[3]] and first.next_page_token
+    newer = start_room(stub, ada, None)  # created between two pages: it is on no later page
+    request = pb.ListMatchesRequest(limit=2, page_token=first.next_page_token)
+    second = stub.ListMatches(request, metadata=eve.md, timeout=5)
+    assert [m.match_id for m in second.matches] == [started[2], started[1]] and second.next_page_token
+    request = pb.ListMatchesRequest(limit=2, page_token=second.next_page_token)
+    last = stub.ListMatches(request, metadata=eve.md, timeout=5)
+    assert [m.match_id for m in last.matches] == [started[0]] and last.next_page_token == ""
+    exact = stub.ListMatches(pb.ListMatchesRequest(limit=6), metadata=eve.md, timeout=5)
+    assert [m.match_id for m in exact.matches] == [newer, *reversed(started)]
+    assert exact.next_page_token == ""  # a page that holds the rest is the last
+    for bad in ("nonsense", "12:", ":m1", "12:bad id"):
+        request = pb.ListMatchesRequest(page_token=bad)
+        fails(
+            lambda r=request: stub.ListMatches(r, metadata=eve.md, timeout=5),
+            grpc.StatusCode.INVALID_ARGUMENT,
+        )
