@@ -9,6 +9,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.gateway.registry import Method
+from shared.addresses import ROUND_ROBIN, channel_target
 
 MAX_MESSAGE = 8 * 1024 * 1024
 
@@ -24,10 +25,10 @@ class Backends:
         options = [
             ("grpc.max_receive_message_length", MAX_MESSAGE),
             ("grpc.max_send_message_length", MAX_MESSAGE),
-            ("grpc.lb_policy_name", "round_robin"),  # every address a name resolves to (headless Services)
+            ROUND_ROBIN,  # every address a name resolves to (headless Services) or a list names
         ]
         for area, address in self.addresses.items():
-            self._channels[area] = grpc.aio.insecure_channel(address, options=options)
+            self._channels[area] = grpc.aio.insecure_channel(channel_target(address), options=options)
 
     async def close(self) -> None:
         for channel in self._channels.values():

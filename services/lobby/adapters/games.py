@@ -3,7 +3,8 @@ and their services, all through the registry (``services.games``). Outcomes need
 the runner records them in the match meta (see ``service_layer/projections.py``).
 
 Game services are reached at ``TABULA_<GAME>_ADDR`` (default ``127.0.0.1:<port>``, the port from
-``TABULA_<GAME>_PORT`` or the manifest) with a short-lived service token for that game's service
+``TABULA_<GAME>_PORT`` or the manifest; a comma-separated list of instances is one round_robin
+channel, ``shared/addresses.py``) with a short-lived service token for that game's service
 and a deadline on every call. Channels are opened lazily, once.
 """
 
@@ -22,6 +23,7 @@ import grpc
 from services.games import LoadedGame, game_names, game_port, load_game, load_rules, manifest
 from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, PrivateMatches
 from services.lobby.domain import validation
+from shared.addresses import ROUND_ROBIN, channel_target
 from shared.errors import Conflict, Unavailable
 from shared.manifest import GameManifest
 from shared.observability import log_fields
@@ -167,7 +169,6 @@ class GameCatalog:
                     f"TABULA_{game.upper()}_ADDR", f"127.0.0.1:{game_port(game, self.env)}"
                 )
                 # round_robin: calls go to every address the name resolves to (a headless Service)
-                self._channels[game] = grpc.insecure_channel(
-                    address, [("grpc.lb_policy_name", "round_robin")]
-                )
+                # or the list names (shared/addresses.py)
+                self._channels[game] = grpc.insecure_channel(channel_target(address), [ROUND_ROBIN])
             return self._channels[game]
