@@ -211,7 +211,7 @@ def _wait_ready(server: RedisServer, timeout: float = 60.0) -> None:
 
 @dataclass
 class RedisCluster:
-    nodes: list[RedisServer]
+    nodes: list[RedisServer]  # the masters first (as started), then their replicas
 
     @property
     def startup_nodes(self) -> list[tuple[str, int]]:
@@ -222,25 +222,70 @@ class RedisCluster:
             node.stop()
 
 
-def start_cluster(masters: int = 3) -> RedisCluster:
-    """A real Redis Cluster of ``masters`` nodes on loopback, slots split evenly."""
+def start_cluster(masters: int = 3, replicas: int = 0) -> RedisCluster:
+    """A real Redis Cluster of ``masters`` nodes on loopback, slots split evenly, each master with
+    ``replicas`` replicas (in sync when this returns, so ``CLUSTER FAILOVER`` on one works)."""
     nodes = [
         start_redis(extra=["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"])
-        for _ in range(masters)
+        for _ in range(masters * (1 + replicas))
     ]
     cluster = RedisCluster(nodes)
     try:
         per = 16384 // masters
-        for i, node in enumerate(nodes):
+        for i, node in enumerate(nodes[:masters]):
             end = 16384 if i == masters - 1 else (i + 1) * per
             _command(node, "CLUSTER", "ADDSLOTS", *range(i * per, end))
         for node in nodes[1:]:
             _command(node, "CLUSTER", "MEET", "127.0.0.1", nodes[0].port)
         _wait_cluster_ok(cluster)
+        for i, node in enumerate(nodes[masters:]):
+            _command(node, "CLUSTER", "REPLICATE", node_id(nodes[i % masters]))
+        _wait_replicas(nodes[masters:])
+        _wait_cluster_ok(cluster)
     except Exception:
         cluster.stop()
         raise
     return cluster
+
+
+def node_id(node: RedisServer) -> str:
+    reply = _command(node, "CLUSTER", "MYID")
+    return reply.decode() if isinstance(reply, bytes) else str(reply)
+
+
+def role(node: RedisServer) -> str:
+    """``master`` or ``slave``, as the node itself says (INFO replication)."""
+    return str(_info(node, "replication")["role"])
+
+
+def fail_over(replica: RedisServer, timeout: float = 60.0) -> None:
+    """``CLUSTER FAILOVER`` on ``replica`` (a manual failover: its master stops taking writes, the
+    replica catches up and takes over its slots); returns once the replica says it is a master."""
+    _command(replica, "CLUSTER", "FAILOVER")
+    deadline = time.monotonic() + timeout
+    while role(replica) != "master":
+        if time.monotonic() >= deadline:
+            raise TimeoutError(f"the replica on port {replica.port} did not take over")
+        time.sleep(0.05)
+
+
+def _info(node: RedisServer, section: str) -> dict[str, Any]:
+    client = node.client()
+    try:
+        return client.info(section)
+    finally:
+        client.close()
+
+
+def _wait_replicas(replicas: list[RedisServer], timeout: float = 60.0) -> None:
+    """Until every replica's link to its master is up and the initial sync is done."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        infos = [_info(n, "replication") for n in replicas]
+        if all(i.get("role") == "slave" and i.get("master_link_status") == "up" for i in infos):
+            return
+        time.sleep(0.1)
+    raise TimeoutError("the cluster's replicas did not sync with their masters")
 
 
 def _command(node: RedisServer, *args: object) -> Any:

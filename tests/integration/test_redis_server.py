@@ -1,5 +1,6 @@
 """The test Redis helper's ports: below the kernel's own range, never handed out twice (in this
-process or to another one), and a server whose port was taken meanwhile starts on another."""
+process or to another one), and a server whose port was taken meanwhile starts on another; its
+cluster with replicas, failed over by hand."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from shared import redis_server
-from shared.redis_server import free_port, start_redis
+from shared.redis_server import fail_over, free_port, role, start_cluster, start_redis
+from tests.support.stores import cluster_client
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,3 +54,23 @@ def test_a_server_whose_port_was_taken_meanwhile_starts_on_another(monkeypatch: 
             assert server.port != taken.getsockname()[1]
         finally:
             server.stop()
+
+
+def test_a_cluster_with_replicas_fails_over_and_a_client_follows() -> None:
+    cluster = start_cluster(masters=3, replicas=1)
+    try:
+        masters, replicas = cluster.nodes[:3], cluster.nodes[3:]
+        assert [role(n) for n in cluster.nodes] == ["master"] * 3 + ["slave"] * 3
+        client = cluster_client(cluster)
+        keys = [f"key-{n}" for n in range(30)]  # spread over the three masters' slots
+        for key in keys:
+            client.set(key, b"before")
+        fail_over(replicas[0])
+        assert role(masters[0]) == "slave"
+        for key in keys:  # the slots moved with their data; the client follows the redirects
+            assert client.get(key) == b"before"
+            client.set(key, b"after")
+        assert all(client.get(key) == b"after" for key in keys)
+        client.close()
+    finally:
+        cluster.stop()
