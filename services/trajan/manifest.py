@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shared.manifest import BotHooks, GameManifest, Presentation
+from shared.manifest import BotHooks, ContentHook, GameManifest, Presentation
 
 if TYPE_CHECKING:
     from services.trajan.rules.rules import TrajanRules
@@ -41,6 +41,18 @@ def _content_tables() -> Mapping[str, Any]:
     return content_tables()
 
 
+def _content_type() -> type:
+    from services.trajan.catalog import message_type
+
+    return message_type()
+
+
+def _content() -> Any:
+    from services.trajan.catalog import build
+
+    return build()
+
+
 def _content_counts() -> Mapping[str, int]:
     from services.trajan.content import load_content
     from services.trajan.rules.content_types import content_counts
@@ -59,6 +71,7 @@ MANIFEST = GameManifest(
     presentation=_presentation,
     content_counts=_content_counts,
     content_tables=_content_tables,  # GET /content/trajan, names for the ids in views
+    content=ContentHook(_content_type, _content),  # GetContent: every component, typed, with its text
     web=Path(__file__).parent / "web",  # trajan.js and trajan.css for the spectator page
     source="services/trajan/rules",
     description="A year of four quarters in Trajan's Rome: sow action markers around your mancala circle "

@@ -1,8 +1,8 @@
 """The generic rule service's GetContent and seats, over real gRPC and a private Redis.
 
-GetContent answers a game's typed components (Lorenzo's, through its manifest's content hook) with
-no token; a game without a hook answers an empty message. The names and bot levels CreateMatch
-brings label the seats in GetView, Replay, and every watched or exported event's actor."""
+GetContent answers a game's typed components (Lorenzo's and Trajan's, through their manifests'
+content hooks) with no token; a game without a hook answers an empty message. The names and bot
+levels CreateMatch brings label the seats in GetView, Replay, and every watched or exported event's actor."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import redis
 
 from services.games import load_game, manifest
 from services.lorenzo.content import load_content
+from services.trajan.content import load_content as load_trajan_content
 from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, start_server
 from shared.runner import MatchRunner
@@ -31,16 +32,26 @@ def seat(match_id: str, n: int) -> list[tuple[str, str]]:
     return [("authorization", "Bearer " + SIGNER.seat("race", match_id, n, f"p{n}"))]
 
 
-@pytest.fixture
-def lorenzo(redis_client: redis.Redis) -> Iterator[Any]:
-    game = load_game("lorenzo")
-    runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
-    hook = manifest("lorenzo").content
+def _rule_service(name: str, client: redis.Redis) -> Iterator[Any]:
+    """The game's rule service with its manifest's content hook, as ``tabula serve`` builds it."""
+    game = load_game(name)
+    runner = MatchRunner(game.rules, game.codec, RedisEventStore(client))
+    hook = manifest(name).content
     assert hook is not None
     running = start_server([GameServicer(runner, game.modules, SIGNER, content=hook.build).registration()])
     with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
-        yield game.modules.pb2_grpc.LorenzoServiceStub(channel)
+        yield getattr(game.modules.pb2_grpc, f"{game.modules.name}ServiceStub")(channel)
     running.stop(0)
+
+
+@pytest.fixture
+def lorenzo(redis_client: redis.Redis) -> Iterator[Any]:
+    yield from _rule_service("lorenzo", redis_client)
+
+
+@pytest.fixture
+def trajan(redis_client: redis.Redis) -> Iterator[Any]:
+    yield from _rule_service("trajan", redis_client)
 
 
 @pytest.fixture
@@ -74,6 +85,20 @@ def test_lorenzo_content_comes_typed_with_texts_and_without_a_token(lorenzo: Any
     assert "or 5 military (you must own 10 military)" in pope.text
     assert content.board.faith_victory[15] == 30 and content.board.text
     assert lorenzo.GetContent(pb2.GetContentRequest(), timeout=10) == reply  # built once, the same
+
+
+def test_trajan_content_comes_typed_with_texts_and_without_a_token(trajan: Any) -> None:
+    pb2 = load_game("trajan").modules.pb2
+    reply = trajan.GetContent(pb2.GetContentRequest(), timeout=10)
+    content, source = reply.content, load_trajan_content()
+    assert [t.id for t in content.trajan_tiles] == [t.id for t in source.trajan_tiles]
+    assert [p.name for p in content.provinces] == [p.name for p in source.provinces]
+    assert len(content.sites) == len(source.board.sites) and len(content.bowls) == 6
+    britannia = next(p for p in content.provinces if p.name == "Britannia")
+    assert britannia.text.startswith(f"Britannia: {britannia.vp} VP for a legionnaire")
+    bonus = content.bonus_tiles[0]
+    assert bonus.kind == pb2.BONUS_KIND_DEMAND and bonus.HasField("demand") and bonus.text
+    assert trajan.GetContent(pb2.GetContentRequest(), timeout=10) == reply
 
 
 def test_a_game_without_a_content_hook_answers_an_empty_message(race: Any, race_modules: Any) -> None:  # noqa: F811
