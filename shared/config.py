@@ -5,14 +5,11 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-import redis
-import redis.asyncio
-import redis.asyncio.cluster
-import redis.cluster
-
-from shared.store.redis_store import AsyncRedisClient, RedisClient
+if TYPE_CHECKING:  # redis is imported by the functions that make clients: `tabula --help` needs none
+    from shared.store.redis_store import AsyncRedisClient, RedisClient
 
 # The platform's own processes. A game's rule service takes its default port from its manifest
 # (``services.games.game_port``): shared never learns which games exist.
@@ -55,6 +52,9 @@ def redis_client(settings: Settings, max_connections: int | None = None) -> Redi
     (``shared.grpc_server.Limits.redis_connections``); a caller past it waits for a connection
     instead of failing. None: redis-py's default pool, unbounded in practice.
     """
+    import redis
+    import redis.cluster
+
     if settings.redis_cluster:
         url = urlparse(settings.redis_url)
         node = redis.cluster.ClusterNode(url.hostname or "127.0.0.1", url.port or 6379)  # type: ignore[no-untyped-call]
@@ -78,6 +78,9 @@ def redis_client(settings: Settings, max_connections: int | None = None) -> Redi
 def async_redis_client(settings: Settings, max_connections: int) -> AsyncRedisClient:
     """A ``redis.asyncio`` client of at most ``max_connections`` (per node on a cluster), for the
     watch hub's readers (``shared.watch``); bytes in, bytes out."""
+    import redis.asyncio
+    import redis.asyncio.cluster
+
     if settings.redis_cluster:
         url = urlparse(settings.redis_url)
         node = redis.asyncio.cluster.ClusterNode(url.hostname or "127.0.0.1", url.port or 6379)
