@@ -12,7 +12,8 @@ log=${2:-stress-suite.log}
 timeout_s=${TIMEOUT:-45m}
 load=()
 cleanup() { for pid in "${load[@]}"; do kill "$pid" 2>/dev/null; done; }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 143' INT TERM
 loops=${LOOPS:-$(nproc)}
 for _ in $(seq "$loops"); do
   yes >/dev/null &
