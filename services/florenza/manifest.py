@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shared.manifest import BalanceHook, BotHooks, GameManifest, Presentation
+from shared.manifest import BalanceHook, BotHooks, ContentHook, GameManifest, Presentation
 
 if TYPE_CHECKING:
     from services.florenza.rules.rules import FlorenzaRules
@@ -54,6 +54,18 @@ def _content_tables() -> Mapping[str, Any]:
     return content_tables()
 
 
+def _content_type() -> type:
+    from services.florenza.catalog import message_type
+
+    return message_type()
+
+
+def _content() -> Any:
+    from services.florenza.catalog import build
+
+    return build()
+
+
 def _content_counts() -> Mapping[str, int]:
     from services.florenza.content import load_content
     from services.florenza.rules.content_types import content_counts
@@ -72,6 +84,7 @@ MANIFEST = GameManifest(
     presentation=_presentation,
     content_counts=_content_counts,
     content_tables=_content_tables,  # GET /content/florenza, names for the ids in views
+    content=ContentHook(_content_type, _content),  # GetContent: every component, typed, with its text
     web=Path(__file__).parent / "web",  # florenza.js and florenza.css for the spectator page
     source="services/florenza/rules",
     description="Eight rounds in Renaissance Florence: place workers to build workshops, hire artists for "

@@ -1,7 +1,7 @@
 """The generic rule service's GetContent and seats, over real gRPC and a private Redis.
 
-GetContent answers a game's typed components (Lorenzo's and Trajan's, through their manifests'
-content hooks) with no token; a game without a hook answers an empty message. The names and bot
+GetContent answers a game's typed components (Lorenzo's, Trajan's and Florenza's, through their
+manifests' content hooks) with no token; a game without a hook answers an empty message. The names and bot
 levels CreateMatch brings label the seats in GetView, Replay, and every watched or exported event's actor."""
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import grpc
 import pytest
 import redis
 
+from services.florenza.content import load_content as load_florenza_content
+from services.florenza.rules.content_types import Area
 from services.games import load_game, manifest
 from services.lorenzo.content import load_content
 from services.trajan.content import load_content as load_trajan_content
@@ -52,6 +54,11 @@ def lorenzo(redis_client: redis.Redis) -> Iterator[Any]:
 @pytest.fixture
 def trajan(redis_client: redis.Redis) -> Iterator[Any]:
     yield from _rule_service("trajan", redis_client)
+
+
+@pytest.fixture
+def florenza(redis_client: redis.Redis) -> Iterator[Any]:
+    yield from _rule_service("florenza", redis_client)
 
 
 @pytest.fixture
@@ -99,6 +106,21 @@ def test_trajan_content_comes_typed_with_texts_and_without_a_token(trajan: Any) 
     bonus = content.bonus_tiles[0]
     assert bonus.kind == pb2.BONUS_KIND_DEMAND and bonus.HasField("demand") and bonus.text
     assert trajan.GetContent(pb2.GetContentRequest(), timeout=10) == reply
+
+
+def test_florenza_content_comes_typed_with_texts_and_without_a_token(florenza: Any) -> None:
+    pb2 = load_game("florenza").modules.pb2
+    reply = florenza.GetContent(pb2.GetContentRequest(), timeout=10)
+    content, source = reply.content, load_florenza_content()
+    assert [w.id for w in content.workshops] == [w.id for w in source.workshops]
+    assert [a.name for a in content.artists] == [a.name for a in source.artists]
+    assert [p.id for p in content.preachers] == [p.id for p in source.preachers]
+    assert [w.id for w in content.works] == [w.id for w in source.works]
+    assert len(content.life) == 7 and len(content.income_die) == 6 and len(content.trades) == 3
+    duomo = [w for w in content.works if w.area == pb2.AREA_DUOMO]
+    assert duomo and all(w.text and w.failure_penalty == source.board.failure(Area.DUOMO) for w in duomo)
+    assert "income_die" in content.board.project_defined and content.income_die[0].text
+    assert florenza.GetContent(pb2.GetContentRequest(), timeout=10) == reply
 
 
 def test_a_game_without_a_content_hook_answers_an_empty_message(race: Any, race_modules: Any) -> None:  # noqa: F811

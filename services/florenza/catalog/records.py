@@ -1,0 +1,230 @@
+"""``FlorenzaContent`` from the validated ``Content`` and the files' provenance: the typed records
+plus their texts, worded by the terminal client's labels (``presentation/labels.py``) from the same
+numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from services.florenza.catalog.messages import (
+    ArtistInfo,
+    ArtWorkInfo,
+    BoardInfo,
+    BuildingInfo,
+    DieFaceInfo,
+    FlorenzaContent,
+    IncomeDieFaceInfo,
+    LifeCardInfo,
+    MarketTradeInfo,
+    PreacherInfo,
+    RewardInfo,
+    TalentInfo,
+    TrackInfo,
+    WorkshopInfo,
+)
+from services.florenza.presentation.labels import Labels, goods_text, reward_text, skill_name
+from services.florenza.rules.content_types import (
+    Area,
+    Artist,
+    ArtWork,
+    Board,
+    Content,
+    LifeCard,
+    Preacher,
+    Reward,
+    SkillRow,
+    Workshop,
+)
+from services.florenza.rules.model import Trade
+
+Provenance = Iterable[tuple[str, object, str, str]]
+# (file, entry) -> the fields whose value is project-defined; board.yaml's entry is None
+Designed = Mapping[tuple[str, object], tuple[str, ...]]
+
+
+def designed(provenance: Provenance) -> Designed:
+    """The project-defined fields of every entry, in the files' order."""
+    out: dict[tuple[str, object], tuple[str, ...]] = {}
+    for file, entry, field, source in provenance:
+        if source.startswith("project-defined"):
+            out[file, entry] = (*out.get((file, entry), ()), field)
+    return out
+
+
+def content_message(content: Content, provenance: Provenance) -> FlorenzaContent:
+    labels, ours = Labels(content), designed(provenance)
+    board = ours.get(("board.yaml", None), ())
+    return FlorenzaContent(
+        workshops=tuple(
+            workshop(w, labels, ours.get(("workshops.yaml", w.id), ())) for w in content.workshops
+        ),
+        artists=tuple(artist(a, labels, ours.get(("artists.yaml", a.id), ())) for a in content.artists),
+        preachers=tuple(
+            preacher(p, labels, ours.get(("preachers.yaml", p.id), ())) for p in content.preachers
+        ),
+        works=tuple(work(w, labels, ours.get(("artworks.yaml", w.id), ())) for w in content.works),
+        life=tuple(life(c, labels, ours.get(("life.yaml", c.number), ())) for c in content.life),
+        trades=trades(content.board, board),
+        income_die=income_die(content.board, board),
+        tracks=tracks(content.board, board),
+        buildings=buildings(content, labels),
+        board=board_info(content.board, board),
+    )
+
+
+def reward(r: Reward) -> RewardInfo:
+    return RewardInfo(r.goods, r.prestige, r.church, r.workers)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def workshop(w: Workshop, labels: Labels, ours: tuple[str, ...]) -> WorkshopInfo:
+    tiles = plural(w.copies, "tile") + (", one set aside for the starting choice" if w.starting else "")
+    text = f"Workshop {w.id}, {labels.workshop_text(w.id)} ({tiles})."
+    e = w.effect
+    return WorkshopInfo(
+        w.id, w.name, w.copies, w.starting, w.cost, w.build_prestige, e.kind, reward(e.gain), reward(e.pay),
+        text, ours,
+    )  # fmt: skip
+
+
+def talent(r: SkillRow, anonymous: bool) -> TalentInfo:
+    faces = tuple(DieFaceInfo(f.prestige, f.church) for f in r.faces)
+    if anonymous:
+        text = f"{skill_name(r.skill)}: no fee, no bonus die"
+    else:
+        rolls = ", ".join(
+            f"{f.prestige}" + (f" and {f.church} church influence" if f.church else "") for f in r.faces
+        )
+        best = ", ".join(str(n) for n in r.masterpiece_faces)
+        text = (
+            f"{skill_name(r.skill)}: fee {r.fee} fiorini; bonus die {rolls} prestige; "
+            f"a masterpiece of {r.masterpiece} prestige on {best}"
+        )
+    return TalentInfo(r.skill, r.fee, faces, r.masterpiece_faces, r.masterpiece, text)
+
+
+def artist(a: Artist, labels: Labels, ours: tuple[str, ...]) -> ArtistInfo:
+    talents = tuple(talent(r, a.anonymous) for r in a.rows)
+    where = anonymous_card(a.id, labels) if a.anonymous else f"drawn, goes under {labels.life(a.mark)}"
+    text = f"{labels.artist_text(a.id)}, {where}: " + "; ".join(t.text for t in talents) + "."
+    return ArtistInfo(a.id, a.name, a.mark, a.anonymous, talents, text, ours)
+
+
+def anonymous_card(character: int, labels: Labels) -> str:
+    card = next((c.number for c in labels.content.life if character in c.anonymous), 0)
+    return f"always in Florence, pictured on {labels.life(card)}"
+
+
+def preacher(p: Preacher, labels: Labels, ours: tuple[str, ...]) -> PreacherInfo:
+    where = anonymous_card(p.id, labels) if p.anonymous else f"drawn, goes under {labels.life(p.mark)}"
+    text = f"{labels.preacher_text(p.id)}, {where}."
+    return PreacherInfo(p.id, p.name, p.mark, p.anonymous, p.offering, p.faces, text, ours)
+
+
+def work(w: ArtWork, labels: Labels, ours: tuple[str, ...]) -> ArtWorkInfo:
+    penalty = labels.content.board.failure(w.area)
+    where = "one in every family's district; " if w.in_district else ""
+    text = f"{labels.work_text(w.id)}; {where}{penalty} prestige lost if it cannot be paid for."
+    return ArtWorkInfo(
+        w.id, w.name, w.area, w.building, w.skills, w.cost, reward(w.reward), reward(w.income), penalty,
+        text, ours,
+    )  # fmt: skip
+
+
+def life(c: LifeCard, labels: Labels, ours: tuple[str, ...]) -> LifeCardInfo:
+    named = [x for x in labels.content.named_characters if labels.content.mark(x) == c.number]
+    goes = "goes" if len(named) == 1 else "go"
+    text = f"{c.name}: {plural(len(named), 'named character')} {goes} under it when drawn"
+    if c.anonymous:
+        text += "; pictures " + " and ".join(f"{labels.character(x)} {x}" for x in c.anonymous)
+    return LifeCardInfo(c.number, c.name, c.anonymous, text + ".", ours)
+
+
+def trades(b: Board, ours: tuple[str, ...]) -> tuple[MarketTradeInfo, ...]:
+    def mine(*fields: str) -> tuple[str, ...]:
+        return tuple(f for f in fields if f in ours)
+
+    give = b.market_exchange_give
+    return (
+        MarketTradeInfo(
+            Trade.SELL, get_money=b.market_sell, pay_cubes=1, project_defined=mine("market_sell"),
+            text=f"Sell: 1 resource to the bank for {b.market_sell} fiorini, once per visit.",
+        ),
+        MarketTradeInfo(
+            Trade.BUY, pay_money=b.market_buy, get_cubes=1, project_defined=mine("market_buy"),
+            text=f"Buy: 1 resource from the bank for {b.market_buy} fiorini, once per visit.",
+        ),
+        MarketTradeInfo(
+            Trade.EXCHANGE, pay_cubes=give, get_cubes=1, project_defined=mine("market_exchange_give"),
+            text=f"Exchange: {give} identical resources for 1 of another kind, once per visit.",
+        ),
+    )  # fmt: skip
+
+
+def income_die(b: Board, ours: tuple[str, ...]) -> tuple[IncomeDieFaceInfo, ...]:
+    fields = tuple(f for f in ("income_die", "die_compensation") if f in ours)
+    return tuple(
+        IncomeDieFaceInfo(
+            face,
+            resource,
+            b.die_compensation,
+            f"Income die {face}: every family takes 1 {resource.name.lower()} "
+            f"({b.die_compensation} fiorini instead when the bank has none left).",
+            fields,
+        )
+        for face, resource in enumerate(b.income_die, start=1)
+    )
+
+
+def tracks(b: Board, ours: tuple[str, ...]) -> tuple[TrackInfo, ...]:
+    prestige = (
+        f"Prestige: working an opponent's workshop pays its owner {b.opponent_workshop_fee}; a family below "
+        f"{b.prestige_floor} may not do it; "
+        f"above {b.prestige_flip} the marker shows its +{b.prestige_flip} side."
+    )
+    church = (
+        f"Church influence: the most, alone and at least {b.bishop_min_church}, elects the Bishop; "
+        f"{b.cardinal_church} or more makes a Cardinal (+{b.cardinal_prestige} prestige); "
+        f"above {b.church_flip} the marker shows its +{b.church_flip} side."
+    )
+    return (
+        TrackInfo("prestige", b.prestige_flip, prestige, tuple(f for f in ("prestige_flip",) if f in ours)),
+        TrackInfo("church influence", b.church_flip, church, tuple(f for f in ("church_flip",) if f in ours)),
+    )
+
+
+def buildings(content: Content, labels: Labels) -> tuple[BuildingInfo, ...]:
+    names = dict.fromkeys(w.building for w in content.works if w.area is Area.CITY)
+    out = []
+    for name in names:
+        works = tuple(w.id for w in content.works if w.area is Area.CITY and w.building == name)
+        text = f"{name}, a city building with " + " and ".join(labels.work(w) for w in works) + "."
+        out.append(BuildingInfo(name, works, text))
+    return tuple(out)
+
+
+def board_info(b: Board, ours: tuple[str, ...]) -> BoardInfo:
+    draws = ", ".join(f"{n} for {seats}" for seats, n in enumerate(b.bag_draws, start=2))
+    text = (
+        f"{b.rounds} rounds for 2 to {len(b.families)} families ({', '.join(b.families)}); each starts with "
+        f"{b.starting_money} fiorini, {goods_text(b.starting_resources)}, "
+        f"{b.starting_workers} of its {b.workers_per_family} workers and {b.starting_workshops} workshops, "
+        f"in a district of {b.district_slots} spaces; "
+        f"income {reward_text(Reward(b.income, workers=b.income_workers))}; "
+        f"characters drawn a round: {draws} families. Final scoring: 1 point per {b.resources_per_point} "
+        f"resources and per {b.money_per_point} fiorini, {b.title_final_points} per title; minus "
+        f"{b.unfinished_workshop_penalty} per unbuilt workshop, {b.incomplete_work_penalty} per incomplete "
+        f"work and {b.empty_area_penalty} per Palazzo or Chiesa without a completed work."
+    )
+    return BoardInfo(
+        b.families, b.rounds, b.starting_money, b.starting_resources, b.starting_workers,
+        b.workers_per_family, b.starting_workshops, b.district_slots, b.supply, b.income, b.income_workers,
+        b.bag_draws, b.opponent_workshop_fee, b.prestige_floor, b.failed_build_penalty,
+        b.unpaid_artist_penalty, b.palazzo_bonus, b.chiesa_bonus, b.district_pulpits, b.duomo_pulpits,
+        b.duomo_dice, b.bishop_min_church, b.cardinal_church, b.cardinal_prestige, b.title_final_points,
+        b.resources_per_point, b.money_per_point, b.unfinished_workshop_penalty, b.incomplete_work_penalty,
+        b.empty_area_penalty, text, ours,
+    )  # fmt: skip
