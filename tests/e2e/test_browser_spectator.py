@@ -272,9 +272,27 @@ def shows(page: Any, view: Any, pb2: Any) -> None:
         assert chips == len(here), (space, chips, here)
 
 
+def _listed(page: Any) -> list[str]:
+    return [
+        str(m) for m in page.locator("#match-list .match").evaluate_all("ms => ms.map(m => m.dataset.match)")
+    ]
+
+
 def test_the_page_lists_live_and_finished_matches_with_names(browser: Any, stack: Stack) -> None:
-    page, errors = _open(browser, stack.gateway_url + "/")
+    # A page of one match (newest first): the live match, then "more" asks for the next page
+    page, errors = _open(browser, stack.gateway_url + "/?per_page=1")
     page.wait_for_selector(f'#match-list .match[data-match="{stack.live}"]')
+    more = page.locator("#more-matches")
+    assert _listed(page) == [stack.live] and more.is_visible()
+    _shot(page, "list-first-page")
+    more.click()
+    page.wait_for_selector(f'#match-list .match[data-match="{stack.finished}"]')
+    assert _listed(page) == [stack.live, stack.finished]
+    page.wait_for_selector("#more-matches", state="hidden")  # the second page was the last
+    loads = int(page.locator("#match-list").get_attribute("data-loads"))
+    page.locator("#refresh-matches").click()  # the first page again; the second stays shown
+    page.wait_for_function(f"() => Number(document.getElementById('match-list').dataset.loads) > {loads}")
+    assert _listed(page) == [stack.live, stack.finished] and not more.is_visible()
     live = page.locator(f'#match-list .match[data-match="{stack.live}"]')
     finished = page.locator(f'#match-list .match[data-match="{stack.finished}"]')
     assert (

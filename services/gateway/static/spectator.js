@@ -1,6 +1,7 @@
 // Tabula spectator page: the generic shell. It talks to the gateway with the generated TypeScript client
 // (tabula-client.js, built from clients/ts: Connect, JSON on the wire) and never names a game.
-//   Pick:   the lobby's ListMatches (live and recent matches, with names); a spectator token from the lobby.
+//   Pick:   the lobby's ListMatches (live and recent matches, with names, a page at a time: "more" asks for
+//           the next); a spectator token from the lobby.
 //   Live:   GetView, then the WatchMatch stream (every event from version 1, then live ones).
 //   Replay: Replay(version); the event list follows the version shown.
 // The board is drawn by the game's module, /games/<game>/<game>.js (an ES module exporting
@@ -48,16 +49,52 @@ async function guestToken() {
   return token;
 }
 
+// The lobby's list a page at a time, newest first: PER_PAGE matches (`?per_page=N`, 1 to 100), and
+// "more" asks for the page after the last one shown (its next_page_token; "" when none is left).
+const perPage = Math.floor(Number(new URLSearchParams(location.search).get("per_page")));
+const PER_PAGE = Math.min(100, Math.max(1, perPage || 30));
 let listed = [];
+let more = "";
+let laterPages = false;  // pages past the first are shown: refreshing the first keeps them
+
 async function loadMatches() {
+  // The first page again (the refresh button, every 15 s); matches of later pages already shown stay.
   try {
-    listed = (await lobby(await guestToken()).call("ListMatches", { limit: 30 })).matches;
+    const reply = await lobby(await guestToken()).call("ListMatches", { limit: PER_PAGE });
+    const fresh = new Set(reply.matches.map((m) => m.matchId));
+    listed = laterPages ? [...reply.matches, ...listed.filter((m) => !fresh.has(m.matchId))] : reply.matches;
+    if (!laterPages) more = reply.nextPageToken;
     $("match-list-note").textContent = listed.length ? "" : "No public matches yet.";
   } catch (err) {
     listed = [];
+    more = "";
+    laterPages = false;
     $("match-list-note").textContent = `The lobby did not answer (${describeError(err)}).`;
   }
-  $("match-list").replaceChildren(...listed.map(matchItem));
+  showMatches();
+}
+
+async function loadMoreMatches() {
+  if (!more) return;
+  $("more-matches").disabled = true;
+  try {
+    const reply = await lobby(await guestToken()).call("ListMatches", { limit: PER_PAGE, pageToken: more });
+    const known = new Set(listed.map((m) => m.matchId));
+    listed = [...listed, ...reply.matches.filter((m) => !known.has(m.matchId))];
+    more = reply.nextPageToken;
+    laterPages = true;
+  } catch (err) {
+    $("match-list-note").textContent = `The lobby did not answer (${describeError(err)}).`;
+  }
+  $("more-matches").disabled = false;
+  showMatches();
+}
+
+function showMatches() {
+  const list = $("match-list");
+  list.replaceChildren(...listed.map(matchItem));
+  list.dataset.loads = String(num(list.dataset.loads) + 1);  // lists shown so far (tests wait on it)
+  $("more-matches").hidden = !more;
   if (S.matchId) namesFor(S.matchId);
 }
 
@@ -363,6 +400,7 @@ async function init() {
   await listGames();
   $("watch-form").addEventListener("submit", (ev) => { ev.preventDefault(); watchFromForm(); });
   $("refresh-matches").addEventListener("click", loadMatches);
+  $("more-matches").addEventListener("click", loadMoreMatches);
   $("replay-slider").addEventListener("input", () => {
     clearTimeout(replayTimer);
     replayTimer = setTimeout(() => showVersion(Number($("replay-slider").value)), 120);
