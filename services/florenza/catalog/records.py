@@ -22,6 +22,7 @@ from services.florenza.catalog.messages import (
     TrackInfo,
     WorkshopInfo,
 )
+from services.florenza.content.schema import is_project_defined
 from services.florenza.presentation.labels import Labels, goods_text, reward_text, skill_name
 from services.florenza.rules.content_types import (
     Area,
@@ -46,7 +47,7 @@ def designed(provenance: Provenance) -> Designed:
     """The project-defined fields of every entry, in the files' order."""
     out: dict[tuple[str, object], tuple[str, ...]] = {}
     for file, entry, field, source in provenance:
-        if source.startswith("project-defined"):
+        if is_project_defined(source):
             out[file, entry] = (*out.get((file, entry), ()), field)
     return out
 

@@ -24,6 +24,7 @@ from services.florenza.catalog.messages import (
 )
 from services.florenza.catalog.records import content_message
 from services.florenza.content import load_content, provenance
+from services.florenza.content.schema import is_project_defined
 from services.florenza.rules.content_types import Area, EffectKind, Face, Reward
 from services.florenza.rules.goods import Resource
 from services.florenza.rules.model import Trade
@@ -131,9 +132,7 @@ def test_market_trades_and_tracks_come_from_the_boards_numbers() -> None:
 
 def test_project_defined_values_keep_their_marker() -> None:
     designed = {
-        (file, entry, field)
-        for file, entry, field, source in provenance()
-        if source.startswith("project-defined")
+        (file, entry, field) for file, entry, field, source in provenance() if is_project_defined(source)
     }
     boscaiuolo = next(w for w in API.workshops if w.name == "Boscaiuolo")
     assert "starting" not in boscaiuolo.project_defined  # printed in the seed
