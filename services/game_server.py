@@ -32,17 +32,8 @@ def build(
     archive = storage_from_env()  # where finished matches went: Replay / ExportLog read them there
     watch_client = async_redis_client(settings, watch_connections(limits, settings.shards))
     hub = WatchHub(RedisStreamReader(watch_client, store))
-    # SubmitCommand's appends from the loop: as many at once as the pool runs calls
-    appender = store.appender(async_redis_client(settings, limits.workers))
     servicer = GameServicer(
-        runner,
-        loaded.modules,
-        signer,
-        content=content,
-        limiter=limiter,
-        archive=archive,
-        hub=hub,
-        appender=appender,
+        runner, loaded.modules, signer, content=content, limiter=limiter, archive=archive, hub=hub
     )
     return start_server([servicer.registration()], port=port, host=settings.host, limits=limits)
 

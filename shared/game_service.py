@@ -31,7 +31,7 @@ from shared.errors import InvalidArgument, PermissionDenied
 from shared.grpc_server import Registration, offload, offload_soon, rpc, stream_rpc
 from shared.protogen import GameModules
 from shared.ratelimit import Limiter
-from shared.runner import Appender, MatchRunner
+from shared.runner import MatchRunner
 from shared.seats import SeatInfo, seat_of_actor, seats_of
 from shared.store import StoredEvent
 from shared.tokens import Claims, Scope, TokenError, TokenSigner, game_audience
@@ -112,11 +112,9 @@ class GameServicer:
     limits on commands, watches and reads (GetView, Replay, ExportLog) and the watch quota per
     token (None: none, for tests of other things); service tokens are never limited. ``hub``: where
     ``WatchMatch`` streams read (default: a hub over the runner's store, ``shared.watch.reader_for``).
-    ``appender``: the store's append awaited on the loop (``RedisEventStore.appender``), for
-    ``SubmitCommand``'s one-round-trip path (None: every command on the thread pool).
 
-    Every RPC but ``WatchMatch`` and ``SubmitCommand`` is synchronous code run on the server's
-    thread pool; those two are coroutines on the serving loop (``shared.grpc_server``).
+    Every RPC but ``WatchMatch`` is synchronous code run on the server's thread pool;
+    ``WatchMatch`` is a coroutine on the serving loop (``shared.grpc_server``).
     """
 
     def __init__(
@@ -129,10 +127,8 @@ class GameServicer:
         archive: ArchiveStorage | None = None,
         limiter: Limiter | None = None,
         hub: WatchHub | None = None,
-        appender: Appender | None = None,
     ) -> None:
         self.runner, self.modules, self.signer, self.limiter = runner, modules, signer, limiter
-        self.appender = appender
         self.archive = archive
         self._archived: OrderedDict[str, MatchRunner[Any]] = OrderedDict()
         self._archive_lock = threading.Lock()
@@ -267,29 +263,19 @@ class GameServicer:
         return response
 
     @rpc("game")
-    async def SubmitCommand(self, request: Any, context: Any) -> Any:
-        """On the serving loop: the checks, then the runner's one-round-trip command
-        (``submit_cached``) when this instance has the match cached at the expected version and an
-        ``appender``; anything else (a cold or stale cache, a rejection, a conflict, a retry) is
-        the runner's ``submit`` on the thread pool, which answers from the head."""
+    def SubmitCommand(self, request: Any, context: grpc.ServicerContext) -> Any:
         bounds.match_id(request.match_id)
         claims = self._claims(context)
         actor = actor_for(claims, request.match_id)
         if not (actor.is_seat or actor.is_system):
             raise PermissionDenied("spectators cannot send commands")
-        if self.limiter is not None and claims.scope is not Scope.SERVICE and self.limiter.limits("command"):
-            await offload(self.limiter.check, "command", context, claims.player_id)  # reads Redis
+        self._limit("command", claims, context)
         bounds.command_id(request.command_id)
         bounds.count(request.expected_version, "expected_version")
         command = self._command(request)
-        match_id, version, command_id = request.match_id, request.expected_version, request.command_id
-        done = None
-        if self.appender is not None:
-            done = await self.runner.submit_cached(
-                self.appender, match_id, actor, command, version, command_id
-            )
-        if done is None:
-            done = await offload(self.runner.submit, match_id, actor, command, version, command_id)
+        done = self.runner.submit(
+            request.match_id, actor, command, request.expected_version, request.command_id
+        )
         return self.modules.pb2.SubmitCommandResponse(
             first_version=done.first_version, last_version=done.last_version, duplicate=done.duplicate
         )

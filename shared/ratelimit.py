@@ -158,11 +158,6 @@ class Limiter:
         if identity and f"{action}_player" in self.rates:
             self.take(f"{action}_player", identity)
 
-    def limits(self, action: str) -> bool:
-        """Whether :meth:`check` of ``action`` takes from any bucket (reads Redis) or has every
-        one of its limits off."""
-        return any(self.rates.get(f"{action}_{who}") is not None for who in ("ip", "player"))
-
     def take(self, limit: str, subject: str) -> None:
         """One call of ``subject`` (an address or an identity) under ``limit``, or ResourceExhausted."""
         rate = self.rates[limit]

@@ -14,7 +14,6 @@ followers (reactor, lobby) plan and project without game code.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 from collections import OrderedDict
@@ -48,19 +47,6 @@ class EventCodec(Protocol):
         ...
 
 
-class Appender(Protocol):
-    """The store's append (no meta) awaited on an event loop: ``RedisAppender``."""
-
-    async def append(
-        self,
-        match_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        command_id: str,
-        progress: Progress | None = None,
-    ) -> AppendResult: ...
-
-
 class MatchNotFound(LookupError):
     def __init__(self, match_id: str) -> None:
         super().__init__(f"no match {match_id!r}")
@@ -87,15 +73,6 @@ class Cached(Generic[S]):
     state: S
     version: int
     seed: int
-
-
-@dataclass(frozen=True, slots=True)
-class Decided(Generic[S]):
-    """A command's events, ready to append, and the state they make."""
-
-    state: S
-    envelopes: list[NewEvent]
-    progress: Progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,20 +242,8 @@ class MatchRunner(Generic[S]):
     def _apply(
         self, match_id: str, at: Cached[S], actor: Actor, command: Any, command_id: str, label: str | None
     ) -> Submitted[S]:
-        """Decide on ``at`` and append at its version."""
-        decided = self._decide(at, actor, command, label)
-        result = self.store.append(
-            match_id, at.version, decided.envelopes, command_id, progress=decided.progress
-        )
-        if result.duplicate:  # a concurrent retry of the same command won the race
-            return self._duplicate(match_id, result)
-        self._remember(match_id, decided.state, result.last_version, at.seed)
-        if self._snapshot_due(result.first_version, result.last_version):
-            self._save_snapshot(match_id, decided.state, result.last_version)
-        return Submitted(decided.state, result.first_version, result.last_version, False)
-
-    def _decide(self, at: Cached[S], actor: Actor, command: Any, label: str | None) -> Decided[S]:
-        """The command's events on ``at``, evolved once: the state they make is what gets cached."""
+        """Decide on ``at`` and append at its version; the decided events are evolved once, and the
+        state they make is cached for the next command."""
         if self.rules.outcome(at.state) is not None:
             raise RuleViolation("match_over", "the match has ended")
         events = self.rules.decide(at.state, actor, command, Rng.derive(at.seed, at.version))
@@ -287,39 +252,14 @@ class MatchRunner(Generic[S]):
         state = at.state
         for event in events:
             state = self.rules.evolve(state, event)
-        return Decided(state, self._envelopes(events, actor, label), progress_of(self.rules, state))
-
-    async def submit_cached(
-        self,
-        appender: Appender,
-        match_id: str,
-        actor: Actor,
-        command: Any,
-        expected_version: int,
-        command_id: str,
-        actor_label: str | None = None,
-    ) -> Submitted[S] | None:
-        """:meth:`submit`'s fast path from an event loop, with no thread: decided on the cached
-        state at ``expected_version`` and appended with ``appender`` (the same script). None when
-        it cannot answer alone: no cached state at that version, or a rejection, a conflict or a
-        known command id there (the cache may be stale); then :meth:`submit`, on a thread, gives
-        the head's answer."""
-        cached = self.cached(match_id)
-        if cached is None or cached.version != expected_version:
-            return None
-        try:
-            decided = self._decide(cached, actor, command, actor_label)
-            result = await appender.append(
-                match_id, cached.version, decided.envelopes, command_id, decided.progress
-            )
-        except (RuleViolation, VersionConflict):
-            return None
-        if result.duplicate:
-            return None
-        self._remember(match_id, decided.state, result.last_version, cached.seed)
-        if self._snapshot_due(result.first_version, result.last_version):
-            await asyncio.to_thread(self._save_snapshot, match_id, decided.state, result.last_version)
-        return Submitted(decided.state, result.first_version, result.last_version, False)
+        envelopes = self._envelopes(events, actor, label)
+        progress = progress_of(self.rules, state)
+        result = self.store.append(match_id, at.version, envelopes, command_id, progress=progress)
+        if result.duplicate:  # a concurrent retry of the same command won the race
+            return self._duplicate(match_id, result)
+        self._remember(match_id, state, result.last_version, at.seed)
+        self._maybe_snapshot(match_id, state, result.first_version, result.last_version)
+        return Submitted(state, result.first_version, result.last_version, False)
 
     def _duplicate(self, match_id: str, first: AppendResult) -> Submitted[S]:
         return Submitted(self.load(match_id).state, first.first_version, first.last_version, True)
@@ -332,12 +272,10 @@ class MatchRunner(Generic[S]):
             out.append(NewEvent(type_name, payload, vis, label or str(actor), schema_of(type(event))))
         return out
 
-    def _snapshot_due(self, first: int, last: int) -> bool:
-        return (first - 1) // self.snapshot_every != last // self.snapshot_every
-
-    def _save_snapshot(self, match_id: str, state: S, version: int) -> None:
-        data = json.dumps(to_plain(state), separators=(",", ":")).encode()
-        self.store.save_snapshot(match_id, Snapshot(version, data))
+    def _maybe_snapshot(self, match_id: str, state: S, first: int, last: int) -> None:
+        if (first - 1) // self.snapshot_every != last // self.snapshot_every:
+            data = json.dumps(to_plain(state), separators=(",", ":")).encode()
+            self.store.save_snapshot(match_id, Snapshot(last, data))
 
     # ------------------------------------------------------------ reading
     def decode(self, event: StoredEvent) -> Any:

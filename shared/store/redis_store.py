@@ -145,21 +145,6 @@ class RedisEventStore:
         meta: Mapping[str, str] | None = None,
         progress: Progress | None = None,
     ) -> AppendResult:
-        keys, args = self.append_call(match_id, expected_version, events, command_id, meta, progress)
-        status, detail = self._append(keys=keys, args=args)
-        return append_result(match_id, expected_version, status, detail)
-
-    def append_call(
-        self,
-        match_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        command_id: str,
-        meta: Mapping[str, str] | None,
-        progress: Progress | None,
-    ) -> tuple[list[str], list[Any]]:
-        """The keys and arguments of the append script (limits checked first: nothing is sent
-        for a batch they refuse)."""
         check_append(match_id, expected_version, events, command_id)
         meta = dict(meta or {})
         facts = progress.fields() if progress is not None else {}
@@ -168,15 +153,15 @@ class RedisEventStore:
             args += [key, value]
         for e in events:
             args += [e.type, e.payload, e.visibility, e.actor, e.schema_version]
-        shard = shard_of(match_id, self.shards)
         keys = [self._key(match_id, "events"), self._key(match_id, "meta"), self._key(match_id, "cmds")]
-        keys += [self.outbox_key(shard), self.active_key(shard), self.finished_key(shard)]
-        return keys, args
-
-    def appender(self, client: AsyncRedisClient) -> RedisAppender:
-        """The append script on ``client`` (``redis.asyncio``, the same server or cluster), for
-        appends made from an event loop (the rule service's one-round-trip commands)."""
-        return RedisAppender(client, self)
+        keys.append(self.outbox_key(shard_of(match_id, self.shards)))
+        keys.append(self.active_key(shard_of(match_id, self.shards)))
+        keys.append(self.finished_key(shard_of(match_id, self.shards)))
+        status, detail = self._append(keys=keys, args=args)
+        if status == -1:
+            raise VersionConflict(match_id, expected_version, int(detail))
+        result = _range(detail)
+        return AppendResult(result.first_version, result.last_version, duplicate=status == 0)
 
     def command_result(self, match_id: str, command_id: str) -> AppendResult | None:
         raw = self.client.hget(self._key(match_id, "cmds"), command_id)
@@ -277,36 +262,6 @@ class RedisEventStore:
             self.outbox_key(shard), f"({after}" if after != "0-0" else "-", "+", count=count
         )
         return [notice_from_entry(i, f) for i, f in entries]
-
-
-def append_result(match_id: str, expected_version: int, status: int, detail: bytes | str) -> AppendResult:
-    """The append script's reply: the versions written, the first result of a known command id,
-    or VersionConflict."""
-    if status == -1:
-        raise VersionConflict(match_id, expected_version, int(detail))
-    result = _range(detail)
-    return AppendResult(result.first_version, result.last_version, duplicate=status == 0)
-
-
-class RedisAppender:
-    """:meth:`RedisEventStore.append` (without meta) on a ``redis.asyncio`` client: the same
-    script, keys and arguments, awaited instead of blocking a thread."""
-
-    def __init__(self, client: AsyncRedisClient, store: RedisEventStore) -> None:
-        self.store = store
-        self._script = client.register_script(APPEND_LUA)
-
-    async def append(
-        self,
-        match_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        command_id: str,
-        progress: Progress | None = None,
-    ) -> AppendResult:
-        keys, args = self.store.append_call(match_id, expected_version, events, command_id, None, progress)
-        status, detail = await self._script(keys=keys, args=args)
-        return append_result(match_id, expected_version, status, detail)
 
 
 class RedisStreamReader:

@@ -8,13 +8,12 @@ from typing import Any
 import grpc
 import pytest
 import redis
-import redis.asyncio
 
 from services.games import LoadedGame, load_game
 from shared.codec import union_field
 from shared.errors import error_info
 from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, on_loop, start_server
+from shared.grpc_server import RunningServer, start_server
 from shared.rng import Rng
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
@@ -33,20 +32,12 @@ def game() -> LoadedGame:
     return load_game("lorenzo")
 
 
-@pytest.fixture(params=["loop", "threads"])
-def server(
-    request: pytest.FixtureRequest, game: LoadedGame, redis_client: redis.Redis, redis_url: str
-) -> Iterator[RunningServer]:
-    """The rule service with SubmitCommand's one-round-trip path on the loop (as deployed, an
-    appender on a ``redis.asyncio`` client), and without it (every command on the thread pool)."""
-    store = RedisEventStore(redis_client)
-    runner = MatchRunner(game.rules, game.codec, store)
-    client = redis.asyncio.Redis.from_url(redis_url)
-    appender = store.appender(client) if request.param == "loop" else None
-    running = start_server([GameServicer(runner, game.modules, SIGNER, appender=appender).registration()])
+@pytest.fixture
+def server(game: LoadedGame, redis_client: redis.Redis) -> Iterator[RunningServer]:
+    runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
+    running = start_server([GameServicer(runner, game.modules, SIGNER).registration()])
     yield running
     running.stop(0)
-    on_loop(client.aclose())
 
 
 @pytest.fixture

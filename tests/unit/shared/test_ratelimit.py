@@ -51,17 +51,3 @@ def test_only_a_trusted_gateway_chooses_the_client_address() -> None:
     assert gateways == (ipaddress.ip_network("10.0.0.0/8"),)
     assert client_address("ipv4:10.4.0.2:1", forwarded, gateways) == "203.0.113.9"
     assert client_address("ipv4:127.0.0.1:1", forwarded, gateways) == "127.0.0.1"
-
-
-def test_a_limiter_says_which_actions_it_limits() -> None:
-    from shared.ratelimit import Limiter
-
-    class Unused:  # the limiter registers its scripts; nothing here calls them
-        def register_script(self, script: str) -> None:
-            return None
-
-    off = rates_from_env({"TABULA_LIMIT_COMMAND_IP": "off", "TABULA_LIMIT_COMMAND_PLAYER": "off"})
-    assert not Limiter(Unused(), off).limits("command") and Limiter(Unused(), off).limits("watch")
-    player_only = rates_from_env({"TABULA_LIMIT_COMMAND_IP": "off"})
-    assert Limiter(Unused(), player_only).limits("command")
-    assert not Limiter(Unused(), off).limits("no_such_action")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -134,52 +133,3 @@ def test_a_cache_ahead_of_the_log_is_dropped_when_a_match_id_is_created_again() 
     assert loaded.version == again.version and loaded.state == fold(store, "m1").state
     done = other.submit("m1", Actor.of_seat(0), Roll(), again.version, "new-1")
     assert done.state == fold(store, "m1").state
-
-
-class MemoryAppender:
-    """The in-memory store's append, awaited as the rule service awaits Redis's."""
-
-    def __init__(self, store: MemoryEventStore) -> None:
-        self.store, self.calls = store, 0
-
-    async def append(
-        self, match_id: str, expected_version: int, events: Any, command_id: str, progress: Any = None
-    ) -> Any:
-        self.calls += 1
-        return self.store.append(match_id, expected_version, events, command_id, progress=progress)
-
-
-def on_loop(runner: MatchRunner[RaceState], appender: MemoryAppender, *args: Any) -> Any:
-    return asyncio.run(runner.submit_cached(appender, *args))
-
-
-def test_the_loop_path_appends_a_command_at_the_cached_version_once_and_caches_its_state() -> None:
-    store = CountingStore()
-    runner = MatchRunner(RULES, CODEC, store, snapshot_every=2)
-    version = runner.create("m1", 2, {}, seed=3).version
-    appender, store.calls = MemoryAppender(store), []
-    done = on_loop(runner, appender, "m1", Actor.of_seat(0), Roll(), version, "c1")
-    assert done is not None and (done.first_version, done.duplicate) == (version + 1, False)
-    assert appender.calls == 1 and store.calls == ["append"]  # the appender's: nothing else read
-    cached = runner.cached("m1")
-    assert cached is not None and cached.version == version + 1 and cached.state == fold(store, "m1").state
-    snapshot = store.load_snapshot("m1")  # due at every second version here: taken on the loop path too
-    assert snapshot is not None and snapshot.version == version + 1
-
-
-def test_the_loop_path_leaves_every_other_answer_to_the_checked_path_and_writes_nothing() -> None:
-    store = MemoryEventStore()
-    first, other = runner_on(store), runner_on(store)
-    version = first.create("m1", 2, {}, seed=3).version
-    appender = MemoryAppender(store)
-    assert on_loop(other, appender, "m1", Actor.of_seat(0), Roll(), version, "c1") is None  # nothing cached
-    assert appender.calls == 0
-    other.load("m1")
-    assert on_loop(other, appender, "m1", Actor.of_seat(1), Roll(), version, "c1") is None  # a rejection
-    done = first.submit("m1", Actor.of_seat(0), Roll(), version, "c2")
-    assert on_loop(other, appender, "m1", Actor.of_seat(1), Roll(), version, "c3") is None  # stale: conflict
-    assert on_loop(other, appender, "m1", Actor.of_seat(0), Roll(), version, "c2") is None  # a retry
-    assert store.version("m1") == done.last_version
-    assert all(store.command_result("m1", c) is None for c in ("c1", "c3"))
-    retry = other.submit("m1", Actor.of_seat(0), Roll(), version, "c2")
-    assert retry.duplicate and retry.last_version == done.last_version
