@@ -1,7 +1,7 @@
 """Where a gRPC client finds a service's instances: one target, or a list of them on one channel.
 
 An address setting (``TABULA_<SERVICE>_ADDR``) holds either one gRPC target, used as it is (``host:port``,
-or ``dns:///lorenzo:50060`` for a headless Kubernetes Service: gRPC connects to every address the
+or ``dns:///rules:50060`` for a headless Kubernetes Service: gRPC connects to every address the
 name resolves to), or a comma-separated list of IP ``host:port`` (``127.0.0.1:50060,127.0.0.1:50061``,
 ``[::1]:1,[::1]:2``), which becomes one ``ipv4:`` or ``ipv6:`` target: one channel holding a
 connection to each instance. The clients open their channels with ``ROUND_ROBIN``, so calls are

@@ -260,13 +260,18 @@ def role(node: RedisServer) -> str:
 
 def fail_over(replica: RedisServer, timeout: float = 60.0) -> None:
     """``CLUSTER FAILOVER`` on ``replica`` (a manual failover: its master stops taking writes, the
-    replica catches up and takes over its slots); returns once the replica says it is a master."""
-    _command(replica, "CLUSTER", "FAILOVER")
-    deadline = time.monotonic() + timeout
-    while role(replica) != "master":
-        if time.monotonic() >= deadline:
-            raise TimeoutError(f"the replica on port {replica.port} did not take over")
-        time.sleep(0.05)
+    replica catches up and takes over its slots); returns once the replica says it is a master and
+    its old master says it is a replica (it learns that a moment later, from the cluster bus)."""
+    old = redis.Redis(host="127.0.0.1", port=int(_info(replica, "replication")["master_port"]))
+    try:
+        _command(replica, "CLUSTER", "FAILOVER")
+        deadline = time.monotonic() + timeout
+        while role(replica) != "master" or old.info("replication")["role"] != "slave":
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"the replica on port {replica.port} did not take over")
+            time.sleep(0.05)
+    finally:
+        old.close()
 
 
 def _info(node: RedisServer, section: str) -> dict[str, Any]:
