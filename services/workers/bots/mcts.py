@@ -21,8 +21,8 @@ turn cycle (a game whose next steps roll dice its heuristic already expects ends
 expanded node is scored under the same dice, as ``greedy`` compares them), so luck cancels out
 between the compared commands instead of ranking them. And ``random_ties``: root commands of the
 same rank (with common dice, commands the evaluation cannot tell apart score exactly alike) are
-drawn at random, as ``greedy`` draws among its ties, instead of always the first legal one (where many choices are equal, the lowest space every
-time: docs/workers.md).
+drawn at random, as ``greedy`` draws among its ties, instead of always the first legal one (where
+many choices are equal, the lowest space every time: docs/workers.md).
 
 A node's commands come from the first world that reaches it (``legal_commands`` is the
 costly part of a step); a command another sampled world refuses just drops that sample. A
