@@ -15,11 +15,11 @@ reports) are applied on the way, never branched on.
 The search stops at the iteration or the time budget, whichever comes first; among the root
 commands searched at least once, the one with the best mean searched reward is played.
 
-Two opt-in game hooks (``shared.manifest.BotHooks``): a ``horizon`` that ends a line instead of the
+Three opt-in game hooks (``shared.manifest.BotHooks``): a ``horizon`` that ends a line instead of the
 turn cycle (a game whose next steps roll dice its heuristic already expects ends there), and
 ``common_dice``: the n-th line of every root command rolls the same dice (and every command of an
 expanded node is scored under the same dice, as ``greedy`` compares them), so luck cancels out
-between the compared commands instead of ranking them. And ``random_ties``: root commands of the
+between the compared commands instead of ranking them; and ``random_ties``: root commands of the
 same rank (with common dice, commands the evaluation cannot tell apart score exactly alike) are
 drawn at random, as ``greedy`` draws among its ties, instead of always the first legal one (where
 many choices are equal, the lowest space every time: docs/workers.md).
