@@ -100,18 +100,22 @@ class Stack:
                 return seen
         return seen
 
-    def step(self, rng: Rng, n: int, match: str = "") -> int:
-        """Whoever is to act sends a random legal command; returns the new head version."""
+    def step(self, rng: Rng, n: int, match: str = "", prefer: tuple[str, ...] = ()) -> int:
+        """Whoever is to act sends a random legal command, one of the kinds in ``prefer`` when any is
+        legal; returns the new head version."""
         match = match or self.live
         get = self.pb2.GetViewRequest(match_id=match)
         head = self.stub.GetView(get, metadata=self.service(), timeout=10)
+        assert head.system_to_act or head.seats_to_act, f"nobody is to act at version {head.version}"
         auth = self.service() if head.system_to_act else self.seat(rng.choice(list(head.seats_to_act)), match)
         mine = self.stub.GetView(get, metadata=auth, timeout=10)
+        legal = list(mine.legal_commands)
+        preferred = [c for c in legal if c.WhichOneof("kind") in prefer]
         request = self.pb2.SubmitCommandRequest(
             match_id=match,
             expected_version=mine.version,
             command_id=f"b{n}",
-            command=rng.choice(list(mine.legal_commands)),
+            command=rng.choice(preferred or legal),
         )
         last: int = self.stub.SubmitCommand(request, metadata=auth, timeout=10).last_version
         return last
@@ -715,8 +719,11 @@ def test_trajan_is_drawn_by_its_module_and_follows_commands_live(browser: Any, t
     _wait_label(page, f"live at version {head.version} of {head.version}")
     trajan_shows(page, head.view, trajan.pb2)
     rng, version = Rng(7), head.version
-    for n in range(1500):  # through the set-up and into the second quarter, until the board fills
-        version = trajan.step(rng, n)
+    # Through the set-up and into the second quarter, until the board fills. Random play alone may end
+    # the match before any legionnaire and worker stand on the board (it did, twice), so a command that
+    # puts one there is chosen whenever one is legal.
+    for n in range(1500):
+        version = trajan.step(rng, n, prefer=("deploy_legionnaire", "place_worker"))
         if n % 25 == 24:
             _wait_label(page, f"live at version {version} of {version}")
         v = trajan.view().view
