@@ -75,11 +75,13 @@ def evaluate_all(rules: Any, state: State, seats: int) -> tuple[float, ...]:
 
 
 def horizon(rules: Any, start: State, state: State) -> bool:
-    """Where an ``mcts`` line ends: the searching seat is to move again, or the step it began in is
-    over. So a line never reaches the dice of the steps after (the artists', the income die, the tiles
-    drawn), which the valuation already counts at their expectation: 30 searched lines compare the
-    commands by what the others reply, not by luck."""
-    return state.phase is not start.phase or state.round != start.round or state.active == start.active
+    """Where an ``mcts`` line ends: when the step it began in is over (or at the search's ply limit).
+    So a line never reaches the dice of the steps after (the artists', the income die, the tiles
+    drawn), which the valuation already counts at their expectation, and the searching seat's own
+    later turns of the step are searched too: in step 4 a placement is judged with the seat's next
+    placements, not only the others' replies (lines that ended at the seat's next turn won 31 of 96
+    bench games against 3 ``greedy``, these 35: docs/workers.md)."""
+    return state.phase is not start.phase or state.round != start.round
 
 
 # ---------------------------------------------------------------- the valuation

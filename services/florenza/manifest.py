@@ -30,7 +30,7 @@ def _bots() -> BotHooks:
         evaluate=bots.evaluate,
         evaluate_all=bots.evaluate_all,
         prune=bots.prune,
-        horizon=bots.horizon,  # lines end before the next step's dice
+        horizon=bots.horizon,  # lines end with their step, before the next step's dice
         common_dice=True,  # and compare the root's commands under the same dice
         random_ties=True,  # ties at the root drawn at random, as greedy draws them
     )

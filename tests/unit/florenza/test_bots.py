@@ -162,3 +162,13 @@ def test_mcts_plays_a_legal_command() -> None:
     bot = make_bot("florenza", "mcts", Budget(seconds=5, iterations=8))
     chosen = bot.choose(RULES, step.state, step.actor.seat, len(step.state.players), Rng(3))
     assert chosen in RULES.legal_commands(step.state, Actor.of_seat(step.actor.seat))
+
+
+def test_a_search_line_ends_with_its_step_not_at_the_seats_next_turn() -> None:
+    start = PLACEMENTS[0].state
+    seat = start.active
+    others = [x for x in start.turn_order if x != seat]
+    assert not bots.horizon(RULES, start, replace(start, active=others[0]))  # the others reply
+    assert not bots.horizon(RULES, start, replace(start, active=seat))  # the seat's next placement
+    assert bots.horizon(RULES, start, replace(start, phase=Phase.MARKET))  # the step is over
+    assert bots.horizon(RULES, start, replace(start, round=start.round + 1))
