@@ -261,17 +261,36 @@ def role(node: RedisServer) -> str:
 def fail_over(replica: RedisServer, timeout: float = 60.0) -> None:
     """``CLUSTER FAILOVER`` on ``replica`` (a manual failover: its master stops taking writes, the
     replica catches up and takes over its slots); returns once the replica says it is a master and
-    its old master says it is a replica (it learns that a moment later, from the cluster bus)."""
+    its old master says it is a replica (it learns that a moment later, from the cluster bus).
+
+    Redis drops a manual failover silently after 5 s when the master has not answered it: the master
+    ignores the request until gossip has told it that this node is its replica, and a loaded machine
+    can miss the window. So this waits until the master lists the replica, and asks again each time
+    a window has passed without a takeover."""
     old = redis.Redis(host="127.0.0.1", port=int(_info(replica, "replication")["master_port"]))
     try:
-        _command(replica, "CLUSTER", "FAILOVER")
         deadline = time.monotonic() + timeout
+        me = node_id(replica)
+        old_id = old.execute_command("CLUSTER", "MYID")  # type: ignore[no-untyped-call]
+        while not any(me in str(line) for line in old.execute_command("CLUSTER", "REPLICAS", old_id)):  # type: ignore[no-untyped-call]
+            _wait_or_fail(deadline, replica)
+        asked = -_MANUAL_FAILOVER_WINDOW
         while role(replica) != "master" or old.info("replication")["role"] != "slave":
-            if time.monotonic() >= deadline:
-                raise TimeoutError(f"the replica on port {replica.port} did not take over")
-            time.sleep(0.05)
+            if role(replica) != "master" and time.monotonic() - asked >= _MANUAL_FAILOVER_WINDOW:
+                _command(replica, "CLUSTER", "FAILOVER")
+                asked = time.monotonic()
+            _wait_or_fail(deadline, replica)
     finally:
         old.close()
+
+
+_MANUAL_FAILOVER_WINDOW = 6.0  # Redis's own manual-failover timeout is 5 s (CLUSTER_MF_TIMEOUT)
+
+
+def _wait_or_fail(deadline: float, replica: RedisServer) -> None:
+    if time.monotonic() >= deadline:
+        raise TimeoutError(f"the replica on port {replica.port} did not take over")
+    time.sleep(0.05)
 
 
 def _info(node: RedisServer, section: str) -> dict[str, Any]:
