@@ -93,6 +93,7 @@ class BotHooks:
     horizon: Horizon | None = None  # ``mcts``: where a line ends, instead of the turn cycle
     common_dice: bool = False  # ``mcts``: the root's commands compared under the same dice
     random_ties: bool = False  # ``mcts``: equally ranked root commands drawn at random, as ``greedy`` does
+    rollout_depth: int | None = None  # ``mcts``: plies a line may go unless the budget sets it (None: 12)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ def _bots() -> BotHooks:
         horizon=bots.horizon,  # lines end with their step, before the next step's dice
         common_dice=True,  # and compare the root's commands under the same dice
         random_ties=True,  # ties at the root drawn at random, as greedy draws them
+        rollout_depth=24,  # so lines reach their step's end: 12 plies cut them short (docs/workers.md)
     )
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.games import game_names, load_rules, manifest
-from services.workers.bots import Budget
+from services.workers.bots import Budget, rollout_depth
 from services.workers.policies import bot_policy
 from shared.bench import Result
 from shared.simulate import play_game
@@ -87,7 +87,10 @@ def _series(game: str, opponent: str, config: BenchConfig) -> list[Game]:
 def game_bot_benchmarks(game: str, config: BenchConfig) -> tuple[list[Result], list[float]]:
     """One game's win rates and violations, and the mcts move times."""
     others = bench_seats(game) - 1
-    results: list[Result] = []
+    depth = rollout_depth(game, config.budget)
+    results = [
+        Result(f"bots.{game}.mcts_rollout_depth", depth, "plies/line (the game's unless the budget's)")
+    ]
     moves: list[float] = []
     for opponent, goal in GOALS.items():
         games = _series(game, opponent, config)
@@ -117,6 +120,5 @@ def bot_benchmarks(config: BenchConfig | None = None) -> list[Result]:
         Result("bots.mcts_max_move_seconds", max(moves, default=0.0), "s"),
         Result("bots.mcts_budget_seconds", config.budget.seconds, "s/move (time budget)"),
         Result("bots.mcts_budget_iterations", config.budget.iterations, "iterations/move (budget)"),
-        Result("bots.mcts_budget_rollout_depth", config.budget.rollout_depth, "plies/iteration (budget)"),
     ]
     return results

@@ -8,7 +8,9 @@ seeded from the match seed and version.
 
 from __future__ import annotations
 
-from services.workers.bots.base import Bot, Budget, NoLegalCommand, sample_for_seat
+from dataclasses import replace
+
+from services.workers.bots.base import DEFAULT_ROLLOUT_DEPTH, Bot, Budget, NoLegalCommand, sample_for_seat
 from services.workers.bots.heuristics import bot_hooks, heuristic_for
 from services.workers.bots.mcts import MctsBot
 from services.workers.bots.simple import GreedyBot, RandomBot
@@ -31,7 +33,7 @@ def make_bot(game: str, level: str, budget: Budget | None = None) -> Bot:
             hooks = bot_hooks(game)
             return MctsBot(
                 heuristic_for(game),
-                budget or Budget(),
+                replace(budget or Budget(), rollout_depth=rollout_depth(game, budget)),
                 all_seats=hooks.evaluate_all,
                 prune=hooks.prune,
                 horizon=hooks.horizon,
@@ -40,6 +42,14 @@ def make_bot(game: str, level: str, budget: Budget | None = None) -> Bot:
             )
         case _:
             raise UnknownLevel(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
+
+
+def rollout_depth(game: str, budget: Budget | None = None) -> int:
+    """How many plies an ``mcts`` line of ``game`` may go: the budget's depth if it sets one, else
+    the game's own (its manifest's bot hooks), else ``DEFAULT_ROLLOUT_DEPTH``."""
+    if budget is not None and budget.rollout_depth is not None:
+        return budget.rollout_depth
+    return bot_hooks(game).rollout_depth or DEFAULT_ROLLOUT_DEPTH
 
 
 def bot_rng(match_seed: int, version: int, seat: int) -> Rng:
@@ -58,5 +68,6 @@ __all__ = [
     "UnknownLevel",
     "bot_rng",
     "make_bot",
+    "rollout_depth",
     "sample_for_seat",
 ]

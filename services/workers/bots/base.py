@@ -19,13 +19,18 @@ from shared.rng import Rng
 Heuristic = Callable[[Any, Any, int], float]
 
 
+DEFAULT_ROLLOUT_DEPTH = 12
+
+
 @dataclass(frozen=True, slots=True)
 class Budget:
     """Search limits of the ``mcts`` level; whichever runs out first stops the search."""
 
     seconds: float = 1.0
     iterations: int = 2000
-    rollout_depth: int = 12  # plies one iteration may go (tree walk + best-command extension)
+    # plies one iteration may go (tree walk + best-command extension); None: the game's own depth
+    # (its ``BotHooks.rollout_depth``), else ``DEFAULT_ROLLOUT_DEPTH``
+    rollout_depth: int | None = None
     exploration: float = 0.1
 
 

@@ -38,7 +38,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.workers.bots.base import Budget, Heuristic, legal_for, relative_rewards, sample_for_seat, step
+from services.workers.bots.base import (
+    DEFAULT_ROLLOUT_DEPTH,
+    Budget,
+    Heuristic,
+    legal_for,
+    relative_rewards,
+    sample_for_seat,
+    step,
+)
 from services.workers.bots.heuristics import Pruner, SeatValues, seat_values
 from shared.decider import Actor, RuleViolation
 from shared.manifest import Horizon
@@ -134,8 +142,9 @@ class _Search:
         others_moved = False
         start, horizon = world, self.bot.horizon
         self.rolls = 0
+        depth = self.bot.budget.rollout_depth or DEFAULT_ROLLOUT_DEPTH
         try:
-            while len(path) <= self.bot.budget.rollout_depth:
+            while len(path) <= depth:
                 if horizon is not None and len(path) > 1 and horizon(self.rules, start, world):
                     break
                 world, actor = self._advance(world)

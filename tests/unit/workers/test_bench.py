@@ -15,14 +15,16 @@ def test_the_bots_bench_plays_only_the_games_it_is_told(monkeypatch: pytest.Monk
     monkeypatch.setenv("TABULA_BENCH_MCTS_ITERATIONS", "3")
     config = BenchConfig.from_env()
     assert (config.only, config.games, config.budget.iterations) == (("race",), 2, 3)
-    names = [r.name for r in bot_benchmarks(replace(config, processes=1))]
-    per_game = [n for n in names if n.count(".") == 2]
+    results = bot_benchmarks(replace(config, processes=1))
+    per_game = [r.name for r in results if r.name.count(".") == 2]
     assert per_game == [
+        "bots.race.mcts_rollout_depth",
         "bots.race.mcts_win_rate_vs_3_greedy",
         "bots.race.violations_vs_greedy",
         "bots.race.mcts_win_rate_vs_3_random",
         "bots.race.violations_vs_random",
     ]
+    assert results[0].value == 12  # the race sets no depth of its own: the default
 
 
 def test_an_unknown_game_is_refused_before_any_game_is_played() -> None:

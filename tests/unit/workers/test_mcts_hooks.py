@@ -8,7 +8,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from services.workers.bots import Budget
+from services.workers.bots import Budget, make_bot, rollout_depth
+from services.workers.bots.base import DEFAULT_ROLLOUT_DEPTH
+from services.workers.bots.heuristics import bot_hooks
 from services.workers.bots.mcts import MctsBot
 from shared.decider import Actor
 from shared.rng import Rng
@@ -105,3 +107,21 @@ def test_random_ties_draw_among_equally_ranked_root_commands() -> None:
 
     assert chosen(MctsBot(flat, BUDGET, common_dice=True)) == {Bet(0)}  # the first legal one
     assert chosen(MctsBot(flat, BUDGET, common_dice=True, random_ties=True)) == {Bet(0), Bet(1), Bet(2)}
+
+
+def test_a_line_goes_at_most_the_rollout_depth() -> None:
+    never = lambda rules, start, state: False  # noqa: E731 - no horizon but the depth
+    for depth in (3, 7):
+        seen: list[int] = []
+        bot = MctsBot(_heuristic(seen), replace(BUDGET, rollout_depth=depth), horizon=never)
+        bot.search(DiceRules(plies=40), Dice(), 0, 2, Rng(7))
+        assert max(seen) == depth
+
+
+def test_a_game_sets_its_own_rollout_depth_and_a_budget_that_sets_one_overrides_it() -> None:
+    assert bot_hooks("florenza").rollout_depth == rollout_depth("florenza") == 24
+    assert bot_hooks("lorenzo").rollout_depth is None and rollout_depth("lorenzo") == DEFAULT_ROLLOUT_DEPTH
+    assert rollout_depth("florenza", Budget(rollout_depth=6)) == 6
+    assert make_bot("florenza", "mcts").budget.rollout_depth == 24  # type: ignore[attr-defined]
+    assert make_bot("florenza", "mcts", Budget(rollout_depth=6)).budget.rollout_depth == 6  # type: ignore[attr-defined]
+    assert make_bot("lorenzo", "mcts", BUDGET).budget.rollout_depth == DEFAULT_ROLLOUT_DEPTH  # type: ignore[attr-defined]
