@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import fields
 from typing import Any, TypeVar, assert_never
 
 from services.florenza.rules.events import (
@@ -62,28 +60,16 @@ from services.florenza.rules.model import (
     State,
     WorkSpot,
 )
+from shared.records import Copier, copier
 
 _Record = TypeVar("_Record", State, PlayerState, DistrictSlot, WorkSpot)
 
 
-def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
-    """``dataclasses.replace`` for one record class without its per-call checks (the records have no
-    ``__post_init__``): a function written out field by field (no loop, no ``getattr``), which sets
-    every slot of a new record from the changes or the old record."""
-    names = [f.name for f in fields(cls)]
-    body = "".join(f"    s(n, {x!r}, c[{x!r}] if {x!r} in c else r.{x})\n" for x in names)
-    code = f"def copy(r, c):\n    n = new(cls)\n{body}    return n\n"
-    scope: dict[str, Any] = {"new": object.__new__, "s": object.__setattr__, "cls": cls}
-    exec(code, scope)  # the source is built here from the class's own field names
-    copy: Callable[[Any, dict[str, Any]], Any] = scope["copy"]
-    return copy
-
-
-_COPIERS = {cls: _copier(cls) for cls in (State, PlayerState, DistrictSlot, WorkSpot)}
+_COPIERS: dict[type, Copier[Any]] = {cls: copier(cls) for cls in (State, PlayerState, DistrictSlot, WorkSpot)}
 
 
 def _copy(record: _Record, **changes: Any) -> _Record:
-    """A copy of ``record`` with ``changes``."""
+    """A copy of ``record`` with ``changes`` (``shared.records``)."""
     new: _Record = _COPIERS[type(record)](record, changes)
     return new
 

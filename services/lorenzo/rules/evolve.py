@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any, TypeVar, assert_never
 
 from services.lorenzo.rules.content_types import CardType
@@ -47,21 +47,15 @@ from services.lorenzo.rules.events import (
 )
 from services.lorenzo.rules.goods import Goods
 from services.lorenzo.rules.model import Config, Deck, Occupant, Phase, PlayedLeader, PlayerState, State
+from shared.records import Copier, copier
 
 _Record = TypeVar("_Record", State, PlayerState)
-_FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in (State, PlayerState)}
-_set_slot = object.__setattr__
+_COPIERS: dict[type, Copier[Any]] = {cls: copier(cls) for cls in (State, PlayerState)}
 
 
 def _copy(record: _Record, **changes: Any) -> _Record:
-    """``dataclasses.replace`` for the two records ``evolve`` copies most, without its per-call checks:
-    copy every slot, then set the changed ones (an unknown name raises ``AttributeError``). Neither record
-    has ``__post_init__`` or init-only fields, so the result equals ``replace``'s."""
-    new = object.__new__(type(record))
-    for name in _FIELDS[type(record)]:
-        _set_slot(new, name, getattr(record, name))
-    for name, value in changes.items():
-        _set_slot(new, name, value)
+    """``dataclasses.replace`` for the two records ``evolve`` copies most (``shared.records``)."""
+    new: _Record = _COPIERS[type(record)](record, changes)
     return new
 
 
