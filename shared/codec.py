@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import operator
 import re
 import types
 import typing
@@ -169,30 +170,96 @@ def from_proto(cls: type[Any], message: Message, path: str = "") -> Any:
     and unknown numbers are refused), so a client's command is either a well-typed dataclass or a
     :class:`CodecError` naming the field (``path`` prefixes it: ``command.place_family_member``).
     """
-    kwargs: dict[str, Any] = {}
-    for spec in fields_of(cls):
-        raw = getattr(message, spec.name)
-        if spec.optional and not message.HasField(spec.name):
-            kwargs[spec.name] = None
-        elif spec.kind == "message":
-            assert spec.target is not None
-            target, where = spec.target, _path(path, spec.name)
-            kwargs[spec.name] = (
-                tuple(from_proto(target, m, f"{where}[{i}]") for i, m in enumerate(raw))
-                if spec.repeated
-                else from_proto(target, raw, where)
-            )
-        elif spec.kind == "enum":
-            assert spec.target is not None
-            enum_cls = spec.target
-            kwargs[spec.name] = (
-                tuple(_member(enum_cls, v, path, spec.name, i) for i, v in enumerate(raw))
-                if spec.repeated
-                else _member(enum_cls, raw, path, spec.name)
-            )
+    decoder = _DECODERS.get(cls)
+    if decoder is None:
+        decoder = _DECODERS[cls] = _decoder(cls)
+    return decoder(message, path)
+
+
+# (message, path) -> the dataclass; one per class, built on first use: every event read is decoded
+_Decoder = Callable[[Message, str], Any]
+# (message, the field's raw value, path) -> its dataclass value
+_Convert = Callable[[Message, Any, str], Any]
+_DECODERS: dict[type, _Decoder] = {}
+
+
+def _decoder(cls: type[Any]) -> _Decoder:
+    """The fields' raw values in one ``attrgetter`` call, then a conversion for each field that is
+    not a plain scalar (enums checked, messages and repeated fields rebuilt, unset optionals None)."""
+    specs = fields_of(cls)
+    if any(f.kw_only for f in dataclasses.fields(cls)):
+        raise CodecError(f"{cls.__name__}: keyword-only fields are not supported")
+    names = [spec.name for spec in specs]
+    getter = _values_of(names)
+    converts = [(i, convert) for i, spec in enumerate(specs) if (convert := _converter(spec)) is not None]
+
+    def decode(message: Message, path: str) -> Any:
+        if not converts:
+            return cls(*getter(message))
+        values = list(getter(message))
+        for i, convert in converts:
+            values[i] = convert(message, values[i], path)
+        return cls(*values)
+
+    return decode
+
+
+def _values_of(names: list[str]) -> Callable[[Message], tuple[Any, ...]]:
+    """The raw values of ``names`` in a message, as a tuple (``attrgetter`` returns a bare value for one)."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    if names:
+        one = operator.attrgetter(names[0])
+        return lambda message: (one(message),)
+    return lambda message: ()
+
+
+def _converter(spec: FieldSpec) -> _Convert | None:
+    """How one field's raw value becomes the dataclass's; None: as it is (a plain scalar)."""
+    name = spec.name
+    convert: _Convert | None = None
+    if spec.kind == "message":
+        assert spec.target is not None
+        target = spec.target
+        if spec.repeated:
+
+            def convert(m: Message, raw: Any, path: str) -> Any:
+                where = _path(path, name)
+                return tuple(from_proto(target, item, f"{where}[{i}]") for i, item in enumerate(raw))
         else:
-            kwargs[spec.name] = tuple(raw) if spec.repeated else raw
-    return cls(**kwargs)
+
+            def convert(m: Message, raw: Any, path: str) -> Any:
+                return from_proto(target, raw, _path(path, name))
+    elif spec.kind == "enum":
+        assert spec.target is not None
+        enum_cls = typing.cast(type[enum.IntEnum], spec.target)
+        members = {int(member): member for member in enum_cls}
+        if spec.repeated:
+
+            def convert(m: Message, raw: Any, path: str) -> Any:
+                return tuple(
+                    members[v] if v in members else _member(enum_cls, v, path, name, i)
+                    for i, v in enumerate(raw)
+                )
+        else:
+
+            def convert(m: Message, raw: Any, path: str) -> Any:
+                return members[raw] if raw in members else _member(enum_cls, raw, path, name)
+    elif spec.repeated:
+
+        def convert(m: Message, raw: Any, path: str) -> Any:
+            return tuple(raw)
+
+    if not spec.optional:
+        return convert
+    inner = convert
+
+    def optional(m: Message, raw: Any, path: str) -> Any:
+        if not m.HasField(name):
+            return None
+        return raw if inner is None else inner(m, raw, path)
+
+    return optional
 
 
 def _path(prefix: str, name: str) -> str:
@@ -248,6 +315,8 @@ class MessageCodec:
         self._module = pb2_module
         self._by_name = {cls.__name__: cls for cls in classes}
         self._upcasters = dict(upcasters or {})
+        # type name -> (dataclass, message class, current schema): one lookup per decoded payload
+        self._types: dict[str, tuple[type, type[Message], int]] = {}
 
     def message_class(self, name: str) -> type[Message]:
         cls: type[Message] = getattr(self._module, name)
@@ -263,15 +332,18 @@ class MessageCodec:
     def decode(self, type_name: str, payload: bytes, schema_version: int | None = None) -> Any:
         """The dataclass of a stored payload; ``schema_version`` (None: the current one) is the
         schema it was written with, and an older one is upcast step by step first."""
-        cls = self._by_name.get(type_name)
-        if cls is None:
-            raise CodecError(f"unknown type {type_name!r}")
-        message = self.message_class(type_name)()
+        known = self._types.get(type_name)
+        if known is None:
+            cls = self._by_name.get(type_name)
+            if cls is None:
+                raise CodecError(f"unknown type {type_name!r}")
+            known = self._types[type_name] = (cls, self.message_class(type_name), schema_of(cls))
+        cls, message_class, current = known
+        message = message_class()
         try:
             message.ParseFromString(payload)
         except DecodeError as err:
             raise CodecError(f"{type_name}: payload is not a valid message: {err}") from err
-        current = schema_of(cls)
         stored = current if schema_version is None else schema_version
         if stored == current:
             return from_proto(cls, message)
