@@ -6,9 +6,9 @@ shards as consumer ``consumer`` of group ``group`` and calls ``handle(notice)`` 
 * **New and own pending entries.** ``poll(">")`` reads new entries; on start,
   ``recover_pending()`` first re-reads the entries this consumer read before a crash or restart
   and never acknowledged (id ``0``), so nothing read is lost.
-* **Acknowledged only after the handler returns.** A handler that raises leaves the entry
-  pending; handlers must therefore be idempotent (a crash between the work and the ack repeats
-  the work).
+* **Acknowledged only after the handler returns**, a page at a time (one ``XACK`` for the
+  entries of one read). A handler that raises leaves the entry pending; handlers must therefore
+  be idempotent (a crash between the work and the ack repeats the work, up to a page of it).
 * **Stale entries.** Every ``claim_idle_ms / 2`` the follower takes over, with XAUTOCLAIM,
   entries pending longer than ``claim_idle_ms``: those of a crashed consumer and those whose
   handling failed.
@@ -168,12 +168,7 @@ class OutboxFollower:
     # ------------------------------------------------------------ reading
     def poll(self, start: str = ">") -> int:
         """Read new (``>``) or this consumer's pending (``0``) entries, one page per shard."""
-        handled = 0
-        for key, entries in self._read(start):
-            for entry_id, fields in entries:
-                self._process(key, entry_id, fields)
-                handled += 1
-        return handled
+        return sum(self._handle_page(key, entries) for key, entries in self._read(start))
 
     def recover_pending(self) -> int:
         """Handle every entry this consumer read before a crash or restart and never acknowledged."""
@@ -181,9 +176,7 @@ class OutboxFollower:
         for key in self.keys:
             after = "0"
             while entries := self._read_pending(key, after):
-                for entry_id, fields in entries:
-                    self._process(key, entry_id, fields)
-                    handled += 1
+                handled += self._handle_page(key, entries)
                 after = _text(entries[-1][0])
         return handled
 
@@ -212,12 +205,14 @@ class OutboxFollower:
         handled = 0
         for key in self.keys:
             reply = self.client.xautoclaim(key, s.group, s.consumer, s.claim_idle_ms, count=s.count)
+            page = []
             for entry_id, fields in reply[1]:
                 if self._deliveries(key, entry_id) > s.max_deliveries:
                     self._dead_letter(key, entry_id, fields)
+                    handled += 1
                 else:
-                    self._process(key, entry_id, fields)
-                handled += 1
+                    page.append((entry_id, fields))
+            handled += self._handle_page(key, page)
         return handled
 
     def _deliveries(self, key: str, entry_id: bytes) -> int:
@@ -233,16 +228,25 @@ class OutboxFollower:
         log.error("notice dead-lettered", extra=log_fields(stream=key, entry=_text(entry_id), group=s.group))
 
     # ------------------------------------------------------------ handling
-    def _process(self, key: str, entry_id: bytes, fields: dict[bytes, bytes] | None) -> None:
+    def _handle_page(self, key: str, entries: Sequence[Entry]) -> int:
+        """Handle a page of entries in order, then acknowledge the handled ones in one ``XACK`` (a
+        crash before it leaves the whole page pending, to be handled again: handlers are idempotent,
+        as they must be for a crash between a handler and its acknowledgement anyway)."""
+        done = [entry_id for entry_id, fields in entries if self._process(key, entry_id, fields)]
+        if done:
+            self.client.xack(key, self.settings.group, *done)
+        return len(entries)
+
+    def _process(self, key: str, entry_id: bytes, fields: dict[bytes, bytes] | None) -> bool:
+        """Hand one entry to the handler; True: it is done with (to acknowledge)."""
         group = self.settings.group
         if fields is None:  # trimmed from the stream while pending: nothing left to do
-            self.client.xack(key, group, entry_id)
-            return
+            return True
         try:
             self.handle(notice_from_entry(entry_id, fields))
         except Exception:  # left pending: XAUTOCLAIM retries it, then dead-letters it
             NOTICES.labels(group, "failed").inc()
             log.exception("notice failed", extra=log_fields(stream=key, entry=_text(entry_id), group=group))
-            return
-        self.client.xack(key, group, entry_id)
+            return False
         NOTICES.labels(group, "handled").inc()
+        return True

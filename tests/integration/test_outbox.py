@@ -76,6 +76,28 @@ def test_a_failed_notice_stays_pending_and_another_consumer_claims_it(store: Red
     assert [n.match_id for n in survivor.seen] == ["m1"] and pending(store, "m1") == 0
 
 
+def test_a_page_is_acknowledged_in_one_xack_and_a_failed_entry_in_it_stays_pending(
+    store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shard = shard_of("m0", store.shards)
+    ids = [m for m in (f"m{i}" for i in range(500)) if shard_of(m, store.shards) == shard][:3]
+    for match_id in ids:  # one shard, so one page
+        append(store, match_id)
+    calls: list[tuple[object, ...]] = []
+    xack = store.client.xack
+
+    def counted(*args: object) -> object:
+        calls.append(args)
+        return xack(*args)
+
+    monkeypatch.setattr(store.client, "xack", counted)
+    handle = Handler(failures=1)
+    assert follower(store, handle, shards=[shard]).poll() == 3
+    assert [n.match_id for n in handle.seen] == ids
+    assert len(calls) == 1 and len(calls[0]) == 4  # key, group and the two handled entries' ids
+    assert pending(store, ids[0]) == 1  # the failed one, left for a claim
+
+
 def test_an_entry_is_not_claimed_before_it_has_been_idle_long_enough(store: RedisEventStore) -> None:
     append(store, "m1")
     follower(store, Handler(failures=1), "crashed").poll()
