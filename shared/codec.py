@@ -28,6 +28,7 @@ from typing import Any
 
 from google.protobuf.message import DecodeError, Message
 
+from shared.records import builder, plain_record
 from shared.wire import field_number, schema_of
 
 
@@ -192,14 +193,15 @@ def _decoder(cls: type[Any]) -> _Decoder:
     names = [spec.name for spec in specs]
     getter = _values_of(names)
     converts = [(i, convert) for i, spec in enumerate(specs) if (convert := _converter(spec)) is not None]
+    build = builder(cls) if plain_record(cls) else cls  # the former without ``__init__``'s frozen sets
 
     def decode(message: Message, path: str) -> Any:
         if not converts:
-            return cls(*getter(message))
+            return build(*getter(message))
         values = list(getter(message))
         for i, convert in converts:
             values[i] = convert(message, values[i], path)
-        return cls(*values)
+        return build(*values)
 
     return decode
 

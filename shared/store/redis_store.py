@@ -15,6 +15,7 @@ import redis.asyncio
 import redis.asyncio.cluster
 import redis.cluster
 
+from shared.records import builder
 from shared.store.base import (
     DEFAULT_SHARDS,
     AppendResult,
@@ -102,16 +103,19 @@ def _range(text: bytes | str) -> AppendResult:
     return AppendResult(int(first), int(last))
 
 
+_stored_event = builder(StoredEvent)  # half the time of its frozen __init__, for every event read
+
+
 def _event(entry_id: bytes, f: dict[bytes, bytes]) -> StoredEvent:
-    return StoredEvent(
-        version=int(entry_id.split(b"-")[1]),
-        type=f[b"type"].decode(),
-        payload=f[b"payload"],
-        visibility=f[b"vis"].decode(),
-        command_id=f[b"cmd"].decode(),
-        actor=f[b"actor"].decode(),
-        server_time_ms=int(f[b"time"]),
-        schema_version=int(f[b"schema"]),
+    return _stored_event(
+        int(entry_id.split(b"-")[1]),  # version
+        f[b"type"].decode(),
+        f[b"payload"],
+        f[b"vis"].decode(),  # visibility
+        f[b"cmd"].decode(),  # command_id
+        f[b"actor"].decode(),
+        int(f[b"time"]),  # server_time_ms
+        int(f[b"schema"]),  # schema_version
     )
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from shared.records import copier
+from shared.records import builder, copier, plain_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,3 +48,23 @@ def test_an_unknown_field_is_refused() -> None:
 def test_only_slotted_records_without_post_init_have_a_copier(cls: type) -> None:
     with pytest.raises(TypeError, match="slotted dataclass without __post_init__"):
         copier(cls)
+
+
+def test_a_built_record_equals_the_constructed_one() -> None:
+    build = builder(Seat)
+    assert build(3, 4, (5,)) == Seat(3, 4, (5,))
+    assert type(build(3, 4, ())) is Seat
+    assert plain_record(Seat) and not plain_record(Checked) and not plain_record(Unslotted)
+
+
+@dataclass(frozen=True, slots=True)
+class Awkward:  # field names the generated code must not confuse with its own
+    cls: int
+    new: int
+    record: int
+    set_attr: int
+
+
+def test_field_names_never_clash_with_the_generated_code() -> None:
+    assert builder(Awkward)(1, 2, 3, 4) == Awkward(1, 2, 3, 4)
+    assert copier(Awkward)(Awkward(1, 2, 3, 4), {"new": 9}) == Awkward(1, 9, 3, 4)
