@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from shared.records import builder
 from shared.wire import message, pb
 
 GOODS_FIELDS = ("coins", "wood", "stone", "servants", "military", "faith", "victory")
@@ -20,7 +21,7 @@ class Goods:
     victory: int = pb(7, default=0)
 
     def __add__(self, o: Goods) -> Goods:
-        return Goods(
+        return _goods(
             self.coins + o.coins,
             self.wood + o.wood,
             self.stone + o.stone,
@@ -31,7 +32,7 @@ class Goods:
         )
 
     def __sub__(self, o: Goods) -> Goods:
-        return Goods(
+        return _goods(
             self.coins - o.coins,
             self.wood - o.wood,
             self.stone - o.stone,
@@ -42,7 +43,7 @@ class Goods:
         )
 
     def times(self, n: int) -> Goods:
-        return Goods(
+        return _goods(
             self.coins * n,
             self.wood * n,
             self.stone * n,
@@ -54,7 +55,7 @@ class Goods:
 
     def floor0(self) -> Goods:
         """Each counter clamped at zero (a discount never makes a cost negative)."""
-        return Goods(
+        return _goods(
             max(self.coins, 0),
             max(self.wood, 0),
             max(self.stone, 0),
@@ -87,3 +88,5 @@ class Goods:
 
 
 ZERO = Goods()
+# Goods(*seven counters) without the frozen __init__: the arithmetic above runs for most events
+_goods = builder(Goods)
