@@ -26,7 +26,7 @@ def build(
     loaded = load_game(game)
     client = redis_client(settings, limits.redis_connections())
     store = RedisEventStore(client, shards=settings.shards)
-    runner = MatchRunner(loaded.rules, loaded.codec, store)
+    runner = MatchRunner(loaded.rules, loaded.codec, store, cache_size=settings.state_cache)
     content = loaded.manifest.content.build if loaded.manifest.content is not None else None
     limiter = Limiter.from_env(client)
     archive = storage_from_env()  # where finished matches went: Replay / ExportLog read them there

@@ -24,6 +24,9 @@ class Settings:
     host: str
     metrics_port: int
     log_level: str
+    # matches whose state a runner keeps folded (rule services and workers; about 10 KB each): a
+    # command at the cached version is decided without a read, so it should cover the live matches
+    state_cache: int = 4096
 
     @staticmethod
     def from_env(env: dict[str, str] | None = None) -> Settings:
@@ -35,6 +38,7 @@ class Settings:
             host=e.get("TABULA_HOST", "127.0.0.1"),
             metrics_port=int(e.get("TABULA_METRICS_PORT", "-1")),
             log_level=e.get("TABULA_LOG_LEVEL", "INFO"),
+            state_cache=int(e.get("TABULA_STATE_CACHE", "4096")),
         )
 
 

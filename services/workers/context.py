@@ -29,7 +29,10 @@ class WorkerContext:
         with self._lock:
             if game not in self._runners:
                 loaded = load_game(game)
-                self._runners[game] = MatchRunner(loaded.rules, loaded.codec, self.store)
+                runner = MatchRunner(
+                    loaded.rules, loaded.codec, self.store, cache_size=self.settings.base.state_cache
+                )
+                self._runners[game] = runner
             return self._runners[game]
 
     def close(self) -> None:
