@@ -25,8 +25,8 @@ class Settings:
     metrics_port: int
     log_level: str
     # matches whose state a runner keeps folded (rule services and workers; about 10 KB each): a
-    # command at the cached version is decided without a read, so it should cover the live matches
-    state_cache: int = 4096
+    # command at the cached version is decided without a read (docs/operations.md, "The state cache")
+    state_cache: int = 256
 
     @staticmethod
     def from_env(env: dict[str, str] | None = None) -> Settings:
@@ -38,7 +38,7 @@ class Settings:
             host=e.get("TABULA_HOST", "127.0.0.1"),
             metrics_port=int(e.get("TABULA_METRICS_PORT", "-1")),
             log_level=e.get("TABULA_LOG_LEVEL", "INFO"),
-            state_cache=int(e.get("TABULA_STATE_CACHE", "4096")),
+            state_cache=int(e.get("TABULA_STATE_CACHE", "256")),
         )
 
 
