@@ -150,13 +150,36 @@ class MatchRunner(Generic[S]):
 
     # ------------------------------------------------------------ load
     def load(self, match_id: str, at_version: int | None = None) -> Loaded[S]:
-        """State at the head (or at ``at_version``): cache or snapshot, then fold the tail."""
+        """State at the head (or at ``at_version``): cache or snapshot, then fold the tail.
+
+        From a cached state the meta and the tail are read in one round trip; the cache is used
+        only if it is not ahead of the log (a deleted match's state under the same id)."""
+        cached = self.cached(match_id) if at_version is None else None
+        if cached is not None:
+            meta, tail = self.store.meta_and_tail(match_id, cached.version)
+            if not meta:
+                raise MatchNotFound(match_id)
+            if "version" not in meta or cached.version <= int(meta["version"]):
+                return self._fold(match_id, cached.state, cached.version, tail, meta, at_version)
         meta = self.store.get_meta(match_id)
         if not meta:
             raise MatchNotFound(match_id)
         head = int(meta["version"]) if "version" in meta else None
         state, version = self._start(match_id, at_version, head)
-        for event in self.store.read(match_id, version + 1, at_version):
+        return self._fold(
+            match_id, state, version, self.store.read(match_id, version + 1, at_version), meta, at_version
+        )
+
+    def _fold(
+        self,
+        match_id: str,
+        state: S,
+        version: int,
+        tail: Sequence[StoredEvent],
+        meta: Mapping[str, str],
+        at_version: int | None,
+    ) -> Loaded[S]:
+        for event in tail:
             state = self.rules.evolve(state, self.decode(event))
             version = event.version
         if at_version is None and "seed" in meta:  # a match the runner created (not a bare append)

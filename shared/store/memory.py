@@ -168,6 +168,10 @@ class MemoryEventStore:
         with self._changed:
             return dict(self._meta.get(match_id, {}))
 
+    def meta_and_tail(self, match_id: str, after_version: int) -> tuple[dict[str, str], list[StoredEvent]]:
+        with self._changed:
+            return dict(self._meta.get(match_id, {})), self._events.get(match_id, [])[max(after_version, 0) :]
+
     def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
         with self._changed:
             self._meta.setdefault(match_id, {}).update(fields)

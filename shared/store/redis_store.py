@@ -212,6 +212,15 @@ class RedisEventStore:
         raw = self.client.hgetall(self._key(match_id, "meta"))
         return {k.decode(): v.decode() for k, v in raw.items()}
 
+    def meta_and_tail(self, match_id: str, after_version: int) -> tuple[dict[str, str], list[StoredEvent]]:
+        """One round trip: a pipeline of ``HGETALL`` and ``XRANGE`` (both keys in the match's slot)."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.hgetall(self._key(match_id, "meta"))
+        pipe.xrange(self._key(match_id, "events"), f"0-{after_version + 1}", "+")
+        raw, entries = pipe.execute()
+        meta = {k.decode(): v.decode() for k, v in raw.items()}
+        return meta, [_event(entry_id, fields) for entry_id, fields in entries]
+
     def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
         self.client.hset(self._key(match_id, "meta"), mapping=dict(fields))
 

@@ -112,6 +112,16 @@ def test_meta_is_set_with_the_append(store: EventStore) -> None:
     assert store.get_meta("nothing") == {}
 
 
+def test_the_meta_and_the_tail_are_read_together(store: EventStore) -> None:
+    store.append("m1", 0, [ev("A"), ev("B")], "c1", meta={"game": "test"})
+    store.append("m1", 2, [ev("C")], "c2")
+    meta, tail = store.meta_and_tail("m1", 1)
+    assert meta == store.get_meta("m1") and meta["version"] == "3"
+    assert [(e.version, e.type) for e in tail] == [(2, "B"), (3, "C")] and tail == store.read("m1", 2)
+    assert store.meta_and_tail("m1", 3) == (meta, [])
+    assert store.meta_and_tail("nothing", 0) == ({}, [])
+
+
 def test_snapshots_are_optional_and_round_trip(store: EventStore) -> None:
     assert store.load_snapshot("m1") is None
     store.save_snapshot("m1", Snapshot(5, b"state:\x00bytes"))

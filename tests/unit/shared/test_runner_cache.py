@@ -41,6 +41,10 @@ class CountingStore(MemoryEventStore):
         self.calls.append("read")
         return super().read(match_id, from_version, to_version)
 
+    def meta_and_tail(self, match_id: str, after_version: int) -> Any:
+        self.calls.append("meta_and_tail")
+        return super().meta_and_tail(match_id, after_version)
+
 
 def runner_on(store: MemoryEventStore) -> MatchRunner[RaceState]:
     return MatchRunner(RULES, CODEC, store)
@@ -61,6 +65,18 @@ def test_a_command_at_the_cached_version_is_one_append_and_nothing_else() -> Non
     cached = runner.cached("m1")
     assert cached is not None and cached.version == done.last_version
     assert cached.state == done.state == fold(store, "m1").state
+
+
+def test_a_load_from_a_cached_state_reads_the_meta_and_the_tail_in_one_call() -> None:
+    store = CountingStore()
+    first, other = runner_on(store), runner_on(store)
+    version = first.create("m1", 2, {}, seed=3).version
+    other.load("m1")
+    first.submit("m1", Actor.of_seat(0), Roll(), version, "c1")
+    store.calls.clear()
+    loaded = other.load("m1")  # its cache is one command behind
+    assert store.calls == ["meta_and_tail"]
+    assert (loaded.version, loaded.state) == (fold(store, "m1").version, fold(store, "m1").state)
 
 
 def test_a_cache_behind_the_log_is_brought_to_the_head_before_deciding() -> None:
