@@ -14,6 +14,9 @@ if TYPE_CHECKING:  # redis is imported by the functions that make clients: `tabu
 # The platform's own processes. A game's rule service takes its default port from its manifest
 # (``services.games.game_port``): shared never learns which games exist.
 PORTS = {"lobby": 50051, "gateway": 8080}
+# matches whose state a runner keeps folded (``TABULA_STATE_CACHE``; about 10 KB each): a command at
+# the cached version is decided without a read (docs/operations.md, "The state cache")
+STATE_CACHE = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,9 +27,7 @@ class Settings:
     host: str
     metrics_port: int
     log_level: str
-    # matches whose state a runner keeps folded (rule services and workers; about 10 KB each): a
-    # command at the cached version is decided without a read (docs/operations.md, "The state cache")
-    state_cache: int = 256
+    state_cache: int = STATE_CACHE  # rule services' and workers' runners
 
     @staticmethod
     def from_env(env: dict[str, str] | None = None) -> Settings:
@@ -38,7 +39,7 @@ class Settings:
             host=e.get("TABULA_HOST", "127.0.0.1"),
             metrics_port=int(e.get("TABULA_METRICS_PORT", "-1")),
             log_level=e.get("TABULA_LOG_LEVEL", "INFO"),
-            state_cache=int(e.get("TABULA_STATE_CACHE", "256")),
+            state_cache=int(e.get("TABULA_STATE_CACHE", str(STATE_CACHE))),
         )
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from shared.codec import CodecError, from_plain, to_plain
+from shared.config import STATE_CACHE
 from shared.decider import SYSTEM, Actor, Rules, RuleViolation
 from shared.rng import Rng
 from shared.store import (
@@ -104,7 +105,7 @@ class MatchRunner(Generic[S]):
         codec: EventCodec,
         store: EventStore,
         snapshot_every: int = 64,
-        cache_size: int = 256,
+        cache_size: int = STATE_CACHE,
     ) -> None:
         self.rules, self.codec, self.store = rules, codec, store
         self.snapshot_every = snapshot_every
