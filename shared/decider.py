@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from shared.records import record
 from shared.rng import Rng
 
 
@@ -25,7 +26,7 @@ class ActorKind(enum.IntEnum):
     SPECTATOR = 3
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Actor:
     """Who issues a command or looks at a view: a seat, the system, or a spectator."""
 

@@ -35,6 +35,8 @@ import tokenize
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, dataclass_transform, overload
 
+from shared.records import record
+
 T = TypeVar("T")
 _MISSING: Any = dataclasses.MISSING
 
@@ -81,7 +83,7 @@ def message(
     """A frozen, slotted dataclass whose fields all carry ``pb(n)`` numbers (checked here)."""
 
     def wrap(klass: type[T]) -> type[T]:
-        out: Any = dataclasses.dataclass(frozen=True, slots=True)(klass)
+        out: Any = record(klass)  # frozen, slotted, with a fast __init__ (shared.records)
         numbers: dict[int, str] = {}
         for f in dataclasses.fields(out):
             number = f.metadata.get(NUMBER)

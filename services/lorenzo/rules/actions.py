@@ -7,8 +7,6 @@ that reaches the space's value; harvest/production: any amount up to the highest
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from services.lorenzo.rules.content_types import (
     NO_GAIN,
     ActionKind,
@@ -38,9 +36,10 @@ from services.lorenzo.rules.queries import (
     servant_rate,
 )
 from shared.decider import RuleViolation
+from shared.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TakePlan:
     card: Card
     space: Space
@@ -51,7 +50,7 @@ class TakePlan:
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlacePlan:
     space: Space
     servants: int

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from itertools import combinations
 
 from services.lorenzo.rules.actions import (
@@ -113,44 +114,57 @@ def _ok_action(x: SeatCache, space: Space, v0: int, servants: int, co: int, do: 
     return True
 
 
-def _options(x: SeatCache, space_id: int) -> Iterator[tuple[int, int]]:
+def _options(x: SeatCache, space_id: int) -> tuple[tuple[int, int], ...]:
     """(cost_option, discount_option) pairs worth checking for the card on a tower space."""
     card = x.content.card[x.state.towers[space_id - 1]]
-    _, options = x.discounts(card.card_type)
-    for co in range(max(1, len(card.costs))):
-        for do in range(max(1, len(options))):
-            yield co, do
+    costs, discounts = max(1, len(card.costs)), max(1, len(x.discounts(card.card_type)[1]))
+    return _pairs(costs, discounts)
 
 
-def _open_spaces(x: SeatCache) -> list[tuple[Space, bool, bool, int]]:
-    """Spaces worth checking for this seat, with whether a coloured member is already in their area,
-    whether servants may raise the value freely (harvest / production) and the space's value modifier.
+@cache
+def _pairs(costs: int, discounts: int) -> tuple[tuple[int, int], ...]:
+    return tuple((co, do) for co in range(costs) for do in range(discounts))
+
+
+def _open_spaces(x: SeatCache) -> list[tuple[Space, int, bool, bool, bool, int]]:
+    """Spaces worth checking for this seat, each with its value, whether it is a tower, whether servants
+    may raise the value freely (harvest / production), whether a coloured member of the seat is already in
+    its area and the space's value modifier.
 
     A cheap pre-filter only: every candidate still goes through ``check_spot`` and ``check_action``."""
     s = x.state
     assert s.config is not None
     out = []
     for space in x.content.board.spaces:
-        if space.min_players > s.config.seats or (x.no_market and space.kind is SpaceKind.MARKET):
+        kind = space.kind
+        if space.min_players > s.config.seats or (x.no_market and kind is SpaceKind.MARKET):
             continue
-        if space.kind is SpaceKind.TOWER and not s.towers[space.id - 1]:
+        tower = kind is SpaceKind.TOWER
+        if tower and not s.towers[space.id - 1]:
             continue
         full = space.capacity and x.taken.get(space.id, 0) >= space.capacity
-        if full and (space.kind is SpaceKind.TOWER or not x.occupied_spaces):
+        if full and (tower or not x.occupied_spaces):
             continue
-        flexible = space.kind in (SpaceKind.HARVEST, SpaceKind.PRODUCTION)
-        out.append((space, x.has_colored_in_area(space), flexible, x.space_modifier(space)))
+        flexible = kind is SpaceKind.HARVEST or kind is SpaceKind.PRODUCTION
+        out.append(
+            (space, space.value, tower, flexible, x.has_colored_in_area(space), x.space_modifier(space))
+        )
     return out
 
 
 def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyMember]:
     """Candidates checked as ``decide`` does (``check_place`` = ``check_spot`` + ``check_action``), with
-    ``check_spot`` run once per member and space and one ``SeatCache`` for the whole call."""
+    one ``SeatCache`` for the whole call and each check run once for all the members it answers for."""
     x = SeatCache(c, s, seat)
     p = x.player
     rate = x.rate
     affordable = p.goods.servants // rate
     spaces = _open_spaces(x)
+    # Per space, whether it takes a member at all: ``check_spot``, whose member checks (placed, a
+    # coloured member in the area) are the filters below, so what is left answers alike for every member
+    # that reaches it; off the towers also ``check_action``, where only the servant check depends on the
+    # member and the raise, and every ``lo..hi`` below is inside its range and within the servants owned.
+    space_ok: dict[int, bool] = {}
     # Tower space and servants -> the legal (cost_option, discount_option) pairs. On a tower the member's
     # value only decides the servants (exactly the missing amount), so with the same servants the card
     # check gives the same answer for every member.
@@ -159,19 +173,21 @@ def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyM
         if member in p.placed:
             continue
         value = x.member_value(member)
-        for space, colored_there, flexible, modifier in spaces:
-            if colored_there and member is not Member.NEUTRAL:
+        colored = member is not Member.NEUTRAL
+        for space, target, tower, flexible, colored_there, modifier in spaces:
+            if colored_there and colored:
                 continue
             v0 = value + modifier  # base_value(x, member, space)
-            lo, hi = servant_range(v0, space.value, flexible)
-            hi = min(hi, affordable)
-            if lo > hi:
+            lo = target - v0 if target > v0 else 0  # servant_range's lower end: the missing amount
+            if lo > affordable:
                 continue
-            try:
-                check_spot(x, member, space.id)
-            except RuleViolation:
+            ok = space_ok.get(space.id)
+            if ok is None:
+                ok = _ok_spot(x, member, space.id) and (tower or _ok_action(x, space, v0, lo * rate, 0, 0))
+                space_ok[space.id] = ok
+            if not ok:
                 continue
-            if space.kind is SpaceKind.TOWER:
+            if tower:
                 servants = lo * rate
                 options = tower_options.get((space.id, servants))
                 if options is None:
@@ -179,11 +195,18 @@ def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyM
                     tower_options[(space.id, servants)] = options
                 for co, do in options:
                     yield PlaceFamilyMember(member, space.id, servants, co, do)
-                continue
-            for boost in range(lo, hi + 1):
-                if not _ok_action(x, space, v0, boost * rate, 0, 0):
-                    break
-                yield PlaceFamilyMember(member, space.id, boost * rate)
+            else:
+                hi = servant_range(v0, target, flexible)[1] if flexible else lo
+                for boost in range(lo, min(hi, affordable) + 1):
+                    yield PlaceFamilyMember(member, space.id, boost * rate)
+
+
+def _ok_spot(x: SeatCache, member: Member, space_id: int) -> bool:
+    try:
+        check_spot(x, member, space_id)
+    except RuleViolation:
+        return False
+    return True
 
 
 def has_placement(c: Content, s: State, seat: int) -> bool:

@@ -1,12 +1,14 @@
-"""``shared.records.copier``: a copy with changes equals ``dataclasses.replace``'s, and nothing else."""
+"""``shared.records``: a copy with changes equals ``dataclasses.replace``'s, a built record and one made by
+the generated ``__init__`` equal the dataclass's own, and nothing else."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import pytest
 
-from shared.records import builder, copier, plain_record
+from shared.records import builder, copier, initializer, plain_record, record
+from shared.wire import message, pb
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +70,67 @@ class Awkward:  # field names the generated code must not confuse with its own
 def test_field_names_never_clash_with_the_generated_code() -> None:
     assert builder(Awkward)(1, 2, 3, 4) == Awkward(1, 2, 3, 4)
     assert copier(Awkward)(Awkward(1, 2, 3, 4), {"new": 9}) == Awkward(1, 9, 3, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Defaults:
+    seat: int
+    unset: list[int] = field(default_factory=list)  # named like nothing the generated code may use
+    set_0: tuple[int, ...] = (1,)
+    tags: dict[str, int] = field(default_factory=dict)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [
+        ((1,), {}),
+        ((1, [2]), {}),
+        ((1,), {"tags": {"a": 1}}),
+        ((), {"seat": 3, "set_0": ()}),
+        ((1, [], (), {}), {}),
+    ],
+)
+def test_the_generated_init_takes_what_the_dataclass_init_takes(args: tuple, kwargs: dict) -> None:
+    fast = Defaults.__new__(Defaults)
+    initializer(Defaults)(fast, *args, **kwargs)
+    assert fast == Defaults(*args, **kwargs)
+
+
+def test_the_generated_init_calls_each_default_factory_once_per_record() -> None:
+    init = initializer(Defaults)
+    one, two = Defaults.__new__(Defaults), Defaults.__new__(Defaults)
+    init(one, 1)
+    init(two, 2)
+    assert one.unset == [] and one.unset is not two.unset and one.tags is not two.tags
+
+
+def test_the_generated_init_refuses_what_the_dataclass_init_refuses() -> None:
+    init = initializer(Defaults)
+    for args, kwargs in (((), {}), ((1,), {"colour": 2}), ((1, [], (), {}, 5), {})):
+        with pytest.raises(TypeError):
+            Defaults(*args, **kwargs)
+        with pytest.raises(TypeError):
+            init(Defaults.__new__(Defaults), *args, **kwargs)
+
+
+@message
+class Placed:
+    member: int = pb(1)
+    space: int = pb(2)
+    servants: int = pb(3, default=0)
+
+
+@record
+class Plan:
+    space: int
+    value: int = 0
+
+
+def test_messages_and_records_get_the_generated_init_and_stay_frozen() -> None:
+    for cls in (Placed, Plan):
+        assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"
+        assert "__set_0" in cls.__init__.__code__.co_names  # not the dataclass's own __init__
+    assert Placed(1, space=4) == Placed(1, 4, 0) and hash(Placed(1, 4)) == hash(Placed(1, 4, 0))
+    assert Plan(2) == Plan(2, 0) != Plan(2, 1)
+    with pytest.raises(AttributeError):
+        Plan(2).value = 3  # type: ignore[misc]
