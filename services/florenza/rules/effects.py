@@ -14,6 +14,9 @@ from services.florenza.rules.events import (
 from services.florenza.rules.evolve import evolve
 from services.florenza.rules.goods import RESOURCE_FIELDS, Goods
 from services.florenza.rules.model import NO_SEAT, PlayerState, Source, State, WorkSpot
+from shared.folds import Folds
+
+FOLDS: Folds[State, Event] = Folds(evolve)  # decide's folds, looked up by ``rules.evolve`` (shared.folds)
 
 
 class Ctx:
@@ -28,7 +31,7 @@ class Ctx:
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        self.state = FOLDS.emit(self.state, event)
 
 
 def limited(goods: Goods, supply: Goods) -> Goods:

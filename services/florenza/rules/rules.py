@@ -34,9 +34,8 @@ from services.florenza.rules.commands import (
     WorkWorkshop,
 )
 from services.florenza.rules.content_types import Content
-from services.florenza.rules.effects import Ctx
+from services.florenza.rules.effects import FOLDS, Ctx
 from services.florenza.rules.events import EVENT_TYPES, Event, PlacementPassed
-from services.florenza.rules.evolve import evolve
 from services.florenza.rules.flow import next_placer
 from services.florenza.rules.invariants import violations
 from services.florenza.rules.legal import legal_commands, to_act
@@ -95,7 +94,7 @@ class FlorenzaRules:
         return ctx.events
 
     def evolve(self, state: State, event: Event) -> State:
-        return evolve(state, event)
+        return FOLDS.fold(state, event)
 
     def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
         return legal_commands(self.content, state, actor)

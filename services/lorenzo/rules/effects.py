@@ -20,6 +20,9 @@ from services.lorenzo.rules.evolve import evolve
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import Decision, DecisionKind, Source, State
 from services.lorenzo.rules.queries import ability, reduce_gain
+from shared.folds import Folds
+
+FOLDS: Folds[State, Event] = Folds(evolve)  # decide's folds, looked up by ``rules.evolve`` (shared.folds)
 
 
 class Ctx:
@@ -39,7 +42,7 @@ class Ctx:
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        self.state = FOLDS.emit(self.state, event)
 
     def owe(self, decision: Decision) -> None:
         self.queued.append(decision)

@@ -30,9 +30,8 @@ from services.lorenzo.rules.commands import (
     TakeBonusCard,
 )
 from services.lorenzo.rules.content_types import CardType, Content
-from services.lorenzo.rules.effects import Ctx
+from services.lorenzo.rules.effects import FOLDS, Ctx
 from services.lorenzo.rules.events import EVENT_TYPES, Event, PlacementPassed
-from services.lorenzo.rules.evolve import evolve
 from services.lorenzo.rules.goods import ZERO
 from services.lorenzo.rules.legal import has_placement, legal_commands, to_act
 from services.lorenzo.rules.model import Config, Phase, State
@@ -176,7 +175,7 @@ class LorenzoRules:
                 raise RuleViolation("wrong_phase", f"{type(command).__name__} is not possible now")
 
     def evolve(self, state: State, event: Event) -> State:
-        return evolve(state, event)
+        return FOLDS.fold(state, event)
 
     def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
         return legal_commands(self.content, state, actor)

@@ -21,7 +21,7 @@ from services.trajan.rules.commands import (
     TakeStartTrajanTile,
 )
 from services.trajan.rules.content_types import Content
-from services.trajan.rules.ctx import Ctx, fold
+from services.trajan.rules.ctx import FOLDS, Ctx
 from services.trajan.rules.events import EVENT_TYPES, Event
 from services.trajan.rules.model import Config, Phase, State
 from services.trajan.rules.view import TrajanView, determinize, view, visibility
@@ -101,7 +101,7 @@ class TrajanRules:
                 quarter.end_game(ctx)
 
     def evolve(self, state: State, event: Event) -> State:
-        return fold(state, event)
+        return FOLDS.fold(state, event)
 
     def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
         return legal.legal_commands(self.content, state, actor)
