@@ -26,4 +26,3 @@ class Ctx:
     def emit(self, event: Event) -> None:
         self.events.append(event)
         self.state = FOLDS.emit(self.state, event)
-
