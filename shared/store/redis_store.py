@@ -106,6 +106,46 @@ def _range(text: bytes | str) -> AppendResult:
 _stored_event = builder(StoredEvent)  # half the time of its frozen __init__, for every event read
 
 
+# The fields of an event entry in the order APPEND_LUA writes them: an entry read as this flat list is
+# built by position; any other layout (written by an older script, say) by name.
+_LAYOUT = [b"type", b"payload", b"vis", b"cmd", b"actor", b"schema", b"time"]
+
+
+def _events(entries: list[list[Any]]) -> list[StoredEvent]:
+    """StoredEvents from an unparsed ``XRANGE`` reply: ``[id, [field, value, ...]]`` per entry. Skips
+    redis-py's reply parsing (a dict per entry) for about a third of a read's time."""
+    out = []
+    for entry_id, flat in entries:
+        if flat[0::2] == _LAYOUT:
+            kind, payload, vis, cmd, actor, schema, ms = flat[1::2]
+            version = int(entry_id.split(b"-")[1])
+            out.append(
+                _stored_event(
+                    version,
+                    kind.decode(),
+                    payload,
+                    vis.decode(),
+                    cmd.decode(),
+                    actor.decode(),
+                    int(ms),
+                    int(schema),
+                )
+            )
+        else:
+            out.append(_event(entry_id, dict(zip(flat[0::2], flat[1::2], strict=True))))
+    return out
+
+
+def _unparsed_xrange(client: RedisClient) -> Any:
+    """A client on ``client``'s connections whose ``XRANGE`` replies stay as Redis sent them (see
+    :func:`_events`); None for a cluster client, whose replies are parsed as usual."""
+    if not isinstance(client, redis.Redis):
+        return None
+    raw = redis.Redis(connection_pool=client.connection_pool)
+    raw.set_response_callback("XRANGE", lambda response, **options: response)
+    return raw
+
+
 def _event(entry_id: bytes, f: dict[bytes, bytes]) -> StoredEvent:
     return _stored_event(
         int(entry_id.split(b"-")[1]),  # version
@@ -127,6 +167,7 @@ class RedisEventStore:
         self.shards = shards
         self._append = client.register_script(APPEND_LUA)
         self._delete = client.register_script(DELETE_LUA)
+        self._raw = _unparsed_xrange(client)
 
     def _key(self, match_id: str, part: str) -> str:
         return f"{{s{shard_of(match_id, self.shards):02d}}}:match:{match_id}:{part}"
@@ -180,7 +221,12 @@ class RedisEventStore:
 
     def read(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
         end = "+" if to_version is None else f"0-{to_version}"
-        entries = self.client.xrange(self._key(match_id, "events"), f"0-{max(from_version, 1)}", end)
+        key, start = self._key(match_id, "events"), f"0-{max(from_version, 1)}"
+        return self._from_xrange((self._raw or self.client).xrange(key, start, end))
+
+    def _from_xrange(self, entries: list[Any]) -> list[StoredEvent]:
+        if self._raw is not None:
+            return _events(entries)
         return [_event(entry_id, fields) for entry_id, fields in entries]
 
     def subscribe(
@@ -214,12 +260,12 @@ class RedisEventStore:
 
     def meta_and_tail(self, match_id: str, after_version: int) -> tuple[dict[str, str], list[StoredEvent]]:
         """One round trip: a pipeline of ``HGETALL`` and ``XRANGE`` (both keys in the match's slot)."""
-        pipe = self.client.pipeline(transaction=False)
+        pipe = (self._raw or self.client).pipeline(transaction=False)
         pipe.hgetall(self._key(match_id, "meta"))
         pipe.xrange(self._key(match_id, "events"), f"0-{after_version + 1}", "+")
         raw, entries = pipe.execute()
         meta = {k.decode(): v.decode() for k, v in raw.items()}
-        return meta, [_event(entry_id, fields) for entry_id, fields in entries]
+        return meta, self._from_xrange(entries)
 
     def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
         self.client.hset(self._key(match_id, "meta"), mapping=dict(fields))
