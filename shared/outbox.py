@@ -121,10 +121,17 @@ def trim_outbox(client: Any, key: str, required: Sequence[str] = ()) -> int:
 
 class OutboxFollower:
     def __init__(
-        self, store: RedisEventStore, shards: Sequence[int], handle: Handler, settings: FollowerSettings
+        self,
+        store: RedisEventStore,
+        shards: Sequence[int],
+        handle: Handler,
+        settings: FollowerSettings,
+        after_page: Callable[[], None] | None = None,
     ) -> None:
+        """``after_page`` (if given) runs after a page's entries are handled and before they are
+        acknowledged (the reactor sends a page's jobs together there); if it fails, none is."""
         self.client: Any = store.client
-        self.handle, self.settings = handle, settings
+        self.handle, self.settings, self.after_page = handle, settings, after_page
         self.keys = [store.outbox_key(shard) for shard in shards]
         self._next_claim = 0.0
 
@@ -233,6 +240,13 @@ class OutboxFollower:
         crash before it leaves the whole page pending, to be handled again: handlers are idempotent,
         as they must be for a crash between a handler and its acknowledgement anyway)."""
         done = [entry_id for entry_id, fields in entries if self._process(key, entry_id, fields)]
+        if self.after_page is not None:
+            try:
+                self.after_page()
+            except Exception:  # left pending, every entry: XAUTOCLAIM hands them out again
+                NOTICES.labels(self.settings.group, "failed").inc(len(done))
+                log.exception("page failed", extra=log_fields(stream=key, group=self.settings.group))
+                return len(entries)
         if done:
             self.client.xack(key, self.settings.group, *done)
         return len(entries)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from typing import Any
 
 from celery import Celery, signals
@@ -23,6 +24,7 @@ from kombu.entity import Exchange, Queue
 
 from services.workers import context, jobs
 from services.workers.broker import TRANSPORT
+from services.workers.planner import BATCH_TASK, TASK, JobKind
 from services.workers.settings import QUEUES, WorkerSettings
 from shared.errors import STORE_UNAVAILABLE
 from shared.observability import log_fields, setup_logging, start_metrics
@@ -93,24 +95,48 @@ def _done(task: str, match_id: str, version: int, result: jobs.Result) -> str:
     return str(result)
 
 
-@app.task(name="tabula.bot_turn", **RETRY)  # type: ignore[untyped-decorator]
-def bot_turn(match_id: str, game: str, seat: int, version: int, level: str) -> str:
+def _bot_turn(match_id: str, game: str, seat: int, version: int, level: str) -> str:
     ctx = context.current()
     result = jobs.play_bot_turn(ctx.runner(game), match_id, seat, version, level, ctx.settings.mcts)
     return _done("bot_turn", match_id, version, result)
 
 
-@app.task(name="tabula.system_step", **RETRY)  # type: ignore[untyped-decorator]
-def system_step(match_id: str, game: str, version: int) -> str:
+def _system_step(match_id: str, game: str, version: int) -> str:
     result = jobs.apply_system_step(context.current().runner(game), match_id, version)
     return _done("system_step", match_id, version, result)
 
 
-@app.task(name="tabula.turn_timeout", **RETRY)  # type: ignore[untyped-decorator]
-def turn_timeout(match_id: str, game: str, seat: int, version: int) -> str:
+def _turn_timeout(match_id: str, game: str, seat: int, version: int) -> str:
     ctx = context.current()
     result = jobs.expire_turn(ctx.runner(game), match_id, seat, version, ctx.settings.mcts)
     return _done("turn_timeout", match_id, version, result)
+
+
+bot_turn = app.task(name=TASK[JobKind.BOT], **RETRY)(_bot_turn)
+system_step = app.task(name=TASK[JobKind.SYSTEM], **RETRY)(_system_step)
+turn_timeout = app.task(name=TASK[JobKind.TIMER], **RETRY)(_turn_timeout)
+WORK: dict[str, Callable[..., str]] = {
+    TASK[JobKind.BOT]: _bot_turn,
+    TASK[JobKind.SYSTEM]: _system_step,
+    TASK[JobKind.TIMER]: _turn_timeout,
+}
+
+
+@app.task(name=BATCH_TASK, **RETRY)  # type: ignore[untyped-decorator]
+def run_jobs(work: list[list[Any]]) -> list[str]:
+    """Several jobs in one task, in order: [task name, its arguments] each (the reactor's batches under
+    load). A transient Redis error retries the whole task (every job is idempotent: those done already
+    come back duplicate or stale); any other failure of one job is logged and the rest still run."""
+    results = []
+    for name, args in work:
+        try:
+            results.append(WORK[name](*args))
+        except TRANSIENT:
+            raise
+        except Exception:
+            log.exception("job failed", extra=log_fields(task=name, args=args))
+            results.append("failed")
+    return results
 
 
 def main() -> None:

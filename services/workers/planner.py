@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +31,7 @@ TASK = {
     JobKind.SYSTEM: "tabula.system_step",
     JobKind.TIMER: "tabula.turn_timeout",
 }
+BATCH_TASK = "tabula.jobs"  # several jobs of one queue in one task (see ``batches``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,21 @@ class Job:
                 return [self.match_id, self.game, self.version]
             case JobKind.TIMER:
                 return [self.match_id, self.game, self.seat, self.version]
+
+
+def batches(jobs: Sequence[Job], size: int) -> list[tuple[str, list[Job]]]:
+    """``jobs`` as (queue, jobs) task loads: each queue's jobs, in order, split into as few loads of
+    at most ``size`` as there can be, their sizes at most one apart. One job is one load (sent as its
+    own task); many, as under load, cost one broker message and one task per load instead of per job,
+    while several loads still keep several worker processes busy."""
+    by_queue: dict[str, list[Job]] = {}
+    for job in jobs:
+        by_queue.setdefault(job.queue, []).append(job)
+    out = []
+    for queue, queued in by_queue.items():
+        loads = -(-len(queued) // max(size, 1))
+        out += [(queue, queued[i::loads]) for i in range(loads)]
+    return out
 
 
 def bot_levels(meta: Mapping[str, str]) -> dict[int, str]:

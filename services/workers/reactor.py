@@ -2,9 +2,9 @@
 
 Reading, recovery, claiming and dead letters are the shared follower's (``shared.outbox``):
 instance ``i`` of ``n`` (TABULA_REACTOR_INDEX / TABULA_REACTOR_COUNT) owns the shards with
-``shard % n == i`` and reads them as consumer ``reactor-i`` of group ``reactor``. Each notice
-is acknowledged only after its jobs are enqueued, so a crash in between enqueues them again:
-the tasks are idempotent.
+``shard % n == i`` and reads them as consumer ``reactor-i`` of group ``reactor``. A page of
+notices is acknowledged only after its jobs are sent (together, in batches under load: see
+``celery_dispatch``), so a crash in between sends them again: the tasks are idempotent.
 
 Between reads (``tick``), for its shards only, it fires the turn clocks that are due (kept in
 Redis, ``services.workers.clocks``: a clock is never a Celery countdown) and, every sweep
@@ -33,14 +33,24 @@ import math
 import signal
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from celery import Celery
 from prometheus_client import Counter
 
 from services.workers.clocks import Clock, ClockStore
-from services.workers.planner import Job, JobKind, away_key, away_seats, plan, seats_back, turn_seconds
+from services.workers.planner import (
+    BATCH_TASK,
+    Job,
+    JobKind,
+    away_key,
+    away_seats,
+    batches,
+    plan,
+    seats_back,
+    turn_seconds,
+)
 from services.workers.settings import WorkerSettings
 from services.workers.sweeper import Sweeper
 from shared.archive import storage_from_env
@@ -58,15 +68,24 @@ JOBS = Counter("tabula_reactor_jobs_total", "Jobs enqueued", ["kind"])
 CLOCKS = Counter("tabula_reactor_clocks_total", "Turn clocks by what became of them", ["result"])
 SWEPT = Counter("tabula_reactor_swept_total", "Overdue jobs of stalled matches planned again", ["kind"])
 
-Dispatch = Callable[[Job], None]
+Dispatch = Callable[[Sequence[Job]], None]  # sends jobs: a page of notices' (or a tick's) at once
 Runners = Callable[[str], MatchRunner[Any]]  # game name -> runner, for old notices only
 
 
-def celery_dispatch(app: Celery) -> Dispatch:
-    """Send a job to its queue now (a clock is sent only once due: never a countdown)."""
+def celery_dispatch(app: Celery, batch: int = 1) -> Dispatch:
+    """Send jobs to their queues now (a clock is sent only once due: never a countdown): a job alone
+    in its queue as its own task, more as tasks of up to ``batch`` jobs each (``planner.batches``,
+    run by ``tabula.jobs``)."""
 
-    def send(job: Job) -> None:
-        app.send_task(job.task_name, args=job.args(), queue=job.queue, task_id=job.task_id)
+    def send(jobs: Sequence[Job]) -> None:
+        for queue, load in batches(jobs, batch):
+            if len(load) == 1:
+                (job,) = load
+                app.send_task(job.task_name, args=job.args(), queue=queue, task_id=job.task_id)
+            else:
+                work = [[job.task_name, job.args()] for job in load]
+                task_id = f"{load[0].task_id}+{len(load) - 1}"
+                app.send_task(BATCH_TASK, args=[work], queue=queue, task_id=task_id)
 
     return send
 
@@ -97,7 +116,8 @@ class Reactor:
         self.now = now
         self.shards = owned_shards(store.shards, settings.reactor_index, settings.reactor_count)
         follow = follow or follower_settings(settings)
-        self.follower = OutboxFollower(store, self.shards, self.handle, follow)
+        self.follower = OutboxFollower(store, self.shards, self.handle, follow, after_page=self.flush)
+        self._jobs: list[Job] = []  # planned, sent by ``flush`` at the end of the page
         self.clocks = ClockStore(store.client, lambda match_id: shard_of(match_id, store.shards))
         self.sweeper = Sweeper(store, self.shards, settings.sweep_stall, settings.away_seconds, now)
         self._next_clocks = self._next_sweep = self._next_trim = self._next_archive = -math.inf
@@ -123,13 +143,21 @@ class Reactor:
         NOTICES.labels("handled").inc()
 
     def enqueue(self, job: Job) -> None:
-        """A bot or system job goes to its queue; a timer becomes a clock in Redis, due in ``countdown`` s."""
+        """A bot or system job waits for ``flush``; a timer becomes a clock in Redis, due in ``countdown``
+        seconds."""
         if job.kind is JobKind.TIMER:
             due_ms = math.floor((self.now() + job.countdown) * 1000)
             self.clocks.set(Clock(job.match_id, job.version, job.seat, due_ms))
         else:
-            self.dispatch(job)
+            self._jobs.append(job)
         JOBS.labels(str(job.kind)).inc()
+
+    def flush(self) -> None:
+        """Send the jobs planned since the last flush, together: the follower calls it after a page of
+        notices and before acknowledging them, so a failure here leaves the page to be handled again."""
+        jobs, self._jobs = self._jobs, []
+        if jobs:
+            self.dispatch(jobs)
 
     def tick(self) -> None:
         """Between reads: sweep when the interval has passed, then fire the due clocks.
@@ -173,6 +201,7 @@ class Reactor:
         for job in jobs:
             self.enqueue(job)
             SWEPT.labels(str(job.kind)).inc()
+        self.flush()
         return len(jobs)
 
     def fire_clocks(self) -> int:
@@ -195,7 +224,7 @@ class Reactor:
         if not head or meta.get("status") == MatchStatus.FINISHED:
             CLOCKS.labels("stale").inc()  # the match moved on: the task would find the version stale
             return 0
-        self.dispatch(Job(JobKind.TIMER, clock.match_id, meta.get("game", ""), clock.version, clock.seat))
+        self.dispatch([Job(JobKind.TIMER, clock.match_id, meta.get("game", ""), clock.version, clock.seat)])
         CLOCKS.labels("fired").inc()
         return 1
 
@@ -250,7 +279,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     archiver = build_archiver(ctx.store, ctx.runner, settings)
-    reactor = Reactor(ctx.store, ctx.runner, celery_dispatch(app), settings, archiver=archiver)
+    dispatch = celery_dispatch(app, settings.dispatch_batch)
+    reactor = Reactor(ctx.store, ctx.runner, dispatch, settings, archiver=archiver)
     consumer = reactor.follower.settings.consumer
     log.info("reactor started", extra=log_fields(consumer=consumer, shards=reactor.shards))
     reactor.run(stop)

@@ -26,6 +26,7 @@ class WorkerSettings:
     away_seconds: int  # the clock of a seat marked away
     pool: str
     concurrency: int
+    dispatch_batch: int  # at most this many jobs of one queue in one task, when a page plans more
     queues: tuple[str, ...]
     reactor_index: int
     reactor_count: int
@@ -59,6 +60,7 @@ class WorkerSettings:
             away_seconds=int(e.get("TABULA_AWAY_SECONDS", "5")),
             pool=e.get("TABULA_WORKER_POOL", "prefork"),
             concurrency=int(e.get("TABULA_WORKER_CONCURRENCY", "2")),
+            dispatch_batch=int(e.get("TABULA_DISPATCH_BATCH", "4")),
             queues=tuple(filter(None, e.get("TABULA_WORKER_QUEUES", ",".join(QUEUES)).split(","))),
             reactor_index=int(e.get("TABULA_REACTOR_INDEX", "0")),
             reactor_count=int(e.get("TABULA_REACTOR_COUNT", "1")),

@@ -98,6 +98,31 @@ def test_a_page_is_acknowledged_in_one_xack_and_a_failed_entry_in_it_stays_pendi
     assert pending(store, ids[0]) == 1  # the failed one, left for a claim
 
 
+def test_after_page_runs_before_the_acknowledgement_and_its_failure_leaves_the_page_pending(
+    store: RedisEventStore,
+) -> None:
+    shard = shard_of("m0", store.shards)
+    ids = [m for m in (f"m{i}" for i in range(500)) if shard_of(m, store.shards) == shard][:2]
+    for match_id in ids:
+        append(store, match_id)
+    pages: list[int] = []
+
+    def after_page() -> None:  # e.g. the reactor sending the page's jobs: fails once
+        pages.append(pending(store, ids[0]))
+        if len(pages) == 1:
+            raise ConnectionError("broker down")
+
+    settings = FollowerSettings(GROUP, "c1", claim_idle_ms=0, block_ms=10)
+    handle = Handler()
+    found = OutboxFollower(store, [shard], handle, settings, after_page=after_page)
+    found.ensure_groups()
+    # pending(): the entries of the shard's stream the group has not acknowledged
+    assert found.poll() == 2 and pages == [2]  # handled, then after_page while still unacknowledged
+    assert pending(store, ids[0]) == 2  # failed: the whole page waits
+    assert found.reclaim() == 2 and pages == [2, 2]
+    assert [n.match_id for n in handle.seen] == [*ids, *ids] and pending(store, ids[0]) == 0
+
+
 def test_an_entry_is_not_claimed_before_it_has_been_idle_long_enough(store: RedisEventStore) -> None:
     append(store, "m1")
     follower(store, Handler(failures=1), "crashed").poll()

@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -191,16 +191,17 @@ class Dispatch:
         self.lost: list[Job] = []
         self.lose = lose
 
-    def __call__(self, job: Job) -> None:
-        if self.lose:
-            self.lose -= 1
-            self.lost.append(job)
-            return
-        self.sent.append(job)
+    def __call__(self, jobs: Sequence[Job]) -> None:
+        for job in jobs:
+            if self.lose:
+                self.lose -= 1
+                self.lost.append(job)
+            else:
+                self.sent.append(job)
 
 
 def planning_reactor(
-    store: RedisEventStore, dispatch: Callable[[Job], None], clock: FakeClock, settings: WorkerSettings
+    store: RedisEventStore, dispatch: Dispatch, clock: FakeClock, settings: WorkerSettings
 ) -> Reactor:
     """A reactor on ``store`` with its consumer groups made, that plans from what the runner recorded
     and fails the test if it ever loads a game's code."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import signal
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,7 @@ def test_timeout_tasks_are_sent_without_a_countdown() -> None:
             self.calls.append({"name": name, **options})
 
     app = App()
-    celery_dispatch(app)(Job(JobKind.TIMER, "m1", "race", 4, 1, countdown=7 * DAY))
+    celery_dispatch(app)([Job(JobKind.TIMER, "m1", "race", 4, 1, countdown=7 * DAY)])
     (call,) = app.calls
     assert call["name"] == "tabula.turn_timeout" and call["task_id"] == "timer:m1:4:1"
     assert "countdown" not in call and "eta" not in call
@@ -198,10 +199,10 @@ def test_clocks_taken_while_the_broker_refuses_are_put_back_and_fire_at_the_next
     sent: list[Job] = []
     down = [True]
 
-    def broker(job: Job) -> None:
+    def broker(jobs: Sequence[Job]) -> None:
         if down[0]:
             raise ConnectionError("broker down")
-        sent.append(job)
+        sent.extend(jobs)
 
     reactor = Reactor(store, no_game_code, broker, SETTINGS, follower_settings(SETTINGS), now=clock)
     reactor.follower.ensure_groups()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -29,11 +30,11 @@ class Dispatch:
         self.jobs: list[Job] = []
         self.failures = failures
 
-    def __call__(self, job: Job) -> None:
+    def __call__(self, jobs: Sequence[Job]) -> None:
         if self.failures:
             self.failures -= 1
             raise ConnectionError("broker down")
-        self.jobs.append(job)
+        self.jobs += jobs
 
 
 class NoGameCode:

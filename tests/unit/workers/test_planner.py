@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from services.workers.planner import Job, JobKind, plan, seats_back
+from services.workers.planner import Job, JobKind, batches, plan, seats_back
 from shared.decider import Actor, Outcome
 from shared.store import MatchStatus, MemoryEventStore, NewEvent, Progress, StoredEvent, shard_of
 from tests.support.json_codec import JsonCodec
@@ -100,3 +100,21 @@ def test_a_bare_append_has_no_progress_to_plan_from() -> None:
     store.append("m1", 0, [NewEvent("RaceStarted", b"{}")], "c1", meta=meta())
     (notice,) = store.read_outbox(shard_of("m1", store.shards))
     assert notice.progress is None  # the reactor then folds the state once (test_reactor)
+
+
+def test_a_page_s_jobs_go_out_per_queue_in_as_few_even_loads_as_the_size_allows() -> None:
+    bots = [Job(JobKind.BOT, f"m{i}", "race", 3, 1, "random") for i in range(9)]
+    system = Job(JobKind.SYSTEM, "s1", "race", 4)
+    loads = batches([bots[0], system, *bots[1:]], 4)
+    assert [(queue, len(load)) for queue, load in loads] == [
+        ("bots", 3),
+        ("bots", 3),
+        ("bots", 3),
+        ("scoring", 1),
+    ]
+    assert sorted(job.match_id for _, load in loads for job in load) == sorted(
+        j.match_id for j in [*bots, system]
+    )
+    assert [load for _, load in loads[:3]] == [bots[0::3], bots[1::3], bots[2::3]]  # each in page order
+    assert batches(bots[:1], 4) == [("bots", bots[:1])] and batches([], 4) == []
+    assert [len(load) for _, load in batches(bots, 1)] == [1] * 9  # size 1: a task per job, as before

@@ -86,3 +86,33 @@ def test_a_job_lets_a_redis_error_through_to_its_task(runner: MatchRunner[Any]) 
     runner.store.append = down  # type: ignore[method-assign]
     with pytest.raises(redis_errors.ConnectionError):
         jobs.play_bot_turn(runner, "m1", 0, version, "greedy", Budget(seconds=1.0, iterations=5))
+
+
+def test_a_batch_runs_every_job_in_order_and_retries_whole_on_a_transient_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    flaky = Flaky(redis_errors.ConnectionError("Connection refused"), failures=1)
+    monkeypatch.setattr(jobs, "play_bot_turn", flaky)
+    monkeypatch.setattr(jobs, "apply_system_step", lambda *args: jobs.Result.STALE)
+    work = [
+        ["tabula.bot_turn", ["m1", "race", 0, 3, "greedy"]],
+        ["tabula.system_step", ["m2", "race", 5]],
+        ["tabula.bot_turn", ["m3", "race", 1, 8, "random"]],
+    ]
+    assert celery_app.run_jobs.apply(args=(work,)).get() == ["applied", "stale", "applied"]
+    # the first attempt failed on m1; the retry ran every job again with the same arguments
+    first, last = ("m1", 0, 3, "greedy", None), ("m3", 1, 8, "random", None)  # None: the fake's budget
+    assert flaky.calls == [first, first, last]
+    assert set(celery_app.run_jobs.autoretry_for) == set(STORE_UNAVAILABLE)
+
+
+def test_a_job_of_a_batch_that_fails_for_good_does_not_stop_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    flaky = Flaky(ValueError("a bot bug"), failures=1)
+    monkeypatch.setattr(jobs, "play_bot_turn", flaky)
+    work = [
+        ["tabula.bot_turn", ["m1", "race", 0, 3, "greedy"]],
+        ["tabula.bot_turn", ["m2", "race", 0, 4, "greedy"]],
+    ]
+    assert celery_app.run_jobs.apply(args=(work,)).get() == ["failed", "applied"]
