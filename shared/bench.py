@@ -54,8 +54,8 @@ def store_benchmarks(client: redis.Redis, n: int = 5000) -> list[Result]:
     ]
 
 
-# Random full games per second: issue 14's goal for Lorenzo (the rules' own speed bounds simulation and
-# bot search), held to for every game.
+# Random full games per second: issue 14's goal for the default game (the rules' own speed bounds
+# simulation and bot search), held to for every game.
 GAMES_GOAL = 40
 
 

@@ -126,7 +126,9 @@ def test_a_task_delivered_twice_changes_nothing_the_second_time(
 def test_a_reactor_killed_and_restarted_loses_no_notice(
     procs: Processes, race_runner: MatchRunner[Any], store: RedisEventStore
 ) -> None:
-    create_match(race_runner, "react", 3, {0: "random", 1: "random", 2: "random"}, goal=30)
+    # the longest race (about 120 versions): the kill below lands mid-match even when this process is
+    # starved of CPU for a while after seeing version 13 (a CI run once saw the match end first at 30)
+    create_match(race_runner, "react", 3, {0: "random", 1: "random", 2: "random"}, goal=100)
     procs.start("worker")
     reactor = procs.start("reactor")
     wait_for(lambda: store.version("react") > 12, 60, "some moves")
