@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+from functools import cache
 from typing import Any, TypeVar, dataclass_transform
 
 R = TypeVar("R")
@@ -25,25 +26,44 @@ Copier = Callable[[R, dict[str, Any]], R]
 
 def plain_record(cls: type) -> bool:
     """Whether ``cls`` is a dataclass with ``slots=True`` whose ``__init__`` only sets its fields
-    (no ``__post_init__``, no init-only or keyword-only fields): one these functions may build."""
+    (no ``__post_init__``, no init-only or keyword-only fields) and which has a :func:`draft`: one
+    these functions may build."""
     return (
         is_dataclass(cls)
         and "__slots__" in cls.__dict__
         and not hasattr(cls, "__post_init__")
         and all(f.init and not f.kw_only for f in fields(cls))
+        and draft(cls) is not None
     )
+
+
+@cache
+def draft(cls: type) -> type | None:
+    """A class with ``cls``'s slots and nothing else, or None where there can be none (a base class
+    of its own). A record is built as a draft, its slots set by plain assignment (no frozen
+    ``__setattr__``, no descriptor call: a third of the time), then made a ``cls`` by assigning its
+    ``__class__``, which Python allows between classes of the same layout (checked here once)."""
+    if cls.__bases__ != (object,) or not isinstance(cls.__dict__.get("__slots__"), tuple):
+        return None
+    made = type(f"{cls.__name__}Draft", (), {"__slots__": cls.__dict__["__slots__"]})
+    probe: Any = object.__new__(made)
+    try:
+        probe.__class__ = cls
+    except TypeError:
+        return None
+    return made
 
 
 def copier(cls: type[R]) -> Copier[R]:
     """A copy function for ``cls``, a :func:`plain_record` (so a copy equals ``replace``'s). An
     unknown name in ``changes`` raises ``AttributeError``, as ``replace`` raises ``TypeError``."""
     names, scope = _scope(cls, "copier")
-    body = "".join(f"    set_{i}(copy, record.{name})\n" for i, name in enumerate(names))
+    body = "".join(f"    copy.{name} = record.{name}\n" for name in names)
     source = (
-        "def copy_record(record, changes):\n    copy = new(cls)\n"
+        "def copy_record(record, changes):\n    copy = new(draft)\n"
         f"{body}"
-        "    for name, value in changes.items():\n        set_attr(copy, name, value)\n"
-        "    return copy\n"
+        "    for name, value in changes.items():\n        setattr(copy, name, value)\n"
+        "    copy.__class__ = cls\n    return copy\n"
     )
     exec(source, scope)  # built here from the class's own field names, nothing else
     copy: Copier[R] = scope["copy_record"]
@@ -54,9 +74,11 @@ def builder(cls: type[R]) -> Callable[..., R]:
     """``cls(*values)`` for a :func:`plain_record` without its ``__init__``: the values are set in
     field order straight into the slots (no defaults: every field is given)."""
     names, scope = _scope(cls, "builder")
-    body = "".join(f"    set_{i}(record, value_{i})\n" for i in range(len(names)))
+    body = "".join(f"    record.{name} = value_{i}\n" for i, name in enumerate(names))
     values = ", ".join(f"value_{i}" for i in range(len(names)))
-    exec(f"def build({values}):\n    record = new(cls)\n{body}    return record\n", scope)
+    source = f"def build({values}):\n    record = new(draft)\n{body}"
+    source += "    record.__class__ = cls\n    return record\n"
+    exec(source, scope)  # built here from the class's own field names, nothing else
     build: Callable[..., R] = scope["build"]
     return build
 
@@ -106,6 +128,6 @@ def _scope(cls: type, what: str) -> tuple[list[str], dict[str, Any]]:
     if not plain_record(cls):
         raise TypeError(f"{cls.__name__}: {what}() takes a slotted dataclass without __post_init__")
     names = [f.name for f in fields(cls)]
-    scope: dict[str, Any] = {"new": object.__new__, "cls": cls, "set_attr": object.__setattr__}
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls, "draft": draft(cls)}
     scope |= {f"set_{i}": cls.__dict__[name].__set__ for i, name in enumerate(names)}
-    return names, scope  # the generated code names the fields' setters and values by position
+    return names, scope  # the generated code names values by position, setters by position

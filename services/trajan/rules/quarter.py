@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import product
 
 from services.trajan.rules.commands import ChooseBonusTile, Command, MeetDemands
@@ -72,20 +73,32 @@ def payment_plans(c: Content, s: State, seat: int) -> list[Plan]:
     """Every way to meet the revealed demands that meets as many as can be met (seed (p9-10) 重要: a player
     who can pay must pay), each once: payments for demands of one kind are listed in a fixed order."""
     p = s.players[seat]
-    have = {
-        Payment.TRAJAN_TILE: Counter(c.trajan_tile[t].demand for t in p.demand_tiles),
-        Payment.FORUM_TILE: Counter(c.forum_tile[t].demand for t in p.forum_tiles),
-    }
-    wilds = p.forum_tiles.count(ForumTile.WILD_DEMAND)
+    trajan = _demands_met([c.trajan_tile[t].demand for t in p.demand_tiles])
+    forum = _demands_met([c.forum_tile[t].demand for t in p.forum_tiles])
+    return list(_plans(s.demands, trajan, forum, p.forum_tiles.count(ForumTile.WILD_DEMAND)))
+
+
+def _demands_met(demands: list[Demand | None]) -> tuple[Demand, ...]:
+    return tuple(sorted(d for d in demands if d is not None))
+
+
+@lru_cache(maxsize=1024)
+def _plans(
+    demands: tuple[Demand, ...], trajan: tuple[Demand, ...], forum: tuple[Demand, ...], wilds: int
+) -> tuple[Plan, ...]:
+    """``payment_plans`` from what it depends on: the demands, the demands the seat's Trajan and forum
+    tiles meet, its wild tiles (a pure function of these, so computed once for each: ``legal_commands``
+    checks every plan it lists against all of them)."""
+    have = {Payment.TRAJAN_TILE: Counter(trajan), Payment.FORUM_TILE: Counter(forum)}
     plans: list[tuple[int, Plan]] = []
-    for plan in product(PAYMENTS, repeat=len(s.demands)):
-        if not _canonical(s.demands, plan) or plan.count(Payment.WILD_DEMAND) > wilds:
+    for plan in product(PAYMENTS, repeat=len(demands)):
+        if not _canonical(demands, plan) or plan.count(Payment.WILD_DEMAND) > wilds:
             continue
-        used = Counter((x, d) for d, x in zip(s.demands, plan, strict=True) if x in have)
+        used = Counter((x, d) for d, x in zip(demands, plan, strict=True) if x in have)
         if all(n <= have[x][d] for (x, d), n in used.items()):
             plans.append((len(plan) - plan.count(Payment.UNMET), plan))
     best = max(n for n, _ in plans)
-    return [plan for n, plan in plans if n == best]
+    return tuple(plan for n, plan in plans if n == best)
 
 
 def _canonical(demands: tuple[Demand, ...], plan: Plan) -> bool:

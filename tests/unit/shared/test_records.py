@@ -134,3 +134,27 @@ def test_messages_and_records_get_the_generated_init_and_stay_frozen() -> None:
     assert Plan(2) == Plan(2, 0) != Plan(2, 1)
     with pytest.raises(AttributeError):
         Plan(2).value = 3  # type: ignore[misc]
+
+
+@dataclass(frozen=True, slots=True)
+class Base:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Derived(Base):
+    coins: int
+
+
+def test_copies_and_built_records_are_of_the_class_itself_and_behave_so() -> None:
+    copy, build = copier(Seat), builder(Seat)
+    for made in (copy(Seat(1, 2, (3,)), {"coins": 4}), build(1, 4, (3,))):
+        assert type(made) is Seat and made == Seat(1, 4, (3,)) and hash(made) == hash(Seat(1, 4, (3,)))
+        with pytest.raises(AttributeError):
+            made.coins = 5  # type: ignore[misc]  # still frozen
+
+
+def test_a_record_with_a_base_class_of_its_own_is_left_to_its_dataclass() -> None:
+    assert not plain_record(Derived)
+    with pytest.raises(TypeError, match="slotted dataclass"):
+        builder(Derived)
