@@ -429,6 +429,7 @@ def bot_lag(address: str, calls: Calls, store: RedisEventStore, matches: int, se
         Result(f"{name}.bot_lag_samples", len(lags), "moves"),
         Result(f"{name}.human_moves", moves["done"], "moves"),
         Result(f"{name}.human_move_errors", sum(failures.values()), "calls"),
+        *(Result(f"{name}.human_move_errors.{code}", n, "calls") for code, n in sorted(failures.items())),
     ]
 
 
