@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
@@ -41,6 +43,23 @@ class Settings:
             log_level=e.get("TABULA_LOG_LEVEL", "INFO"),
             state_cache=int(e.get("TABULA_STATE_CACHE", str(STATE_CACHE))),
         )
+
+
+CPU_MAX = Path("/sys/fs/cgroup/cpu.max")  # cgroup v2: "<quota> <period>" or "max <period>"
+
+
+def available_cpus(cpu_max: Path = CPU_MAX) -> int:
+    """The CPUs this process may use: its CPU affinity, capped by its cgroup's CPU quota where there is
+    one (a container's CPU limit: 1500m is 2, rounded up), at least 1. ``os.cpu_count`` counts the
+    host's, which in a pod limited to 2 of a 64-core node is 64."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        quota, period = cpu_max.read_text().split()
+        if quota != "max":
+            cpus = min(cpus, math.ceil(int(quota) / int(period)))
+    except (OSError, ValueError):
+        pass  # no cgroup v2 quota readable here: the affinity alone
+    return max(cpus, 1)
 
 
 def port_for(service: str, env: Mapping[str, str] | None = None, default: int | None = None) -> int:

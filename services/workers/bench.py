@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from services.games import game_names, load_rules, manifest
 from services.workers.bots import Budget, rollout_depth
 from services.workers.policies import bot_policy
 from shared.bench import Result
+from shared.config import available_cpus
 from shared.simulate import play_game
 
 GOALS = {"greedy": 0.40, "random": 0.80}
@@ -44,7 +45,7 @@ def bench_game(game: str) -> tuple[Any, Any]:
 class BenchConfig:
     games: int  # per game and opponent level
     budget: Budget
-    processes: int = max(os.cpu_count() or 1, 1)
+    processes: int = field(default_factory=available_cpus)
     only: tuple[str, ...] = ()  # the games whose bots are benched; empty: every registered game
 
     @staticmethod

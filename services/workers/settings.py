@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from services.workers.bots import Budget
-from shared.config import Settings
+from shared.config import Settings, available_cpus
 
 QUEUES = ("bots", "scoring", "timers")
 # Every consumer group of the outbox (the reactor's and the lobby's two): none may be missing when it
@@ -25,7 +25,7 @@ class WorkerSettings:
     mcts: Budget
     away_seconds: int  # the clock of a seat marked away
     pool: str
-    concurrency: int
+    concurrency: int  # pool processes; default one per CPU this process may use (``available_cpus``)
     dispatch_batch: int  # at most this many jobs of one queue in one task, when a page plans more
     queues: tuple[str, ...]
     reactor_index: int
@@ -59,7 +59,7 @@ class WorkerSettings:
             ),
             away_seconds=int(e.get("TABULA_AWAY_SECONDS", "5")),
             pool=e.get("TABULA_WORKER_POOL", "prefork"),
-            concurrency=int(e.get("TABULA_WORKER_CONCURRENCY", "2")),
+            concurrency=int(e.get("TABULA_WORKER_CONCURRENCY") or available_cpus()),
             dispatch_batch=int(e.get("TABULA_DISPATCH_BATCH", "4")),
             queues=tuple(filter(None, e.get("TABULA_WORKER_QUEUES", ",".join(QUEUES)).split(","))),
             reactor_index=int(e.get("TABULA_REACTOR_INDEX", "0")),
