@@ -99,6 +99,26 @@ def away_seats(meta: Mapping[str, str]) -> set[int]:
     return {int(k.partition(":")[2]) for k, v in meta.items() if k.startswith("away:") and v == "1"}
 
 
+@dataclass(frozen=True, slots=True)
+class Fixed:
+    """What a match's meta says once, at its creation: its bot seats and its turn clock."""
+
+    bots: frozenset[int]
+    turn_seconds: int
+
+    @staticmethod
+    def of(meta: Mapping[str, str]) -> Fixed:
+        return Fixed(frozenset(bot_levels(meta)), turn_seconds(meta))
+
+
+def needs_nothing(progress: Progress, fixed: Fixed) -> bool:
+    """Whether a notice with ``progress`` can need nothing, whatever the rest of the meta says: no turn
+    clock in the match (so no clocks to cancel or set, and no seat marked away, which only a clock's
+    timeout does), no system step and no bot seat to act. Such a notice (every move of a match of
+    people without clocks) is handled without reading the meta."""
+    return fixed.turn_seconds == 0 and not progress.system and not fixed.bots & set(progress.to_act)
+
+
 def plan(
     progress: Progress, version: int, meta: Mapping[str, str], match_id: str, away_seconds: int
 ) -> list[Job]:

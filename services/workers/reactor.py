@@ -33,6 +33,7 @@ import math
 import signal
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -42,11 +43,13 @@ from prometheus_client import Counter
 from services.workers.clocks import Clock, ClockStore
 from services.workers.planner import (
     BATCH_TASK,
+    Fixed,
     Job,
     JobKind,
     away_key,
     away_seats,
     batches,
+    needs_nothing,
     plan,
     seats_back,
     turn_seconds,
@@ -66,6 +69,7 @@ GROUP = "reactor"
 NOTICES = Counter("tabula_reactor_notices_total", "Outbox notices planned", ["result"])
 JOBS = Counter("tabula_reactor_jobs_total", "Jobs enqueued", ["kind"])
 CLOCKS = Counter("tabula_reactor_clocks_total", "Turn clocks by what became of them", ["result"])
+FIXED_CACHED = 65_536  # matches whose bots and clock the reactor keeps (a few hundred bytes each)
 SWEPT = Counter("tabula_reactor_swept_total", "Overdue jobs of stalled matches planned again", ["kind"])
 
 Dispatch = Callable[[Sequence[Job]], None]  # sends jobs: a page of notices' (or a tick's) at once
@@ -118,6 +122,9 @@ class Reactor:
         follow = follow or follower_settings(settings)
         self.follower = OutboxFollower(store, self.shards, self.handle, follow, after_page=self.flush)
         self._jobs: list[Job] = []  # planned, sent by ``flush`` at the end of the page
+        self._fixed: OrderedDict[str, Fixed] = (
+            OrderedDict()
+        )  # match -> its bots and clock (``needs_nothing``)
         self.clocks = ClockStore(store.client, lambda match_id: shard_of(match_id, store.shards))
         self.sweeper = Sweeper(store, self.shards, settings.sweep_stall, settings.away_seconds, now)
         self._next_clocks = self._next_sweep = self._next_trim = self._next_archive = -math.inf
@@ -128,7 +135,12 @@ class Reactor:
 
     def handle(self, notice: OutboxNotice) -> None:
         """Enqueue what the match needs, if this notice is still its head."""
+        fixed = self._fixed.get(notice.match_id) if notice.first_version > 1 else None
+        if fixed is not None and notice.progress is not None and needs_nothing(notice.progress, fixed):
+            NOTICES.labels("nothing_to_plan").inc()
+            return
         meta = self._clear_away(notice, self.store.get_meta(notice.match_id))
+        self._remember(notice.match_id, meta)
         if turn_seconds(meta) > 0:  # the clocks of the version before this append can go
             self.clocks.cancel(notice.match_id, notice.first_version - 1, int(meta.get("seats") or 0))
         if int(meta.get("version") or 0) != notice.last_version:
@@ -141,6 +153,17 @@ class Reactor:
         for job in plan(progress, notice.last_version, meta, notice.match_id, self.settings.away_seconds):
             self.enqueue(job)
         NOTICES.labels("handled").inc()
+
+    def _remember(self, match_id: str, meta: Mapping[str, str]) -> None:
+        """Keep what the meta fixed at creation (a create notice reads it again: an id archived, deleted
+        and created anew). A notice another instance handled can leave it stale here for such an id:
+        the sweeper then plans the match again from its meta (docs/workers.md)."""
+        if not meta:
+            return
+        self._fixed[match_id] = Fixed.of(meta)
+        self._fixed.move_to_end(match_id)
+        if len(self._fixed) > FIXED_CACHED:
+            self._fixed.popitem(last=False)
 
     def enqueue(self, job: Job) -> None:
         """A bot or system job waits for ``flush``; a timer becomes a clock in Redis, due in ``countdown``

@@ -11,14 +11,14 @@ import pytest
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import GROUP, Reactor, follower_settings
 from services.workers.settings import WorkerSettings
-from shared.decider import Actor
+from shared.decider import SYSTEM, Actor
 from shared.outbox import dead_letter_key
 from shared.runner import MatchRunner
 from shared.simulate import play_match
 from shared.store import PROGRESS_KEYS, shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import create_match
-from tests.support.race.rules import Roll
+from tests.support.race.rules import EndRound, Roll
 
 SETTINGS = dataclasses.replace(
     WorkerSettings.from_env({}), reactor_claim_idle_ms=0, reactor_max_deliveries=2, reactor_block_ms=10
@@ -80,6 +80,33 @@ def test_a_pending_round_end_becomes_a_scoring_job_and_a_finished_match_nothing(
     dispatch.jobs.clear()
     reactor.follower.poll(">")
     assert dispatch.jobs == []  # the finished notice is the head and plans nothing
+
+
+def test_a_move_that_can_need_nothing_is_handled_without_reading_the_meta(
+    store: RedisEventStore, race_runner: MatchRunner[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seat 0 is human (no clock), seat 1 a bot: the create notice reads the meta (and keeps the bots and
+    the clock); seat 1's move, after which seat 0 is to act, needs nothing and reads nothing; seat 0's
+    move, after which the bot is to act, reads the meta and plans the bot's turn."""
+    version = create_match(race_runner, "fx", 2, {1: "random"})
+    reads: list[str] = []
+    get_meta = store.get_meta
+    monkeypatch.setattr(store, "get_meta", lambda match_id: reads.append(match_id) or get_meta(match_id))
+    dispatch = Dispatch()
+    reactor = _reactor(store, dispatch)
+    reactor.follower.poll(">")
+    assert reads == ["fx"] and dispatch.jobs == []  # create: seat 0 to act, read once
+    race_runner.submit("fx", Actor.of_seat(0), Roll(), version, "h0")
+    reactor.follower.poll(">")
+    assert reads == ["fx", "fx"] and dispatch.jobs == [
+        Job(JobKind.BOT, "fx", "race", version + 1, 1, "random")
+    ]
+    race_runner.submit("fx", Actor.of_seat(1), Roll(), version + 1, "b1")  # the round ends: a system step
+    reactor.follower.poll(">")
+    assert len(reads) == 3 and dispatch.jobs[-1] == Job(JobKind.SYSTEM, "fx", "race", version + 2)
+    race_runner.submit("fx", SYSTEM, EndRound(), version + 2, "s1")  # then seat 0, a human, is to act
+    reactor.follower.poll(">")
+    assert len(reads) == 3 and len(dispatch.jobs) == 2  # nothing read, nothing planned
 
 
 def test_a_notice_written_before_progress_was_recorded_is_planned_from_the_state(

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from services.workers.planner import Job, JobKind, batches, plan, seats_back
+from services.workers.planner import Fixed, Job, JobKind, batches, needs_nothing, plan, seats_back
 from shared.decider import Actor, Outcome
 from shared.store import MatchStatus, MemoryEventStore, NewEvent, Progress, StoredEvent, shard_of
 from tests.support.json_codec import JsonCodec
@@ -118,3 +118,14 @@ def test_a_page_s_jobs_go_out_per_queue_in_as_few_even_loads_as_the_size_allows(
     assert [load for _, load in loads[:3]] == [bots[0::3], bots[1::3], bots[2::3]]  # each in page order
     assert batches(bots[:1], 4) == [("bots", bots[:1])] and batches([], 4) == []
     assert [len(load) for _, load in batches(bots, 1)] == [1] * 9  # size 1: a task per job, as before
+
+
+def test_only_a_clockless_match_with_no_bot_and_no_system_step_to_act_needs_nothing() -> None:
+    fixed = Fixed.of({"bots": json.dumps({"1": "random"}), "turn_seconds": "0"})
+    assert fixed == Fixed(frozenset({1}), 0)
+    assert needs_nothing(Progress((0,), False, MatchStatus.ACTIVE), fixed)
+    assert needs_nothing(Progress((), False, MatchStatus.FINISHED), fixed)
+    assert not needs_nothing(Progress((0, 1), False, MatchStatus.ACTIVE), fixed)  # the bot may act
+    assert not needs_nothing(Progress((), True, MatchStatus.ACTIVE), fixed)  # a round end
+    clocked = Fixed.of({"turn_seconds": "60"})
+    assert not needs_nothing(Progress((0,), False, MatchStatus.ACTIVE), clocked)  # a clock to set
