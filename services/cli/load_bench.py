@@ -530,7 +530,8 @@ def spectator_streams(address: str, calls: Calls, steps: list[Step], profile: Pr
 def cold_fold(redis_url: str, name: str, seats: int, matches: int) -> list[Result]:
     """:func:`fold_from_nothing` in a process of its own, as ``tabula verify`` or a service that has
     just started folds a log: not in this one, whose heap the earlier phases have grown (the garbage
-    collector's full passes over it slowed the fold by a quarter; bench/README.md)."""
+    collector's full passes cost the fold a sixth of its time even in a fresh process, more over that
+    heap; bench/README.md, "Second pass")."""
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(1, mp_context=context) as pool:
         return pool.submit(fold_from_nothing, redis_url, name, seats, matches).result(timeout=600)

@@ -122,9 +122,8 @@ class Reactor:
         follow = follow or follower_settings(settings)
         self.follower = OutboxFollower(store, self.shards, self.handle, follow, after_page=self.flush)
         self._jobs: list[Job] = []  # planned, sent by ``flush`` at the end of the page
-        self._fixed: OrderedDict[str, Fixed] = (
-            OrderedDict()
-        )  # match -> its bots and clock (``needs_nothing``)
+        # match -> its bot seats and clock, fixed at creation (``needs_nothing``)
+        self._fixed: OrderedDict[str, Fixed] = OrderedDict()
         self.clocks = ClockStore(store.client, lambda match_id: shard_of(match_id, store.shards))
         self.sweeper = Sweeper(store, self.shards, settings.sweep_stall, settings.away_seconds, now)
         self._next_clocks = self._next_sweep = self._next_trim = self._next_archive = -math.inf
