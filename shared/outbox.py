@@ -64,6 +64,7 @@ class FollowerSettings:
     max_deliveries: int = 5  # then it goes to the dead-letter stream
     block_ms: int = 1000  # how long one read waits for new entries
     count: int = 100  # entries per shard per read
+    linger_ms: int = 0  # after a read that found entries, wait this long before the next (bigger pages)
 
 
 def owned_shards(shards: int, index: int, count: int) -> list[int]:
@@ -157,9 +158,11 @@ class OutboxFollower:
                     self.ensure_groups()
                     self.recover_pending()
                     recovered = True
-                self.poll_once()
+                found = self.poll_once()
                 if tick is not None:
                     tick()
+                if found and self.settings.linger_ms:
+                    stop.wait(self.settings.linger_ms / 1000)
             except redis.RedisError:
                 log.exception("outbox read failed; retrying", extra=log_fields(group=self.settings.group))
                 stop.wait(1.0)

@@ -101,6 +101,7 @@ def follower_settings(settings: WorkerSettings) -> FollowerSettings:
         claim_idle_ms=settings.reactor_claim_idle_ms,
         max_deliveries=settings.reactor_max_deliveries,
         block_ms=settings.reactor_block_ms,
+        linger_ms=settings.reactor_linger_ms,
     )
 
 

@@ -33,6 +33,7 @@ class WorkerSettings:
     reactor_claim_idle_ms: int  # an entry pending this long is taken over (crashed consumer, failure)
     reactor_max_deliveries: int  # then it goes to the dead-letter stream
     reactor_block_ms: int
+    reactor_linger_ms: int  # after a read that found notices, wait this long before the next one
     clock_tick: float  # seconds between two looks at the due turn clocks
     sweep_interval: float  # seconds between two sweeps for stalled matches
     sweep_stall: float  # seconds a due bot, system or clock step may go without progress
@@ -67,6 +68,7 @@ class WorkerSettings:
             reactor_claim_idle_ms=int(e.get("TABULA_REACTOR_CLAIM_IDLE_MS", "30000")),
             reactor_max_deliveries=int(e.get("TABULA_REACTOR_MAX_DELIVERIES", "5")),
             reactor_block_ms=int(e.get("TABULA_REACTOR_BLOCK_MS", "1000")),
+            reactor_linger_ms=int(e.get("TABULA_REACTOR_LINGER_MS", "20")),
             clock_tick=float(e.get("TABULA_CLOCK_TICK", "1")),
             sweep_interval=float(e.get("TABULA_SWEEP_INTERVAL", "5")),
             sweep_stall=float(e.get("TABULA_SWEEP_STALL", "10")),

@@ -123,6 +123,29 @@ def test_after_page_runs_before_the_acknowledgement_and_its_failure_leaves_the_p
     assert [n.match_id for n in handle.seen] == [*ids, *ids] and pending(store, ids[0]) == 0
 
 
+class Stop(threading.Event):
+    """A stop flag that records what ``run`` waits for and stops it at its first wait."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waits: list[float | None] = []
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waits.append(timeout)
+        self.set()
+        return True
+
+
+def test_after_a_read_that_found_entries_the_follower_lingers_before_the_next(store: RedisEventStore) -> None:
+    append(store, "m1")
+    stop, handle = Stop(), Handler()
+    follower(store, handle, linger_ms=20).run(stop)
+    assert [n.match_id for n in handle.seen] == ["m1"] and stop.waits == [0.02]
+    idle = Stop()  # nothing new: no linger, the next read just blocks (the tick stops this loop)
+    follower(store, Handler(), linger_ms=20).run(idle, tick=idle.set)
+    assert idle.waits == []
+
+
 def test_an_entry_is_not_claimed_before_it_has_been_idle_long_enough(store: RedisEventStore) -> None:
     append(store, "m1")
     follower(store, Handler(failures=1), "crashed").poll()
