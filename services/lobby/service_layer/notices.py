@@ -58,6 +58,7 @@ class NoticeProjector:
         follow = FollowerSettings(group, consumer, CLAIM_IDLE_MS, MAX_DELIVERIES, block_ms)
         self.follower = OutboxFollower(store, range(store.shards), self.handle, follow)
         self._players: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+        self._written: OrderedDict[str, str] = OrderedDict()  # match -> the acting value last written here
 
     def poll(self) -> int:
         return self.follower.poll_once()
@@ -102,17 +103,30 @@ class NoticeProjector:
 
     def _publish(self, append: Append) -> None:
         now = Acting(append.last_version, append.to_act).encode()
+        # What this projector last wrote for the match stands in for reading it: the script compares it,
+        # and if another writer came since (or it expired) the loop reads the real value and decides
+        # again. The value in Redis is never older than what was written here, so "handled already"
+        # from the remembered one holds too.
+        seen = self._written.pop(append.match_id, None)
         for _ in range(PUBLISH_RETRIES):
-            seen = self.repo.acting(append.match_id)
+            if seen is None:
+                seen = self.repo.acting(append.match_id)
             notices = match_notices(append, Acting.decode(seen) if seen else None)
             if notices is None:
                 return  # this append or a newer one was handled already
             ids = self.repo.publish(append.match_id, seen, now, notices)
             if ids is not None:
+                self._remember(append.match_id, now)
                 for notice_id, (player, notice) in zip(ids, notices, strict=True):
                     send(self.push, player, notice_id, notice)
                 return
+            seen = None
         raise Conflict("busy_notices", f"match {append.match_id} kept changing; will retry")
+
+    def _remember(self, match_id: str, acting: str) -> None:
+        self._written[match_id] = acting
+        if len(self._written) > PLAYERS_CACHED:
+            self._written.popitem(last=False)
 
 
 def send(push: PushSender, player_id: str, notice_id: str, notice: Notice) -> None:

@@ -17,11 +17,14 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.games import load_game
 from services.lobby.adapters import keys
+from services.lobby.adapters.notices_repo import NoticeRepository
 from services.lobby.domain.notices import Notice
 from services.lobby.server import Lobby
+from services.lobby.service_layer.notices import NoticeProjector
 from services.workers.bots import Budget
 from services.workers.jobs import Result, apply_system_step, play_bot_turn
 from shared.runner import MatchRunner
+from shared.store import MatchStatus, OutboxNotice, Progress
 from shared.store.redis_store import RedisEventStore, notice_from_entry
 from tests.integration.lobby.conftest import Guest, LobbyFactory, auth, fails, sign_in
 from tests.support.timing import scaled, wait_until
@@ -270,3 +273,38 @@ def test_a_failing_push_provider_loses_no_notice(make_lobby: LobbyFactory, redis
     assert redis_client.xlen(keys.notices(ada.player_id)) == 2  # started, your turn
     assert redis_client.xlen(keys.notices(bob.player_id)) == 1
     channel.close()
+
+
+def test_the_projector_reads_what_it_wrote_from_memory_and_reads_again_after_another_writer(
+    redis_client: redis.Redis,
+) -> None:
+    """Each append of a match of people is one compare-and-set script, without reading the match's
+    acting value first when this projector wrote the last one; another writer in between (a second
+    lobby) makes the script refuse, and the projector reads, decides again and tells each turn once."""
+    store, repo, push = RedisEventStore(redis_client), NoticeRepository(redis_client), RecordingPush()
+    store.set_meta("mp", {"players": '["ada", "bob"]', "seats": "2"})
+    projector = NoticeProjector(store, repo, push, "c1")
+    reads: list[str] = []
+    acting = repo.acting
+    repo.acting = lambda match_id: reads.append(match_id) or acting(match_id)  # type: ignore[method-assign]
+
+    def append(first: int, last: int, to_act: tuple[int, ...]) -> None:
+        progress = Progress(to_act, False, MatchStatus.ACTIVE)
+        projector.handle(OutboxNotice(f"{last}-0", "mp", first, last, ("X",), "race", progress))
+
+    append(1, 1, (0,))  # started: ada's turn (nothing written before: read once)
+    append(2, 2, (1,))  # bob's turn: from memory
+    assert reads == ["mp"]
+    other = NoticeProjector(store, NoticeRepository(redis_client), RecordingPush(), "c2")
+    other.handle(OutboxNotice("3-0", "mp", 3, 3, ("X",), "race", Progress((0,), False, MatchStatus.ACTIVE)))
+    append(4, 4, (1,))  # this projector's memory is stale now: refused, read, decided again
+    append(4, 4, (1,))  # redelivered: handled already (from memory), nothing told twice
+    assert reads == ["mp", "mp"]
+    told = [(player, n.kind.value, n.version) for player, _, n in push.sent]
+    assert told == [
+        ("ada", "match_started", 1),
+        ("bob", "match_started", 1),
+        ("ada", "your_turn", 1),
+        ("bob", "your_turn", 2),
+        ("bob", "your_turn", 4),
+    ]
