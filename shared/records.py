@@ -3,13 +3,13 @@
 ``evolve`` returns a new state for every event, and most events change one or two fields of a
 record with twenty; ``dataclasses.replace`` checks its arguments and calls ``__init__``, which sets
 each field through ``object.__setattr__``. :func:`copier` generates, once per class (as
-``dataclasses`` generates ``__init__``), a function that copies every slot through the slot's own
-descriptor and then sets the changed ones: about half a loop's time and a third of ``replace``'s.
-:func:`builder` does the same for a new record from its field values in order (every stored event
-read and decoded is built so): about half of a frozen ``__init__``'s time. :func:`initializer` is
-such an ``__init__`` itself, with the dataclass's own parameters and defaults; ``shared.wire.message``
-gives it to every message class, so commands, events and states built by rules code are as cheap.
-"""
+``dataclasses`` generates ``__init__``), a function that builds the copy as a :func:`draft` (the
+same slots, no frozen ``__setattr__``), copies every slot and sets the changed ones by plain
+assignment, then gives it the record's class. :func:`builder` does the same for a new record from
+its field values in order (every stored event read and decoded is built so). :func:`initializer` is
+an ``__init__`` with the dataclass's own parameters and defaults that sets each slot through its
+descriptor; ``shared.wire.message`` and :func:`record` give it to their classes, so commands, events
+and states built by rules code are cheaper too."""
 
 from __future__ import annotations
 
@@ -102,9 +102,9 @@ def initializer(cls: type) -> Callable[..., None]:
     """An ``__init__`` for a :func:`plain_record` that takes what the dataclass's own ``__init__``
     takes (positional or by name, the same defaults and default factories) and sets each field
     through its slot's descriptor instead of ``object.__setattr__``."""
-    _, scope = _scope(cls, "initializer")
+    names, scope = _scope(cls, "initializer")
     # the generated names start with "__", which no dataclass field's name can (a class body mangles it)
-    scope |= {"__unset": _UNSET} | {f"__set_{i}": scope[f"set_{i}"] for i in range(len(fields(cls)))}
+    scope |= {"__unset": _UNSET} | {f"__set_{i}": cls.__dict__[name].__set__ for i, name in enumerate(names)}
     params, body = [], []
     for i, f in enumerate(fields(cls)):
         if f.default is not MISSING:
@@ -128,6 +128,4 @@ def _scope(cls: type, what: str) -> tuple[list[str], dict[str, Any]]:
     if not plain_record(cls):
         raise TypeError(f"{cls.__name__}: {what}() takes a slotted dataclass without __post_init__")
     names = [f.name for f in fields(cls)]
-    scope: dict[str, Any] = {"new": object.__new__, "cls": cls, "draft": draft(cls)}
-    scope |= {f"set_{i}": cls.__dict__[name].__set__ for i, name in enumerate(names)}
-    return names, scope  # the generated code names values by position, setters by position
+    return names, {"new": object.__new__, "cls": cls, "draft": draft(cls)}

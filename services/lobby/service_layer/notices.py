@@ -41,7 +41,8 @@ PUSHED = Counter("tabula_push_total", "Notices handed to the push hook, by resul
 CLAIM_IDLE_MS = 30_000
 MAX_DELIVERIES = 5
 PUBLISH_RETRIES = 50
-PLAYERS_CACHED = 4096  # matches whose players are remembered (set once at CreateMatch)
+# matches remembered: their players (set once at CreateMatch), and the acting value last written here
+PLAYERS_CACHED = 4096
 
 
 class NoticeProjector:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, partial
 from itertools import combinations
 
 from services.lorenzo.rules.actions import (
@@ -183,7 +183,9 @@ def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyM
                 continue
             ok = space_ok.get(space.id)
             if ok is None:
-                ok = _ok_spot(x, member, space.id) and (tower or _ok_action(x, space, v0, lo * rate, 0, 0))
+                ok = _ok(partial(check_spot, x, member, space.id)) and (
+                    tower or _ok_action(x, space, v0, lo * rate, 0, 0)
+                )
                 space_ok[space.id] = ok
             if not ok:
                 continue
@@ -199,14 +201,6 @@ def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyM
                 hi = servant_range(v0, target, flexible)[1] if flexible else lo
                 for boost in range(lo, min(hi, affordable) + 1):
                     yield PlaceFamilyMember(member, space.id, boost * rate)
-
-
-def _ok_spot(x: SeatCache, member: Member, space_id: int) -> bool:
-    try:
-        check_spot(x, member, space_id)
-    except RuleViolation:
-        return False
-    return True
 
 
 def has_placement(c: Content, s: State, seat: int) -> bool:
