@@ -40,6 +40,10 @@ from shared.store.redis_store import RedisEventStore
 from shared.tokens import SecretMissing, TokenSigner, keyring_from_env
 
 BACKGROUND_THREADS = 3  # start_background's matcher, projector and notices: a Redis connection each
+# After a read of the outbox that found notices, each projector waits this long before the next read:
+# a busy outbox comes in bigger pages (fewer reads and acknowledgements per notice), and a "your turn"
+# notice is written at most this much later.
+LINGER_VAR, DEFAULT_LINGER_MS = "TABULA_LOBBY_LINGER_MS", 20
 
 
 def now_ms() -> int:
@@ -128,13 +132,14 @@ def build(
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
+    linger_ms = int((env if env is not None else os.environ).get(LINGER_VAR, DEFAULT_LINGER_MS))
     server = start_server([servicer.registration()], port=port, host=settings.host, limits=limits)
     return Lobby(
         server,
         Matcher(queue_repo, catalog, clock, store, policy, ratings=ratings),
-        RatingsProjector(store, ratings, consumer),
+        RatingsProjector(store, ratings, consumer, linger_ms=linger_ms),
         catalog,
-        NoticeProjector(store, notice_repo, push, consumer),
+        NoticeProjector(store, notice_repo, push, consumer, linger_ms=linger_ms),
     )
 
 
