@@ -57,7 +57,9 @@ class NoticeProjector:
         linger_ms: int = 0,
     ) -> None:
         self.store, self.repo, self.push = store, repo, push
-        follow = FollowerSettings(group, consumer, CLAIM_IDLE_MS, MAX_DELIVERIES, block_ms, linger_ms)
+        follow = FollowerSettings(
+            group, consumer, CLAIM_IDLE_MS, MAX_DELIVERIES, block_ms, linger_ms=linger_ms
+        )
         self.follower = OutboxFollower(store, range(store.shards), self.handle, follow)
         self._players: OrderedDict[str, tuple[str, ...]] = OrderedDict()
         self._written: OrderedDict[str, str] = OrderedDict()  # match -> the acting value last written here

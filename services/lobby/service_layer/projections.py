@@ -46,7 +46,9 @@ class RatingsProjector:
         linger_ms: int = 0,
     ) -> None:
         self.store, self.ratings = store, ratings
-        follow = FollowerSettings(group, consumer, CLAIM_IDLE_MS, MAX_DELIVERIES, block_ms, linger_ms)
+        follow = FollowerSettings(
+            group, consumer, CLAIM_IDLE_MS, MAX_DELIVERIES, block_ms, linger_ms=linger_ms
+        )
         self.follower = OutboxFollower(store, range(store.shards), self.handle, follow)
 
     def poll(self) -> int:
