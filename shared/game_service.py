@@ -113,8 +113,8 @@ class GameServicer:
     token (None: none, for tests of other things); service tokens are never limited. ``hub``: where
     ``WatchMatch`` streams read (default: a hub over the runner's store, ``shared.watch.reader_for``).
 
-    Every RPC but ``WatchMatch`` is synchronous code run on the server's thread pool;
-    ``WatchMatch`` is a coroutine on the serving loop (``shared.grpc_server``).
+    ``SubmitCommand`` and ``WatchMatch`` are coroutines on the serving loop; every other RPC is
+    synchronous code run on the server's thread pool (``shared.grpc_server``).
     """
 
     def __init__(
@@ -263,18 +263,22 @@ class GameServicer:
         return response
 
     @rpc("game")
-    def SubmitCommand(self, request: Any, context: grpc.ServicerContext) -> Any:
+    async def SubmitCommand(self, request: Any, context: Any) -> Any:
+        """On the serving loop: the checks and the decision are CPU only (a token's claims are
+        kept), and a command at the cached version awaits its one append (``submit_async``); the
+        rate limits and every other path run on the thread pool."""
         bounds.match_id(request.match_id)
         claims = self._claims(context)
         actor = actor_for(claims, request.match_id)
         if not (actor.is_seat or actor.is_system):
             raise PermissionDenied("spectators cannot send commands")
-        self._limit("command", claims, context)
+        if self.limiter is not None and claims.scope is not Scope.SERVICE:
+            await offload(self.limiter.check, "command", context, claims.player_id)
         bounds.command_id(request.command_id)
         bounds.count(request.expected_version, "expected_version")
         command = self._command(request)
-        done = self.runner.submit(
-            request.match_id, actor, command, request.expected_version, request.command_id
+        done = await self.runner.submit_async(
+            request.match_id, actor, command, request.expected_version, request.command_id, offload=offload
         )
         return self.modules.pb2.SubmitCommandResponse(
             first_version=done.first_version, last_version=done.last_version, duplicate=done.duplicate

@@ -5,12 +5,13 @@ callers keep a plain synchronous API (:func:`start_server`, :meth:`RunningServer
 stay thin: each unary RPC method is wrapped by :func:`rpc`, which records metrics and turns domain
 errors into ``google.rpc.Status`` (see ``shared.errors``); streams by :func:`stream_rpc`.
 
-**What runs where.** A unary method is the existing synchronous code: it runs on the server's
-bounded thread pool (``TABULA_RPC_WORKERS`` threads), never on the loop. A server stream written as
-an ``async def`` generator (the rule services' ``WatchMatch``) is a coroutine on the loop: no thread
-per stream; what it must do synchronously (a token check against Redis, a fold) it hands to the
-same pool with :func:`offload`. A stream written as a plain generator (the lobby's room, queue and
-notice watches, which block on their own ``XREAD``) is stepped on a second pool of
+**What runs where.** A unary method written as plain synchronous code runs on the server's
+bounded thread pool (``TABULA_RPC_WORKERS`` threads), never on the loop; one written as ``async def``
+(the rule services' ``SubmitCommand``) runs on the loop and must only await, never block. A server
+stream written as an ``async def`` generator (the rule services' ``WatchMatch``) is a coroutine on
+the loop: no thread per stream; what it must do synchronously (a token check against Redis, a fold)
+it hands to the same pool with :func:`offload`. A stream written as a plain generator (the lobby's
+room, queue and notice watches, which block on their own ``XREAD``) is stepped on a second pool of
 ``TABULA_MAX_BLOCKING_STREAMS`` threads, one per open stream.
 
 **Caps** (:class:`Limits`, from the environment): unary calls running or queued
@@ -127,9 +128,27 @@ def failure(err: BaseException, service: str, method: str) -> grpc.Status:
 
 
 def rpc(service: str) -> Callable[[F], F]:
-    """Decorate a unary servicer method: bounds on the request, metrics, and the error table."""
+    """Decorate a unary servicer method: bounds on the request, metrics, and the error table. A plain
+    method runs on the server's thread pool; an ``async def`` one on the serving loop."""
 
     def wrap(method: F) -> F:
+        if inspect.iscoroutinefunction(method):
+
+            @functools.wraps(method)
+            async def async_handler(self: Any, request: Any, context: Any) -> Any:
+                started = time.perf_counter()
+                try:
+                    check_request(request)
+                    response = await method(self, request, context)
+                except Exception as err:
+                    raise Aborted(failure(err, service, method.__name__)) from None
+                finally:
+                    RPC_SECONDS.labels(service, method.__name__).observe(time.perf_counter() - started)
+                RPCS.labels(service, method.__name__, "OK").inc()
+                return response
+
+            return async_handler  # type: ignore[return-value]
+
         @functools.wraps(method)
         def handler(self: Any, request: Any, context: Any) -> Any:
             started = time.perf_counter()
@@ -371,6 +390,19 @@ class Registration:
                         threading.Thread(target=_close, args=(items, step, scope), daemon=True).start()
 
             return grpc.unary_stream_rpc_method_handler(blocking_stream, response_serializer=serialize)
+
+        if inspect.iscoroutinefunction(behaviour):
+
+            async def unary_on_loop(raw: bytes, context: AioContext) -> Any:
+                request = await admit(raw, context, serving.unary)
+                try:
+                    return await behaviour(request, context)
+                except Aborted as aborted:
+                    await context.abort_with_status(aborted.status)
+                finally:
+                    serving.unary.leave()
+
+            return grpc.unary_unary_rpc_method_handler(unary_on_loop, response_serializer=serialize)
 
         async def unary(raw: bytes, context: AioContext) -> Any:
             request = await admit(raw, context, serving.unary)

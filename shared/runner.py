@@ -14,10 +14,11 @@ followers (reactor, lobby) plan and project without game code.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -38,6 +39,8 @@ from shared.store import (
 from shared.wire import schema_of
 
 S = TypeVar("S")
+# Runs a blocking call off the event loop and awaits it: ``asyncio.to_thread``, or a server's own pool.
+Offload = Callable[..., Awaitable[Any]]
 
 
 class EventCodec(Protocol):
@@ -251,6 +254,54 @@ class MatchRunner(Generic[S]):
                 return self._apply(match_id, cached, actor, command, command_id, actor_label)
             except (RuleViolation, VersionConflict):
                 pass  # decided on a state the log may have passed: decide again on the head
+        return self._checked(match_id, actor, command, expected_version, command_id, actor_label)
+
+    async def submit_async(
+        self,
+        match_id: str,
+        actor: Actor,
+        command: Any,
+        expected_version: int,
+        command_id: str,
+        actor_label: str | None = None,
+        offload: Offload = asyncio.to_thread,
+    ) -> Submitted[S]:
+        """:meth:`submit` for a caller on an event loop (a rule service's ``SubmitCommand``).
+
+        The fast path runs on the loop: the command is decided on the cached state and the append is
+        awaited, so no thread is involved. Everything else that reads or writes Redis (the checked
+        path, a duplicate's state, a snapshot due) is the same blocking code as :meth:`submit`, run
+        through ``offload``.
+        """
+        cached = self.cached(match_id)
+        if cached is not None and cached.version == expected_version:
+            try:
+                state, envelopes, progress = self._decide(cached, actor, command, actor_label)
+                result = await self.store.append_async(
+                    match_id, cached.version, envelopes, command_id, progress=progress
+                )
+            except (RuleViolation, VersionConflict):
+                pass  # as in submit: decide again on the head
+            else:
+                if result.duplicate:
+                    return await offload(self._duplicate, match_id, result)  # type: ignore[no-any-return]
+                self._remember(match_id, state, result.last_version, cached.seed)
+                if self._snapshot_due(result.first_version, result.last_version):
+                    await offload(self._snapshot, match_id, state, result.last_version)
+                return Submitted(state, result.first_version, result.last_version, False)
+        checked = offload(self._checked, match_id, actor, command, expected_version, command_id, actor_label)
+        return await checked  # type: ignore[no-any-return]
+
+    def _checked(
+        self,
+        match_id: str,
+        actor: Actor,
+        command: Any,
+        expected_version: int,
+        command_id: str,
+        actor_label: str | None,
+    ) -> Submitted[S]:
+        """The command decided on the head read from the store (the cache missed or was passed)."""
         seen = self.store.command_result(match_id, command_id)
         if seen is not None:
             return self._duplicate(match_id, seen)
@@ -266,8 +317,22 @@ class MatchRunner(Generic[S]):
     def _apply(
         self, match_id: str, at: Cached[S], actor: Actor, command: Any, command_id: str, label: str | None
     ) -> Submitted[S]:
-        """Decide on ``at`` and append at its version; the decided events are evolved once, and the
-        state they make is cached for the next command."""
+        """Decide on ``at`` and append at its version; the state the events make is cached for the
+        next command."""
+        state, envelopes, progress = self._decide(at, actor, command, label)
+        result = self.store.append(match_id, at.version, envelopes, command_id, progress=progress)
+        if result.duplicate:  # a concurrent retry of the same command won the race
+            return self._duplicate(match_id, result)
+        self._remember(match_id, state, result.last_version, at.seed)
+        if self._snapshot_due(result.first_version, result.last_version):
+            self._snapshot(match_id, state, result.last_version)
+        return Submitted(state, result.first_version, result.last_version, False)
+
+    def _decide(
+        self, at: Cached[S], actor: Actor, command: Any, label: str | None
+    ) -> tuple[S, list[NewEvent], Progress]:
+        """The command decided on ``at`` (pure): the state after its events (each evolved once), the
+        events to append and the progress to record with them."""
         if self.rules.outcome(at.state) is not None:
             raise RuleViolation("match_over", "the match has ended")
         events = self.rules.decide(at.state, actor, command, Rng.derive(at.seed, at.version))
@@ -276,14 +341,7 @@ class MatchRunner(Generic[S]):
         state = at.state
         for event in events:
             state = self.rules.evolve(state, event)
-        envelopes = self._envelopes(events, actor, label)
-        progress = progress_of(self.rules, state)
-        result = self.store.append(match_id, at.version, envelopes, command_id, progress=progress)
-        if result.duplicate:  # a concurrent retry of the same command won the race
-            return self._duplicate(match_id, result)
-        self._remember(match_id, state, result.last_version, at.seed)
-        self._maybe_snapshot(match_id, state, result.first_version, result.last_version)
-        return Submitted(state, result.first_version, result.last_version, False)
+        return state, self._envelopes(events, actor, label), progress_of(self.rules, state)
 
     def _duplicate(self, match_id: str, first: AppendResult) -> Submitted[S]:
         return Submitted(self.load(match_id).state, first.first_version, first.last_version, True)
@@ -296,10 +354,13 @@ class MatchRunner(Generic[S]):
             out.append(NewEvent(type_name, payload, vis, label or str(actor), schema_of(type(event))))
         return out
 
-    def _maybe_snapshot(self, match_id: str, state: S, first: int, last: int) -> None:
-        if (first - 1) // self.snapshot_every != last // self.snapshot_every:
-            data = json.dumps(to_plain(state), separators=(",", ":")).encode()
-            self.store.save_snapshot(match_id, Snapshot(last, data))
+    def _snapshot_due(self, first: int, last: int) -> bool:
+        """Whether the versions ``first``..``last`` just appended pass a multiple of ``snapshot_every``."""
+        return (first - 1) // self.snapshot_every != last // self.snapshot_every
+
+    def _snapshot(self, match_id: str, state: S, version: int) -> None:
+        data = json.dumps(to_plain(state), separators=(",", ":")).encode()
+        self.store.save_snapshot(match_id, Snapshot(version, data))
 
     # ------------------------------------------------------------ reading
     def decode(self, event: StoredEvent) -> Any:

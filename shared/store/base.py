@@ -187,6 +187,18 @@ class EventStore(Protocol):
         """
         ...
 
+    async def append_async(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command_id: str,
+        meta: Mapping[str, str] | None = None,
+        progress: Progress | None = None,
+    ) -> AppendResult:
+        """``append`` for a caller on an event loop: the loop is not blocked while Redis answers."""
+        ...
+
     def command_result(self, match_id: str, command_id: str) -> AppendResult | None: ...
 
     def version(self, match_id: str) -> int: ...

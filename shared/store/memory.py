@@ -36,6 +36,18 @@ class MemoryEventStore:
         self._finished: dict[int, dict[str, int]] = {}  # shard -> match -> time it finished (ms)
         self._changed = threading.Condition()
 
+    async def append_async(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command_id: str,
+        meta: Mapping[str, str] | None = None,
+        progress: Progress | None = None,
+    ) -> AppendResult:
+        """``append`` (in memory nothing blocks)."""
+        return self.append(match_id, expected_version, events, command_id, meta, progress)
+
     def append(
         self,
         match_id: str,

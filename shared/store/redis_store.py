@@ -7,6 +7,7 @@ version V is ``XRANGE 0-V +`` and the id itself proves the versions are dense.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -103,6 +104,15 @@ def _range(text: bytes | str) -> AppendResult:
     return AppendResult(int(first), int(last))
 
 
+def _appended(match_id: str, expected_version: int, reply: list[Any]) -> AppendResult:
+    """The append script's reply: the versions written, or the first result of a known command id."""
+    status, detail = reply
+    if status == -1:
+        raise VersionConflict(match_id, expected_version, int(detail))
+    result = _range(detail)
+    return AppendResult(result.first_version, result.last_version, duplicate=status == 0)
+
+
 _stored_event = builder(StoredEvent)  # half the time of its frozen __init__, for every event read
 
 
@@ -160,12 +170,18 @@ def _event(entry_id: bytes, f: dict[bytes, bytes]) -> StoredEvent:
 
 
 class RedisEventStore:
-    """The production store. ``client`` must not decode responses (payloads are bytes)."""
+    """The production store. ``client`` must not decode responses (payloads are bytes).
 
-    def __init__(self, client: RedisClient, shards: int = DEFAULT_SHARDS) -> None:
+    ``async_client`` (a ``redis.asyncio`` client of the same server or cluster, bytes too) serves
+    :meth:`append_async`; without one, that runs the synchronous append on a thread."""
+
+    def __init__(
+        self, client: RedisClient, shards: int = DEFAULT_SHARDS, async_client: AsyncRedisClient | None = None
+    ) -> None:
         self.client: Any = client
         self.shards = shards
         self._append = client.register_script(APPEND_LUA)
+        self._append_async: Any = async_client.register_script(APPEND_LUA) if async_client else None
         self._delete = client.register_script(DELETE_LUA)
         self._raw = _unparsed_xrange(client)
 
@@ -190,6 +206,35 @@ class RedisEventStore:
         meta: Mapping[str, str] | None = None,
         progress: Progress | None = None,
     ) -> AppendResult:
+        keys, args = self._append_call(match_id, expected_version, events, command_id, meta, progress)
+        return _appended(match_id, expected_version, self._append(keys=keys, args=args))
+
+    async def append_async(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command_id: str,
+        meta: Mapping[str, str] | None = None,
+        progress: Progress | None = None,
+    ) -> AppendResult:
+        if self._append_async is None:
+            return await asyncio.to_thread(
+                self.append, match_id, expected_version, events, command_id, meta, progress
+            )
+        keys, args = self._append_call(match_id, expected_version, events, command_id, meta, progress)
+        return _appended(match_id, expected_version, await self._append_async(keys=keys, args=args))
+
+    def _append_call(
+        self,
+        match_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        command_id: str,
+        meta: Mapping[str, str] | None,
+        progress: Progress | None,
+    ) -> tuple[list[str], list[Any]]:
+        """The append script's keys and arguments (see APPEND_LUA)."""
         check_append(match_id, expected_version, events, command_id)
         meta = dict(meta or {})
         facts = progress.fields() if progress is not None else {}
@@ -202,11 +247,7 @@ class RedisEventStore:
         keys.append(self.outbox_key(shard_of(match_id, self.shards)))
         keys.append(self.active_key(shard_of(match_id, self.shards)))
         keys.append(self.finished_key(shard_of(match_id, self.shards)))
-        status, detail = self._append(keys=keys, args=args)
-        if status == -1:
-            raise VersionConflict(match_id, expected_version, int(detail))
-        result = _range(detail)
-        return AppendResult(result.first_version, result.last_version, duplicate=status == 0)
+        return keys, args
 
     def command_result(self, match_id: str, command_id: str) -> AppendResult | None:
         raw = self.client.hget(self._key(match_id, "cmds"), command_id)

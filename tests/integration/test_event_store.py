@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import Iterator
@@ -10,6 +11,9 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+import redis.asyncio
+import redis.asyncio.cluster
+import redis.cluster
 
 from shared.decider import SYSTEM, Actor, Outcome
 from shared.runner import MatchRunner
@@ -121,6 +125,52 @@ def test_the_meta_and_the_tail_are_read_together(store: EventStore) -> None:
     assert [(e.version, e.type) for e in tail] == [(2, "B"), (3, "C")] and tail == store.read("m1", 2)
     assert store.meta_and_tail("m1", 3) == (meta, [])
     assert store.meta_and_tail("nothing", 0) == ({}, [])
+
+
+def on_a_loop(store: EventStore, async_client: bool) -> tuple[EventStore, Any]:
+    """The same store as one a rule service appends through from its event loop: with a
+    ``redis.asyncio`` client of the same server or cluster, or without one (then on a thread)."""
+    if not isinstance(store, RedisEventStore):
+        return store, None
+    if not async_client:
+        return RedisEventStore(store.client, store.shards), None
+    client: Any
+    if isinstance(store.client, redis.cluster.RedisCluster):
+        node = store.client.get_primaries()[0]
+        client = redis.asyncio.cluster.RedisCluster(host=node.host, port=node.port)
+    else:
+        kwargs = store.client.connection_pool.connection_kwargs
+        client = redis.asyncio.Redis(host=kwargs["host"], port=kwargs["port"], db=kwargs.get("db", 0))
+    return RedisEventStore(store.client, store.shards, async_client=client), client
+
+
+@pytest.mark.parametrize("async_client", [True, False])
+def test_an_append_awaited_on_an_event_loop_is_the_same_append(store: EventStore, async_client: bool) -> None:
+    looped, client = on_a_loop(store, async_client)
+    progress = Progress((1,), False, MatchStatus.ACTIVE)
+
+    async def appends() -> tuple[Any, Any]:
+        try:
+            first = await looped.append_async("m1", 0, [ev("A"), ev("B")], "c1", {"game": "g"}, progress)
+            retry = await looped.append_async("m1", 0, [ev("X")], "c1")
+            with pytest.raises(VersionConflict) as err:
+                await looped.append_async("m1", 0, [ev("Y")], "c2")
+            assert (err.value.expected, err.value.actual) == (0, 2)
+            with pytest.raises(InvalidAppend):
+                await looped.append_async("m1", 2, [], "c3")
+            return first, retry
+        finally:
+            if client is not None:
+                await client.aclose()
+
+    first, retry = asyncio.run(appends())
+    assert (first.first_version, first.last_version, first.duplicate) == (1, 2, False)
+    assert (retry.first_version, retry.last_version, retry.duplicate) == (1, 2, True)
+    assert [e.type for e in store.read("m1")] == ["A", "B"]
+    assert store.get_meta("m1")["game"] == "g" and Progress.parse(store.get_meta("m1")) == progress
+    assert store.command_result("m1", "c2") is None and store.command_result("m1", "c3") is None
+    (notice,) = store.read_outbox(shard_of("m1", store.shards))
+    assert (notice.first_version, notice.last_version, notice.progress) == (1, 2, progress)
 
 
 @pytest.fixture(params=[s for s in STORES if s != "memory"])

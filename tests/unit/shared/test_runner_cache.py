@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -27,6 +29,10 @@ class CountingStore(MemoryEventStore):
 
     def append(self, *args: Any, **kwargs: Any) -> Any:
         self.calls.append("append")
+        return super().append(*args, **kwargs)
+
+    async def append_async(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls.append("append_async")
         return super().append(*args, **kwargs)
 
     def command_result(self, match_id: str, command_id: str) -> Any:
@@ -149,3 +155,75 @@ def test_a_cache_ahead_of_the_log_is_dropped_when_a_match_id_is_created_again() 
     assert loaded.version == again.version and loaded.state == fold(store, "m1").state
     done = other.submit("m1", Actor.of_seat(0), Roll(), again.version, "new-1")
     assert done.state == fold(store, "m1").state
+
+
+def range_of(done: Any) -> tuple[int, int]:
+    return done.first_version, done.last_version
+
+
+class Offloads:
+    """The ``offload`` of ``submit_async``: runs the blocking call here and names what it ran."""
+
+    def __init__(self) -> None:
+        self.ran: list[str] = []
+
+    async def __call__(self, fn: Callable[..., Any], *args: Any) -> Any:
+        self.ran.append(fn.__name__)
+        return fn(*args)
+
+
+def test_on_an_event_loop_a_command_at_the_cached_version_is_one_awaited_append_and_no_thread() -> None:
+    store, offload = CountingStore(), Offloads()
+    runner = runner_on(store)
+    version = runner.create("m1", 2, {}, seed=3).version
+    store.calls.clear()
+    done = asyncio.run(runner.submit_async("m1", Actor.of_seat(0), Roll(), version, "c1", offload=offload))
+    assert store.calls == ["append_async"] and offload.ran == []
+    assert (done.first_version, done.duplicate) == (version + 1, False)
+    assert done.state == fold(store, "m1").state
+    cached = runner.cached("m1")
+    assert cached is not None and cached.version == done.last_version
+
+
+def test_on_an_event_loop_every_other_path_is_the_blocking_one_offloaded() -> None:
+    store, offload = MemoryEventStore(), Offloads()
+    first, other = runner_on(store), runner_on(store)
+    version = first.create("m1", 2, {}, seed=3).version
+    other.load("m1")
+    first.submit("m1", Actor.of_seat(0), Roll(), version, "c1")  # the other's cache is now behind
+    done = asyncio.run(other.submit_async("m1", Actor.of_seat(1), Roll(), version + 1, "c2", offload=offload))
+    assert offload.ran == ["_checked"] and done.state == fold(store, "m1").state
+    offload.ran.clear()
+    retry = asyncio.run(
+        other.submit_async("m1", Actor.of_seat(1), Roll(), version + 1, "c2", offload=offload)
+    )
+    assert offload.ran == ["_checked"]  # the cache is past that version now: the checked path finds the id
+    assert (retry.first_version, retry.last_version, retry.duplicate) == (*range_of(done), True)
+    offload.ran.clear()
+    head = store.version("m1")
+    with pytest.raises(RuleViolation) as err:  # out of turn at the cached head: decided again on the head
+        asyncio.run(other.submit_async("m1", Actor.of_seat(1), Roll(), head, "c3", offload=offload))
+    assert err.value.code == "not_your_turn" and offload.ran == ["_checked"]
+    assert store.version("m1") == head and store.command_result("m1", "c3") is None
+
+
+def test_on_an_event_loop_a_retry_at_the_cached_version_is_the_first_result() -> None:
+    store, offload = MemoryEventStore(), Offloads()
+    runner, other = runner_on(store), runner_on(store)
+    version = runner.create("m1", 2, {}, seed=3).version
+    other.load("m1")
+    first = runner.submit("m1", Actor.of_seat(0), Roll(), version, "c1")  # the other still caches `version`
+    retry = asyncio.run(other.submit_async("m1", Actor.of_seat(0), Roll(), version, "c1", offload=offload))
+    assert offload.ran == ["_duplicate"]  # the append script found the id; the state is read off the loop
+    assert (retry.first_version, retry.last_version, retry.duplicate) == (*range_of(first), True)
+    assert retry.state == fold(store, "m1").state
+
+
+def test_on_an_event_loop_a_snapshot_due_is_saved_off_the_loop() -> None:
+    store, offload = MemoryEventStore(), Offloads()
+    runner = MatchRunner(RULES, CODEC, store, snapshot_every=1)
+    version = runner.create("m1", 2, {}, seed=3).version
+    done = asyncio.run(runner.submit_async("m1", Actor.of_seat(0), Roll(), version, "c1", offload=offload))
+    assert offload.ran == ["_snapshot"]
+    saved = store.load_snapshot("m1")
+    assert saved is not None and saved.version == done.last_version
