@@ -101,14 +101,25 @@ def away_seats(meta: Mapping[str, str]) -> set[int]:
 
 @dataclass(frozen=True, slots=True)
 class Fixed:
-    """What a match's meta says once, at its creation: its bot seats and its turn clock."""
+    """What a match's meta says once, at its creation: its game, its bots and its turn clock."""
 
     bots: frozenset[int]
     turn_seconds: int
+    game: str = ""
+    levels: tuple[tuple[int, str], ...] = ()  # (seat, bot level), by seat
 
     @staticmethod
     def of(meta: Mapping[str, str]) -> Fixed:
-        return Fixed(frozenset(bot_levels(meta)), turn_seconds(meta))
+        levels = bot_levels(meta)
+        return Fixed(
+            frozenset(levels), turn_seconds(meta), meta.get("game", ""), tuple(sorted(levels.items()))
+        )
+
+    def meta(self) -> dict[str, str]:
+        """The meta :func:`plan` reads of a match without a turn clock: all fixed at creation (no seat
+        of such a match is ever marked away: only a clock's timeout does that)."""
+        bots = json.dumps({str(seat): level for seat, level in self.levels})
+        return {"game": self.game, "bots": bots, "turn_seconds": str(self.turn_seconds)}
 
 
 def needs_nothing(progress: Progress, fixed: Fixed) -> bool:
@@ -141,6 +152,16 @@ def plan(
             seconds = min(clock, away_seconds) if seat in away else clock
             jobs.append(Job(JobKind.TIMER, match_id, game, version, seat, countdown=float(seconds)))
     return jobs
+
+
+def latest(jobs: Sequence[Job]) -> list[Job]:
+    """``jobs`` without those planned at an older version of their match than another job here: a later
+    append of the match in the same page made them stale (the jobs of one version, for seats acting
+    at once, all stay)."""
+    head: dict[str, int] = {}
+    for job in jobs:
+        head[job.match_id] = max(head.get(job.match_id, 0), job.version)
+    return [job for job in jobs if job.version == head[job.match_id]]
 
 
 def plan_head(meta: Mapping[str, str], match_id: str, away_seconds: int) -> list[Job]:

@@ -21,7 +21,9 @@ two instances both plan again is applied once (deterministic command ids), trimm
 are safe to repeat. ``TABULA_REACTOR_INDEX`` / ``COUNT`` still split the shards instead.
 
 A notice is planned from what the runner recorded with its append (``notice.progress``: seats
-to act, system step pending, status) and the match meta (version, bots, clock, away seats).
+to act, system step pending, status) and the match meta (version, bots, clock, away seats); for a
+match without a turn clock, once its meta has been read, from what the meta fixed at creation (its
+game and bots), with no read at all.
 Only a notice written before progress was recorded (no ``to_act``) makes the reactor load the
 match state, once, through the game registry, to work the progress out (see docs/workers.md).
 """
@@ -49,6 +51,7 @@ from services.workers.planner import (
     away_key,
     away_seats,
     batches,
+    latest,
     needs_nothing,
     plan,
     seats_back,
@@ -134,10 +137,21 @@ class Reactor:
         self.follower.run(stop, tick=self.tick)
 
     def handle(self, notice: OutboxNotice) -> None:
-        """Enqueue what the match needs, if this notice is still its head."""
+        """Enqueue what the match needs, if this notice is still its head.
+
+        A match without a turn clock is planned from the notice and what its meta fixed at creation,
+        without reading the meta: whether the notice is still the head is then left to the page
+        (``flush`` drops jobs a later notice of the page superseded) and, across pages, to the worker
+        (a job at a version the match has passed finds it stale and does nothing)."""
         fixed = self._fixed.get(notice.match_id) if notice.first_version > 1 else None
-        if fixed is not None and notice.progress is not None and needs_nothing(notice.progress, fixed):
-            NOTICES.labels("nothing_to_plan").inc()
+        if fixed is not None and notice.progress is not None and fixed.turn_seconds == 0:
+            if needs_nothing(notice.progress, fixed):
+                NOTICES.labels("nothing_to_plan").inc()
+                return
+            jobs = plan(notice.progress, notice.last_version, fixed.meta(), notice.match_id, 0)
+            for job in jobs:
+                self.enqueue(job)
+            NOTICES.labels("planned_from_notice").inc()
             return
         meta = self._clear_away(notice, self.store.get_meta(notice.match_id))
         self._remember(notice.match_id, meta)
@@ -178,7 +192,10 @@ class Reactor:
     def flush(self) -> None:
         """Send the jobs planned since the last flush, together: the follower calls it after a page of
         notices and before acknowledging them, so a failure here leaves the page to be handled again."""
-        jobs, self._jobs = self._jobs, []
+        planned, self._jobs = self._jobs, []
+        jobs = latest(planned)
+        if len(jobs) < len(planned):
+            NOTICES.labels("superseded").inc(len(planned) - len(jobs))
         if jobs:
             self.dispatch(jobs)
 

@@ -82,12 +82,12 @@ def test_a_pending_round_end_becomes_a_scoring_job_and_a_finished_match_nothing(
     assert dispatch.jobs == []  # the finished notice is the head and plans nothing
 
 
-def test_a_move_that_can_need_nothing_is_handled_without_reading_the_meta(
+def test_after_its_creation_a_clockless_match_is_planned_without_reading_the_meta(
     store: RedisEventStore, race_runner: MatchRunner[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Seat 0 is human (no clock), seat 1 a bot: the create notice reads the meta (and keeps the bots and
-    the clock); seat 1's move, after which seat 0 is to act, needs nothing and reads nothing; seat 0's
-    move, after which the bot is to act, reads the meta and plans the bot's turn."""
+    """Seat 0 is human (no clock), seat 1 a bot: the create notice reads the meta (and keeps the game,
+    the bots and the clock); after that nothing reads it: seat 0's move plans the bot's turn, the bot's
+    move the round end, and the round end, after which seat 0 is to act, plans nothing."""
     version = create_match(race_runner, "fx", 2, {1: "random"})
     reads: list[str] = []
     get_meta = store.get_meta
@@ -98,15 +98,27 @@ def test_a_move_that_can_need_nothing_is_handled_without_reading_the_meta(
     assert reads == ["fx"] and dispatch.jobs == []  # create: seat 0 to act, read once
     race_runner.submit("fx", Actor.of_seat(0), Roll(), version, "h0")
     reactor.follower.poll(">")
-    assert reads == ["fx", "fx"] and dispatch.jobs == [
-        Job(JobKind.BOT, "fx", "race", version + 1, 1, "random")
-    ]
+    assert dispatch.jobs == [Job(JobKind.BOT, "fx", "race", version + 1, 1, "random")]
     race_runner.submit("fx", Actor.of_seat(1), Roll(), version + 1, "b1")  # the round ends: a system step
     reactor.follower.poll(">")
-    assert len(reads) == 3 and dispatch.jobs[-1] == Job(JobKind.SYSTEM, "fx", "race", version + 2)
+    assert dispatch.jobs[-1] == Job(JobKind.SYSTEM, "fx", "race", version + 2)
     race_runner.submit("fx", SYSTEM, EndRound(), version + 2, "s1")  # then seat 0, a human, is to act
     reactor.follower.poll(">")
-    assert len(reads) == 3 and len(dispatch.jobs) == 2  # nothing read, nothing planned
+    assert reads == ["fx"] and len(dispatch.jobs) == 2  # read once in all, nothing planned last
+
+
+def test_a_notice_a_later_one_of_the_same_page_superseded_plans_nothing(
+    store: RedisEventStore, race_runner: MatchRunner[Any]
+) -> None:
+    """Two appends of a clockless match read in one page: only the head's jobs are sent."""
+    version = create_match(race_runner, "pg", 2, {1: "random"})
+    dispatch = Dispatch()
+    reactor = _reactor(store, dispatch)
+    reactor.follower.poll(">")  # the create notice: its meta read and kept
+    race_runner.submit("pg", Actor.of_seat(0), Roll(), version, "h0")  # the bot is to act ...
+    race_runner.submit("pg", Actor.of_seat(1), Roll(), version + 1, "b0")  # ... and moved: a round end
+    reactor.follower.poll(">")
+    assert dispatch.jobs == [Job(JobKind.SYSTEM, "pg", "race", version + 2)]
 
 
 def test_a_notice_written_before_progress_was_recorded_is_planned_from_the_state(

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from services.workers.planner import Fixed, Job, JobKind, batches, needs_nothing, plan, seats_back
+from services.workers.planner import Fixed, Job, JobKind, batches, latest, needs_nothing, plan, seats_back
 from shared.decider import Actor, Outcome
 from shared.store import MatchStatus, MemoryEventStore, NewEvent, Progress, StoredEvent, shard_of
 from tests.support.json_codec import JsonCodec
@@ -122,10 +122,30 @@ def test_a_page_s_jobs_go_out_per_queue_in_as_few_even_loads_as_the_size_allows(
 
 def test_only_a_clockless_match_with_no_bot_and_no_system_step_to_act_needs_nothing() -> None:
     fixed = Fixed.of({"bots": json.dumps({"1": "random"}), "turn_seconds": "0"})
-    assert fixed == Fixed(frozenset({1}), 0)
+    assert fixed == Fixed(frozenset({1}), 0, "", ((1, "random"),))
     assert needs_nothing(Progress((0,), False, MatchStatus.ACTIVE), fixed)
     assert needs_nothing(Progress((), False, MatchStatus.FINISHED), fixed)
     assert not needs_nothing(Progress((0, 1), False, MatchStatus.ACTIVE), fixed)  # the bot may act
     assert not needs_nothing(Progress((), True, MatchStatus.ACTIVE), fixed)  # a round end
     clocked = Fixed.of({"turn_seconds": "60"})
     assert not needs_nothing(Progress((0,), False, MatchStatus.ACTIVE), clocked)  # a clock to set
+
+
+def test_a_clockless_match_is_planned_from_its_fixed_meta_as_from_its_meta() -> None:
+    full = meta({1: "random", 3: "mcts"})
+    fixed = Fixed.of({**full, "version": "40", "to_act": "1"})  # what else the meta holds is not kept
+    assert (fixed.game, fixed.levels, fixed.turn_seconds) == ("race", ((1, "random"), (3, "mcts")), 0)
+    for progress in (
+        Progress((1, 3), False, ACTIVE),
+        Progress((), True, ACTIVE),
+        Progress((0,), False, ACTIVE),
+    ):
+        assert plan(progress, 41, fixed.meta(), "m1", 5) == plan(progress, 41, full, "m1", 5)
+
+
+def test_jobs_a_later_append_of_the_page_superseded_are_dropped() -> None:
+    old = Job(JobKind.BOT, "m1", "race", 3, 1, "random")
+    head = [Job(JobKind.BOT, "m1", "race", 5, 1, "random"), Job(JobKind.BOT, "m1", "race", 5, 2, "random")]
+    other = Job(JobKind.SYSTEM, "m2", "race", 2)
+    assert latest([old, other, *head]) == [other, *head]  # both seats acting at once stay, in order
+    assert latest([other]) == [other] and latest([]) == []
