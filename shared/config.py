@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # redis is imported by the functions that make clients: `tabu
 PORTS = {"lobby": 50051, "gateway": 8080}
 # matches whose state a runner keeps folded (``TABULA_STATE_CACHE``; about 10 KB each): a command at
 # the cached version is decided without a read (docs/operations.md, "The state cache")
-STATE_CACHE = 256
+STATE_CACHE = 1024
 
 
 @dataclass(frozen=True, slots=True)

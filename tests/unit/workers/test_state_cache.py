@@ -9,8 +9,8 @@ from services.workers.settings import WorkerSettings
 from shared.config import Settings
 
 
-def test_the_state_cache_follows_the_environment_and_defaults_to_256() -> None:
-    assert Settings.from_env({}).state_cache == 256
+def test_the_state_cache_follows_the_environment_and_defaults_to_1024() -> None:
+    assert Settings.from_env({}).state_cache == 1024
     settings = WorkerSettings.from_env({"TABULA_STATE_CACHE": "9000"})
     assert settings.base.state_cache == 9000
     client = redis.Redis(port=1)  # never connected: building a runner reads nothing
