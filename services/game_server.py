@@ -25,12 +25,12 @@ def build(
     limits = limits if limits is not None else Limits.from_env()
     loaded = load_game(game)
     client = redis_client(settings, limits.redis_connections())
-    # SubmitCommand's appends, on the serving loop: as many at once as the thread pool runs calls
+    # SubmitCommand's rate limits and appends, on the serving loop: as many at once as the pool runs calls
     commands_client = async_redis_client(settings, limits.workers)
     store = RedisEventStore(client, shards=settings.shards, async_client=commands_client)
     runner = MatchRunner(loaded.rules, loaded.codec, store, cache_size=settings.state_cache)
     content = loaded.manifest.content.build if loaded.manifest.content is not None else None
-    limiter = Limiter.from_env(client)
+    limiter = Limiter.from_env(client, async_client=commands_client)
     archive = storage_from_env()  # where finished matches went: Replay / ExportLog read them there
     watch_client = async_redis_client(settings, watch_connections(limits, settings.shards))
     hub = WatchHub(RedisStreamReader(watch_client, store))

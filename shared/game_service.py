@@ -265,15 +265,15 @@ class GameServicer:
     @rpc("game")
     async def SubmitCommand(self, request: Any, context: Any) -> Any:
         """On the serving loop: the checks and the decision are CPU only (a token's claims are
-        kept), and a command at the cached version awaits its one append (``submit_async``); the
-        rate limits and every other path run on the thread pool."""
+        kept), the rate limits and a command at the cached version await their scripts
+        (``check_async``, ``submit_async``); every other path runs on the thread pool."""
         bounds.match_id(request.match_id)
         claims = self._claims(context)
         actor = actor_for(claims, request.match_id)
         if not (actor.is_seat or actor.is_system):
             raise PermissionDenied("spectators cannot send commands")
         if self.limiter is not None and claims.scope is not Scope.SERVICE:
-            await offload(self.limiter.check, "command", context, claims.player_id)
+            await self.limiter.check_async("command", context, claims.player_id)
         bounds.command_id(request.command_id)
         bounds.count(request.expected_version, "expected_version")
         command = self._command(request)

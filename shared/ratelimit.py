@@ -22,6 +22,7 @@ single-slot on Redis Cluster and the buckets spread over the slots.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import os
 import time
@@ -136,42 +137,57 @@ class Limiter:
         quotas: Mapping[str, int] | None = None,
         trusted: Sequence[Network] | None = None,
         lease_s: float = LEASE_S,
+        async_client: Any = None,
     ) -> None:
-        """``None``: the defaults (:data:`RATES`, :data:`QUOTAS`, loopback gateways)."""
+        """``None``: the defaults (:data:`RATES`, :data:`QUOTAS`, loopback gateways). ``async_client``:
+        a ``redis.asyncio`` client of the same Redis, for :meth:`check_async` (without one, that runs
+        :meth:`check` on a thread)."""
         self.rates = dict(rates_from_env({}) if rates is None else rates)
         self.quotas = dict(quotas_from_env({}) if quotas is None else quotas)
         self.trusted = tuple(trusted_from_env({}) if trusted is None else trusted)
         self.lease_ms = int(lease_s * 1000)
         self._bucket = client.register_script(BUCKET_LUA)
         self._lease = client.register_script(LEASE_LUA)
+        self._bucket_async = async_client.register_script(BUCKET_LUA) if async_client is not None else None
         self.client = client
 
     @staticmethod
-    def from_env(client: Any, env: Mapping[str, str] | None = None) -> Limiter:
-        return Limiter(client, rates_from_env(env), quotas_from_env(env), trusted_from_env(env))
+    def from_env(client: Any, env: Mapping[str, str] | None = None, async_client: Any = None) -> Limiter:
+        rates, quotas, trusted = rates_from_env(env), quotas_from_env(env), trusted_from_env(env)
+        return Limiter(client, rates, quotas, trusted, async_client=async_client)
 
     def check(self, action: str, context: Any, identity: str = "") -> None:
         """One ``action`` call (``sign_in``, ``command`` ...): its per-address limit, then its
         per-identity one if it has one. ``context`` is the call's gRPC context."""
         address = client_address(context.peer(), context.invocation_metadata(), self.trusted)
-        self.take(f"{action}_ip", address)
+        for limit, subject in self._takes(action, address, identity):
+            self.take(limit, subject)
+
+    async def check_async(self, action: str, context: Any, identity: str = "") -> None:
+        """:meth:`check` for a caller on an event loop (the rule services' ``SubmitCommand``)."""
+        if self._bucket_async is None:
+            await asyncio.to_thread(self.check, action, context, identity)
+            return
+        address = client_address(context.peer(), context.invocation_metadata(), self.trusted)
+        for limit, subject in self._takes(action, address, identity):
+            rate = self.rates[limit]
+            if rate is not None and subject:
+                reply = await self._bucket_async(keys=[_bucket_key(limit, subject)], args=_bucket_args(rate))
+                _taken(limit, rate, reply)
+
+    def _takes(self, action: str, address: str, identity: str) -> list[tuple[str, str]]:
+        """The limits one ``action`` call takes from: per address, then per identity if it has one."""
+        takes = [(f"{action}_ip", address)]
         if identity and f"{action}_player" in self.rates:
-            self.take(f"{action}_player", identity)
+            takes.append((f"{action}_player", identity))
+        return takes
 
     def take(self, limit: str, subject: str) -> None:
         """One call of ``subject`` (an address or an identity) under ``limit``, or ResourceExhausted."""
         rate = self.rates[limit]
         if rate is None or not subject:
             return
-        key = f"{PREFIX}:{limit}:{subject}"
-        taken, wait_ms = self._bucket(keys=[key], args=[rate.count, repr(rate.count / (rate.per_s * 1000))])
-        if not int(taken):
-            raise ResourceExhausted(
-                "rate_limited",
-                limit,
-                max(int(wait_ms), 1) / 1000,
-                f"too many calls ({limit}: {rate.count} per {rate.per_s:g} s); retry later",
-            )
+        _taken(limit, rate, self._bucket(keys=[_bucket_key(limit, subject)], args=_bucket_args(rate)))
 
     def lease(self, token_id: str) -> WatchLease | None:
         """A watch lease of the token (quota ``watches_per_token``), or ResourceExhausted when it
@@ -210,6 +226,27 @@ class Limiter:
                 yield item
         finally:
             lease.release()
+
+
+def _bucket_key(limit: str, subject: str) -> str:
+    return f"{PREFIX}:{limit}:{subject}"
+
+
+def _bucket_args(rate: Rate) -> list[Any]:
+    """BUCKET_LUA's ARGV: the capacity and the refill per ms."""
+    return [rate.count, repr(rate.count / (rate.per_s * 1000))]
+
+
+def _taken(limit: str, rate: Rate, reply: Sequence[Any]) -> None:
+    """The bucket script's reply: a token taken, or ResourceExhausted saying when one will be there."""
+    taken, wait_ms = reply
+    if not int(taken):
+        raise ResourceExhausted(
+            "rate_limited",
+            limit,
+            max(int(wait_ms), 1) / 1000,
+            f"too many calls ({limit}: {rate.count} per {rate.per_s:g} s); retry later",
+        )
 
 
 @dataclass

@@ -4,6 +4,7 @@ guest names that expire with their identity."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from typing import Any
 import grpc
 import pytest
 import redis
+import redis.asyncio
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 from tabula.lobby.v1 import lobby_pb2 as pb
@@ -23,7 +25,7 @@ from services.lobby.adapters import keys
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from shared.errors import ResourceExhausted, error_info
 from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, start_server
+from shared.grpc_server import RunningServer, on_loop, start_server
 from shared.ratelimit import RATES, Limiter, Rate
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
@@ -87,6 +89,45 @@ def test_two_lobby_instances_share_one_bucket(make_lobby: LobbyFactory, redis_cl
         stub.SignInGuest(sign_in_request(), timeout=5)
     for stub in (first, second):
         limited(lambda s=stub: s.SignInGuest(sign_in_request(), timeout=5), "sign_in_ip")
+
+
+def test_a_limiter_on_an_event_loop_takes_from_the_same_buckets(redis_client: redis.Redis) -> None:
+    kwargs = redis_client.connection_pool.connection_kwargs
+    chosen = limiter(redis_client, command_ip="4/60", command_player="2/60")
+    context = Peer("ipv4:127.0.0.1:4000")
+
+    async def calls() -> tuple[ResourceExhausted, ResourceExhausted]:
+        looped = redis.asyncio.Redis(host=kwargs["host"], port=kwargs["port"])
+        limits = Limiter(redis_client, chosen.rates, chosen.quotas, async_client=looped)
+        try:
+            await limits.check_async("command", context, "p1")
+            limits.check("command", context, "p1")  # the same buckets, through the synchronous client
+            with pytest.raises(ResourceExhausted) as by_player:
+                await limits.check_async("command", context, "p1")
+            await limits.check_async("command", context, "p2")  # another player: the address's fourth
+            with pytest.raises(ResourceExhausted) as by_address:
+                await limits.check_async("command", context, "p3")
+            return by_player.value, by_address.value
+        finally:
+            await looped.aclose()
+
+    by_player, by_address = asyncio.run(calls())
+    assert (by_player.limit, by_player.reason) == ("command_player", "rate_limited")
+    assert (by_address.limit, by_address.reason) == ("command_ip", "rate_limited")
+    assert 0 < by_player.retry_after_s <= 30 and 0 < by_address.retry_after_s <= 15
+
+
+class Peer:
+    """The parts of a gRPC context the limiter reads."""
+
+    def __init__(self, peer: str) -> None:
+        self._peer = peer
+
+    def peer(self) -> str:
+        return self._peer
+
+    def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+        return ()
 
 
 def test_the_limiter_itself_refuses_with_the_limit_and_a_delay(redis_client: redis.Redis) -> None:
@@ -229,12 +270,24 @@ def serve_race(client: redis.Redis, limits: Limiter) -> RunningServer:
     return start_server([GameServicer(runner, game.modules, SIGNER, limiter=limits).registration()])
 
 
-@pytest.fixture
-def limited_race(race_pb: Any, redis_client: redis.Redis) -> Iterator[RunningServer]:
-    """The race rule service with limits: 3 commands per player a minute, 1 watch per token."""
-    running = serve_race(redis_client, limiter(redis_client, watches=1, command_player="3/60"))
+@pytest.fixture(params=["async", "sync"])
+def limited_race(
+    race_pb: Any, redis_client: redis.Redis, request: pytest.FixtureRequest
+) -> Iterator[RunningServer]:
+    """The race rule service with limits: 3 commands per player a minute, 1 watch per token; its
+    SubmitCommand takes from the buckets with a ``redis.asyncio`` client as a deployed one does, or
+    without one (on a thread)."""
+    kwargs = redis_client.connection_pool.connection_kwargs
+    looped = (
+        redis.asyncio.Redis(host=kwargs["host"], port=kwargs["port"]) if request.param == "async" else None
+    )
+    chosen = limiter(redis_client, watches=1, command_player="3/60")
+    limits = Limiter(redis_client, chosen.rates, chosen.quotas, async_client=looped)
+    running = serve_race(redis_client, limits)
     yield running
     running.stop(0)
+    if looped is not None:
+        on_loop(looped.aclose(), 10)
 
 
 def test_commands_and_watches_on_the_rule_service_are_limited(
