@@ -181,7 +181,7 @@ class RedisEventStore:
         self.client: Any = client
         self.shards = shards
         self._append = client.register_script(APPEND_LUA)
-        self._append_async: Any = async_client.register_script(APPEND_LUA) if async_client else None
+        self._append_async: Any = None if async_client is None else async_client.register_script(APPEND_LUA)
         self._delete = client.register_script(DELETE_LUA)
         self._raw = _unparsed_xrange(client)
 
