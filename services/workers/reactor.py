@@ -85,14 +85,18 @@ def celery_dispatch(app: Celery, batch: int = 1) -> Dispatch:
     run by ``tabula.jobs``)."""
 
     def send(jobs: Sequence[Job]) -> None:
-        for queue, load in batches(jobs, batch):
-            if len(load) == 1:
-                (job,) = load
-                app.send_task(job.task_name, args=job.args(), queue=queue, task_id=job.task_id)
-            else:
-                work = [[job.task_name, job.args()] for job in load]
-                task_id = f"{load[0].task_id}+{len(load) - 1}"
-                app.send_task(BATCH_TASK, args=[work], queue=queue, task_id=task_id)
+        with app.producer_or_acquire() as producer:  # one producer for the whole page
+            for queue, load in batches(jobs, batch):
+                if len(load) == 1:
+                    (job,) = load
+                    name, args, task_id = job.task_name, job.args(), job.task_id
+                else:
+                    name, args = BATCH_TASK, [[[job.task_name, job.args()] for job in load]]
+                    task_id = f"{load[0].task_id}+{len(load) - 1}"
+                # the arguments are short lists of ids and numbers: their plain repr is the message's
+                # argsrepr (Celery's own saferepr costs a tenth of sending a task)
+                options = {"queue": queue, "task_id": task_id, "producer": producer}
+                app.send_task(name, args=args, argsrepr=repr(args), kwargsrepr="{}", **options)
 
     return send
 

@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 from celery import Celery
+from kombu import Connection
 
 from services.games import load_game
+from services.workers.broker import TRANSPORT
 from services.workers.celery_app import configure
 from services.workers.settings import WorkerSettings
 from shared.runner import MatchRunner
@@ -59,3 +61,16 @@ def test_the_workers_use_the_fixed_transport_for_a_redis_broker() -> None:
     app = Celery("broker-test")
     configure(app, WorkerSettings.from_env({"REDIS_URL": "redis://127.0.0.1:1/0"}))
     assert app.connection_for_write().transport_cls == "services.workers.broker:Transport"
+
+
+def test_a_broker_channel_keeps_one_client_per_pool(redis_url: str) -> None:
+    """kombu built a client for every command; the channel keeps one per pool, and builds its next
+    pool (and client) as before once the pools are let go."""
+    with Connection(redis_url, transport=TRANSPORT) as connection:
+        channel: Any = connection.default_channel
+        first = channel._create_client()
+        assert channel._create_client() is first and first.connection_pool is channel.pool
+        channel._disconnect_pools()  # what a lost connection does
+        again = channel._create_client()
+        assert again is not first and again.connection_pool is channel.pool
+        assert again.ping()

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import signal
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -74,11 +75,16 @@ def test_timeout_tasks_are_sent_without_a_countdown() -> None:
         def send_task(self, name: str, **options: Any) -> None:
             self.calls.append({"name": name, **options})
 
+        @contextmanager
+        def producer_or_acquire(self) -> Iterator[str]:
+            yield "the page's producer"
+
     app = App()
     celery_dispatch(app)([Job(JobKind.TIMER, "m1", "race", 4, 1, countdown=7 * DAY)])
     (call,) = app.calls
     assert call["name"] == "tabula.turn_timeout" and call["task_id"] == "timer:m1:4:1"
     assert "countdown" not in call and "eta" not in call
+    assert call["producer"] == "the page's producer" and call["argsrepr"] == repr(["m1", "race", 1, 4])
 
 
 def test_a_clock_planned_by_one_reactor_is_fired_by_its_successor_once_across_instances(
