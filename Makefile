@@ -44,8 +44,8 @@ proto-update: install
 run: proto
 	$(PY) -m services.cli run
 
-# Two pytest-xdist workers (the machine and CI have 2 cores): ~9 min for the whole suite on a loaded
-# machine instead of ~20 serially. `make test PYTEST_JOBS=` runs it in one process.
+# Two pytest-xdist workers (the machine and CI have 2 cores): 8 to 13 min for the whole suite (2026-12-01,
+# by machine) instead of ~20 serially. `make test PYTEST_JOBS=` runs it in one process.
 PYTEST_JOBS ?= -n 2
 
 test: proto $(TEST_STAMP) browser node

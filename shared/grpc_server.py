@@ -40,6 +40,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent import futures
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeAlias, TypeVar
 
@@ -127,39 +128,41 @@ def failure(err: BaseException, service: str, method: str) -> grpc.Status:
     return to_status(mapped, f"tabula.{service}")
 
 
+@contextmanager
+def _recorded(service: str, method: str) -> Iterator[None]:
+    """One unary call's metrics and error mapping, around its body (which ends with the response)."""
+    started = time.perf_counter()
+    try:
+        yield
+    except Exception as err:  # every domain error is mapped; the rest is INTERNAL
+        raise Aborted(failure(err, service, method)) from None
+    finally:
+        RPC_SECONDS.labels(service, method).observe(time.perf_counter() - started)
+    RPCS.labels(service, method, "OK").inc()
+
+
 def rpc(service: str) -> Callable[[F], F]:
     """Decorate a unary servicer method: bounds on the request, metrics, and the error table. A plain
     method runs on the server's thread pool; an ``async def`` one on the serving loop."""
 
     def wrap(method: F) -> F:
+        name = method.__name__
         if inspect.iscoroutinefunction(method):
 
             @functools.wraps(method)
             async def async_handler(self: Any, request: Any, context: Any) -> Any:
-                started = time.perf_counter()
-                try:
+                with _recorded(service, name):
                     check_request(request)
                     response = await method(self, request, context)
-                except Exception as err:
-                    raise Aborted(failure(err, service, method.__name__)) from None
-                finally:
-                    RPC_SECONDS.labels(service, method.__name__).observe(time.perf_counter() - started)
-                RPCS.labels(service, method.__name__, "OK").inc()
                 return response
 
             return async_handler  # type: ignore[return-value]
 
         @functools.wraps(method)
         def handler(self: Any, request: Any, context: Any) -> Any:
-            started = time.perf_counter()
-            try:
+            with _recorded(service, name):
                 check_request(request)
                 response = method(self, request, context)
-            except Exception as err:  # every domain error is mapped; the rest is INTERNAL
-                raise Aborted(failure(err, service, method.__name__)) from None
-            finally:
-                RPC_SECONDS.labels(service, method.__name__).observe(time.perf_counter() - started)
-            RPCS.labels(service, method.__name__, "OK").inc()
             return response
 
         return handler  # type: ignore[return-value]

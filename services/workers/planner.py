@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,12 +115,6 @@ class Fixed:
             frozenset(levels), turn_seconds(meta), meta.get("game", ""), tuple(sorted(levels.items()))
         )
 
-    def meta(self) -> dict[str, str]:
-        """The meta :func:`plan` reads of a match without a turn clock: all fixed at creation (no seat
-        of such a match is ever marked away: only a clock's timeout does that)."""
-        bots = json.dumps({str(seat): level for seat, level in self.levels})
-        return {"game": self.game, "bots": bots, "turn_seconds": str(self.turn_seconds)}
-
 
 def needs_nothing(progress: Progress, fixed: Fixed) -> bool:
     """Whether a notice with ``progress`` can need nothing, whatever the rest of the meta says: no turn
@@ -133,17 +127,31 @@ def needs_nothing(progress: Progress, fixed: Fixed) -> bool:
 def plan(
     progress: Progress, version: int, meta: Mapping[str, str], match_id: str, away_seconds: int
 ) -> list[Job]:
-    """The jobs the match at ``version`` needs; none once it is over.
+    """The jobs the match at ``version`` needs, from its meta (see :func:`plan_fixed`)."""
+    return plan_fixed(progress, version, match_id, Fixed.of(meta), away_seats(meta), away_seconds)
+
+
+def plan_fixed(
+    progress: Progress,
+    version: int,
+    match_id: str,
+    fixed: Fixed,
+    away: Set[int] = frozenset(),
+    away_seconds: int = 0,
+) -> list[Job]:
+    """The jobs the match at ``version`` needs; none once it is over. ``fixed``: its game, bots and
+    clock; ``away``: its seats marked away (none in a match without a clock: only a clock's timeout
+    marks one, so such a match is planned from ``fixed`` alone).
 
     A pending system step comes first: while it is due nobody else may act (the rules list
     only SYSTEM then), so no seat job is planned beside it.
     """
     if progress.status is MatchStatus.FINISHED:
         return []
-    game = meta.get("game", "")
+    game = fixed.game
     if progress.system:
         return [Job(JobKind.SYSTEM, match_id, game, version)]
-    bots, clock, away = bot_levels(meta), turn_seconds(meta), away_seats(meta)
+    bots, clock = dict(fixed.levels), fixed.turn_seconds
     jobs = []
     for seat in progress.to_act:
         if seat in bots:

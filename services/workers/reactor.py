@@ -54,6 +54,7 @@ from services.workers.planner import (
     latest,
     needs_nothing,
     plan,
+    plan_fixed,
     seats_back,
     turn_seconds,
 )
@@ -152,8 +153,7 @@ class Reactor:
             if needs_nothing(notice.progress, fixed):
                 NOTICES.labels("nothing_to_plan").inc()
                 return
-            jobs = plan(notice.progress, notice.last_version, fixed.meta(), notice.match_id, 0)
-            for job in jobs:
+            for job in plan_fixed(notice.progress, notice.last_version, notice.match_id, fixed):
                 self.enqueue(job)
             NOTICES.labels("planned_from_notice").inc()
             return

@@ -6,7 +6,17 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from services.workers.planner import Fixed, Job, JobKind, batches, latest, needs_nothing, plan, seats_back
+from services.workers.planner import (
+    Fixed,
+    Job,
+    JobKind,
+    batches,
+    latest,
+    needs_nothing,
+    plan,
+    plan_fixed,
+    seats_back,
+)
 from shared.decider import Actor, Outcome
 from shared.store import MatchStatus, MemoryEventStore, NewEvent, Progress, StoredEvent, shard_of
 from tests.support.json_codec import JsonCodec
@@ -140,7 +150,7 @@ def test_a_clockless_match_is_planned_from_its_fixed_meta_as_from_its_meta() -> 
         Progress((), True, ACTIVE),
         Progress((0,), False, ACTIVE),
     ):
-        assert plan(progress, 41, fixed.meta(), "m1", 5) == plan(progress, 41, full, "m1", 5)
+        assert plan_fixed(progress, 41, "m1", fixed) == plan(progress, 41, full, "m1", 5)
 
 
 def test_jobs_a_later_append_of_the_page_superseded_are_dropped() -> None:
