@@ -19,7 +19,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from shared.codec import CodecError, from_plain, to_plain
@@ -41,6 +41,7 @@ from shared.wire import schema_of
 S = TypeVar("S")
 # Runs a blocking call off the event loop and awaits it: ``asyncio.to_thread``, or a server's own pool.
 Offload = Callable[..., Awaitable[Any]]
+Hold = Callable[[Progress], bool]  # whether the writer plays the next move itself (Progress.held)
 
 
 class EventCodec(Protocol):
@@ -233,8 +234,12 @@ class MatchRunner(Generic[S]):
         expected_version: int,
         command_id: str,
         actor_label: str | None = None,
+        hold: Hold | None = None,
     ) -> Submitted[S]:
         """Decide and append one command. A retried command id returns its first result.
+
+        ``hold``, given the progress the command leads to, says whether the caller will play the next
+        move itself: the append then records it as held (a bot chain, ``Progress.held``).
 
         Fast path: when the cached state is at ``expected_version``, the command is decided on it
         and appended in one round trip: the append script looks the command id up (a retry gets the
@@ -251,10 +256,10 @@ class MatchRunner(Generic[S]):
         cached = self.cached(match_id)
         if cached is not None and cached.version == expected_version:
             try:
-                return self._apply(match_id, cached, actor, command, command_id, actor_label)
+                return self._apply(match_id, cached, actor, command, command_id, actor_label, hold)
             except (RuleViolation, VersionConflict):
                 pass  # decided on a state the log may have passed: decide again on the head
-        return self._checked(match_id, actor, command, expected_version, command_id, actor_label)
+        return self._checked(match_id, actor, command, expected_version, command_id, actor_label, hold)
 
     async def submit_async(
         self,
@@ -300,6 +305,7 @@ class MatchRunner(Generic[S]):
         expected_version: int,
         command_id: str,
         actor_label: str | None,
+        hold: Hold | None = None,
     ) -> Submitted[S]:
         """The command decided on the head read from the store (the cache missed or was passed)."""
         seen = self.store.command_result(match_id, command_id)
@@ -312,14 +318,23 @@ class MatchRunner(Generic[S]):
                 return self._duplicate(match_id, seen)
             raise VersionConflict(match_id, expected_version, loaded.version)
         at_head = Cached(loaded.state, loaded.version, int(loaded.meta["seed"]))
-        return self._apply(match_id, at_head, actor, command, command_id, actor_label)
+        return self._apply(match_id, at_head, actor, command, command_id, actor_label, hold)
 
     def _apply(
-        self, match_id: str, at: Cached[S], actor: Actor, command: Any, command_id: str, label: str | None
+        self,
+        match_id: str,
+        at: Cached[S],
+        actor: Actor,
+        command: Any,
+        command_id: str,
+        label: str | None,
+        hold: Hold | None = None,
     ) -> Submitted[S]:
         """Decide on ``at`` and append at its version; the state the events make is cached for the
         next command."""
         state, envelopes, progress = self._decide(at, actor, command, label)
+        if hold is not None and hold(progress):
+            progress = replace(progress, held=True)
         result = self.store.append(match_id, at.version, envelopes, command_id, progress=progress)
         if result.duplicate:  # a concurrent retry of the same command won the race
             return self._duplicate(match_id, result)

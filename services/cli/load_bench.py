@@ -348,10 +348,7 @@ HUMAN = "seat:0"
 def bot_lags(events: Sequence[StoredEvent]) -> list[float]:
     """Milliseconds from each command of seat 0 to the next bot move (server times), for the
     commands after which a bot moves before seat 0 does again."""
-    commands: list[tuple[str, str, int]] = []  # command id, actor, server time of its first event
-    for event in events:
-        if not commands or commands[-1][0] != event.command_id:
-            commands.append((event.command_id, event.actor, event.server_time_ms))
+    commands = _commands(events)
     lags: list[float] = []
     for index, (_, actor, at) in enumerate(commands):
         if actor != HUMAN:
@@ -363,6 +360,34 @@ def bot_lags(events: Sequence[StoredEvent]) -> list[float]:
             if after == HUMAN:
                 break
     return lags
+
+
+def turn_lags(events: Sequence[StoredEvent]) -> list[float]:
+    """Milliseconds from each command of seat 0 to the last bot or system move before seat 0's next
+    command (server times): how long the player waits for the bots' whole reply, for the commands
+    after which a bot moves before seat 0 does again."""
+    commands = _commands(events)
+    lags: list[float] = []
+    for index, (_, actor, at) in enumerate(commands):
+        if actor != HUMAN:
+            continue
+        reply: list[tuple[str, int]] = []
+        for _, after, then in commands[index + 1 :]:
+            if after == HUMAN:
+                if any(who.startswith("bot:") for who, _ in reply):
+                    lags.append(float(reply[-1][1] - at))
+                break
+            reply.append((after, then))
+    return lags
+
+
+def _commands(events: Sequence[StoredEvent]) -> list[tuple[str, str, int]]:
+    """(command id, actor, server time of its first event) of each command in ``events``."""
+    commands: list[tuple[str, str, int]] = []
+    for event in events:
+        if not commands or commands[-1][0] != event.command_id:
+            commands.append((event.command_id, event.actor, event.server_time_ms))
+    return commands
 
 
 def _human_turn(meta: Mapping[str, str]) -> bool:
@@ -419,7 +444,9 @@ def bot_lag(address: str, calls: Calls, store: RedisEventStore, matches: int, se
                         acting.add(match_id)
                         pool.submit(move, match_id)
                 time.sleep(0.05)
-    lags = [lag for match_id in match_ids for lag in bot_lags(store.read(match_id))]
+    logs = [store.read(match_id) for match_id in match_ids]
+    lags = [lag for log in logs for lag in bot_lags(log)]
+    turns = [lag for log in logs for lag in turn_lags(log)]
     _settle(store, match_ids, 60.0)
     p99 = percentile(lags, 0.99)
     name = f"load.m{matches}"
@@ -427,6 +454,8 @@ def bot_lag(address: str, calls: Calls, store: RedisEventStore, matches: int, se
         Result(f"{name}.bot_lag_p50_ms", percentile(lags, 0.5), "ms"),
         Result(f"{name}.bot_lag_p99_ms", p99, "ms", "< 1000", p99 < 1000),
         Result(f"{name}.bot_lag_samples", len(lags), "moves"),
+        Result(f"{name}.turn_lag_p50_ms", percentile(turns, 0.5), "ms"),
+        Result(f"{name}.turn_lag_p99_ms", percentile(turns, 0.99), "ms"),
         Result(f"{name}.human_moves", moves["done"], "moves"),
         Result(f"{name}.human_move_errors", sum(failures.values()), "calls"),
         *(Result(f"{name}.human_move_errors.{code}", n, "calls") for code, n in sorted(failures.items())),

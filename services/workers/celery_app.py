@@ -97,7 +97,8 @@ def _done(task: str, match_id: str, version: int, result: jobs.Result) -> str:
 
 def _bot_turn(match_id: str, game: str, seat: int, version: int, level: str) -> str:
     ctx = context.current()
-    result = jobs.play_bot_turn(ctx.runner(game), match_id, seat, version, level, ctx.settings.mcts)
+    chain, runner = ctx.settings.bot_chain, ctx.runner(game)
+    result = jobs.play_bot_turn(runner, match_id, seat, version, level, ctx.settings.mcts, chain)
     return _done("bot_turn", match_id, version, result)
 
 

@@ -18,11 +18,11 @@ import logging
 from typing import Any
 
 from services.workers.bots import Budget, bot_rng, make_bot
-from services.workers.planner import away_key
+from services.workers.planner import away_key, bot_levels, chained_seat
 from shared.decider import SYSTEM, Actor
 from shared.observability import log_fields
-from shared.runner import Loaded, MatchRunner
-from shared.store import VersionConflict
+from shared.runner import Hold, Loaded, MatchRunner, Submitted, progress_of
+from shared.store import Progress, VersionConflict
 
 log = logging.getLogger(__name__)
 TIMEOUT_LEVEL = "greedy"
@@ -67,12 +67,18 @@ def _submit(
     version: int,
     command_id: str,
     label: str,
-) -> Result:
+    hold: Hold | None = None,
+) -> Result | Submitted[Any]:
+    """The append's outcome: the submitted command, or why nothing was written."""
     try:
-        done = runner.submit(match_id, actor, command, version, command_id, actor_label=label)
+        done = runner.submit(match_id, actor, command, version, command_id, actor_label=label, hold=hold)
     except VersionConflict:
         return Result.STALE  # someone else moved between our load and our append
-    return Result.DUPLICATE if done.duplicate else Result.APPLIED
+    return Result.DUPLICATE if done.duplicate else done
+
+
+def _result(outcome: Result | Submitted[Any]) -> Result:
+    return outcome if isinstance(outcome, Result) else Result.APPLIED
 
 
 def _bot_move(runner: MatchRunner[Any], loaded: Loaded[Any], seat: int, level: str, budget: Budget) -> Any:
@@ -82,15 +88,64 @@ def _bot_move(runner: MatchRunner[Any], loaded: Loaded[Any], seat: int, level: s
 
 
 def play_bot_turn(
-    runner: MatchRunner[Any], match_id: str, seat: int, version: int, level: str, budget: Budget
+    runner: MatchRunner[Any],
+    match_id: str,
+    seat: int,
+    version: int,
+    level: str,
+    budget: Budget,
+    chain: int = 1,
 ) -> Result:
-    """A bot seat's move at ``version``."""
+    """A bot seat's move at ``version``; the first move's result.
+
+    A bot chain: up to ``chain`` moves in all, while a move leaves one bot seat alone to act (no
+    system step, nobody else), this job plays that seat's move too, on the state it just made, with
+    no task, no reactor and no load in between. Each such append is recorded as held
+    (``Progress.held``), so the reactor plans no job for it; the chain's last move is not held and is
+    planned as usual. A job that finds its match moved on to a held head (its own chain retried or
+    redelivered after an append landed) plays the chain on from there: deterministic command ids
+    keep any race between two such jobs to one append per version. If the chain stops for good (its
+    worker lost), the sweeper plans the held head like any other stalled one.
+    """
     checked = _check(runner, match_id, version, Actor.of_seat(seat))
+    if checked is Result.STALE:
+        resumed = _held_head(runner, match_id)
+        if resumed is None:
+            return Result.STALE
+        checked, seat = resumed
+        level = bot_levels(checked.meta)[seat]
     if isinstance(checked, Result):
         return checked
-    command = _bot_move(runner, checked, seat, level, budget)
-    command_id = bot_command_id(match_id, version, seat)
-    return _submit(runner, match_id, Actor.of_seat(seat), command, version, command_id, f"bot:{seat}:{level}")
+    levels = bot_levels(checked.meta)
+
+    def holds(progress: Progress) -> bool:
+        return chained_seat(progress, levels) is not None
+
+    loaded, moves, results = checked, max(chain, 1), []
+    for move in range(moves):
+        last = move == moves - 1
+        command = _bot_move(runner, loaded, seat, level, budget)
+        command_id, label = bot_command_id(match_id, loaded.version, seat), f"bot:{seat}:{level}"
+        actor, hold = Actor.of_seat(seat), None if last else holds
+        done = _submit(runner, match_id, actor, command, loaded.version, command_id, label, hold)
+        results.append(_result(done))
+        if last or isinstance(done, Result):
+            break
+        following = chained_seat(progress_of(runner.rules, done.state), levels)
+        if following is None:
+            break
+        seat, level, loaded = following, levels[following], Loaded(done.state, done.last_version, loaded.meta)
+    return results[0]
+
+
+def _held_head(runner: MatchRunner[Any], match_id: str) -> tuple[Loaded[Any], int] | None:
+    """The match's head and the bot seat to play, if the head is held (a chain to go on with)."""
+    loaded = runner.load(match_id)
+    progress = Progress.parse(loaded.meta)
+    if progress is None or not progress.held or int(loaded.meta.get("version") or 0) != loaded.version:
+        return None
+    seat = chained_seat(progress, bot_levels(loaded.meta))
+    return None if seat is None else (loaded, seat)
 
 
 def apply_system_step(runner: MatchRunner[Any], match_id: str, version: int) -> Result:
@@ -100,7 +155,7 @@ def apply_system_step(runner: MatchRunner[Any], match_id: str, version: int) -> 
         return checked
     legal = runner.rules.legal_commands(checked.state, SYSTEM)
     command_id = system_command_id(match_id, version)
-    return _submit(runner, match_id, SYSTEM, legal[0], version, command_id, str(SYSTEM))
+    return _result(_submit(runner, match_id, SYSTEM, legal[0], version, command_id, str(SYSTEM)))
 
 
 def expire_turn(runner: MatchRunner[Any], match_id: str, seat: int, version: int, budget: Budget) -> Result:
@@ -118,7 +173,7 @@ def expire_turn(runner: MatchRunner[Any], match_id: str, seat: int, version: int
         return checked
     command = _bot_move(runner, checked, seat, TIMEOUT_LEVEL, budget)
     label = f"timeout:{seat}:{TIMEOUT_LEVEL}"
-    result = _submit(runner, match_id, Actor.of_seat(seat), command, version, command_id, label)
+    result = _result(_submit(runner, match_id, Actor.of_seat(seat), command, version, command_id, label))
     if result in (Result.APPLIED, Result.DUPLICATE):
         _mark_away(runner, match_id, seat)
     return result

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Iterable, Mapping, Sequence, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from shared.store import MatchStatus, Progress, StoredEvent
@@ -144,7 +144,8 @@ def plan_fixed(
     marks one, so such a match is planned from ``fixed`` alone).
 
     A pending system step comes first: while it is due nobody else may act (the rules list
-    only SYSTEM then), so no seat job is planned beside it.
+    only SYSTEM then), so no seat job is planned beside it. A held notice (``Progress.held``) needs
+    no bot job: the worker that wrote it plays the next bot move itself (:func:`chained_seat`).
     """
     if progress.status is MatchStatus.FINISHED:
         return []
@@ -155,11 +156,23 @@ def plan_fixed(
     jobs = []
     for seat in progress.to_act:
         if seat in bots:
+            if progress.held:
+                continue
             jobs.append(Job(JobKind.BOT, match_id, game, version, seat, bots[seat]))
         elif clock > 0:
             seconds = min(clock, away_seconds) if seat in away else clock
             jobs.append(Job(JobKind.TIMER, match_id, game, version, seat, countdown=float(seconds)))
     return jobs
+
+
+def chained_seat(progress: Progress, levels: Mapping[int, str]) -> int | None:
+    """The bot seat a worker that just moved may play next itself (a bot chain): the only seat to act,
+    a bot's, with no system step pending in an active match; None otherwise. Seats acting at once
+    are left to the reactor, one job each, as are system steps and people."""
+    if progress.status is MatchStatus.ACTIVE and not progress.system and len(progress.to_act) == 1:
+        seat = progress.to_act[0]
+        return seat if seat in levels else None
+    return None
 
 
 def latest(jobs: Sequence[Job]) -> list[Job]:
@@ -175,11 +188,14 @@ def latest(jobs: Sequence[Job]) -> list[Job]:
 def plan_head(meta: Mapping[str, str], match_id: str, away_seconds: int) -> list[Job]:
     """The jobs the match needs at its head, from its meta alone (the sweeper's view).
 
-    None without recorded progress (a match only ever written by bare appends, e.g. imported).
+    None without recorded progress (a match only ever written by bare appends, e.g. imported). A held
+    head is planned as any other: the sweeper looks only at a match that made no progress for a
+    while, so the chain that held it has stopped (its worker lost, or a retry that gave up).
     """
     progress = Progress.parse(meta)
     if progress is None:
         return []
+    progress = replace(progress, held=False)
     return plan(progress, int(meta.get("version") or 0), meta, match_id, away_seconds)
 
 

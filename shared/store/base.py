@@ -89,7 +89,7 @@ class MatchStatus(enum.StrEnum):
     FINISHED = "finished"
 
 
-PROGRESS_KEYS = ("to_act", "system", "status", "outcome")
+PROGRESS_KEYS = ("to_act", "system", "status", "outcome", "held")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,19 +100,27 @@ class Progress:
     outbox notice, so the reactor and the lobby never load game code to learn who is to act,
     whether a system step is due, or how a finished match ended. Plain fields (``fields()``):
     ``to_act`` "0,2" (seats, may be empty), ``system`` "1" / "0", ``status`` "active" /
-    "finished", and once finished ``outcome`` = ``{"scores": [...], "placings": [...]}``.
+    "finished", once finished ``outcome`` = ``{"scores": [...], "placings": [...]}``, and ``held``
+    "1" / "0".
+
+    ``held``: the writer plays the next move itself, so nobody is to plan it. A bot worker sets it
+    when its move leaves one bot seat to act and it plays that one too (a bot chain,
+    docs/workers.md); the reactor then plans no bot job for the notice. Absent (older notices and
+    metas) means not held.
     """
 
     to_act: tuple[int, ...]  # seats that may act now
     system: bool  # a round, period or game end is pending
     status: MatchStatus
     outcome: Outcome | None = None  # set exactly when finished
+    held: bool = False  # the writer plays on (see above)
 
     def fields(self) -> dict[str, str]:
         out = {
             "to_act": ",".join(str(seat) for seat in self.to_act),
             "system": "1" if self.system else "0",
             "status": self.status.value,
+            "held": "1" if self.held else "0",  # always written: a meta keeps no stale "1"
         }
         if self.outcome is not None:
             scores, placings = list(self.outcome.scores), list(self.outcome.placings)
@@ -130,7 +138,8 @@ class Progress:
             plain = json.loads(raw)
             outcome = Outcome(tuple(plain["scores"]), tuple(plain["placings"]))
         seats = tuple(int(seat) for seat in fields["to_act"].split(",") if seat)
-        return Progress(seats, fields.get("system") == "1", MatchStatus(fields["status"]), outcome)
+        system, held = fields.get("system") == "1", fields.get("held") == "1"
+        return Progress(seats, system, MatchStatus(fields["status"]), outcome, held)
 
 
 @dataclass(frozen=True, slots=True)

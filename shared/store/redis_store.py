@@ -34,7 +34,7 @@ from shared.store.base import (
 #       finished-match index (sorted set).
 # ARGV: match id, expected version, command id, event count, meta pair count, progress pair count,
 #       meta pairs..., progress pairs..., then per event: type, payload, visibility, actor, schema version.
-# Progress pairs (to_act, system, status, outcome) go both into the meta and into the notice.
+# Progress pairs (to_act, system, status, outcome, held) go both into the meta and into the notice.
 # Their status keeps the shard's active-match index: active -> score = now (ms), finished -> removed
 # and added to the finished index, score = the ms part of the finishing notice's id (the archiver
 # compares it with what every outbox group has acknowledged).

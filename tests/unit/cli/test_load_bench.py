@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from services.cli.load_bench import PROFILES, bot_lags, percentile, profile_from_env, stack_env
+from services.cli.load_bench import PROFILES, bot_lags, percentile, profile_from_env, stack_env, turn_lags
 from shared.store import StoredEvent
 
 
@@ -28,6 +28,8 @@ def test_a_bot_lag_runs_from_seat_0_to_the_next_bot_move_past_system_steps() -> 
         event(10, "h4", "seat:0", 1300),  # nobody after it yet
     ]
     assert bot_lags(log) == [300.0, 50.0]
+    # the whole reply: h1 to b2 (the last move before h2), h3 to b3; h2 had no reply, h4 none yet
+    assert turn_lags(log) == [800.0, 50.0]
 
 
 def test_percentile_by_nearest_rank() -> None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from services.workers.bots import Budget
-from services.workers.jobs import Result, apply_system_step, expire_turn, play_bot_turn
+from services.workers.jobs import Result, apply_system_step, bot_command_id, expire_turn, play_bot_turn
 from shared.decider import Actor
 from shared.runner import MatchRunner
+from shared.store import shard_of
 from tests.support.race.rules import Roll
-from tests.unit.workers.conftest import create
+from tests.unit.workers.conftest import create, make_runner
 
 BUDGET = Budget(seconds=1.0, iterations=20)
 
@@ -21,6 +22,58 @@ def test_a_bot_turn_is_applied_once(runner: MatchRunner[Any]) -> None:
     assert play_bot_turn(runner, "m1", 0, version, "greedy", BUDGET) is Result.STALE
     assert runner.store.version("m1") == after
     assert runner.store.read("m1", after)[0].actor == "bot:0:greedy"
+
+
+def _held(runner: MatchRunner[Any]) -> list[tuple[str, bool]]:
+    """(actor of the append, whether its notice is held), for every append after the match's creation."""
+    notices = runner.store.read_outbox(shard_of("m1", runner.store.shards))[1:]
+    out = []
+    for notice in notices:
+        (event,) = runner.store.read("m1", notice.first_version, notice.last_version)
+        assert notice.progress is not None
+        out.append((event.actor, notice.progress.held))
+    return out
+
+
+def test_a_bot_chain_plays_each_bot_seat_alone_to_act_in_one_job(runner: MatchRunner[Any]) -> None:
+    """Three bots in a row: one job plays all three, holding the first two appends (nobody plans the
+    next move); the third leaves a round end, a system step, to the reactor. Each move is the one its
+    own job would have played (the bot's RNG depends on the match, the version and the seat only)."""
+    bots = {"0": "random", "1": "random", "2": "greedy"}
+    version = create(runner, seats=3, bots=bots)
+    assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, chain=4) is Result.APPLIED
+    assert _held(runner) == [("bot:0:random", True), ("bot:1:random", True), ("bot:2:greedy", False)]
+    assert runner.store.get_meta("m1")["system"] == "1"
+    one_by_one = make_runner()
+    create(one_by_one, seats=3, bots=bots)
+    for seat, level in enumerate(bots.values()):
+        assert play_bot_turn(one_by_one, "m1", seat, version + seat, level, BUDGET) is Result.APPLIED
+    assert [e.payload for e in one_by_one.store.read("m1")] == [e.payload for e in runner.store.read("m1")]
+
+
+def test_a_bot_chain_stops_at_its_length_with_an_append_the_reactor_plans(runner: MatchRunner[Any]) -> None:
+    version = create(runner, seats=3, bots={"0": "random", "1": "random", "2": "random"})
+    assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, chain=2) is Result.APPLIED
+    assert _held(runner) == [("bot:0:random", True), ("bot:1:random", False)]
+    assert runner.store.get_meta("m1")["to_act"] == "2"
+
+
+def test_a_bot_chain_stops_before_a_person(runner: MatchRunner[Any]) -> None:
+    version = create(runner, seats=3, bots={"0": "random", "2": "random"})
+    assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, chain=4) is Result.APPLIED
+    assert _held(runner) == [("bot:0:random", False)]
+
+
+def test_a_job_finding_its_chain_held_plays_it_on(runner: MatchRunner[Any]) -> None:
+    """The chain's first append landed, then its worker was lost (or the task retried): the job,
+    delivered again, finds the match moved on to a held head and plays the chain from there."""
+    version = create(runner, seats=3, bots={"0": "random", "1": "random", "2": "random"})
+    command = runner.rules.legal_commands(runner.load("m1").state, Actor.of_seat(0))[0]
+    first = bot_command_id("m1", version, 0)
+    runner.submit("m1", Actor.of_seat(0), command, version, first, "bot:0:random", hold=lambda _: True)
+    assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, chain=4) is Result.APPLIED
+    assert [actor for actor, _ in _held(runner)] == ["bot:0:random", "bot:1:random", "bot:2:random"]
+    assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, chain=4) is Result.STALE  # not held now
 
 
 def test_a_bot_job_for_a_seat_not_to_act_does_nothing(runner: MatchRunner[Any]) -> None:

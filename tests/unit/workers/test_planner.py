@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -11,10 +12,12 @@ from services.workers.planner import (
     Job,
     JobKind,
     batches,
+    chained_seat,
     latest,
     needs_nothing,
     plan,
     plan_fixed,
+    plan_head,
     seats_back,
 )
 from shared.decider import Actor, Outcome
@@ -59,6 +62,35 @@ def test_every_seat_to_act_at_once_gets_its_job() -> None:
     progress = Progress((0, 1, 2), False, ACTIVE)
     jobs = plan(progress, 7, meta({0: "random", 2: "mcts"}, turn_seconds=20), "m1", 5)
     assert [(j.kind, j.seat) for j in jobs] == [(JobKind.BOT, 0), (JobKind.TIMER, 1), (JobKind.BOT, 2)]
+
+
+def test_a_held_notice_needs_no_bot_job_and_its_stalled_head_is_planned_as_any() -> None:
+    """The worker that wrote a held append plays on (a bot chain); the sweeper, which looks only at a
+    match that made no progress for a while, plans the head whether held or not."""
+    held = Progress((1,), False, ACTIVE, held=True)
+    assert Progress.parse(held.fields()) == held and held.fields()["held"] == "1"
+    assert plan(held, 5, meta({1: "random"}), "m1", 5) == []
+    assert plan(dataclasses.replace(held, held=False), 5, meta({1: "random"}), "m1", 5) != []
+    head = {**meta({1: "random"}), **held.fields(), "version": "5"}
+    assert plan_head(head, "m1", 5) == [Job(JobKind.BOT, "m1", "race", 5, 1, "random")]
+
+
+def test_progress_written_before_the_held_flag_is_not_held() -> None:
+    fields = Progress((1,), False, ACTIVE).fields()
+    del fields["held"]
+    assert Progress.parse(fields) == Progress((1,), False, ACTIVE, held=False)
+
+
+def test_a_chain_goes_on_only_to_a_bot_seat_alone_to_act() -> None:
+    levels = {1: "random", 2: "mcts"}
+    assert chained_seat(Progress((1,), False, ACTIVE), levels) == 1
+    assert chained_seat(Progress((2,), False, ACTIVE), levels) == 2
+    assert chained_seat(Progress((0,), False, ACTIVE), levels) is None  # a person
+    assert chained_seat(Progress((1, 2), False, ACTIVE), levels) is None  # seats at once: a job each
+    assert chained_seat(Progress((), True, ACTIVE), levels) is None  # a system step
+    assert chained_seat(Progress((1,), True, ACTIVE), levels) is None
+    done = Progress((), False, MatchStatus.FINISHED, Outcome((1, 2, 3), (3, 2, 1)))
+    assert chained_seat(done, levels) is None
 
 
 def test_a_human_seat_without_a_clock_needs_nothing() -> None:

@@ -34,7 +34,7 @@ class Flaky:
 
 @pytest.fixture(autouse=True)
 def no_redis(monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = SimpleNamespace(runner=lambda game: None, settings=SimpleNamespace(mcts=None))
+    fake = SimpleNamespace(runner=lambda game: None, settings=SimpleNamespace(mcts=None, bot_chain=1))
     monkeypatch.setattr(context, "current", lambda: fake)
 
 
@@ -101,7 +101,8 @@ def test_a_batch_runs_every_job_in_order_and_retries_whole_on_a_transient_error(
     ]
     assert celery_app.run_jobs.apply(args=(work,)).get() == ["applied", "stale", "applied"]
     # the first attempt failed on m1; the retry ran every job again with the same arguments
-    first, last = ("m1", 0, 3, "greedy", None), ("m3", 1, 8, "random", None)  # None: the fake's budget
+    # None: the fake's budget; 1: its bot chain
+    first, last = ("m1", 0, 3, "greedy", None, 1), ("m3", 1, 8, "random", None, 1)
     assert flaky.calls == [first, first, last]
     assert set(celery_app.run_jobs.autoretry_for) == set(STORE_UNAVAILABLE)
 
