@@ -398,7 +398,7 @@ def _settle(store: RedisEventStore, match_ids: Sequence[str], timeout: float) ->
     """Until every match waits on seat 0 or has ended (the bots' backlog played), at most ``timeout`` s."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        metas = [store.get_meta(m) for m in match_ids]
+        metas = store.get_metas(match_ids)
         if all(_human_turn(m) or m.get("status") != "active" for m in metas):
             return
         time.sleep(0.2)
@@ -439,8 +439,9 @@ def bot_lag(address: str, calls: Calls, store: RedisEventStore, matches: int, se
         deadline = time.monotonic() + seconds
         with ThreadPoolExecutor(8) as pool:
             while time.monotonic() < deadline:
-                for match_id in match_ids:
-                    if match_id not in acting and _human_turn(store.get_meta(match_id)):
+                # every meta in one round trip: the scripted player's polling is not the stack's load
+                for match_id, meta in zip(match_ids, store.get_metas(match_ids), strict=True):
+                    if match_id not in acting and _human_turn(meta):
                         acting.add(match_id)
                         pool.submit(move, match_id)
                 time.sleep(0.05)

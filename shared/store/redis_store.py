@@ -299,6 +299,14 @@ class RedisEventStore:
         raw = self.client.hgetall(self._key(match_id, "meta"))
         return {k.decode(): v.decode() for k, v in raw.items()}
 
+    def get_metas(self, match_ids: Sequence[str]) -> list[dict[str, str]]:
+        """The metas of ``match_ids``, in order (``{}`` for an unknown match), in one pipeline: one round
+        trip on plain Redis (a cluster client splits it by node)."""
+        pipe = self.client.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.hgetall(self._key(match_id, "meta"))
+        return [{k.decode(): v.decode() for k, v in raw.items()} for raw in pipe.execute()]
+
     def meta_and_tail(self, match_id: str, after_version: int) -> tuple[dict[str, str], list[StoredEvent]]:
         """One round trip: a pipeline of ``HGETALL`` and ``XRANGE`` (both keys in the match's slot)."""
         pipe = (self._raw or self.client).pipeline(transaction=False)

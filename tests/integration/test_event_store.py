@@ -195,6 +195,14 @@ def test_an_entry_in_another_field_order_reads_the_same(redis_store: RedisEventS
     assert store.meta_and_tail("m1", 0)[1] == [first, second]
 
 
+def test_many_metas_are_read_in_one_pipeline(redis_store: RedisEventStore) -> None:
+    for n, match_id in enumerate(["a1", "b2", "c3"]):
+        redis_store.append(match_id, 0, [ev()], "c", meta={"game": "test", "n": str(n)})
+    metas = redis_store.get_metas(["c3", "nobody", "a1"])
+    assert [meta.get("n") for meta in metas] == ["2", None, "0"]
+    assert metas[0] == redis_store.get_meta("c3") and metas[1] == {}
+
+
 def test_snapshots_are_optional_and_round_trip(store: EventStore) -> None:
     assert store.load_snapshot("m1") is None
     store.save_snapshot("m1", Snapshot(5, b"state:\x00bytes"))
