@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from services.workers.bots import Budget
+from services.workers.jobs import Result, bot_command_id, play_bot_turn
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import GROUP, Reactor, follower_settings
 from services.workers.settings import WorkerSettings
@@ -119,6 +121,32 @@ def test_a_notice_a_later_one_of_the_same_page_superseded_plans_nothing(
     race_runner.submit("pg", Actor.of_seat(1), Roll(), version + 1, "b0")  # ... and moved: a round end
     reactor.follower.poll(">")
     assert dispatch.jobs == [Job(JobKind.SYSTEM, "pg", "race", version + 2)]
+
+
+@pytest.mark.parametrize("turn_seconds", [0, 30])
+def test_a_bot_chain_s_held_append_plans_nothing_and_the_chain_goes_on(
+    store: RedisEventStore, race_runner: MatchRunner[Any], turn_seconds: int
+) -> None:
+    """A person and two bots, with or without a turn clock (the reactor's meta path). The person's
+    move plans the first bot's job. Its chain's first append, held, is read alone and plans nothing;
+    the job, delivered again, finds the held head and plays the second bot, whose append plans the
+    round end."""
+    version = create_match(race_runner, "ch", 3, {1: "random", 2: "random"}, turn_seconds=turn_seconds)
+    dispatch = Dispatch()
+    reactor = _reactor(store, dispatch)
+    reactor.follower.poll(">")
+    race_runner.submit("ch", Actor.of_seat(0), Roll(), version, "h0")
+    reactor.follower.poll(">")
+    (job,) = dispatch.jobs
+    assert job == Job(JobKind.BOT, "ch", "race", version + 1, 1, "random")
+    first, label = bot_command_id("ch", job.version, 1), "bot:1:random"
+    race_runner.submit("ch", Actor.of_seat(1), Roll(), job.version, first, label, hold=lambda _: True)
+    assert reactor.follower.poll(">") == 1 and dispatch.jobs == [job]  # held: nothing planned
+    budget = Budget(seconds=1.0, iterations=20)
+    assert play_bot_turn(race_runner, "ch", 1, job.version, job.level, budget, chain=4) is Result.APPLIED
+    assert [e.actor for e in store.read("ch", version + 2)] == ["bot:1:random", "bot:2:random"]
+    reactor.follower.poll(">")
+    assert dispatch.jobs == [job, Job(JobKind.SYSTEM, "ch", "race", version + 3)]
 
 
 def test_a_notice_written_before_progress_was_recorded_is_planned_from_the_state(
