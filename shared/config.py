@@ -105,12 +105,13 @@ def async_redis_client(settings: Settings, max_connections: int) -> AsyncRedisCl
     import redis.asyncio
     import redis.asyncio.cluster
 
+    from shared.cluster_client import AsyncCluster
+
     if settings.redis_cluster:
         url = urlparse(settings.redis_url)
         node = redis.asyncio.cluster.ClusterNode(url.hostname or "127.0.0.1", url.port or 6379)
-        return redis.asyncio.cluster.RedisCluster(
-            startup_nodes=[node], socket_timeout=30, max_connections=max_connections
-        )
+        # many coroutines at once: initialized once, at most max_connections commands at a time
+        return AsyncCluster(startup_nodes=[node], socket_timeout=30, max_connections=max_connections)
     pool = redis.asyncio.BlockingConnectionPool.from_url(
         settings.redis_url, max_connections=max_connections, timeout=20, socket_timeout=30
     )

@@ -15,6 +15,7 @@ import redis.asyncio
 import redis.asyncio.cluster
 import redis.cluster
 
+from shared.cluster_client import AsyncCluster
 from shared.decider import SYSTEM, Actor, Outcome
 from shared.runner import MatchRunner
 from shared.store import (
@@ -32,7 +33,7 @@ from shared.store import (
     shard_of,
 )
 from shared.store.base import InvalidAppend
-from shared.store.redis_store import RedisEventStore
+from shared.store.redis_store import RedisEventStore, _PipelinedAppends
 from tests.support.json_codec import JsonCodec
 from tests.support.race.rules import EndRound, RaceRules, RaceState, Roll
 from tests.support.stores import STORES, store_of
@@ -137,7 +138,7 @@ def on_a_loop(store: EventStore, async_client: bool) -> tuple[EventStore, Any]:
     client: Any
     if isinstance(store.client, redis.cluster.RedisCluster):
         node = store.client.get_primaries()[0]
-        client = redis.asyncio.cluster.RedisCluster(host=node.host, port=node.port)
+        client = AsyncCluster(host=node.host, port=node.port)  # the services' cluster client
     else:
         kwargs = store.client.connection_pool.connection_kwargs
         client = redis.asyncio.Redis(host=kwargs["host"], port=kwargs["port"], db=kwargs.get("db", 0))
@@ -171,6 +172,47 @@ def test_an_append_awaited_on_an_event_loop_is_the_same_append(store: EventStore
     assert store.command_result("m1", "c2") is None and store.command_result("m1", "c3") is None
     (notice,) = store.read_outbox(shard_of("m1", store.shards))
     assert (notice.first_version, notice.last_version, notice.progress) == (1, 2, progress)
+
+
+def test_appends_awaited_together_share_pipelines_and_each_gets_its_own_answer(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many coroutines of one loop append at once (a rule service under load): on one Redis server they
+    go in pipelines, fewer than the appends; each gets its own answer, a conflict or a retry beside
+    others; a script the server lost is loaded again."""
+    looped, client = on_a_loop(store, True)
+    pipelines: list[int] = []
+    if isinstance(looped, RedisEventStore) and isinstance(looped._append_async, _PipelinedAppends):
+        send = looped._append_async._pipeline
+        counted = lambda batch: pipelines.append(len(batch)) or send(batch)  # noqa: E731
+        monkeypatch.setattr(looped._append_async, "_pipeline", counted)
+        looped.client.script_flush()  # the server forgot the script (a restart): NOSCRIPT, loaded again
+
+    async def appends() -> tuple[list[Any], list[Any]]:
+        try:
+            firsts = await asyncio.gather(*(looped.append_async(f"p{i}", 0, [ev()], "c") for i in range(20)))
+            mixed = await asyncio.gather(
+                looped.append_async("p0", 1, [ev("N")], "d"),
+                looped.append_async("p1", 0, [ev("N")], "d"),  # the version moved: a conflict
+                looped.append_async("p2", 0, [ev("N")], "c"),  # a retry: the first answer
+                return_exceptions=True,
+            )
+            gone = asyncio.ensure_future(looped.append_async("q0", 0, [ev()], "c"))
+            kept = asyncio.ensure_future(looped.append_async("q1", 0, [ev()], "c"))
+            await asyncio.sleep(0)  # both asked for
+            gone.cancel()  # its caller gave up (a deadline): the others are answered all the same
+            assert (await kept).last_version == 1
+            return firsts, mixed
+        finally:
+            if client is not None:
+                await client.aclose()
+
+    firsts, (moved, conflict, retry) = asyncio.run(appends())
+    assert [(r.first_version, r.duplicate) for r in firsts] == [(1, False)] * 20
+    assert moved.last_version == 2 and isinstance(conflict, VersionConflict) and retry.duplicate
+    assert [e.type for e in store.read("p0")] == ["Thing", "N"] and len(store.read("p1")) == 1
+    if pipelines:
+        assert sum(pipelines) == 25 and len(pipelines) < 25
 
 
 @pytest.fixture(params=[s for s in STORES if s != "memory"])
