@@ -192,8 +192,11 @@ class _PipelinedAppends:
             while self.queued:
                 batch, self.queued = self.queued, []
                 await self._pipeline(batch)
-        finally:
+        finally:  # empty unless the sender was cancelled (its loop shutting down): those never went
             self.sender = None
+            left, self.queued = self.queued, []
+            for *_, future in left:
+                future.cancel()
 
     async def _pipeline(self, batch: list[tuple[list[str], list[Any], asyncio.Future[Any]]]) -> None:
         pipe = self.client.pipeline(transaction=False)
@@ -203,8 +206,12 @@ class _PipelinedAppends:
             replies = await pipe.execute(raise_on_error=False)
         except BaseException as error:  # the connection: every append of the batch fails with it
             for *_, future in batch:
-                if not future.done():
+                if future.done():
+                    continue
+                if isinstance(error, Exception):
                     future.set_exception(error)
+                else:  # cancelled with its loop
+                    future.cancel()
             if not isinstance(error, Exception):
                 raise
             return

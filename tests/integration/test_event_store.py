@@ -17,6 +17,8 @@ import redis.cluster
 
 from shared.cluster_client import AsyncCluster
 from shared.decider import SYSTEM, Actor, Outcome
+from shared.errors import STORE_UNAVAILABLE
+from shared.redis_server import free_port
 from shared.runner import MatchRunner
 from shared.store import (
     MAX_BATCH,
@@ -213,6 +215,23 @@ def test_appends_awaited_together_share_pipelines_and_each_gets_its_own_answer(
     assert [e.type for e in store.read("p0")] == ["Thing", "N"] and len(store.read("p1")) == 1
     if pipelines:
         assert sum(pipelines) == 25 and len(pipelines) < 25
+
+
+def test_pipelined_appends_to_a_server_that_is_gone_all_fail_as_unavailable() -> None:
+    """Each caller of a pipeline that could not be sent gets the connection's error (the services
+    answer it UNAVAILABLE, shared.errors.STORE_UNAVAILABLE), and nothing is left waiting."""
+    gone = redis.asyncio.Redis(port=free_port())
+    looped = RedisEventStore(redis.Redis(port=free_port()), async_client=gone)
+
+    async def appends() -> list[Any]:
+        try:
+            calls = (looped.append_async(f"g{i}", 0, [ev()], "c") for i in range(5))
+            return await asyncio.gather(*calls, return_exceptions=True)
+        finally:
+            await gone.aclose()
+
+    answers = asyncio.run(appends())
+    assert len(answers) == 5 and all(isinstance(a, STORE_UNAVAILABLE) for a in answers)
 
 
 @pytest.fixture(params=[s for s in STORES if s != "memory"])
