@@ -108,15 +108,13 @@ def play_bot_turn(
     worker lost), the sweeper plans the held head like any other stalled one.
     """
     checked = _check(runner, match_id, version, Actor.of_seat(seat))
-    if checked is Result.STALE:
-        resumed = _held_head(runner, match_id)
-        if resumed is None:
-            return Result.STALE
+    resumed = checked is Result.STALE and _held_head(runner, match_id)
+    if resumed:
         checked, seat = resumed
-        level = bot_levels(checked.meta)[seat]
     if isinstance(checked, Result):
         return checked
     levels = bot_levels(checked.meta)
+    level = levels[seat] if resumed else level
 
     def holds(progress: Progress) -> bool:
         return chained_seat(progress, levels) is not None

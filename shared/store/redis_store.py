@@ -204,16 +204,14 @@ class _PipelinedAppends:
             pipe.evalsha(self.script.sha, len(keys), *keys, *args)
         try:
             replies = await pipe.execute(raise_on_error=False)
-        except BaseException as error:  # the connection: every append of the batch fails with it
+        except asyncio.CancelledError:  # with its loop: nobody will be answered
             for *_, future in batch:
-                if future.done():
-                    continue
-                if isinstance(error, Exception):
+                future.cancel()
+            raise
+        except Exception as error:  # the connection: every append of the batch fails with it
+            for *_, future in batch:
+                if not future.done():
                     future.set_exception(error)
-                else:  # cancelled with its loop
-                    future.cancel()
-            if not isinstance(error, Exception):
-                raise
             return
         for (keys, args, future), reply in zip(batch, replies, strict=True):
             if isinstance(reply, redis.exceptions.NoScriptError):
