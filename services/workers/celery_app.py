@@ -14,18 +14,22 @@ is built in each process on first use (see ``services.workers.context``).
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from celery import Celery, signals
+from celery.exceptions import TimeLimitExceeded
 from kombu.entity import Exchange, Queue
 
 from services.workers import context, jobs
 from services.workers.broker import TRANSPORT
 from services.workers.planner import BATCH_TASK, TASK, JobKind
-from services.workers.settings import QUEUES, WorkerSettings
+from services.workers.processes import hard_limit, install_hard_limit, supervise
+from services.workers.settings import PROCESSES, QUEUES, WorkerSettings
 from shared.errors import STORE_UNAVAILABLE
 from shared.observability import log_fields, setup_logging, start_metrics
 
@@ -113,9 +117,20 @@ def _turn_timeout(match_id: str, game: str, seat: int, version: int) -> str:
     return _done("turn_timeout", match_id, version, result)
 
 
-bot_turn = app.task(name=TASK[JobKind.BOT], **RETRY)(_bot_turn)
-system_step = app.task(name=TASK[JobKind.SYSTEM], **RETRY)(_system_step)
-turn_timeout = app.task(name=TASK[JobKind.TIMER], **RETRY)(_turn_timeout)
+def _limited(work: Callable[..., Any]) -> Callable[..., Any]:
+    """``work`` under the solo processes' hard time limit (``processes.hard_limit``)."""
+
+    @functools.wraps(work)
+    def run(*args: Any) -> Any:
+        with hard_limit():
+            return work(*args)
+
+    return run
+
+
+bot_turn = app.task(name=TASK[JobKind.BOT], **RETRY)(_limited(_bot_turn))
+system_step = app.task(name=TASK[JobKind.SYSTEM], **RETRY)(_limited(_system_step))
+turn_timeout = app.task(name=TASK[JobKind.TIMER], **RETRY)(_limited(_turn_timeout))
 WORK: dict[str, Callable[..., str]] = {
     TASK[JobKind.BOT]: _bot_turn,
     TASK[JobKind.SYSTEM]: _system_step,
@@ -124,6 +139,7 @@ WORK: dict[str, Callable[..., str]] = {
 
 
 @app.task(name=BATCH_TASK, **RETRY)  # type: ignore[untyped-decorator]
+@_limited
 def run_jobs(work: list[list[Any]]) -> list[str]:
     """Several jobs in one task, in order: [task name, its arguments] each (the reactor's batches under
     load). A transient Redis error retries the whole task (every job is idempotent: those done already
@@ -132,7 +148,7 @@ def run_jobs(work: list[list[Any]]) -> list[str]:
     for name, args in work:
         try:
             results.append(WORK[name](*args))
-        except TRANSIENT:
+        except (*TRANSIENT, TimeLimitExceeded):  # the whole task: retried, or out of time
             raise
         except Exception:
             log.exception("job failed", extra=log_fields(task=name, args=args))
@@ -141,16 +157,27 @@ def run_jobs(work: list[list[Any]]) -> list[str]:
 
 
 def main() -> None:
-    """``tabula serve worker``: a Celery worker on the queues of TABULA_WORKER_QUEUES."""
+    """``tabula serve worker``: a Celery worker on the queues of TABULA_WORKER_QUEUES. With the pool
+    ``processes`` (the default) and more than one process, the parent of that many solo workers
+    (``services.workers.processes``); with one, a solo worker under the hard time limit."""
     settings = WorkerSettings.from_env()
+    pool = settings.pool
+    if pool == PROCESSES and settings.concurrency > 1:
+        setup_logging(settings.base.log_level)
+        command = [sys.executable, "-m", "services.workers", "worker"]
+        grace = settings.task_time_limit + 5.0  # the task in hand may run to its limit
+        raise SystemExit(supervise(settings.concurrency, command, dict(os.environ), grace))
+    if pool in (PROCESSES, "solo"):
+        pool = "solo"
+        install_hard_limit(settings.task_time_limit)
     start_metrics(settings.base.metrics_port)
     app.worker_main(
         [
             "worker",
             f"--loglevel={settings.base.log_level}",
             f"--queues={','.join(settings.queues)}",
-            f"--pool={settings.pool}",
-            f"--concurrency={settings.concurrency}",
+            f"--pool={pool}",
+            f"--concurrency={1 if pool == 'solo' else settings.concurrency}",
             f"--hostname=tabula-{os.getpid()}@%h",  # unique per process: several workers per host
             "--without-gossip",
             "--without-mingle",

@@ -10,6 +10,7 @@ from services.workers.bots import Budget
 from shared.config import Settings, available_cpus
 
 QUEUES = ("bots", "scoring", "timers")
+PROCESSES = "processes"  # the default pool: solo Celery workers, one per process (workers/processes.py)
 # Every consumer group of the outbox (the reactor's and the lobby's two): none may be missing when it
 # is trimmed, so a group whose process has not started yet loses nothing (docs/operations.md).
 OUTBOX_GROUPS = "reactor,lobby-projections,lobby-notices"
@@ -24,8 +25,8 @@ class WorkerSettings:
     task_time_limit: int
     mcts: Budget
     away_seconds: int  # the clock of a seat marked away
-    pool: str
-    concurrency: int  # pool processes; default one per CPU this process may use (``available_cpus``)
+    pool: str  # "processes" (default), or a Celery pool: "solo", "prefork" ...
+    concurrency: int  # processes; default one per CPU this process may use (``available_cpus``)
     dispatch_batch: int  # at most this many jobs of one queue in one task, when a page plans more
     bot_chain: int  # at most this many bot moves in one job, while one bot seat alone is to act next
     queues: tuple[str, ...]
@@ -60,7 +61,7 @@ class WorkerSettings:
                 iterations=int(e.get("TABULA_MCTS_ITERATIONS", "20000")),
             ),
             away_seconds=int(e.get("TABULA_AWAY_SECONDS", "5")),
-            pool=e.get("TABULA_WORKER_POOL", "prefork"),
+            pool=e.get("TABULA_WORKER_POOL", PROCESSES),
             concurrency=int(e.get("TABULA_WORKER_CONCURRENCY") or available_cpus()),
             dispatch_batch=int(e.get("TABULA_DISPATCH_BATCH", "4")),
             bot_chain=max(1, int(e.get("TABULA_BOT_CHAIN", "4"))),
