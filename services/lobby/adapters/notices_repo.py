@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import redis
+import redis.exceptions
+
 from services.lobby.adapters import keys
 from services.lobby.domain.notices import Notice
 from shared.store.redis_store import RedisClient
@@ -38,6 +41,11 @@ return ids
 """
 
 
+# (match, the acting value expected, the new one, the (player, notice) pairs), as publish takes them
+Publish = tuple[str, str, str, Sequence[tuple[str, Notice]]]
+Call = tuple[list[str], list[Any]]  # a script call's keys and arguments
+
+
 def _text(raw: Any) -> str:
     return keys.text(raw)
 
@@ -57,15 +65,45 @@ class NoticeRepository:
     ) -> list[str] | None:
         """Write ``notices`` and set the match's acting value to ``now`` if it still is ``seen``;
         the new notice ids, or None when another writer came first (re-read and decide again)."""
+        keys_, args = self._call(match_id, seen, now, notices)
+        result = self._publish(keys=keys_, args=args)
+        if result == -1:
+            return None
+        return [_text(entry) for entry in result]
+
+    def acting_many(self, match_ids: Sequence[str]) -> list[str]:
+        """:meth:`acting` of each match, in one round trip."""
+        pipe = self.client.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.get(keys.acting(match_id))
+        return [_text(raw) if raw is not None else "" for raw in pipe.execute()]
+
+    def publish_many(self, writes: Sequence[Publish]) -> list[list[str] | None]:
+        """:meth:`publish` of each write, in order, in one round trip on one Redis server (on a cluster,
+        whose redis-py pipelines refuse scripts, one call each). A script Redis does not know (a
+        restarted server) is loaded and run again for that write; any other error is raised, after
+        the writes before it were made."""
+        if not isinstance(self.client, redis.Redis):
+            return [self.publish(*write) for write in writes]
+        pipe = self.client.pipeline(transaction=False)
+        calls = [self._call(*write) for write in writes]
+        for keys_, args in calls:
+            pipe.evalsha(self._publish.sha, len(keys_), *keys_, *args)
+        out: list[list[str] | None] = []
+        for (keys_, args), reply in zip(calls, pipe.execute(raise_on_error=False), strict=True):
+            if isinstance(reply, redis.exceptions.NoScriptError):
+                reply = self._publish(keys=keys_, args=args)
+            if isinstance(reply, Exception):
+                raise reply
+            out.append(None if reply == -1 else [_text(entry) for entry in reply])
+        return out
+
+    def _call(self, match_id: str, seen: str, now: str, notices: Sequence[tuple[str, Notice]]) -> Call:
         args: list[Any] = [seen, now, self.ttl_s, self.keep]
         for _, notice in notices:
             fields = notice.fields()
             args += [len(fields) * 2, *(x for pair in fields.items() for x in pair)]
-        streams = [keys.notices(player) for player, _ in notices]
-        result = self._publish(keys=[keys.acting(match_id), *streams], args=args)
-        if result == -1:
-            return None
-        return [_text(entry) for entry in result]
+        return [keys.acting(match_id), *(keys.notices(player) for player, _ in notices)], args
 
     def add(self, player_id: str, notice: Notice) -> str:
         """One notice that needs no comparison (an invitation); its id."""

@@ -60,9 +60,10 @@ class NoticeProjector:
         follow = FollowerSettings(
             group, consumer, CLAIM_IDLE_MS, MAX_DELIVERIES, block_ms, linger_ms=linger_ms
         )
-        self.follower = OutboxFollower(store, range(store.shards), self.handle, follow)
+        self.follower = OutboxFollower(store, range(store.shards), self.queue, follow, after_page=self.flush)
         self._players: OrderedDict[str, tuple[str, ...]] = OrderedDict()
         self._written: OrderedDict[str, str] = OrderedDict()  # match -> the acting value last written here
+        self._page: list[Append] = []  # queued by queue(), written by flush()
 
     def poll(self) -> int:
         return self.follower.poll_once()
@@ -71,6 +72,11 @@ class NoticeProjector:
         self.follower.run(stopping)
 
     def handle(self, notice: OutboxNotice) -> None:
+        """One notice, written at once (the follower queues a page and flushes it after the page)."""
+        self.queue(notice)
+        self.flush()
+
+    def queue(self, notice: OutboxNotice) -> None:
         progress = notice.progress
         if progress is None:
             return  # written before progress was recorded: nothing to decide from
@@ -89,7 +95,41 @@ class NoticeProjector:
             finished,
             placings,
         )
-        self._publish(append)
+        self._page.append(append)
+
+    def flush(self) -> None:
+        """Decide the queued appends in order and write them in one round trip (``publish_many``).
+
+        Each match's acting value comes from what this projector wrote last, else from one read of
+        all the unknown ones together. Every append is written, even one that tells nobody anything:
+        the compare-and-set is what finds out that another writer came in between (this memory
+        then being stale). Such a write is decided again alone, reading what Redis holds
+        (:meth:`_publish`); the writes of the same match after it then fail the same way and are
+        decided again too, in order."""
+        page, self._page = self._page, []
+        unknown = list(dict.fromkeys(a.match_id for a in page if a.match_id not in self._written))
+        expected = dict(zip(unknown, self.repo.acting_many(unknown), strict=True)) if unknown else {}
+        writes: list[tuple[Append, str, str, list[tuple[str, Notice]]]] = []
+        for append in page:
+            seen = expected.get(append.match_id, self._written.get(append.match_id, ""))
+            before = Acting.decode(seen) if seen else None
+            notices = match_notices(append, before)
+            if notices is None:
+                continue  # this append or a newer one was handled already
+            now = Acting(append.last_version, append.to_act).encode()
+            writes.append((append, seen, now, notices))
+            expected[append.match_id] = now
+        if not writes:
+            return
+        done = self.repo.publish_many([(a.match_id, seen, now, n) for a, seen, now, n in writes])
+        for (append, _, now, notices), ids in zip(writes, done, strict=True):
+            if ids is None:
+                self._written.pop(append.match_id, None)
+                self._publish(append)
+                continue
+            self._remember(append.match_id, now)
+            for notice_id, (player, notice) in zip(ids, notices, strict=True):
+                send(self.push, player, notice_id, notice)
 
     def players(self, match_id: str) -> tuple[str, ...]:
         """Who plays each seat ('' for a bot): the meta's players, written once by CreateMatch, so they

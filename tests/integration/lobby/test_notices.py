@@ -285,8 +285,9 @@ def test_the_projector_reads_what_it_wrote_from_memory_and_reads_again_after_ano
     store.set_meta("mp", {"players": '["ada", "bob"]', "seats": "2"})
     projector = NoticeProjector(store, repo, push, "c1")
     reads: list[str] = []
-    acting = repo.acting
+    acting, acting_many = repo.acting, repo.acting_many
     repo.acting = lambda match_id: reads.append(match_id) or acting(match_id)  # type: ignore[method-assign]
+    repo.acting_many = lambda ids: reads.extend(ids) or acting_many(ids)  # type: ignore[method-assign]
 
     def append(first: int, last: int, to_act: tuple[int, ...]) -> None:
         progress = Progress(to_act, False, MatchStatus.ACTIVE)
