@@ -58,6 +58,18 @@ class MatchNotFound(LookupError):
         self.match_id = match_id
 
 
+class HeadMoved(LookupError):
+    """:meth:`MatchRunner.load` was asked for a head that the match is no longer (or not yet) at."""
+
+    def __init__(self, match_id: str, meta: Mapping[str, str]) -> None:
+        super().__init__(f"match {match_id!r} is at version {meta.get('version')}")
+        self.match_id, self.meta = match_id, meta
+
+    @property
+    def finished(self) -> bool:
+        return self.meta.get("status") == MatchStatus.FINISHED.value
+
+
 class MatchExists(Exception):
     def __init__(self, match_id: str) -> None:
         super().__init__(f"match {match_id!r} already exists")
@@ -98,6 +110,11 @@ def progress_of(rules: Rules[Any, Any, Any, Any, Any], state: Any) -> Progress:
         status=MatchStatus.ACTIVE if outcome is None else MatchStatus.FINISHED,
         outcome=outcome,
     )
+
+
+def _expected(match_id: str, meta: Mapping[str, str], expect: int | None) -> None:
+    if expect is not None and "version" in meta and int(meta["version"]) != expect:
+        raise HeadMoved(match_id, meta)
 
 
 class MatchRunner(Generic[S]):
@@ -154,21 +171,27 @@ class MatchRunner(Generic[S]):
         return self.load(match_id)
 
     # ------------------------------------------------------------ load
-    def load(self, match_id: str, at_version: int | None = None) -> Loaded[S]:
+    def load(self, match_id: str, at_version: int | None = None, expect: int | None = None) -> Loaded[S]:
         """State at the head (or at ``at_version``): cache or snapshot, then fold the tail.
 
         From a cached state the meta and the tail are read in one round trip; the cache is used
-        only if it is not ahead of the log (a deleted match's state under the same id)."""
+        only if it is not ahead of the log (a deleted match's state under the same id).
+
+        ``expect``: the head the caller can use. When the meta says the head is another, nothing is
+        folded and :class:`HeadMoved` is raised with the meta (a stale job learns it for the price
+        of the read, not of folding what it missed)."""
         cached = self.cached(match_id) if at_version is None else None
         if cached is not None:
             meta, tail = self.store.meta_and_tail(match_id, cached.version)
             if not meta:
                 raise MatchNotFound(match_id)
+            _expected(match_id, meta, expect)
             if "version" not in meta or cached.version <= int(meta["version"]):
                 return self._fold(match_id, cached.state, cached.version, tail, meta, at_version)
         meta = self.store.get_meta(match_id)
         if not meta:
             raise MatchNotFound(match_id)
+        _expected(match_id, meta, expect)
         head = int(meta["version"]) if "version" in meta else None
         state, version = self._start(match_id, at_version, head)
         return self._fold(

@@ -21,7 +21,7 @@ from services.workers.bots import Budget, bot_rng, make_bot
 from services.workers.planner import away_key, bot_levels, chained_seat
 from shared.decider import SYSTEM, Actor
 from shared.observability import log_fields
-from shared.runner import Hold, Loaded, MatchRunner, Submitted, progress_of
+from shared.runner import HeadMoved, Hold, Loaded, MatchRunner, Submitted, progress_of
 from shared.store import Progress, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,10 @@ def timeout_command_id(match_id: str, version: int, seat: int) -> str:
 
 
 def _check(runner: MatchRunner[Any], match_id: str, version: int, actor: Actor) -> Loaded[Any] | Result:
-    loaded = runner.load(match_id)
+    try:
+        loaded = runner.load(match_id, expect=version)
+    except HeadMoved as moved:  # told by the meta: nothing folded
+        return Result.FINISHED if moved.finished else Result.STALE
     if runner.rules.outcome(loaded.state) is not None:
         return Result.FINISHED
     if loaded.version != version:
@@ -137,7 +140,11 @@ def play_bot_turn(
 
 
 def _held_head(runner: MatchRunner[Any], match_id: str) -> tuple[Loaded[Any], int] | None:
-    """The match's head and the bot seat to play, if the head is held (a chain to go on with)."""
+    """The match's head and the bot seat to play, if the head is held (a chain to go on with). The
+    meta says whether it is, so a stale job folds nothing unless it goes on with a chain."""
+    progress = Progress.parse(runner.store.get_meta(match_id))
+    if progress is None or not progress.held:
+        return None
     loaded = runner.load(match_id)
     progress = Progress.parse(loaded.meta)
     if progress is None or not progress.held or int(loaded.meta.get("version") or 0) != loaded.version:

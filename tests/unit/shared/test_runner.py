@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shared.decider import SYSTEM, Actor, RuleViolation
-from shared.runner import MatchExists, MatchNotFound, MatchRunner
+from shared.runner import HeadMoved, MatchExists, MatchNotFound, MatchRunner
 from shared.simulate import play_match
 from shared.store import MemoryEventStore, Snapshot, VersionConflict
 from tests.support.json_codec import JsonCodec
@@ -149,3 +149,17 @@ def _copy(e):  # type: ignore[no-untyped-def]
     from shared.store import NewEvent
 
     return NewEvent(e.type, e.payload, e.visibility, e.actor, e.schema_version)
+
+
+def test_a_load_that_expects_another_head_raises_with_the_meta_cached_or_not() -> None:
+    runner = make_runner()
+    runner.create("m1", 2, {}, seed=3)
+    runner.submit("m1", Actor.of_seat(0), Roll(), 3, "c1")
+    cold = make_runner(runner.store)  # nothing cached
+    for loader in (runner, cold):
+        assert loader.load("m1", expect=4).version == 4
+        with pytest.raises(HeadMoved) as moved:
+            loader.load("m1", expect=3)
+        assert moved.value.meta["version"] == "4" and not moved.value.finished
+    with pytest.raises(MatchNotFound):
+        cold.load("nope", expect=1)

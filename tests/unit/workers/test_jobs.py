@@ -119,3 +119,44 @@ def test_jobs_on_a_finished_match_do_nothing(runner: MatchRunner[Any]) -> None:
     version = create(runner, goal="1")
     runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")
     assert play_bot_turn(runner, "m1", 1, version + 1, "random", BUDGET) is Result.FINISHED
+
+
+class CountingEvolve:
+    """The runner's rules with their ``evolve`` calls counted: how much a job folded."""
+
+    def __init__(self, runner: MatchRunner[Any]) -> None:
+        self.calls, evolve = 0, runner.rules.evolve
+
+        def counted(state: Any, event: Any) -> Any:
+            self.calls += 1
+            return evolve(state, event)
+
+        runner.rules.evolve = counted  # type: ignore[method-assign]
+
+
+def test_a_stale_job_learns_it_from_the_meta_and_folds_nothing(runner: MatchRunner[Any]) -> None:
+    version = create(runner, bots={"0": "greedy", "1": "greedy"})
+    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")
+    runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b")  # the cached state is at the head
+    fresh = make_runner()  # a worker that never saw the match: nothing cached
+    fresh.store = runner.store
+    for worker in (runner, fresh):
+        folds = CountingEvolve(worker)
+        assert play_bot_turn(worker, "m1", 0, version, "greedy", BUDGET) is Result.STALE
+        assert apply_system_step(worker, "m1", version + 1) is Result.STALE
+        assert expire_turn(worker, "m1", 1, version + 1, BUDGET) is Result.STALE
+        assert folds.calls == 0
+    assert apply_system_step(fresh, "m1", version + 2) is Result.APPLIED  # at the head: folded, played
+
+
+def test_a_job_at_an_old_version_of_a_finished_match_is_told_finished_by_the_meta(
+    runner: MatchRunner[Any],
+) -> None:
+    version = create(runner, goal="1")
+    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")
+    fresh = make_runner()  # nothing cached: a full load would fold the whole log
+    fresh.store = runner.store
+    folds = CountingEvolve(fresh)
+    assert apply_system_step(fresh, "m1", version) is Result.FINISHED
+    assert play_bot_turn(fresh, "m1", 0, version, "random", BUDGET) is Result.FINISHED
+    assert folds.calls == 0
