@@ -25,6 +25,7 @@ from celery import Celery, signals
 from celery.exceptions import TimeLimitExceeded
 from kombu.entity import Exchange, Queue
 
+from services.games import game_names, load_game
 from services.workers import context, jobs
 from services.workers.broker import TRANSPORT
 from services.workers.planner import BATCH_TASK, TASK, JobKind
@@ -170,6 +171,8 @@ def main() -> None:
     if pool in (PROCESSES, "solo"):
         pool = "solo"
         install_hard_limit(settings.task_time_limit)
+    for game in game_names():  # every game's rules and content before the first task, not in it
+        load_game(game)  # (about a second of CPU each; a prefork pool's processes inherit them)
     start_metrics(settings.base.metrics_port)
     app.worker_main(
         [

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
+from services.cli import load_bench
 from services.cli.load_bench import PROFILES, bot_lags, percentile, profile_from_env, stack_env, turn_lags
 from shared.store import StoredEvent
 
@@ -60,3 +66,34 @@ def test_the_stack_runs_on_its_own_redis_ports_and_secret_with_no_limits() -> No
     ports = [int(v) for k, v in env.items() if k.endswith("_PORT")]
     assert {"TABULA_LORENZO_PORT", "TABULA_LOBBY_PORT", "TABULA_GATEWAY_PORT"} <= set(env)
     assert len(set(ports)) == len(ports) and 6379 not in ports
+
+
+def _stat(folder: Path, pid: int, parent: int, user: int, system: int) -> None:
+    (folder / str(pid)).mkdir()
+    # pid (comm) state ppid ... utime stime: fields 14 and 15, counted from 1
+    rest = ["S", str(parent), *["0"] * 9, str(user), str(system), *["0"] * 5]
+    (folder / str(pid) / "stat").write_text(f"{pid} (python -m x) " + " ".join(rest))
+
+
+def test_the_stack_s_cpu_is_summed_over_its_whole_tree_and_nothing_else(tmp_path: Path) -> None:
+    tick = os.sysconf("SC_CLK_TCK")
+    _stat(tmp_path, 10, 1, tick, 0)  # the stack's root
+    _stat(tmp_path, 11, 10, 2 * tick, tick)  # a service
+    _stat(tmp_path, 12, 11, 0, tick)  # a worker's process under its parent
+    _stat(tmp_path, 13, 1, 50 * tick, 0)  # something else
+    (tmp_path / "self").mkdir()  # not a pid
+    assert load_bench.tree_cpu_s(10, tmp_path) == 5.0
+    assert load_bench.tree_cpu_s(11, tmp_path) == 4.0
+
+
+def test_an_idle_stack_is_quiet_at_once_and_a_busy_one_is_waited_for_up_to_the_timeout() -> None:
+    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"]) as idle:
+        started = time.monotonic()
+        load_bench.quiet(idle.pid, timeout=20)
+        assert time.monotonic() - started < 5
+        idle.kill()
+    with subprocess.Popen([sys.executable, "-c", "while True: pass"]) as busy:
+        started = time.monotonic()
+        load_bench.quiet(busy.pid, timeout=2)
+        assert time.monotonic() - started >= 2
+        busy.kill()
