@@ -169,6 +169,7 @@ class NoticeProjector:
 
     def _remember(self, match_id: str, acting: str) -> None:
         self._written[match_id] = acting
+        self._written.move_to_end(match_id)  # the least recently written is forgotten first
         if len(self._written) > PLAYERS_CACHED:
             self._written.popitem(last=False)
 

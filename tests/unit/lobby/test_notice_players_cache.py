@@ -61,3 +61,11 @@ def test_the_cache_is_bounded(monkeypatch: Any) -> None:
     assert len(p._players) == 3
     p.players("m0")  # forgotten, so read again
     assert store.reads == 6
+
+
+def test_the_acting_values_kept_are_the_most_recently_written(monkeypatch: Any) -> None:
+    monkeypatch.setattr(notices, "PLAYERS_CACHED", 2)
+    p = projector(CountingStore({}))
+    for match_id, acting in [("a", "1:0"), ("b", "1:0"), ("a", "2:1"), ("c", "1:0")]:
+        p._remember(match_id, acting)
+    assert dict(p._written) == {"a": "2:1", "c": "1:0"}
