@@ -1,4 +1,5 @@
-"""``python -m services.workers worker|reactor``: the same entry points as ``tabula serve worker|reactor``."""
+"""``python -m services.workers worker|reactor``: the same entry points as ``tabula serve worker|reactor``;
+``ping [seconds]``: the worker's liveness probe (``celery_app.ping``)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,12 @@ def main(argv: list[str]) -> None:
         from services.workers.reactor import main as reactor
 
         reactor()
+    elif argv[1:2] == ["ping"] and len(argv) <= 3:
+        from services.workers.celery_app import ping
+
+        raise SystemExit(ping(float(argv[2]) if len(argv) == 3 else 30.0))
     else:
-        raise SystemExit("usage: python -m services.workers worker|reactor")
+        raise SystemExit("usage: python -m services.workers worker|reactor|ping [seconds]")
 
 
 main(sys.argv)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import socket
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -155,6 +156,17 @@ def run_jobs(work: list[list[Any]]) -> list[str]:
             log.exception("job failed", extra=log_fields(task=name, args=args))
             results.append("failed")
     return results
+
+
+def ping(timeout: float, host: str | None = None) -> int:
+    """A worker pod's liveness probe: 0 when a Celery worker of this host (``tabula-<pid>@<host>``)
+    answers a ping within ``timeout`` s, else 1. ``celery inspect ping`` succeeds when any worker
+    of the whole deployment answers. A solo worker answers between two tasks only (a batch of mcts
+    chains may take tens of seconds), hence the long default; a prefork worker's main process
+    answers at once."""
+    suffix = "@" + (host or socket.gethostname())
+    replies = app.control.ping(timeout=timeout)
+    return 0 if any(name.endswith(suffix) for reply in replies for name in reply) else 1
 
 
 def main() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
-from tests.integration.workers.conftest import Processes, create_match, wait_for
+from tests.integration.workers.conftest import ROOT, Processes, create_match, wait_for
 from tests.support.timing import scaled
 
 pytestmark = pytest.mark.timeout(int(scaled(150)))
@@ -64,10 +65,19 @@ def test_the_processes_share_the_bots_and_one_that_dies_is_started_again(
     assert worker.poll() is None
 
 
+def ping(env: dict[str, str]) -> int:
+    """The liveness probe as a pod runs it, with a short wait."""
+    command = [sys.executable, "-m", "services.workers", "ping", "2"]
+    return subprocess.run(command, env=env, cwd=ROOT, capture_output=True, check=False).returncode
+
+
 def test_sigterm_stops_every_process_and_sigkill_leaves_none_behind(procs: Processes) -> None:
+    assert ping(procs.env) == 1  # no worker on this host yet
     stopped = procs.start("worker", **POOL)
     wait_for(lambda: len(children(stopped.pid)) == 2, 30, "two worker processes")
     kids = children(stopped.pid)
+    wait_for(lambda: ready(procs, kids), 30, "both processes ready as Celery workers")
+    assert ping(procs.env) == 0
     stopped.send_signal(signal.SIGTERM)
     assert stopped.wait(scaled(60)) == 0
     wait_for(lambda: not any(alive(pid) for pid in kids), 30, "the processes stopped with their parent")

@@ -82,3 +82,17 @@ def test_a_batch_out_of_time_stops_instead_of_going_on_to_its_next_job(
     with pytest.raises(TimeLimitExceeded):
         celery_app.run_jobs.apply(args=(work,)).get()
     assert played == ["m1"]
+
+
+def test_the_liveness_ping_wants_a_worker_of_this_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[float] = []
+
+    def answers(timeout: float) -> list[dict[str, dict[str, str]]]:
+        asked.append(timeout)
+        return [{"tabula-11@pod-b": {"ok": "pong"}}, {"tabula-12@pod-c": {"ok": "pong"}}]
+
+    monkeypatch.setattr(celery_app.app.control, "ping", answers)
+    assert celery_app.ping(30.0, host="pod-b") == 0
+    assert celery_app.ping(30.0, host="pod-a") == 1  # other pods' workers answering is not enough
+    assert celery_app.ping(30.0, host="pod") == 1
+    assert asked == [30.0, 30.0, 30.0]
