@@ -24,6 +24,9 @@ import typer
 
 from services.cli.main import app
 from services.cli.stack import Stack, remove_stack, stack_path_for, write_stack
+from shared.supervision import Child, stop
+
+STOP_WAIT_S = 10.0  # for each child, after SIGTERM, before SIGKILL
 
 if TYPE_CHECKING:
     from shared.redis_server import RedisServer
@@ -80,69 +83,6 @@ def wait_http_healthy(port: int, timeout: float = 30.0) -> bool:
             return True
         time.sleep(0.2)
     return False
-
-
-STABLE = 30.0  # seconds up after which a child counts as recovered: its next crash waits 1 s
-MAX_BACKOFF = 30.0
-
-
-def backoff(crashes: int) -> float:
-    """Seconds before starting a child again after ``crashes`` crashes in a row: 1, 2, 4 ... 30."""
-    return min(2.0 ** (crashes - 1), MAX_BACKOFF)
-
-
-def _exit_text(code: int) -> str:
-    return f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
-
-
-@dataclass
-class Child:
-    """One supervised child process: started again, after a back-off, whenever it exits on its own."""
-
-    name: str
-    start: Callable[[], subprocess.Popen[bytes]]
-    popen: subprocess.Popen[bytes]
-    started: float  # time.monotonic() of the last start
-    crashes: int = 0  # in a row
-    restart_at: float | None = None  # set while waiting to start again
-
-    def check(self, now: float) -> None:
-        """Start again when the back-off is over; else notice an exit and set the back-off."""
-        if self.restart_at is not None:
-            if now >= self.restart_at:
-                self._restart(now)
-            return
-        code = self.popen.poll()
-        if code is None:
-            return
-        self.crashes = self.crashes + 1 if now - self.started < STABLE else 1
-        delay = backoff(self.crashes)
-        self.restart_at = now + delay
-        typer.echo(f"{self.name:<10} exited ({_exit_text(code)}); restarting in {delay:g} s", err=True)
-
-    def _restart(self, now: float) -> None:
-        self.restart_at = None
-        try:
-            self.popen = self.start()
-        except (OSError, RuntimeError) as err:  # e.g. Redis could not take its port back yet
-            self.crashes += 1
-            self.restart_at = now + backoff(self.crashes)
-            typer.echo(f"{self.name:<10} did not start again ({err}); retrying", err=True)
-            return
-        self.started = now
-        typer.echo(f"{self.name:<10} restarted (pid {self.popen.pid})", err=True)
-
-
-def _stop(processes: list[subprocess.Popen[bytes]]) -> None:
-    for child in processes:
-        if child.poll() is None:
-            child.send_signal(signal.SIGTERM)
-    for child in processes:
-        try:
-            child.wait(10)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
 
 
 def _service(proc: Process, env: dict[str, str]) -> Callable[[], subprocess.Popen[bytes]]:
@@ -223,6 +163,6 @@ def run(
             time.sleep(0.2)
     finally:
         remove_stack(stack_path_for(data), os.getpid())
-        _stop([c.popen for c in children])
-        _stop([redis.popen] if redis else [])  # last: the services may flush on their way out
+        stop([c.popen for c in children], STOP_WAIT_S)
+        stop([redis.popen] if redis else [], STOP_WAIT_S)  # last: the services may flush on their way out
         typer.echo("stopped")

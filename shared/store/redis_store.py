@@ -169,6 +169,10 @@ def _event(entry_id: bytes, f: dict[bytes, bytes]) -> StoredEvent:
     )
 
 
+def _text_map(raw: Mapping[bytes, bytes]) -> dict[str, str]:
+    return {k.decode(): v.decode() for k, v in raw.items()}
+
+
 class _PipelinedAppends:
     """The append script, awaited by many coroutines of one event loop, sent in pipelines: while one
     pipeline is in flight, the appends that come meanwhile wait and go together in the next one (a
@@ -357,8 +361,7 @@ class RedisEventStore:
         return RedisStreamReader(redis.asyncio.Redis(connection_pool=pool), self)
 
     def get_meta(self, match_id: str) -> dict[str, str]:
-        raw = self.client.hgetall(self._key(match_id, "meta"))
-        return {k.decode(): v.decode() for k, v in raw.items()}
+        return _text_map(self.client.hgetall(self._key(match_id, "meta")))
 
     def get_metas(self, match_ids: Sequence[str]) -> list[dict[str, str]]:
         """The metas of ``match_ids``, in order (``{}`` for an unknown match), in one pipeline: one round
@@ -366,7 +369,7 @@ class RedisEventStore:
         pipe = self.client.pipeline(transaction=False)
         for match_id in match_ids:
             pipe.hgetall(self._key(match_id, "meta"))
-        return [{k.decode(): v.decode() for k, v in raw.items()} for raw in pipe.execute()]
+        return [_text_map(raw) for raw in pipe.execute()]
 
     def meta_and_tail(self, match_id: str, after_version: int) -> tuple[dict[str, str], list[StoredEvent]]:
         """One round trip: a pipeline of ``HGETALL`` and ``XRANGE`` (both keys in the match's slot)."""
@@ -374,8 +377,7 @@ class RedisEventStore:
         pipe.hgetall(self._key(match_id, "meta"))
         pipe.xrange(self._key(match_id, "events"), f"0-{after_version + 1}", "+")
         raw, entries = pipe.execute()
-        meta = {k.decode(): v.decode() for k, v in raw.items()}
-        return meta, self._from_xrange(entries)
+        return _text_map(raw), self._from_xrange(entries)
 
     def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
         self.client.hset(self._key(match_id, "meta"), mapping=dict(fields))
@@ -465,7 +467,7 @@ class RedisStreamReader:
 
 
 def notice_from_entry(entry_id: bytes | str, f: Mapping[bytes, bytes]) -> OutboxNotice:
-    text = {k.decode(): v.decode() for k, v in f.items()}
+    text = _text_map(f)
     types = text["types"]
     return OutboxNotice(
         entry_id=entry_id.decode() if isinstance(entry_id, bytes) else entry_id,

@@ -1,5 +1,6 @@
-"""`tabula run`'s supervision of one child: restarted after a back-off that doubles while it keeps
-crashing, back to 1 s once it has stayed up; a child that could not start is tried again."""
+"""The supervision of one child (``shared.supervision``, as `tabula run` and a worker's processes use
+it): restarted after a back-off that doubles while it keeps crashing, back to 1 s once it has stayed
+up; a child that could not start is tried again."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from services.cli.run import MAX_BACKOFF, STABLE, Child, backoff
+from shared.supervision import MAX_BACKOFF, STABLE, Child, backoff
 
 
 class FakeProcess:

@@ -1,5 +1,6 @@
-"""The worker's processes (``services.workers.processes``): their environment, their restarts, and the
-hard time limit that a solo process enforces itself."""
+"""The worker's processes (``services.workers.processes``): their environment (their restarts are
+``shared.supervision``'s, tests/unit/cli/test_run_supervisor.py), the liveness ping, and the hard
+time limit that a solo process enforces itself."""
 
 from __future__ import annotations
 
@@ -25,10 +26,6 @@ def test_each_child_is_one_process_with_its_own_metrics_port() -> None:
     for port in ("-1", "0"):  # off, or a free port each: nothing to share out
         assert processes.child_env({"TABULA_METRICS_PORT": port}, 2)["TABULA_METRICS_PORT"] == port
     assert "TABULA_METRICS_PORT" not in processes.child_env({}, 1)
-
-
-def test_a_child_that_keeps_exiting_waits_longer_each_time_up_to_30_s() -> None:
-    assert [processes.backoff(n) for n in range(1, 8)] == [1, 2, 4, 8, 16, 30, 30]
 
 
 @pytest.fixture
