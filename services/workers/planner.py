@@ -32,6 +32,10 @@ TASK = {
     JobKind.TIMER: "tabula.turn_timeout",
 }
 BATCH_TASK = "tabula.jobs"  # several jobs of one queue in one task (see ``batches``)
+# The order kombu's Redis transport takes a queue's messages in: priority 0 first, then 3, 6, 9 (its
+# priority steps); a message without one counts as 0.
+REPLY_PRIORITY = 0  # a bot's first move after a person's (a reply): taken before other bot jobs
+BOT_PRIORITY = 3  # every other bot job
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,7 @@ class Job:
     seat: int = -1
     level: str = ""
     countdown: float = 0.0
+    reply: bool = False  # a bot job answering a person's move: one move, taken first (``priority``)
 
     @property
     def task_id(self) -> str:
@@ -57,10 +62,19 @@ class Job:
     def task_name(self) -> str:
         return TASK[self.kind]
 
+    @property
+    def priority(self) -> int | None:
+        """Its message's priority in its queue: bot jobs only (the other queues hold one kind)."""
+        if self.kind is not JobKind.BOT:
+            return None
+        return REPLY_PRIORITY if self.reply else BOT_PRIORITY
+
     def args(self) -> list[Any]:
         match self.kind:
             case JobKind.BOT:
-                return [self.match_id, self.game, self.seat, self.version, self.level]
+                # a reply plays one move (its chain limit): the rest of the turn is a job of its own
+                reply = [1] if self.reply else []
+                return [self.match_id, self.game, self.seat, self.version, self.level, *reply]
             case JobKind.SYSTEM:
                 return [self.match_id, self.game, self.version]
             case JobKind.TIMER:
@@ -68,18 +82,27 @@ class Job:
 
 
 def batches(jobs: Sequence[Job], size: int) -> list[tuple[str, list[Job]]]:
-    """``jobs`` as (queue, jobs) task loads: each queue's jobs, in order, split into as few loads of
-    at most ``size`` as there can be, their sizes at most one apart. One job is one load (sent as its
-    own task); many, as under load, cost one broker message and one task per load instead of per job,
-    while several loads still keep several worker processes busy."""
-    by_queue: dict[str, list[Job]] = {}
+    """``jobs`` as (queue, jobs) task loads: the jobs of each queue and priority, in order, split into
+    as few loads of at most ``size`` as there can be, their sizes at most one apart. One job is one load
+    (sent as its own task); many, as under load, cost one broker message and one task per load instead
+    of per job, while several loads still keep several worker processes busy."""
+    by_queue: dict[tuple[str, int | None], list[Job]] = {}
     for job in jobs:
-        by_queue.setdefault(job.queue, []).append(job)
+        by_queue.setdefault((job.queue, job.priority), []).append(job)
     out = []
-    for queue, queued in by_queue.items():
+    for (queue, _), queued in by_queue.items():
         loads = -(-len(queued) // max(size, 1))
         out += [(queue, queued[i::loads]) for i in range(loads)]
     return out
+
+
+def reply_after(actor: str) -> bool:
+    """Whether the bot jobs planned after an append by ``actor`` (its label) are replies: after a
+    person's move (``seat:N``), and after a system step (``system``), which the rules may take between
+    a person's move and the bots' (a round's end), itself a job of the first tier (the scoring queue's
+    messages have no priority). Not after a bot's move (``bot:N:level``) or a turn timeout's
+    (``timeout:N:level``), whose player is away."""
+    return actor.startswith("seat:") or actor == "system"
 
 
 def bot_levels(meta: Mapping[str, str]) -> dict[int, str]:
@@ -125,10 +148,15 @@ def needs_nothing(progress: Progress, fixed: Fixed) -> bool:
 
 
 def plan(
-    progress: Progress, version: int, meta: Mapping[str, str], match_id: str, away_seconds: int
+    progress: Progress,
+    version: int,
+    meta: Mapping[str, str],
+    match_id: str,
+    away_seconds: int,
+    reply: bool = False,
 ) -> list[Job]:
     """The jobs the match at ``version`` needs, from its meta (see :func:`plan_fixed`)."""
-    return plan_fixed(progress, version, match_id, Fixed.of(meta), away_seats(meta), away_seconds)
+    return plan_fixed(progress, version, match_id, Fixed.of(meta), away_seats(meta), away_seconds, reply)
 
 
 def plan_fixed(
@@ -138,10 +166,12 @@ def plan_fixed(
     fixed: Fixed,
     away: Set[int] = frozenset(),
     away_seconds: int = 0,
+    reply: bool = False,
 ) -> list[Job]:
     """The jobs the match at ``version`` needs; none once it is over. ``fixed``: its game, bots and
     clock; ``away``: its seats marked away (none in a match without a clock: only a clock's timeout
-    marks one, so such a match is planned from ``fixed`` alone).
+    marks one, so such a match is planned from ``fixed`` alone). ``reply``: the append was a
+    person's move, so its bot jobs are replies (:attr:`Job.reply`).
 
     A pending system step comes first: while it is due nobody else may act (the rules list
     only SYSTEM then), so no seat job is planned beside it. A held notice (``Progress.held``) needs
@@ -158,7 +188,7 @@ def plan_fixed(
         if seat in bots:
             if progress.held:
                 continue
-            jobs.append(Job(JobKind.BOT, match_id, game, version, seat, bots[seat]))
+            jobs.append(Job(JobKind.BOT, match_id, game, version, seat, bots[seat], reply=reply))
         elif clock > 0:
             seconds = min(clock, away_seconds) if seat in away else clock
             jobs.append(Job(JobKind.TIMER, match_id, game, version, seat, countdown=float(seconds)))
@@ -185,18 +215,20 @@ def latest(jobs: Sequence[Job]) -> list[Job]:
     return [job for job in jobs if job.version == head[job.match_id]]
 
 
-def plan_head(meta: Mapping[str, str], match_id: str, away_seconds: int) -> list[Job]:
+def plan_head(meta: Mapping[str, str], match_id: str, away_seconds: int, reply: bool = False) -> list[Job]:
     """The jobs the match needs at its head, from its meta alone (the sweeper's view).
 
     None without recorded progress (a match only ever written by bare appends, e.g. imported). A held
     head is planned as any other: the sweeper looks only at a match that made no progress for a
-    while, so the chain that held it has stopped (its worker lost, or a retry that gave up).
+    while, so the chain that held it has stopped (its worker lost, or a retry that gave up). ``reply``:
+    its bot jobs are replies (:attr:`Job.reply`), as the sweeper plans them: the match has waited
+    longest of all.
     """
     progress = Progress.parse(meta)
     if progress is None:
         return []
     progress = replace(progress, held=False)
-    return plan(progress, int(meta.get("version") or 0), meta, match_id, away_seconds)
+    return plan(progress, int(meta.get("version") or 0), meta, match_id, away_seconds, reply)
 
 
 def seats_back(meta: Mapping[str, str], events: Iterable[StoredEvent]) -> set[int]:

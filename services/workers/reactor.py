@@ -55,6 +55,7 @@ from services.workers.planner import (
     needs_nothing,
     plan,
     plan_fixed,
+    reply_after,
     seats_back,
     turn_seconds,
 )
@@ -97,6 +98,8 @@ def celery_dispatch(app: Celery, batch: int = 1) -> Dispatch:
                 # the arguments are short lists of ids and numbers: their plain repr is the message's
                 # argsrepr (Celery's own saferepr costs a tenth of sending a task)
                 options = {"queue": queue, "task_id": task_id, "producer": producer}
+                if load[0].priority is not None:  # one priority per load (``batches``)
+                    options["priority"] = load[0].priority
                 app.send_task(name, args=args, argsrepr=repr(args), kwargsrepr="{}", **options)
 
     return send
@@ -134,7 +137,9 @@ class Reactor:
         # match -> its bot seats and clock, fixed at creation (``needs_nothing``)
         self._fixed: OrderedDict[str, Fixed] = OrderedDict()
         self.clocks = ClockStore(store.client, lambda match_id: shard_of(match_id, store.shards))
-        self.sweeper = Sweeper(store, self.shards, settings.sweep_stall, settings.away_seconds, now)
+        self.sweeper = Sweeper(
+            store, self.shards, settings.sweep_stall, settings.away_seconds, now, settings.reply_first
+        )
         self._next_clocks = self._next_sweep = self._next_trim = self._next_archive = -math.inf
 
     def run(self, stop: threading.Event) -> None:
@@ -153,7 +158,8 @@ class Reactor:
             if needs_nothing(notice.progress, fixed):
                 NOTICES.labels("nothing_to_plan").inc()
                 return
-            for job in plan_fixed(notice.progress, notice.last_version, notice.match_id, fixed):
+            reply = self._reply(notice)
+            for job in plan_fixed(notice.progress, notice.last_version, notice.match_id, fixed, reply=reply):
                 self.enqueue(job)
             NOTICES.labels("planned_from_notice").inc()
             return
@@ -168,9 +174,14 @@ class Reactor:
         if progress is None:
             NOTICES.labels("superseded").inc()
             return
-        for job in plan(progress, notice.last_version, meta, notice.match_id, self.settings.away_seconds):
+        away = self.settings.away_seconds
+        for job in plan(progress, notice.last_version, meta, notice.match_id, away, self._reply(notice)):
             self.enqueue(job)
         NOTICES.labels("handled").inc()
+
+    def _reply(self, notice: OutboxNotice) -> bool:
+        """Whether the notice's bot jobs are replies (``reply_after``; ``TABULA_BOT_REPLY_FIRST``)."""
+        return self.settings.reply_first and reply_after(notice.actor)
 
     def _remember(self, match_id: str, meta: Mapping[str, str]) -> None:
         """Keep what the meta fixed at creation (a create notice reads it again: an id archived, deleted

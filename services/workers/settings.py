@@ -29,6 +29,7 @@ class WorkerSettings:
     concurrency: int  # processes; default one per CPU this process may use (``available_cpus``)
     dispatch_batch: int  # at most this many jobs of one queue in one task, when a page plans more
     bot_chain: int  # at most this many bot moves in one job, while one bot seat alone is to act next
+    reply_first: bool  # a bot's first move after a person's is one move, taken before other bot jobs
     queues: tuple[str, ...]
     reactor_index: int
     reactor_count: int
@@ -65,6 +66,7 @@ class WorkerSettings:
             concurrency=int(e.get("TABULA_WORKER_CONCURRENCY") or available_cpus()),
             dispatch_batch=int(e.get("TABULA_DISPATCH_BATCH", "4")),
             bot_chain=max(1, int(e.get("TABULA_BOT_CHAIN", "4"))),
+            reply_first=e.get("TABULA_BOT_REPLY_FIRST", "1") == "1",
             queues=tuple(filter(None, e.get("TABULA_WORKER_QUEUES", ",".join(QUEUES)).split(","))),
             reactor_index=int(e.get("TABULA_REACTOR_INDEX", "0")),
             reactor_count=int(e.get("TABULA_REACTOR_COUNT", "1")),

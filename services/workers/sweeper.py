@@ -60,9 +60,11 @@ class Sweeper:
         stall: float,
         away_seconds: int,
         now: Callable[[], float],
+        replies: bool = True,
     ) -> None:
+        """``replies``: a stalled match's bot jobs are replies (``Job.reply``; ``TABULA_BOT_REPLY_FIRST``)."""
         self.store, self.shards, self.stall = store, list(shards), stall
-        self.away_seconds, self.now = away_seconds, now
+        self.away_seconds, self.now, self.replies = away_seconds, now, replies
         self._checked: dict[str, Checked] = {}
 
     def sweep(self) -> list[Job]:
@@ -85,7 +87,7 @@ class Sweeper:
         self, match_id: str, last_append_ms: int, seen: Checked | None, now: float
     ) -> tuple[Checked, list[Job]]:
         """Plan the match's head from its meta; what to remember, and the overdue jobs."""
-        jobs = plan_head(self.store.get_meta(match_id), match_id, self.away_seconds)
+        jobs = plan_head(self.store.get_meta(match_id), match_id, self.away_seconds, self.replies)
         last_append = last_append_ms / 1000
         found = overdue(jobs, last_append, now, self.stall)
         if not found:

@@ -153,6 +153,7 @@ class OutboxNotice:
     types: tuple[str, ...]
     game: str
     progress: Progress | None = None  # None: written by a bare store append, or before it existed
+    actor: str = ""  # the append's actor label (``seat:N`` a person); "" in notices written before it was
 
 
 def shard_of(match_id: str, shards: int = DEFAULT_SHARDS) -> int:

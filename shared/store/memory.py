@@ -101,6 +101,7 @@ class MemoryEventStore:
             tuple(e.type for e in events),
             game,
             progress,
+            events[0].actor,
         )
         outbox.append(notice)
 

@@ -34,7 +34,8 @@ from shared.store.base import (
 #       finished-match index (sorted set).
 # ARGV: match id, expected version, command id, event count, meta pair count, progress pair count,
 #       meta pairs..., progress pairs..., then per event: type, payload, visibility, actor, schema version.
-# Progress pairs (to_act, system, status, outcome, held) go both into the meta and into the notice.
+# Progress pairs (to_act, system, status, outcome, held) go both into the meta and into the notice;
+# the notice also names the first event's actor ('by': who made the append, e.g. seat:0 or bot:1:random).
 # Their status keeps the shard's active-match index: active -> score = now (ms), finished -> removed
 # and added to the finished index, score = the ms part of the finishing notice's id (the archiver
 # compares it with what every outbox group has acknowledged).
@@ -55,11 +56,12 @@ for m = 1, nprog * 2 do
   meta[#meta + 1] = ARGV[i]
   i = i + 1
 end
-local types = {}
+local types, by = {}, ''
 for k = 1, n do
   redis.call('XADD', KEYS[1], '0-' .. (cur + k), 'type', ARGV[i], 'payload', ARGV[i + 1],
     'vis', ARGV[i + 2], 'cmd', ARGV[3], 'actor', ARGV[i + 3], 'schema', ARGV[i + 4], 'time', now)
   types[k] = ARGV[i]
+  if k == 1 then by = ARGV[i + 3] end
   i = i + 5
 end
 local last = cur + n
@@ -70,7 +72,7 @@ meta[#meta + 1] = tostring(last)
 redis.call('HSET', KEYS[2], unpack(meta))
 local game = redis.call('HGET', KEYS[2], 'game') or ''
 local notice = redis.call('XADD', KEYS[4], '*', 'match', ARGV[1], 'first', cur + 1, 'last', last,
-  'types', table.concat(types, ','), 'game', game, unpack(progress))
+  'types', table.concat(types, ','), 'game', game, 'by', by, unpack(progress))
 for m = 1, #progress, 2 do
   if progress[m] == 'status' and progress[m + 1] == 'active' then redis.call('ZADD', KEYS[5], now, ARGV[1])
   elseif progress[m] == 'status' then
@@ -477,4 +479,5 @@ def notice_from_entry(entry_id: bytes | str, f: Mapping[bytes, bytes]) -> Outbox
         types=tuple(types.split(",")) if types else (),
         game=text["game"],
         progress=Progress.parse(text),
+        actor=text.get("by", ""),
     )

@@ -35,7 +35,7 @@ from shared.store import (
     shard_of,
 )
 from shared.store.base import InvalidAppend
-from shared.store.redis_store import RedisEventStore, _PipelinedAppends
+from shared.store.redis_store import RedisEventStore, _PipelinedAppends, notice_from_entry
 from tests.support.json_codec import JsonCodec
 from tests.support.race.rules import EndRound, RaceRules, RaceState, Roll
 from tests.support.stores import STORES, store_of
@@ -291,10 +291,12 @@ def test_outbox_holds_one_notice_per_append(store: EventStore) -> None:
     store.append("m1", 2, [ev("C")], "c2")  # retry: no new notice
     with pytest.raises(VersionConflict):
         store.append("m1", 0, [ev()], "c3")
+    store.append("m1", 3, [NewEvent("D", b"y", actor="bot:1:random")], "c4")
     notices = store.read_outbox(shard_of("m1", store.shards))
-    assert [(n.match_id, n.first_version, n.last_version, n.types) for n in notices] == [
-        ("m1", 1, 2, ("A", "B")),
-        ("m1", 3, 3, ("C",)),
+    assert [(n.match_id, n.first_version, n.last_version, n.types, n.actor) for n in notices] == [
+        ("m1", 1, 2, ("A", "B"), "seat:0"),  # who made the append: the reactor's replies go by it
+        ("m1", 3, 3, ("C",), "seat:0"),
+        ("m1", 4, 4, ("D",), "bot:1:random"),
     ]
     assert notices[0].game == "lorenzo"
     assert store.read_outbox(shard_of("m1", store.shards), after=notices[0].entry_id) == notices[1:]
@@ -406,3 +408,14 @@ def test_the_runner_records_the_outcome_with_the_final_move(store: EventStore) -
     meta = runner.store.get_meta("m1")
     assert meta["status"] == "finished"
     assert json.loads(meta["outcome"]) == {"scores": list(outcome.scores), "placings": list(outcome.placings)}
+
+
+def test_a_notice_written_before_notices_named_their_actor_reads_with_none() -> None:
+    """An outbox entry of an older append script has no ``by``: its notice has actor "" (no reply)."""
+    fields = {b"match": b"m1", b"first": b"1", b"last": b"2", b"types": b"A,B", b"game": b"g"}
+    notice = notice_from_entry(b"5-0", {**fields, b"to_act": b"1", b"status": b"active"})
+    assert (notice.actor, notice.types, notice.progress) == (
+        "",
+        ("A", "B"),
+        Progress((1,), False, MatchStatus.ACTIVE),
+    )

@@ -50,11 +50,17 @@ class NoGameCode:
         raise AssertionError(f"the reactor loaded game code for {game}")
 
 
-def _reactor(store: RedisEventStore, dispatch: Dispatch, runners: Any = None, consumer: str = "") -> Reactor:
-    follow = follower_settings(SETTINGS)
+def _reactor(
+    store: RedisEventStore,
+    dispatch: Dispatch,
+    runners: Any = None,
+    consumer: str = "",
+    settings: WorkerSettings = SETTINGS,
+) -> Reactor:
+    follow = follower_settings(settings)
     if consumer:
         follow = dataclasses.replace(follow, consumer=consumer)
-    reactor = Reactor(store, runners or NoGameCode(), dispatch, SETTINGS, follow)
+    reactor = Reactor(store, runners or NoGameCode(), dispatch, settings, follow)
     reactor.follower.ensure_groups()
     return reactor
 
@@ -65,7 +71,8 @@ def test_a_notice_becomes_a_bot_job_without_game_code(
     version = create_match(race_runner, "r1", 2, {0: "greedy"})
     dispatch = Dispatch()
     assert _reactor(store, dispatch).follower.poll(">") == 1
-    assert dispatch.jobs == [Job(JobKind.BOT, "r1", "race", version, 0, "greedy")]
+    # the creation is the system's append: its bot job is a reply (whoever created the match waits)
+    assert dispatch.jobs == [Job(JobKind.BOT, "r1", "race", version, 0, "greedy", reply=True)]
 
 
 def test_a_pending_round_end_becomes_a_scoring_job_and_a_finished_match_nothing(
@@ -100,7 +107,7 @@ def test_after_its_creation_a_clockless_match_is_planned_without_reading_the_met
     assert reads == ["fx"] and dispatch.jobs == []  # create: seat 0 to act, read once
     race_runner.submit("fx", Actor.of_seat(0), Roll(), version, "h0")
     reactor.follower.poll(">")
-    assert dispatch.jobs == [Job(JobKind.BOT, "fx", "race", version + 1, 1, "random")]
+    assert dispatch.jobs == [Job(JobKind.BOT, "fx", "race", version + 1, 1, "random", reply=True)]
     race_runner.submit("fx", Actor.of_seat(1), Roll(), version + 1, "b1")  # the round ends: a system step
     reactor.follower.poll(">")
     assert dispatch.jobs[-1] == Job(JobKind.SYSTEM, "fx", "race", version + 2)
@@ -127,13 +134,13 @@ def test_a_notice_a_later_one_of_the_same_page_superseded_plans_nothing(
 def test_a_bot_chain_s_held_append_plans_nothing_and_the_chain_goes_on(
     store: RedisEventStore, race_runner: MatchRunner[Any], turn_seconds: int
 ) -> None:
-    """A person and two bots, with or without a turn clock (the reactor's meta path). The person's
-    move plans the first bot's job. Its chain's first append, held, is read alone and plans nothing;
-    the job, delivered again, finds the held head and plays the second bot, whose append plans the
-    round end."""
+    """A person and two bots, with or without a turn clock (the reactor's meta path), replies off (a
+    reply is one move: chains start from the bots' own appends). The person's move plans the first
+    bot's job. Its chain's first append, held, is read alone and plans nothing; the job, delivered
+    again, finds the held head and plays the second bot, whose append plans the round end."""
     version = create_match(race_runner, "ch", 3, {1: "random", 2: "random"}, turn_seconds=turn_seconds)
     dispatch = Dispatch()
-    reactor = _reactor(store, dispatch)
+    reactor = _reactor(store, dispatch, settings=dataclasses.replace(SETTINGS, reply_first=False))
     reactor.follower.poll(">")
     race_runner.submit("ch", Actor.of_seat(0), Roll(), version, "h0")
     reactor.follower.poll(">")
@@ -147,6 +154,41 @@ def test_a_bot_chain_s_held_append_plans_nothing_and_the_chain_goes_on(
     assert [e.actor for e in store.read("ch", version + 2)] == ["bot:1:random", "bot:2:random"]
     reactor.follower.poll(">")
     assert dispatch.jobs == [job, Job(JobKind.SYSTEM, "ch", "race", version + 3)]
+
+
+@pytest.mark.parametrize("turn_seconds", [0, 30])
+def test_a_person_s_move_plans_a_one_move_reply_and_the_bot_s_own_move_an_ordinary_job(
+    store: RedisEventStore, race_runner: MatchRunner[Any], turn_seconds: int
+) -> None:
+    """A person and two bots, with or without a turn clock (the reactor's meta path). The person's
+    move plans a reply for the first bot; the reply plays one move (its job's chain limit), whose
+    append plans an ordinary job for the second bot."""
+    version = create_match(race_runner, "rp", 3, {1: "random", 2: "random"}, turn_seconds=turn_seconds)
+    dispatch = Dispatch()
+    reactor = _reactor(store, dispatch)
+    reactor.follower.poll(">")
+    race_runner.submit("rp", Actor.of_seat(0), Roll(), version, "h0")
+    reactor.follower.poll(">")
+    (reply,) = dispatch.jobs
+    assert reply == Job(JobKind.BOT, "rp", "race", version + 1, 1, "random", reply=True)
+    *_, chain = reply.args()
+    budget = Budget(seconds=1.0, iterations=20)
+    assert play_bot_turn(race_runner, "rp", 1, reply.version, reply.level, budget, chain) is Result.APPLIED
+    assert [e.actor for e in store.read("rp", version + 2)] == ["bot:1:random"]  # one move, not held
+    reactor.follower.poll(">")
+    assert dispatch.jobs[1:] == [Job(JobKind.BOT, "rp", "race", version + 2, 2, "random")]
+
+
+def test_with_replies_off_a_person_s_move_plans_an_ordinary_job(
+    store: RedisEventStore, race_runner: MatchRunner[Any]
+) -> None:
+    version = create_match(race_runner, "ro", 2, {1: "random"})
+    dispatch = Dispatch()
+    reactor = _reactor(store, dispatch, settings=dataclasses.replace(SETTINGS, reply_first=False))
+    reactor.follower.poll(">")
+    race_runner.submit("ro", Actor.of_seat(0), Roll(), version, "h0")
+    reactor.follower.poll(">")
+    assert dispatch.jobs == [Job(JobKind.BOT, "ro", "race", version + 1, 1, "random")]
 
 
 def test_a_notice_written_before_progress_was_recorded_is_planned_from_the_state(

@@ -62,7 +62,7 @@ def test_a_dropped_bot_task_still_gets_the_match_to_the_end(
     clock, dispatch = FakeClock(), Dispatch(lose=1)
     reactor = _reactor(store, dispatch, clock)
     _drive(reactor, race_runner, dispatch, clock, "lost")
-    assert dispatch.lost == [Job(JobKind.BOT, "lost", "race", version, 0, "random")]
+    assert dispatch.lost == [Job(JobKind.BOT, "lost", "race", version, 0, "random", reply=True)]
     ids = command_ids(store, "lost")
     assert ids[1] == f"bot:lost:{version}:0"  # the lost move was planned again and played
     assert [i for i, n in Counter(ids).items() if n > 1] == []
@@ -77,8 +77,8 @@ def test_a_sweep_while_the_first_task_is_only_slow_applies_the_move_once(
     reactor.follower.poll(">")
     clock.t += STALL + 1  # the first task is still queued behind others
     reactor.tick()
-    first, again = dispatch.sent
-    assert first == again and first.task_id == f"bot:slow:{version}:0"
+    first, again = dispatch.sent  # both replies: the creation's notice, then the sweeper's plan
+    assert first == again and first.task_id == f"bot:slow:{version}:0" and first.reply
     assert [run_job(race_runner, first), run_job(race_runner, again)] == [Result.APPLIED, Result.STALE]
     assert store.version("slow") == version + 1
     assert command_ids(store, "slow").count(f"bot:slow:{version}:0") == 1

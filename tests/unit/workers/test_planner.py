@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from services.workers.planner import (
+    BOT_PRIORITY,
+    REPLY_PRIORITY,
     Fixed,
     Job,
     JobKind,
@@ -18,6 +20,7 @@ from services.workers.planner import (
     plan,
     plan_fixed,
     plan_head,
+    reply_after,
     seats_back,
 )
 from shared.decider import Actor, Outcome
@@ -107,6 +110,28 @@ def test_task_ids_are_deterministic() -> None:
     assert job.task_id == "bot:m1:5:2" and job.args() == ["m1", "race", 2, 5, "mcts"]
 
 
+def test_a_reply_is_one_move_taken_before_other_bot_jobs_and_only_bot_jobs_have_a_priority() -> None:
+    reply = Job(JobKind.BOT, "m1", "race", 5, 2, "mcts", reply=True)
+    other = dataclasses.replace(reply, reply=False)
+    assert reply.args() == ["m1", "race", 2, 5, "mcts", 1]  # the worker's chain limit: one move
+    assert reply.task_id == other.task_id  # the same work, whichever way it was planned
+    assert (reply.priority, other.priority) == (REPLY_PRIORITY, BOT_PRIORITY)
+    assert REPLY_PRIORITY < BOT_PRIORITY  # kombu's Redis transport takes the lower first
+    assert Job(JobKind.SYSTEM, "m1", "race", 5).priority is None
+    assert Job(JobKind.TIMER, "m1", "race", 5, 0, countdown=3.0).priority is None
+
+
+def test_bot_jobs_after_a_person_s_move_or_a_system_step_are_replies() -> None:
+    assert reply_after("seat:0") and reply_after("seat:3") and reply_after("system")
+    assert not reply_after("bot:1:random") and not reply_after("timeout:0:greedy") and not reply_after("")
+    progress, bots = Progress((1, 2), False, ACTIVE), meta({1: "random", 2: "greedy"})
+    assert [job.reply for job in plan(progress, 7, bots, "m1", 5, reply=True)] == [True, True]
+    assert [job.reply for job in plan(progress, 7, bots, "m1", 5)] == [False, False]
+    clocked = meta({1: "random"}, turn_seconds=30)
+    (timer, bot) = plan(Progress((0, 1), False, ACTIVE), 7, clocked, "m1", 5, reply=True)
+    assert (timer.kind, timer.reply, bot.reply) == (JobKind.TIMER, False, True)  # only bot jobs reply
+
+
 def test_a_seat_command_from_an_away_seat_brings_it_back() -> None:
     away = {"away:1": "1", "away:0": "0"}
     human = StoredEvent(9, "DieRolled", b"", "public", "c", "seat:1", 0, 1)
@@ -160,6 +185,17 @@ def test_a_page_s_jobs_go_out_per_queue_in_as_few_even_loads_as_the_size_allows(
     assert [load for _, load in loads[:3]] == [bots[0::3], bots[1::3], bots[2::3]]  # each in page order
     assert batches(bots[:1], 4) == [("bots", bots[:1])] and batches([], 4) == []
     assert [len(load) for _, load in batches(bots, 1)] == [1] * 9  # size 1: a task per job, as before
+
+
+def test_replies_and_other_bot_jobs_never_share_a_load() -> None:
+    """A load is one message with one priority: replies go in loads of their own."""
+    jobs = [Job(JobKind.BOT, f"m{i}", "race", 3, 1, "random", reply=i % 3 == 0) for i in range(9)]
+    loads = batches(jobs, 4)
+    assert [(queue, [job.reply for job in load]) for queue, load in loads] == [
+        ("bots", [True, True, True]),
+        ("bots", [False, False, False]),
+        ("bots", [False, False, False]),
+    ]
 
 
 def test_only_a_clockless_match_with_no_bot_and_no_system_step_to_act_needs_nothing() -> None:

@@ -6,6 +6,8 @@ import itertools
 import time
 from typing import Any
 
+import pytest
+
 from services.workers.planner import Job, JobKind
 from services.workers.sweeper import MAX_BACKOFF, Sweeper, overdue
 from shared.decider import Actor
@@ -42,19 +44,25 @@ class CountingStore:
         return self.store.get_meta(match_id)
 
 
-def _sweeper(runner: MatchRunner[Any], clock: FakeClock) -> tuple[Sweeper, CountingStore]:
+def _sweeper(
+    runner: MatchRunner[Any], clock: FakeClock, replies: bool = True
+) -> tuple[Sweeper, CountingStore]:
     store = CountingStore(runner.store)
     shard = shard_of("m1", store.shards)
-    return Sweeper(store, [shard], STALL, away_seconds=5, now=clock), store
+    return Sweeper(store, [shard], STALL, away_seconds=5, now=clock, replies=replies), store
 
 
-def test_a_bot_turn_with_no_progress_past_the_stall_time_is_planned_again(runner: MatchRunner[Any]) -> None:
+@pytest.mark.parametrize("replies", [True, False])
+def test_a_bot_turn_with_no_progress_past_the_stall_time_is_planned_again(
+    runner: MatchRunner[Any], replies: bool
+) -> None:
+    """As a reply (taken first: it has waited longest), unless replies are off."""
     version = create(runner, bots={"0": "greedy"})
     clock = FakeClock()
-    sweeper, _ = _sweeper(runner, clock)
+    sweeper, _ = _sweeper(runner, clock, replies)
     assert sweeper.sweep() == []  # just appended: the reactor's notice path has it
     clock.t += STALL + 1
-    assert sweeper.sweep() == [Job(JobKind.BOT, "m1", "race", version, 0, "greedy")]
+    assert sweeper.sweep() == [Job(JobKind.BOT, "m1", "race", version, 0, "greedy", reply=replies)]
 
 
 def test_a_pending_system_step_is_planned_again(runner: MatchRunner[Any]) -> None:
