@@ -101,12 +101,11 @@ def _done(task: str, match_id: str, version: int, result: jobs.Result) -> str:
     return str(result)
 
 
-def _bot_turn(match_id: str, game: str, seat: int, version: int, level: str, reply: int = 0) -> str:
-    """``reply`` 1: a reply, whose chain goes on only while no other reply waits ("Replies first")."""
+def _bot_turn(match_id: str, game: str, seat: int, version: int, level: str, chain: int = 0) -> str:
+    """``chain``: at most this many moves (a reply's 1); 0, or a message without it: ``bot_chain``."""
     ctx = context.current()
-    chain, runner = ctx.settings.bot_chain, ctx.runner(game)
-    go_on = ctx.no_reply_waiting if reply else None
-    result = jobs.play_bot_turn(runner, match_id, seat, version, level, ctx.settings.mcts, chain, go_on)
+    chain, runner = chain or ctx.settings.bot_chain, ctx.runner(game)
+    result = jobs.play_bot_turn(runner, match_id, seat, version, level, ctx.settings.mcts, chain)
     return _done("bot_turn", match_id, version, result)
 
 

@@ -10,10 +10,7 @@ import os
 import threading
 from typing import Any
 
-import redis
-
 from services.games import load_game
-from services.workers.planner import QUEUE, JobKind
 from services.workers.settings import WorkerSettings
 from shared.config import redis_client
 from shared.runner import MatchRunner
@@ -27,7 +24,6 @@ class WorkerContext:
         self.store = RedisEventStore(client, shards=settings.base.shards)
         self._runners: dict[str, MatchRunner[Any]] = {}
         self._lock = threading.Lock()
-        self._broker: redis.Redis | None = None  # built on first use
 
     def runner(self, game: str) -> MatchRunner[Any]:
         with self._lock:
@@ -39,21 +35,8 @@ class WorkerContext:
                 self._runners[game] = runner
             return self._runners[game]
 
-    def no_reply_waiting(self) -> bool:
-        """Whether the broker holds no reply: kombu's Redis transport keeps a queue's priority-0
-        messages in a list named as the queue (``planner.REPLY_PRIORITY``). With another broker,
-        where replies have no order of their own, a reply is one move."""
-        url = self.settings.broker_url
-        if not url.startswith(("redis://", "rediss://")):
-            return False
-        if self._broker is None:
-            self._broker = redis.Redis.from_url(url)
-        return not self._broker.llen(QUEUE[JobKind.BOT])
-
     def close(self) -> None:
         self.client.close()
-        if self._broker is not None:
-            self._broker.close()
 
 
 _current: tuple[int, WorkerContext] | None = None

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import enum
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from services.workers.bots import Budget, bot_rng, make_bot
@@ -99,7 +98,6 @@ def play_bot_turn(
     level: str,
     budget: Budget,
     chain: int = 1,
-    go_on: Callable[[], bool] | None = None,
 ) -> Result:
     """A bot seat's move at ``version``; the first move's result.
 
@@ -111,10 +109,6 @@ def play_bot_turn(
     redelivered after an append landed) plays the chain on from there: deterministic command ids
     keep any race between two such jobs to one append per version. If the chain stops for good (its
     worker lost), the sweeper plans the held head like any other stalled one.
-
-    ``go_on``: asked before each append after which the chain could go on; false makes that move
-    the chain's last, not held (a reply yields to another waiting one: docs/workers.md, "Replies
-    first").
     """
     checked = _check(runner, match_id, version, Actor.of_seat(seat))
     resumed = checked is Result.STALE and _held_head(runner, match_id)
@@ -125,14 +119,8 @@ def play_bot_turn(
     levels = bot_levels(checked.meta)
     level = levels[seat] if resumed else level
 
-    stopped = False  # the chain could go on after the last append, and ``go_on`` said no
-
-    def holds(progress: Progress) -> bool:  # asked once per append attempt, just before it
-        nonlocal stopped
-        if chained_seat(progress, levels) is None:
-            return False
-        stopped = go_on is not None and not go_on()
-        return not stopped
+    def holds(progress: Progress) -> bool:
+        return chained_seat(progress, levels) is not None
 
     loaded, moves, results = checked, max(chain, 1), []
     for move in range(moves):
@@ -142,7 +130,7 @@ def play_bot_turn(
         actor, hold = Actor.of_seat(seat), None if last else holds
         done = _submit(runner, match_id, actor, command, loaded.version, command_id, label, hold)
         results.append(_result(done))
-        if last or isinstance(done, Result) or stopped:
+        if last or isinstance(done, Result):
             break
         following = chained_seat(progress_of(runner.rules, done.state), levels)
         if following is None:

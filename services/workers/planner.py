@@ -47,8 +47,7 @@ class Job:
     seat: int = -1
     level: str = ""
     countdown: float = 0.0
-    reply: bool = False  # a bot job answering a person's move: taken first (``priority``), its chain
-    # going on only while no other reply waits
+    reply: bool = False  # a bot job answering a person's move: one move, taken first (``priority``)
 
     @property
     def task_id(self) -> str:
@@ -73,7 +72,8 @@ class Job:
     def args(self) -> list[Any]:
         match self.kind:
             case JobKind.BOT:
-                reply = [1] if self.reply else []  # a task of five arguments is an ordinary job
+                # a reply plays one move (its chain limit): the rest of the turn is a job of its own
+                reply = [1] if self.reply else []
                 return [self.match_id, self.game, self.seat, self.version, self.level, *reply]
             case JobKind.SYSTEM:
                 return [self.match_id, self.game, self.version]
@@ -83,17 +83,15 @@ class Job:
 
 def batches(jobs: Sequence[Job], size: int) -> list[tuple[str, list[Job]]]:
     """``jobs`` as (queue, jobs) task loads: the jobs of each queue and priority, in order, split into
-    as few loads of at most ``size`` as there can be, their sizes at most one apart; a reply always
-    alone. One job is one load (sent as its own task); many, as under load, cost one broker message
-    and one task per load instead of per job, while several loads still keep several worker
-    processes busy."""
+    as few loads of at most ``size`` as there can be, their sizes at most one apart. One job is one load
+    (sent as its own task); many, as under load, cost one broker message and one task per load instead
+    of per job, while several loads still keep several worker processes busy."""
     by_queue: dict[tuple[str, int | None], list[Job]] = {}
     for job in jobs:
         by_queue.setdefault((job.queue, job.priority), []).append(job)
     out = []
-    for (queue, priority), queued in by_queue.items():
-        # a reply is its own task: another one waits for no chain of it (``play_bot_turn(go_on=)``)
-        loads = len(queued) if priority == REPLY_PRIORITY else -(-len(queued) // max(size, 1))
+    for (queue, _), queued in by_queue.items():
+        loads = -(-len(queued) // max(size, 1))
         out += [(queue, queued[i::loads]) for i in range(loads)]
     return out
 

@@ -157,12 +157,12 @@ def test_a_bot_chain_s_held_append_plans_nothing_and_the_chain_goes_on(
 
 
 @pytest.mark.parametrize("turn_seconds", [0, 30])
-def test_a_person_s_move_plans_a_reply_and_a_bot_s_move_after_it_an_ordinary_job(
+def test_a_person_s_move_plans_a_one_move_reply_and_the_bot_s_own_move_an_ordinary_job(
     store: RedisEventStore, race_runner: MatchRunner[Any], turn_seconds: int
 ) -> None:
     """A person and two bots, with or without a turn clock (the reactor's meta path). The person's
-    move plans a reply for the first bot; the reply yields after one move (another reply waits), and
-    its append, the bot's, plans an ordinary job for the second bot."""
+    move plans a reply for the first bot; the reply plays one move (its job's chain limit), whose
+    append plans an ordinary job for the second bot."""
     version = create_match(race_runner, "rp", 3, {1: "random", 2: "random"}, turn_seconds=turn_seconds)
     dispatch = Dispatch()
     reactor = _reactor(store, dispatch)
@@ -171,9 +171,9 @@ def test_a_person_s_move_plans_a_reply_and_a_bot_s_move_after_it_an_ordinary_job
     reactor.follower.poll(">")
     (reply,) = dispatch.jobs
     assert reply == Job(JobKind.BOT, "rp", "race", version + 1, 1, "random", reply=True)
+    *_, chain = reply.args()
     budget = Budget(seconds=1.0, iterations=20)
-    played = play_bot_turn(race_runner, "rp", 1, reply.version, reply.level, budget, 4, go_on=lambda: False)
-    assert played is Result.APPLIED
+    assert play_bot_turn(race_runner, "rp", 1, reply.version, reply.level, budget, chain) is Result.APPLIED
     assert [e.actor for e in store.read("rp", version + 2)] == ["bot:1:random"]  # one move, not held
     reactor.follower.poll(">")
     assert dispatch.jobs[1:] == [Job(JobKind.BOT, "rp", "race", version + 2, 2, "random")]

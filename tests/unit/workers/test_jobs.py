@@ -58,18 +58,6 @@ def test_a_bot_chain_stops_at_its_length_with_an_append_the_reactor_plans(runner
     assert runner.store.get_meta("m1")["to_act"] == "2"
 
 
-def test_a_reply_s_chain_stops_once_another_reply_waits(runner: MatchRunner[Any]) -> None:
-    """``go_on`` is asked just before each append after which the chain could go on: here the first
-    (yes) and the second (no, a reply came meanwhile), so the second move is the chain's last and not
-    held; never for the third, which could not have been."""
-    version = create(runner, seats=4, bots={"0": "random", "1": "random", "2": "random", "3": "random"})
-    answers = [True, False]
-    go_on = lambda: answers.pop(0)  # noqa: E731
-    assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, 4, go_on) is Result.APPLIED
-    assert _held(runner) == [("bot:0:random", True), ("bot:1:random", False)] and answers == []
-    assert runner.store.get_meta("m1")["to_act"] == "2"
-
-
 def test_a_bot_chain_stops_before_a_person(runner: MatchRunner[Any]) -> None:
     version = create(runner, seats=3, bots={"0": "random", "2": "random"})
     assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, chain=4) is Result.APPLIED

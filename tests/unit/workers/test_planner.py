@@ -110,10 +110,10 @@ def test_task_ids_are_deterministic() -> None:
     assert job.task_id == "bot:m1:5:2" and job.args() == ["m1", "race", 2, 5, "mcts"]
 
 
-def test_a_reply_is_taken_before_other_bot_jobs_and_only_bot_jobs_have_a_priority() -> None:
+def test_a_reply_is_one_move_taken_before_other_bot_jobs_and_only_bot_jobs_have_a_priority() -> None:
     reply = Job(JobKind.BOT, "m1", "race", 5, 2, "mcts", reply=True)
     other = dataclasses.replace(reply, reply=False)
-    assert reply.args() == ["m1", "race", 2, 5, "mcts", 1] and other.args() == ["m1", "race", 2, 5, "mcts"]
+    assert reply.args() == ["m1", "race", 2, 5, "mcts", 1]  # the worker's chain limit: one move
     assert reply.task_id == other.task_id  # the same work, whichever way it was planned
     assert (reply.priority, other.priority) == (REPLY_PRIORITY, BOT_PRIORITY)
     assert REPLY_PRIORITY < BOT_PRIORITY  # kombu's Redis transport takes the lower first
@@ -187,15 +187,12 @@ def test_a_page_s_jobs_go_out_per_queue_in_as_few_even_loads_as_the_size_allows(
     assert [len(load) for _, load in batches(bots, 1)] == [1] * 9  # size 1: a task per job, as before
 
 
-def test_a_reply_is_a_load_of_its_own() -> None:
-    """A load is one message with one priority, and a reply's chain looks at the replies waiting in
-    the broker, not at those after it in its load: each reply goes alone."""
+def test_replies_and_other_bot_jobs_never_share_a_load() -> None:
+    """A load is one message with one priority: replies go in loads of their own."""
     jobs = [Job(JobKind.BOT, f"m{i}", "race", 3, 1, "random", reply=i % 3 == 0) for i in range(9)]
     loads = batches(jobs, 4)
     assert [(queue, [job.reply for job in load]) for queue, load in loads] == [
-        ("bots", [True]),
-        ("bots", [True]),
-        ("bots", [True]),
+        ("bots", [True, True, True]),
         ("bots", [False, False, False]),
         ("bots", [False, False, False]),
     ]

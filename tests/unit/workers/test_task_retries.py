@@ -101,8 +101,8 @@ def test_a_batch_runs_every_job_in_order_and_retries_whole_on_a_transient_error(
     ]
     assert celery_app.run_jobs.apply(args=(work,)).get() == ["applied", "stale", "applied"]
     # the first attempt failed on m1; the retry ran every job again with the same arguments
-    # None: the fake's budget; 1: its bot chain; None: no reply's go_on (ordinary jobs)
-    first, last = ("m1", 0, 3, "greedy", None, 1, None), ("m3", 1, 8, "random", None, 1, None)
+    # None: the fake's budget; 1: its bot chain
+    first, last = ("m1", 0, 3, "greedy", None, 1), ("m3", 1, 8, "random", None, 1)
     assert flaky.calls == [first, first, last]
     assert set(celery_app.run_jobs.autoretry_for) == set(STORE_UNAVAILABLE)
 
