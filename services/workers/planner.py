@@ -47,7 +47,7 @@ class Job:
     seat: int = -1
     level: str = ""
     countdown: float = 0.0
-    reply: bool = False  # a bot job answering a person's move: one move, taken first (``priority``)
+    reply: bool = False  # answering a person's move (``reply_after``): one move, taken first (``priority``)
 
     @property
     def task_id(self) -> str:
@@ -170,8 +170,8 @@ def plan_fixed(
 ) -> list[Job]:
     """The jobs the match at ``version`` needs; none once it is over. ``fixed``: its game, bots and
     clock; ``away``: its seats marked away (none in a match without a clock: only a clock's timeout
-    marks one, so such a match is planned from ``fixed`` alone). ``reply``: the append was a
-    person's move, so its bot jobs are replies (:attr:`Job.reply`).
+    marks one, so such a match is planned from ``fixed`` alone). ``reply``: its bot jobs are replies
+    (:attr:`Job.reply`; the reactor's call, by who made the append: :func:`reply_after`).
 
     A pending system step comes first: while it is due nobody else may act (the rules list
     only SYSTEM then), so no seat job is planned beside it. A held notice (``Progress.held``) needs

@@ -29,7 +29,7 @@ class WorkerSettings:
     concurrency: int  # processes; default one per CPU this process may use (``available_cpus``)
     dispatch_batch: int  # at most this many jobs of one queue in one task, when a page plans more
     bot_chain: int  # at most this many bot moves in one job, while one bot seat alone is to act next
-    reply_first: bool  # a bot's first move after a person's is one move, taken before other bot jobs
+    reply_first: bool  # plan replies: a bot job after a person's move is one move, taken before the others
     queues: tuple[str, ...]
     reactor_index: int
     reactor_count: int
