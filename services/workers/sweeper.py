@@ -60,7 +60,7 @@ class Sweeper:
         stall: float,
         away_seconds: int,
         now: Callable[[], float],
-        replies: bool = True,
+        replies: bool,
     ) -> None:
         """``replies``: a stalled match's bot jobs are replies (``Job.reply``; ``TABULA_BOT_REPLY_FIRST``)."""
         self.store, self.shards, self.stall = store, list(shards), stall
