@@ -16,6 +16,7 @@ from services.lorenzo.rules.content_types import (
     Gain,
     Space,
     SpaceKind,
+    take_action,
 )
 from services.lorenzo.rules.effects import Ctx, apply_immediate, gain, harvest, pay, production
 from services.lorenzo.rules.events import (
@@ -93,14 +94,33 @@ def check_take(
     extra_discount: Goods = ZERO,
 ) -> TakePlan:
     """Taking the card on a tower space (by a member or a card effect): value, fee, bonus, cost, slots."""
-    c, p = x.content, x.player
     cid = x.state.towers[space.id - 1]
     if not cid:
         raise RuleViolation("no_card", "that floor has no card left")
-    card = c.card[cid]
+    card = x.content.card[cid]
     lo, hi = servant_range(v0, space.value, False)
-    boost = _check_servants(x.rate, p.goods.servants, servants, lo, hi)
-    have = p.goods - Goods(servants=servants) if servants else p.goods
+    boost = _check_servants(x.rate, x.player.goods.servants, servants, lo, hi)
+    base = take_base(x, space, card)
+    have = base.have - Goods(servants=servants) if servants else base.have
+    cost_to_pay = _cost(x, card, cost_option, discount_option, extra_discount, have)
+    return TakePlan(card, space, servants, base.fee, base.bonus, cost_to_pay, v0 + boost)
+
+
+@record
+class TakeBase:
+    """What taking the card on a tower space asks and gives before the servants and the cost: the
+    servants spent only lower ``have.servants``, so one ``TakeBase`` answers for every servant count."""
+
+    fee: int
+    bonus: Gain
+    have: Goods  # the seat's goods after the fee and with the floor bonus, before the servants
+
+
+def take_base(x: SeatCache, space: Space, card: Card) -> TakeBase:
+    """The checks of taking ``card`` that depend on neither the servants nor the cost: the occupied
+    tower's fee (paid before the floor bonus), the six cards of a type, the territory slots."""
+    c, p = x.content, x.player
+    have = p.goods
     fee = 0
     if card.card_type in x.occupied_towers and not x.no_fee:
         fee = c.board.occupied_tower_fee
@@ -119,8 +139,7 @@ def check_take(
     borgia = x.ignore_territory_requirement
     if is_territory and not borgia and have.military < c.board.territory_slot_military[owned]:
         raise RuleViolation("territory_slot_locked", "not enough military points for the next territory slot")
-    cost_to_pay = _cost(x, card, cost_option, discount_option, extra_discount, have)
-    return TakePlan(card, space, servants, fee, bonus, cost_to_pay, v0 + boost)
+    return TakeBase(fee, bonus, have)
 
 
 def _cost(
@@ -131,6 +150,19 @@ def _cost(
     extra: Goods,
     have: Goods,
 ) -> Goods:
+    to_pay, military = card_cost(x, card, cost_option, discount_option, extra)
+    if have.military < military:
+        raise RuleViolation("military_requirement", f"you need {military} military points")
+    if not have.covers(to_pay):
+        raise RuleViolation("cannot_afford", "you cannot pay the card's cost")
+    return to_pay
+
+
+def card_cost(
+    x: SeatCache, card: Card, cost_option: int, discount_option: int, extra: Goods
+) -> tuple[Goods, int]:
+    """The goods a cost alternative asks after the chosen discounts, and the military points it
+    requires (held, not paid)."""
     costs = card.costs
     if not 0 <= cost_option < max(1, len(costs)):
         raise RuleViolation("bad_cost_option", "no such cost alternative")
@@ -138,7 +170,7 @@ def _cost(
     if not 0 <= discount_option < max(1, len(options)):
         raise RuleViolation("bad_discount_option", "no such discount alternative")
     if not costs:
-        return ZERO
+        return ZERO, 0
     cost = costs[cost_option]
     chosen = options[discount_option] if options else ZERO
     to_pay = cost.pay
@@ -147,11 +179,7 @@ def _cost(
     pico = x.coin_discount
     if pico and cost.pay.coins > 0:
         to_pay = Goods(max(0, to_pay.coins - pico.value), *_rest(to_pay))
-    if have.military < cost.require_military:
-        raise RuleViolation("military_requirement", f"you need {cost.require_military} military points")
-    if not have.covers(to_pay):
-        raise RuleViolation("cannot_afford", "you cannot pay the card's cost")
-    return to_pay
+    return to_pay, cost.require_military
 
 
 def _rest(g: Goods) -> tuple[int, int, int, int, int, int]:
@@ -253,7 +281,7 @@ def check_bonus_take(
     assert space.tower is not None
     if d.card_type is not None and space.tower is not d.card_type:
         raise RuleViolation("wrong_tower", f"this action takes a {d.card_type.name.lower()} card")
-    v0 = d.value + x.action_modifier(ActionKind(int(space.tower)))
+    v0 = d.value + x.action_modifier(take_action(space.tower))
     return check_take(x, space, v0, servants, cost_option, discount_option, d.discount)
 
 

@@ -8,10 +8,12 @@ from itertools import combinations
 
 from services.lorenzo.rules.actions import (
     bonus_action_range,
+    card_cost,
     check_action,
     check_bonus_take,
     check_spot,
     servant_range,
+    take_base,
 )
 from services.lorenzo.rules.commands import (
     ActivateLeader,
@@ -36,11 +38,12 @@ from services.lorenzo.rules.commands import (
 )
 from services.lorenzo.rules.content_types import (
     AbilityKind,
-    ActionKind,
     Content,
     Space,
     SpaceKind,
+    take_action,
 )
+from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.leaders import activation_members, check_play, copy_targets
 from services.lorenzo.rules.model import ALL_MEMBERS, DecisionKind, Member, Phase, Privilege, State
 from services.lorenzo.rules.queries import SeatCache, servant_rate
@@ -152,6 +155,29 @@ def _open_spaces(x: SeatCache) -> list[tuple[Space, int, bool, bool, bool, int]]
     return out
 
 
+# A tower space's card for one seat: its goods before servants (``TakeBase.have``) and, per
+# (cost_option, discount_option), the goods to pay and the military points required.
+Priced = tuple[Goods, list[tuple[int, int, Goods, int]]]
+
+
+def _priced(x: SeatCache, space: Space) -> Priced | None:
+    """``check_take`` less the servants: None when no servant count can take the card."""
+    card = x.content.card[x.state.towers[space.id - 1]]
+    try:
+        base = take_base(x, space, card)
+    except RuleViolation:
+        return None
+    return base.have, [(co, do, *card_cost(x, card, co, do, ZERO)) for co, do in _options(x, space.id)]
+
+
+def _affordable(priced: Priced | None, servants: int) -> list[tuple[int, int]]:
+    """The cost options ``check_take``'s last checks (``_cost``) accept after spending ``servants``."""
+    if priced is None:
+        return []
+    have = priced[0] - Goods(servants=servants) if servants else priced[0]
+    return [(co, do) for co, do, pay, military in priced[1] if have.military >= military and have.covers(pay)]
+
+
 def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyMember]:
     """Candidates checked as ``decide`` does (``check_place`` = ``check_spot`` + ``check_action``), with
     one ``SeatCache`` for the whole call and each check run once for all the members it answers for."""
@@ -167,8 +193,10 @@ def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyM
     space_ok: dict[int, bool] = {}
     # Tower space and servants -> the legal (cost_option, discount_option) pairs. On a tower the member's
     # value only decides the servants (exactly the missing amount), so with the same servants the card
-    # check gives the same answer for every member.
+    # check gives the same answer for every member; and the servants only lower the goods left, so the
+    # rest of ``check_take`` (``take_base``, ``card_cost``) is run once per space (``_priced``).
     tower_options: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    priced: dict[int, Priced | None] = {}
     for member in ALL_MEMBERS:
         if member in p.placed:
             continue
@@ -193,8 +221,9 @@ def placement_commands(c: Content, s: State, seat: int) -> Iterator[PlaceFamilyM
                 servants = lo * rate
                 options = tower_options.get((space.id, servants))
                 if options is None:
-                    options = [o for o in _options(x, space.id) if _ok_action(x, space, v0, servants, *o)]
-                    tower_options[(space.id, servants)] = options
+                    if space.id not in priced:
+                        priced[space.id] = _priced(x, space)
+                    options = tower_options[(space.id, servants)] = _affordable(priced[space.id], servants)
                 for co, do in options:
                     yield PlaceFamilyMember(member, space.id, servants, co, do)
             else:
@@ -260,7 +289,7 @@ def _decision_commands(c: Content, s: State, seat: int) -> list[Command]:
                 if d.card_type is not None and space.tower is not d.card_type:
                     continue
                 assert space.tower is not None
-                v0 = d.value + cache.action_modifier(ActionKind(int(space.tower)))
+                v0 = d.value + cache.action_modifier(take_action(space.tower))
                 servants = max(0, space.value - v0) * rate
                 for co, do in _options(cache, space.id):
                     try:

@@ -13,6 +13,7 @@ from services.lorenzo.rules.content_types import (
     PenaltyKind,
     Space,
     SpaceKind,
+    take_action,
 )
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import COLORED, Member, PlayerState, State
@@ -92,7 +93,7 @@ def discounts(c: Content, p: PlayerState, card_type: CardType) -> tuple[Goods, t
     """Fixed discount and the alternatives to choose from (Stonemason: wood OR stone)."""
     fixed: Goods = ZERO
     options: tuple[Goods, ...] = ()
-    action = ActionKind(int(card_type))
+    action = take_action(card_type)
     for cid in p.characters:
         bonus = c.card[cid].action_bonus
         if bonus is None or bonus.action is not action or not bonus.discounts:
@@ -219,7 +220,7 @@ class SeatCache:
             match space.kind:
                 case SpaceKind.TOWER:
                     assert space.tower is not None
-                    value = self.action_modifier(ActionKind(int(space.tower)))
+                    value = self.action_modifier(take_action(space.tower))
                 case SpaceKind.HARVEST:
                     value = self.action_modifier(ActionKind.HARVEST) + space.modifier
                 case SpaceKind.PRODUCTION:
