@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from shared.errors import ResourceExhausted
+from shared.resp import script_on
 
 T = TypeVar("T")
 PREFIX = "tabula:limit"
@@ -148,7 +149,7 @@ class Limiter:
         self.lease_ms = int(lease_s * 1000)
         self._bucket = client.register_script(BUCKET_LUA)
         self._lease = client.register_script(LEASE_LUA)
-        self._bucket_async = async_client.register_script(BUCKET_LUA) if async_client is not None else None
+        self._bucket_async = script_on(async_client, BUCKET_LUA) if async_client is not None else None
         self.client = client
 
     @staticmethod

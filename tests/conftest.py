@@ -9,12 +9,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 import redis.connection
 
 from shared.redis_server import RedisCluster, docker_available, start_cluster, start_redis
+from shared.resp import PipelinedConnection
 
 # The machine's own Redis (port 6379) is never touched by a test: any connection attempt to it from
 # this process fails loudly instead of silently reading or writing someone else's data.
@@ -28,6 +30,16 @@ def _guarded_connect(self: redis.connection.Connection) -> object:
 
 
 redis.connection.Connection._connect = _guarded_connect  # type: ignore[method-assign]
+_real_piped_connect = PipelinedConnection._connect
+
+
+async def _guarded_piped_connect(self: PipelinedConnection) -> Any:
+    if int(self.port) == 6379:  # the hot path's own connection (shared.resp), guarded alike
+        raise RuntimeError(f"a test tried to reach the machine's Redis at {self.host}:6379")
+    return await _real_piped_connect(self)
+
+
+PipelinedConnection._connect = _guarded_piped_connect  # type: ignore[method-assign]
 
 _MARKS = {"unit": pytest.mark.unit, "integration": pytest.mark.integration, "e2e": pytest.mark.e2e}
 

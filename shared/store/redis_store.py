@@ -17,6 +17,7 @@ import redis.asyncio.cluster
 import redis.cluster
 
 from shared.records import builder
+from shared.resp import script_on
 from shared.store.base import (
     DEFAULT_SHARDS,
     AppendResult,
@@ -175,70 +176,12 @@ def _text_map(raw: Mapping[bytes, bytes]) -> dict[str, str]:
     return {k.decode(): v.decode() for k, v in raw.items()}
 
 
-class _PipelinedAppends:
-    """The append script, awaited by many coroutines of one event loop, sent in pipelines: while one
-    pipeline is in flight, the appends that come meanwhile wait and go together in the next one (a
-    round trip and a connection for all of them; Redis still runs each script on its own, in order).
-    A script Redis does not know (a restarted server) is loaded and run again for that append."""
-
-    def __init__(self, client: Any, script: Any) -> None:
-        self.client, self.script = client, script
-        self.queued: list[tuple[list[str], list[Any], asyncio.Future[Any]]] = []
-        self.sender: asyncio.Task[None] | None = None
-
-    async def __call__(self, keys: list[str], args: list[Any]) -> Any:
-        future = asyncio.get_running_loop().create_future()
-        self.queued.append((keys, args, future))
-        if self.sender is None:
-            self.sender = asyncio.get_running_loop().create_task(self._send())
-        return await future
-
-    async def _send(self) -> None:
-        try:
-            while self.queued:
-                batch, self.queued = self.queued, []
-                await self._pipeline(batch)
-        finally:  # empty unless the sender was cancelled (its loop shutting down): those never went
-            self.sender = None
-            left, self.queued = self.queued, []
-            for *_, future in left:
-                future.cancel()
-
-    async def _pipeline(self, batch: list[tuple[list[str], list[Any], asyncio.Future[Any]]]) -> None:
-        pipe = self.client.pipeline(transaction=False)
-        for keys, args, _ in batch:
-            pipe.evalsha(self.script.sha, len(keys), *keys, *args)
-        try:
-            replies = await pipe.execute(raise_on_error=False)
-        except asyncio.CancelledError:  # with its loop: nobody will be answered
-            for *_, future in batch:
-                future.cancel()
-            raise
-        except Exception as error:  # the connection: every append of the batch fails with it
-            for *_, future in batch:
-                if not future.done():
-                    future.set_exception(error)
-            return
-        for (keys, args, future), reply in zip(batch, replies, strict=True):
-            if isinstance(reply, redis.exceptions.NoScriptError):
-                try:
-                    reply = await self.script(keys=keys, args=args)  # loads the script, runs it
-                except Exception as error:
-                    reply = error
-            if future.done():
-                continue  # its caller gave up (a deadline); the append itself is in Redis
-            if isinstance(reply, Exception):
-                future.set_exception(reply)
-            else:
-                future.set_result(reply)
-
-
 class RedisEventStore:
     """The production store. ``client`` must not decode responses (payloads are bytes).
 
     ``async_client`` (a ``redis.asyncio`` client of the same server or cluster, bytes too) serves
     :meth:`append_async`; without one, that runs the synchronous append on a thread. On one server
-    the appends awaited together go in pipelines (``_PipelinedAppends``)."""
+    over TCP the appends of an event loop share one pipelined connection (``shared.resp``)."""
 
     def __init__(
         self, client: RedisClient, shards: int = DEFAULT_SHARDS, async_client: AsyncRedisClient | None = None
@@ -246,9 +189,7 @@ class RedisEventStore:
         self.client: Any = client
         self.shards = shards
         self._append = client.register_script(APPEND_LUA)
-        self._append_async: Any = None if async_client is None else async_client.register_script(APPEND_LUA)
-        if isinstance(async_client, redis.asyncio.Redis):  # one server (not a cluster): in pipelines
-            self._append_async = _PipelinedAppends(async_client, self._append_async)
+        self._append_async = None if async_client is None else script_on(async_client, APPEND_LUA)
         self._delete = client.register_script(DELETE_LUA)
         self._raw = _unparsed_xrange(client)
 
