@@ -41,9 +41,13 @@ from shared.tokens import SecretMissing, TokenSigner, keyring_from_env
 
 BACKGROUND_THREADS = 3  # start_background's matcher, projector and notices: a Redis connection each
 # After a read of the outbox that found notices, each projector waits this long before the next read:
-# a busy outbox comes in bigger pages (fewer reads and acknowledgements per notice), and a "your turn"
-# notice is written at most this much later.
-LINGER_VAR, DEFAULT_LINGER_MS = "TABULA_LOBBY_LINGER_MS", 20
+# a busy outbox comes in bigger pages (fewer reads, acknowledgements and notice writes per command).
+# Under load a "your turn" notice is written at most LINGER later (an idle projector reads at once);
+# a finished match's ratings and history, which nobody waits for to the second, at most
+# RATINGS_LINGER later. With 32 clients sending commands, 100 and 500 ms against 20 and 20 took the
+# lobby's CPU per command from 0.22-0.27 to 0.11-0.13 ms (bench/README.md, "Seventh pass").
+LINGER_VAR, DEFAULT_LINGER_MS = "TABULA_LOBBY_LINGER_MS", 100
+RATINGS_LINGER_VAR, DEFAULT_RATINGS_LINGER_MS = "TABULA_LOBBY_RATINGS_LINGER_MS", 500
 
 
 def now_ms() -> int:
@@ -132,12 +136,14 @@ def build(
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
-    linger_ms = int((env if env is not None else os.environ).get(LINGER_VAR, DEFAULT_LINGER_MS))
+    e = env if env is not None else os.environ
+    linger_ms = int(e.get(LINGER_VAR, DEFAULT_LINGER_MS))
+    ratings_linger_ms = int(e.get(RATINGS_LINGER_VAR, DEFAULT_RATINGS_LINGER_MS))
     server = start_server([servicer.registration()], port=port, host=settings.host, limits=limits)
     return Lobby(
         server,
         Matcher(queue_repo, catalog, clock, store, policy, ratings=ratings),
-        RatingsProjector(store, ratings, consumer, linger_ms=linger_ms),
+        RatingsProjector(store, ratings, consumer, linger_ms=ratings_linger_ms),
         catalog,
         NoticeProjector(store, notice_repo, push, consumer, linger_ms=linger_ms),
     )

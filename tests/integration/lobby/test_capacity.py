@@ -75,9 +75,16 @@ def test_streams_past_the_blocking_cap_are_refused_and_their_places_given_back(c
         channel.close()
 
 
-@pytest.mark.parametrize(("env", "linger_ms"), [({}, 20), ({"TABULA_LOBBY_LINGER_MS": "0"}, 0)])
+@pytest.mark.parametrize(
+    ("env", "linger_ms", "ratings_linger_ms"),
+    [
+        ({}, 100, 500),
+        ({"TABULA_LOBBY_LINGER_MS": "0"}, 0, 500),
+        ({"TABULA_LOBBY_LINGER_MS": "0", "TABULA_LOBBY_RATINGS_LINGER_MS": "0"}, 0, 0),
+    ],
+)
 def test_the_projectors_linger_after_a_busy_read_as_configured(
-    redis_url: str, env: dict[str, str], linger_ms: int
+    redis_url: str, env: dict[str, str], linger_ms: int, ratings_linger_ms: int
 ) -> None:
     lobby = build(
         Settings.from_env({"REDIS_URL": redis_url}),
@@ -87,7 +94,7 @@ def test_the_projectors_linger_after_a_busy_read_as_configured(
         limiter=unlimited(redis.Redis.from_url(redis_url)),
     )
     try:
-        assert lobby.projector.follower.settings.linger_ms == linger_ms
+        assert lobby.projector.follower.settings.linger_ms == ratings_linger_ms
         assert lobby.notices.follower.settings.linger_ms == linger_ms
     finally:
         lobby.stop(0)
