@@ -177,8 +177,18 @@ class OutboxFollower:
 
     # ------------------------------------------------------------ reading
     def poll(self, start: str = ">") -> int:
-        """Read new (``>``) or this consumer's pending (``0``) entries, one page per shard."""
-        return sum(self._handle_page(key, entries) for key, entries in self._read(start))
+        """Read new (``>``) or this consumer's pending (``0``) entries, one page per shard; the pages'
+        acknowledgements go together, in one pipeline (one round trip, not one per shard)."""
+        acks: list[tuple[str, list[bytes]]] = []
+        handled = sum(self._handle_page(key, entries, acks) for key, entries in self._read(start))
+        if len(acks) == 1:
+            self.client.xack(acks[0][0], self.settings.group, *acks[0][1])
+        elif acks:
+            pipe = self.client.pipeline(transaction=False)  # on a cluster, grouped by node
+            for key, done in acks:
+                pipe.xack(key, self.settings.group, *done)
+            pipe.execute()
+        return handled
 
     def recover_pending(self) -> int:
         """Handle every entry this consumer read before a crash or restart and never acknowledged."""
@@ -238,10 +248,13 @@ class OutboxFollower:
         log.error("notice dead-lettered", extra=log_fields(stream=key, entry=_text(entry_id), group=s.group))
 
     # ------------------------------------------------------------ handling
-    def _handle_page(self, key: str, entries: Sequence[Entry]) -> int:
-        """Handle a page of entries in order, then acknowledge the handled ones in one ``XACK`` (a
-        crash before it leaves the whole page pending, to be handled again: handlers are idempotent,
-        as they must be for a crash between a handler and its acknowledgement anyway)."""
+    def _handle_page(
+        self, key: str, entries: Sequence[Entry], acks: list[tuple[str, list[bytes]]] | None = None
+    ) -> int:
+        """Handle a page of entries in order, then acknowledge the handled ones in one ``XACK``, or
+        add them to ``acks`` for the caller's (a crash before it leaves the whole page pending, to be
+        handled again: handlers are idempotent, as they must be for a crash between a handler and its
+        acknowledgement anyway)."""
         done = [entry_id for entry_id, fields in entries if self._process(key, entry_id, fields)]
         if self.after_page is not None:
             try:
@@ -250,7 +263,9 @@ class OutboxFollower:
                 NOTICES.labels(self.settings.group, "failed").inc(len(done))
                 log.exception("page failed", extra=log_fields(stream=key, group=self.settings.group))
                 return len(entries)
-        if done:
+        if done and acks is not None:
+            acks.append((key, done))
+        elif done:
             self.client.xack(key, self.settings.group, *done)
         return len(entries)
 

@@ -98,6 +98,35 @@ def test_a_page_is_acknowledged_in_one_xack_and_a_failed_entry_in_it_stays_pendi
     assert pending(store, ids[0]) == 1  # the failed one, left for a claim
 
 
+def test_the_pages_of_one_read_are_acknowledged_in_one_round_trip(
+    store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read returns a page per shard; their ``XACK``s go in one pipeline, not one call per shard."""
+    by_shard: dict[int, str] = {}
+    for match_id in (f"m{i}" for i in range(100)):
+        by_shard.setdefault(shard_of(match_id, store.shards), match_id)
+    ids = list(by_shard.values())[:5]  # five matches in five shards: five pages in one read
+    for match_id in ids:
+        append(store, match_id)
+    executed: list[list[tuple[object, ...]]] = []
+    pipeline = store.client.pipeline
+
+    def counted_pipeline(*args: object, **kwargs: object) -> object:
+        pipe = pipeline(*args, **kwargs)
+        execute = pipe.execute
+        pipe.execute = lambda *a, **k: executed.append([c[0] for c in pipe.command_stack]) or execute(*a, **k)
+        return pipe
+
+    monkeypatch.setattr(store.client, "pipeline", counted_pipeline)
+    monkeypatch.setattr(store.client, "xack", lambda *a: pytest.fail("an XACK of its own"))
+    handle = Handler()
+    assert follower(store, handle).poll() == 5
+    assert sorted(n.match_id for n in handle.seen) == sorted(ids)
+    (acks,) = executed
+    assert sorted(a[1] for a in acks) == sorted(store.outbox_key(s) for s in by_shard if by_shard[s] in ids)
+    assert all(a[0] == "XACK" for a in acks) and all(pending(store, m) == 0 for m in ids)
+
+
 def test_after_page_runs_before_the_acknowledgement_and_its_failure_leaves_the_page_pending(
     store: RedisEventStore,
 ) -> None:
@@ -221,6 +250,10 @@ def test_on_a_cluster_the_follower_reads_every_shard_and_dead_letters_in_the_sam
     handle = Handler(failures=1)
     reader = follower(store, handle, max_deliveries=1)
     assert reader.poll() == 3 and len(handle.seen) == 3
+    others = [n.match_id for n in handle.seen[1:]]  # acknowledged together, each in its own slot
+    assert all(
+        pending(store, m) == 0 for m in others if shard_of(m, 16) != shard_of(handle.seen[0].match_id, 16)
+    )
     reader.reclaim()  # the failed one: delivered twice now, more than the maximum of 1
     (failed,) = [n.match_id for n in handle.seen[:1]]
     outbox = store.outbox_key(shard_of(failed, store.shards))
