@@ -45,8 +45,9 @@ run: proto
 	$(PY) -m services.cli run
 
 # Two pytest-xdist workers (the machine and CI have 2 cores): 8 to 13 min for the whole suite (2026-12-01,
-# by machine) instead of ~20 serially. `make test PYTEST_JOBS=` runs it in one process.
-PYTEST_JOBS ?= -n 2
+# by machine) instead of ~20 serially. `make test PYTEST_JOBS=` runs it in one process. loadgroup: the
+# tests of a module marked `xdist_group` run on one worker (the fuzz's last test checks what its others did).
+PYTEST_JOBS ?= -n 2 --dist loadgroup
 
 test: proto $(TEST_STAMP) browser node
 	$(PY) -m services.cli proto --check

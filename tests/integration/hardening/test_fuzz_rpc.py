@@ -42,6 +42,9 @@ from tests.integration.hardening.conftest import (
 )
 from tests.integration.hardening.strategies import NUDGES, messages, nudged
 
+# One worker for the module under pytest-xdist (make test: --dist loadgroup): the last test checks what
+# the fuzz tests did through the module's fixtures, which another worker would build afresh.
+pytestmark = pytest.mark.xdist_group("fuzz_rpc")
 FUZZ = os.environ.get("TABULA_FUZZ") == "1"
 # A legal command (of a seat to act, or the system) as it is or with one field changed.
 INDEX = st.integers(0, 2**16)
