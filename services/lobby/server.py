@@ -107,19 +107,18 @@ def build(
     ``limiter``: the abuse limits (default: ``TABULA_LIMIT_*`` and ``TABULA_TRUSTED_GATEWAYS`` from
     ``env``, else the defaults of ``shared/ratelimit.py``); ``limits``: the server's caps (default:
     ``TABULA_RPC_WORKERS`` ... from ``env``), which size the Redis pool (docs/operations.md)."""
-    limits = limits if limits is not None else Limits.from_env(env if env is not None else os.environ)
+    e = env if env is not None else os.environ
+    limits = limits if limits is not None else Limits.from_env(e)
     client = redis_client(settings, limits.redis_connections(background=BACKGROUND_THREADS))
     store = RedisEventStore(client, shards=settings.shards)
     mine, private = PlayerMatches(client), PrivateMatches(client)
     catalog = GameCatalog(signer, env, index=MatchIndex(client), mine=mine, private=private)
     ratings = RatingsRepository(client)
     identity = Identity(signer, ratings, store, private)
-    limiter = (
-        limiter if limiter is not None else Limiter.from_env(client, env if env is not None else os.environ)
-    )
+    limiter = limiter if limiter is not None else Limiter.from_env(client, e)
     queue_repo = QueueRepository(client)
     notice_repo = NoticeRepository(client)
-    push = push if push is not None else load_push(env if env is not None else os.environ)
+    push = push if push is not None else load_push(e)
     rooms = RoomService(RoomRepository(client), catalog, identity, clock)
     queue = QueueService(queue_repo, ratings, catalog, identity, clock)
     notices = Notices(notice_repo, rooms.repo, ratings, identity, push)
@@ -136,7 +135,6 @@ def build(
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
-    e = env if env is not None else os.environ
     linger_ms = int(e.get(LINGER_VAR, DEFAULT_LINGER_MS))
     ratings_linger_ms = int(e.get(RATINGS_LINGER_VAR, DEFAULT_RATINGS_LINGER_MS))
     server = start_server([servicer.registration()], port=port, host=settings.host, limits=limits)

@@ -154,9 +154,8 @@ def _hires(c: Content, s: State, seat: int) -> list[Command]:
         _hire(spot.work, a)
         for spot in s.works
         if spot.worker == NO_SEAT and spot.crest == NO_SEAT and spot.district in (NO_SEAT, seat)
-        for talented in (able[spot.work],)
         for a in artists
-        if a in talented
+        if a in able[spot.work]
     ]
 
 

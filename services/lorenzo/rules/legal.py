@@ -38,7 +38,6 @@ from services.lorenzo.rules.commands import (
 )
 from services.lorenzo.rules.content_types import (
     AbilityKind,
-    CardType,
     Content,
     Space,
     SpaceKind,
@@ -138,42 +137,22 @@ def _open_spaces(x: SeatCache) -> list[tuple[Space, int, bool, bool, bool, int]]
     A cheap pre-filter only: every candidate still goes through ``check_spot`` and ``check_action``."""
     s = x.state
     assert s.config is not None
-    seats, towers, taken, colored_areas = s.config.seats, s.towers, x.taken, x.colored_areas
     out = []
-    for space, tower, flexible, area in _board_spaces(x.content):
-        if space.min_players > seats or (area is None and x.no_market and space.kind is SpaceKind.MARKET):
+    for space in x.content.board.spaces:
+        kind = space.kind
+        if space.min_players > s.config.seats or (x.no_market and kind is SpaceKind.MARKET):
             continue
-        if tower and not towers[space.id - 1]:
+        tower = kind is SpaceKind.TOWER
+        if tower and not s.towers[space.id - 1]:
             continue
-        if space.capacity and taken.get(space.id, 0) >= space.capacity and (tower or not x.occupied_spaces):
+        full = space.capacity and x.taken.get(space.id, 0) >= space.capacity
+        if full and (tower or not x.occupied_spaces):
             continue
-        colored = area is not None and area in colored_areas  # ``has_colored_in_area``
-        out.append((space, space.value, tower, flexible, colored, x.space_modifier(space)))
+        flexible = kind is SpaceKind.HARVEST or kind is SpaceKind.PRODUCTION
+        out.append(
+            (space, space.value, tower, flexible, x.has_colored_in_area(space), x.space_modifier(space))
+        )
     return out
-
-
-# a space, whether it is a tower, whether it is harvest / production, its area (None: market, council)
-BoardSpace = tuple[Space, bool, bool, tuple[SpaceKind, CardType | None] | None]
-_BOARD: dict[int, tuple[Content, list[BoardSpace]]] = {}
-
-
-def _board_spaces(c: Content) -> list[BoardSpace]:
-    """Per board space (found once per content): whether it is a tower, whether servants raise its value
-    freely (harvest / production) and its area as ``SeatCache.colored_areas`` names it (None: market and
-    council, where a player may have several coloured members)."""
-    found = _BOARD.get(id(c))
-    if found is None or found[0] is not c:
-        table: list[BoardSpace] = [
-            (
-                space,
-                space.kind is SpaceKind.TOWER,
-                space.kind in (SpaceKind.HARVEST, SpaceKind.PRODUCTION),
-                None if space.kind in (SpaceKind.MARKET, SpaceKind.COUNCIL) else (space.kind, space.tower),
-            )
-            for space in c.board.spaces
-        ]
-        found = _BOARD[id(c)] = (c, table)
-    return found[1]
 
 
 # A tower space's card for one seat: its goods before servants (``TakeBase.have``) and, per
