@@ -47,10 +47,11 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +115,7 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 @dataclass(frozen=True)
 class LoadStack:
+    pid: int  # tabula run's
     redis_url: str
     services: Mapping[str, str]  # name -> host:port
     signer: TokenSigner
@@ -165,7 +167,7 @@ def load_stack(folder: Path, timeout: float = 300.0) -> Iterator[LoadStack]:
                 raise RuntimeError("tabula run did not come up:\n" + "".join(lines))
         stack = Stack.from_json((folder / "stack.json").read_text())
         quiet(stack.pid)
-        yield LoadStack(stack.redis_url, dict(stack.services), TokenSigner(secret.encode()))
+        yield LoadStack(stack.pid, stack.redis_url, dict(stack.services), TokenSigner(secret.encode()))
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -176,22 +178,48 @@ def load_stack(folder: Path, timeout: float = 300.0) -> Iterator[LoadStack]:
         reader.join(5)
 
 
-def tree_cpu_s(root: int, proc: Path = Path("/proc")) -> float:
-    """CPU seconds (user and system) used so far by the live processes under ``root``, itself included."""
-    parents, used = {}, {}
-    for entry in proc.iterdir():
+def tree_cpu(root: int, proc: Path = Path("/proc")) -> dict[str, float]:
+    """CPU seconds (user and system) used so far by the live processes under ``root``, by service:
+    each process counts for the child of ``root`` it descends from (a worker's pool processes for the
+    worker), named by what it runs (``serve lobby``: lobby; ``redis-server``: redis); ``root``
+    itself is "run"."""
+    parents, used, names = {}, {}, {}
+    for entry in proc.iterdir() if proc.is_dir() else ():
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            head, tail = (entry / "stat").read_text().rsplit(")", 1)
         except OSError:  # gone meanwhile
             continue
-        parents[int(entry.name)] = int(fields[1])
-        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    inside = {root}
-    while grown := {pid for pid, parent in parents.items() if parent in inside} - inside:
-        inside |= grown
-    return sum(used.get(pid, 0.0) for pid in inside)
+        pid, fields = int(entry.name), tail.split()
+        parents[pid], names[pid] = int(fields[1]), head.partition("(")[2]
+        used[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    by_service: dict[str, float] = {"run": used.get(root, 0.0)}
+    top = {pid for pid, parent in parents.items() if parent == root}
+    for child in top:
+        inside = {child}
+        while grown := {pid for pid, parent in parents.items() if parent in inside} - inside:
+            inside |= grown
+        name = _service_name(proc / str(child), names[child])
+        by_service[name] = by_service.get(name, 0.0) + sum(used[pid] for pid in inside)
+    return by_service
+
+
+def _service_name(entry: Path, comm: str) -> str:
+    """What a child of ``tabula run`` runs: the service of ``... serve NAME``, else its program's name."""
+    try:
+        argv = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        argv = []
+    if "serve" in argv[:-1]:
+        return argv[argv.index("serve") + 1]
+    program = Path(argv[0]).name if argv and argv[0] else comm
+    return "redis" if program.startswith("redis-server") else program
+
+
+def tree_cpu_s(root: int, proc: Path = Path("/proc")) -> float:
+    """CPU seconds used so far by the live processes under ``root``, itself included."""
+    return sum(tree_cpu(root, proc).values())
 
 
 def quiet(root: int, share: float = 0.1, timeout: float = 60.0) -> None:
@@ -354,11 +382,16 @@ async def _submits(address: str, calls: Calls, steps: list[Step], clients: int, 
             await channel.close()
 
 
-def submit_against_echo(address: str, calls: Calls, steps: list[Step], profile: Profile) -> list[Result]:
+def submit_against_echo(
+    address: str, calls: Calls, steps: list[Step], profile: Profile, root: int
+) -> list[Result]:
+    """``root``: the stack's process, whose services' CPU is counted per call (:func:`cpu_per_call`)."""
     results = []
     for clients in profile.clients:
-        echo = asyncio.run(_echo(address, clients, profile.seconds))
-        submit = asyncio.run(_submits(address, calls, steps, clients, profile.seconds))
+        echo, echo_cpu = cpu_per_call(root, partial(asyncio.run, _echo(address, clients, profile.seconds)))
+        submit, submit_cpu = cpu_per_call(
+            root, partial(asyncio.run, _submits(address, calls, steps, clients, profile.seconds))
+        )
         ratio, p99 = submit.per_s / echo.per_s, percentile(submit.latencies, 0.99) * 1000
         name = f"load.c{clients}"
         results += [
@@ -369,8 +402,30 @@ def submit_against_echo(address: str, calls: Calls, steps: list[Step], profile: 
             Result(f"{name}.submit_p95_ms", percentile(submit.latencies, 0.95) * 1000, "ms"),
             Result(f"{name}.submit_p99_ms", p99, "ms", *(("< 25", p99 < 25) if clients == 32 else ())),
             Result(f"{name}.echo_p50_ms", percentile(echo.latencies, 0.5) * 1000, "ms"),
+            Result(f"{name}.cpu_ms_per_echo", sum(echo_cpu.values()), "ms"),
+            Result(f"{name}.cpu_ms_per_submit", sum(submit_cpu.values()), "ms"),
+        ]
+        results += [
+            Result(f"{name}.cpu_ms_per_submit.{who}", ms, "ms")
+            for who, ms in sorted(submit_cpu.items(), key=lambda item: -item[1])
         ]
     return results
+
+
+def cpu_per_call(
+    root: int, run: Callable[[], Series], proc: Path = Path("/proc")
+) -> tuple[Series, dict[str, float]]:
+    """``run``'s series, and the CPU milliseconds it took per call in each service of the stack under
+    ``root`` and in this process (``bench_client``): what the ratio to the echo comes from when the
+    machine's cores are all busy, and a figure that swings less with the machine than calls per
+    second do (docs/operations.md sizes instances from it)."""
+    before, mine = tree_cpu(root, proc), time.process_time()
+    series = run()
+    mine = time.process_time() - mine
+    used = {name: seconds - before.get(name, 0.0) for name, seconds in tree_cpu(root, proc).items()}
+    used["bench_client"] = mine
+    calls = max(series.calls, 1)
+    return series, {name: seconds * 1000 / calls for name, seconds in used.items() if seconds > 0}
 
 
 # ---------------------------------------------------------------- 2. bot lag
@@ -661,7 +716,7 @@ def load_benchmarks(profile: Profile, folder: Path) -> list[Result]:
         address, calls = stack.services[name], Calls(game, stack.signer, seats)
         store = RedisEventStore(redis.Redis.from_url(stack.redis_url))
         results = [Result("load.profile_full", float(profile.name == "full"), "full=1")]
-        results += submit_against_echo(address, calls, steps, profile)
+        results += submit_against_echo(address, calls, steps, profile, stack.pid)
         for matches in profile.matches:
             results += bot_lag(address, calls, store, matches, profile.bot_seconds)
         results += spectator_streams(address, calls, steps, profile)

@@ -11,6 +11,7 @@ import pytest
 from services.cli import load_bench
 from services.cli.bench import suites
 from services.cli.load_bench import Profile
+from services.games import default_game
 from tests.support.timing import scaled
 
 TINY = Profile(
@@ -40,6 +41,8 @@ def test_the_load_suite_reports_every_figure(monkeypatch: pytest.MonkeyPatch) ->
         "submit_p95_ms",
         "submit_p99_ms",
         "echo_p50_ms",
+        "cpu_ms_per_echo",
+        "cpu_ms_per_submit",
     )
     per_matches = ("bot_lag_p50_ms", "bot_lag_p99_ms", "bot_lag_samples", "human_moves", "human_move_errors")
     per_streams = (
@@ -66,6 +69,15 @@ def test_the_load_suite_reports_every_figure(monkeypatch: pytest.MonkeyPatch) ->
         assert results[f"load.c{c}.submit_per_s"].value > 0
         assert results[f"load.c{c}.echo_per_s"].value > 0
         assert results[f"load.c{c}.submit_vs_echo"].meets_goal is not None
+        parts = {
+            n.rsplit(".", 1)[1]: r.value
+            for n, r in results.items()
+            if n.startswith(f"load.c{c}.cpu_ms_per_submit.")
+        }
+        assert {default_game(), "bench_client"} <= set(parts), parts  # the others: maybe under a tick
+        assert all(v > 0 for v in parts.values())
+        assert sum(parts.values()) == pytest.approx(results[f"load.c{c}.cpu_ms_per_submit"].value)
+        assert results[f"load.c{c}.cpu_ms_per_echo"].value > 0
     assert results["load.c2.submit_p99_ms"].goal == ""  # the p99 goal is issue 14's, at 32 clients
     assert results["load.m2.human_moves"].value > 0
     assert results["load.s3.streams_held"].value == 3

@@ -68,22 +68,56 @@ def test_the_stack_runs_on_its_own_redis_ports_and_secret_with_no_limits() -> No
     assert len(set(ports)) == len(ports) and 6379 not in ports
 
 
-def _stat(folder: Path, pid: int, parent: int, user: int, system: int) -> None:
+def _stat(folder: Path, pid: int, parent: int, user: int, system: int, argv: tuple[str, ...] = ()) -> None:
     (folder / str(pid)).mkdir()
     # pid (comm) state ppid ... utime stime: fields 14 and 15, counted from 1
     rest = ["S", str(parent), *["0"] * 9, str(user), str(system), *["0"] * 5]
     (folder / str(pid) / "stat").write_text(f"{pid} (python -m x) " + " ".join(rest))
+    if argv:
+        (folder / str(pid) / "cmdline").write_bytes(b"".join(a.encode() + b"\0" for a in argv))
 
 
 def test_the_stack_s_cpu_is_summed_over_its_whole_tree_and_nothing_else(tmp_path: Path) -> None:
     tick = os.sysconf("SC_CLK_TCK")
     _stat(tmp_path, 10, 1, tick, 0)  # the stack's root
-    _stat(tmp_path, 11, 10, 2 * tick, tick)  # a service
+    _stat(tmp_path, 11, 10, 2 * tick, tick, ("python", "-m", "services.cli", "serve", "worker"))
     _stat(tmp_path, 12, 11, 0, tick)  # a worker's process under its parent
     _stat(tmp_path, 13, 1, 50 * tick, 0)  # something else
+    _stat(tmp_path, 14, 10, 0, 3 * tick, ("redis-server 127.0.0.1:7001",))  # Redis rewrites its title
+    _stat(tmp_path, 15, 10, tick, 0, ("python", "-m", "services.cli", "serve", "lobby"))
+    _stat(tmp_path, 16, 10, tick, 0)  # no cmdline (a zombie): its name from stat
     (tmp_path / "self").mkdir()  # not a pid
-    assert load_bench.tree_cpu_s(10, tmp_path) == 5.0
+    assert load_bench.tree_cpu(10, tmp_path) == {
+        "run": 1.0,
+        "worker": 4.0,
+        "redis": 3.0,
+        "lobby": 1.0,
+        "python -m x": 1.0,
+    }
+    assert load_bench.tree_cpu_s(10, tmp_path) == 10.0
     assert load_bench.tree_cpu_s(11, tmp_path) == 4.0
+    assert load_bench.tree_cpu(10, tmp_path / "none") == {"run": 0.0}
+
+
+def test_cpu_per_call_counts_each_service_and_the_bench_client(tmp_path: Path) -> None:
+    tick = os.sysconf("SC_CLK_TCK")
+    _stat(tmp_path, 10, 1, 0, 0)
+    _stat(tmp_path, 11, 10, tick, 0, ("python", "-m", "services.cli", "serve", "lobby"))
+
+    def run() -> load_bench.Series:  # the lobby uses 3 more seconds and this process some CPU
+        (tmp_path / "11" / "stat").write_text(
+            "11 (python) S 10 " + " ".join(["0"] * 9 + [str(4 * tick), "0"] + ["0"] * 5)
+        )
+        deadline = time.process_time() + 0.05
+        while time.process_time() < deadline:
+            pass
+        return load_bench.Series(100, 1.0, [])
+
+    series, per_call = load_bench.cpu_per_call(10, run, tmp_path)
+    assert series.calls == 100
+    assert per_call["lobby"] == 30.0  # 3 s over 100 calls, in ms
+    assert 0.5 <= per_call["bench_client"] < 5.0
+    assert "run" not in per_call  # it used nothing meanwhile
 
 
 def test_an_idle_stack_is_quiet_at_once_and_a_busy_one_is_waited_for_up_to_the_timeout() -> None:
