@@ -239,9 +239,14 @@ def test_metrics_endpoint_counts_rpcs(stub: Any, race_modules: GameModules) -> N
 
     from shared.observability import start_metrics
 
+    from prometheus_client import REGISTRY
+
     port = start_metrics(0)
     create(stub, race_modules.pb2)
+    labels = {"code": "OK", "method": "GetView", "service": "game"}
+    before = REGISTRY.get_sample_value("tabula_rpcs_total", labels) or 0.0
     stub.GetView(race_modules.pb2.GetViewRequest(match_id="m1"), metadata=seat("m1", 0), timeout=5)
+    assert REGISTRY.get_sample_value("tabula_rpcs_total", labels) == before + 1
     text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
     assert 'tabula_rpcs_total{code="OK",method="GetView",service="game"}' in text
     assert "tabula_rpc_seconds_bucket" in text
