@@ -493,8 +493,13 @@ def _settle(store: RedisEventStore, match_ids: Sequence[str], timeout: float) ->
         time.sleep(0.2)
 
 
-def bot_lag(address: str, calls: Calls, store: RedisEventStore, matches: int, seconds: float) -> list[Result]:
+def bot_lag(
+    address: str, calls: Calls, store: RedisEventStore, matches: int, seconds: float, root: int
+) -> list[Result]:
+    """``root``: the stack's process, whose services' CPU over the phase (its backlog included) is
+    counted per move played (:func:`tree_cpu`)."""
     tag, rng = secrets.token_hex(3), random.Random(matches)
+    cpu_before = tree_cpu(root)
     bots = {seat: "random" for seat in range(1, calls.seats)}
     match_ids = [f"load-bots-{tag}-{matches}-{i}" for i in range(matches)]
     acting: set[str] = set()
@@ -538,6 +543,9 @@ def bot_lag(address: str, calls: Calls, store: RedisEventStore, matches: int, se
     lags = [lag for log in logs for lag in bot_lags(log)]
     turns = [lag for log in logs for lag in turn_lags(log)]
     _settle(store, match_ids, 60.0)
+    used = {who: seconds - cpu_before.get(who, 0.0) for who, seconds in tree_cpu(root).items()}
+    played = max(sum(len(_commands(store.read(match_id))) - 1 for match_id in match_ids), 1)  # less the setup
+    per_move = {who: seconds * 1000 / played for who, seconds in used.items() if seconds > 0}
     p99 = percentile(lags, 0.99)
     name = f"load.m{matches}"
     return [
@@ -549,6 +557,12 @@ def bot_lag(address: str, calls: Calls, store: RedisEventStore, matches: int, se
         Result(f"{name}.human_moves", moves["done"], "moves"),
         Result(f"{name}.human_move_errors", sum(failures.values()), "calls"),
         *(Result(f"{name}.human_move_errors.{code}", n, "calls") for code, n in sorted(failures.items())),
+        Result(f"{name}.moves", played, "commands"),
+        Result(f"{name}.cpu_ms_per_move", sum(per_move.values()), "ms"),
+        *(
+            Result(f"{name}.cpu_ms_per_move.{who}", ms, "ms")
+            for who, ms in sorted(per_move.items(), key=lambda i: -i[1])
+        ),
     ]
 
 
@@ -718,7 +732,7 @@ def load_benchmarks(profile: Profile, folder: Path) -> list[Result]:
         results = [Result("load.profile_full", float(profile.name == "full"), "full=1")]
         results += submit_against_echo(address, calls, steps, profile, stack.pid)
         for matches in profile.matches:
-            results += bot_lag(address, calls, store, matches, profile.bot_seconds)
+            results += bot_lag(address, calls, store, matches, profile.bot_seconds, stack.pid)
         results += spectator_streams(address, calls, steps, profile)
         results += cold_fold(stack.redis_url, name, seats, profile.fold_matches)
     return results

@@ -44,7 +44,15 @@ def test_the_load_suite_reports_every_figure(monkeypatch: pytest.MonkeyPatch) ->
         "cpu_ms_per_echo",
         "cpu_ms_per_submit",
     )
-    per_matches = ("bot_lag_p50_ms", "bot_lag_p99_ms", "bot_lag_samples", "human_moves", "human_move_errors")
+    per_matches = (
+        "bot_lag_p50_ms",
+        "bot_lag_p99_ms",
+        "bot_lag_samples",
+        "human_moves",
+        "human_move_errors",
+        "moves",
+        "cpu_ms_per_move",
+    )
     per_streams = (
         "streams_held",
         "streams_refused",
@@ -80,6 +88,9 @@ def test_the_load_suite_reports_every_figure(monkeypatch: pytest.MonkeyPatch) ->
         assert results[f"load.c{c}.cpu_ms_per_echo"].value > 0
     assert results["load.c2.submit_p99_ms"].goal == ""  # the p99 goal is issue 14's, at 32 clients
     assert results["load.m2.human_moves"].value > 0
+    assert results["load.m2.moves"].value > results["load.m2.human_moves"].value  # the bots' too
+    worker = results["load.m2.cpu_ms_per_move.worker"].value  # the bots' moves are the worker's work
+    assert 0 < worker < results["load.m2.cpu_ms_per_move"].value
     assert results["load.s3.streams_held"].value == 3
     assert results["load.s3.unary_answered"].value == 1
     assert results["load.s3.commands_played"].value == TINY.stream_commands
