@@ -297,6 +297,9 @@ def plain_from_proto(cls: type[Any], message: Message) -> dict[str, Any]:
     return out
 
 
+# Decoded payloads a codec keeps (MessageCodec.decode): a few MB at most, events being small.
+DECODED_KEPT = 4096
+
 # One step of a stored payload's schema: the plain values of schema N -> those of schema N + 1.
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -319,6 +322,8 @@ class MessageCodec:
         self._upcasters = dict(upcasters or {})
         # type name -> (dataclass, message class, current schema): one lookup per decoded payload
         self._types: dict[str, tuple[type, type[Message], int]] = {}
+        # (type name, payload, schema) -> its dataclass, see decode
+        self._decoded: dict[tuple[str, bytes, int | None], Any] = {}
 
     def message_class(self, name: str) -> type[Message]:
         cls: type[Message] = getattr(self._module, name)
@@ -333,7 +338,21 @@ class MessageCodec:
 
     def decode(self, type_name: str, payload: bytes, schema_version: int | None = None) -> Any:
         """The dataclass of a stored payload; ``schema_version`` (None: the current one) is the
-        schema it was written with, and an older one is upcast step by step first."""
+        schema it was written with, and an older one is upcast step by step first.
+
+        The same payload decodes to the same immutable value, and a match's log repeats many (a turn
+        ended by the same seat, the same goods gained): the last :data:`DECODED_KEPT` are kept, so a
+        fold parses each once (a refused payload is not kept: it raises every time)."""
+        key = (type_name, payload, schema_version)
+        found = self._decoded.get(key)
+        if found is None:
+            found = self._decode(type_name, payload, schema_version)
+            if len(self._decoded) >= DECODED_KEPT:
+                self._decoded.clear()  # thread-safe under the GIL, unlike evicting the oldest
+            self._decoded[key] = found
+        return found
+
+    def _decode(self, type_name: str, payload: bytes, schema_version: int | None) -> Any:
         known = self._types.get(type_name)
         if known is None:
             cls = self._by_name.get(type_name)

@@ -661,36 +661,51 @@ def spectator_streams(address: str, calls: Calls, steps: list[Step], profile: Pr
 
 
 def cold_fold(redis_url: str, name: str, seats: int, matches: int) -> list[Result]:
-    """:func:`fold_from_nothing` in a process of its own, as ``tabula verify`` or a service that has
-    just started folds a log: not in this one, whose heap the earlier phases have grown (the garbage
-    collector's full passes cost the fold a sixth of its time even in a fresh process, more over that
-    heap; bench/README.md, "Second pass")."""
+    """Random finished matches played into database 1 of the stack's Redis (no service reads it), then
+    :func:`fold_from_nothing` in a process of its own, as ``tabula verify`` or a service that has just
+    started folds a log: nothing of the matches in its memory (the codec's decoded payloads, a grown
+    heap: the garbage collector's full passes cost the fold a sixth of its time even in a fresh
+    process, more over a grown heap; bench/README.md, "Second pass")."""
     context = multiprocessing.get_context("spawn")
+    database = redis_url.rsplit("/", 1)[0] + "/1"
     with ProcessPoolExecutor(1, mp_context=context) as pool:
-        return pool.submit(fold_from_nothing, redis_url, name, seats, matches).result(timeout=600)
+        ids = pool.submit(play_for_fold, database, name, seats, matches).result(timeout=600)
+    try:
+        with ProcessPoolExecutor(1, mp_context=context) as pool:
+            return pool.submit(fold_from_nothing, database, name, ids).result(timeout=600)
+    finally:
+        with redis.Redis.from_url(database) as client:
+            client.flushdb()
 
 
-def fold_from_nothing(redis_url: str, name: str, seats: int, matches: int) -> list[Result]:
-    """Random finished matches in database 1 of the stack's Redis, read and folded from nothing."""
+def play_for_fold(database: str, name: str, seats: int, matches: int) -> list[str]:
+    """``matches`` random finished matches in the (emptied) Redis database; their ids."""
     from services.games import load_game
     from shared.simulate import play_match
 
     game = load_game(name)
-    client = redis.Redis.from_url(redis_url.rsplit("/", 1)[0] + "/1")
-    try:
+    with redis.Redis.from_url(database) as client:
         client.flushdb()
-        store = RedisEventStore(client)
-        runner = MatchRunner(game.rules, game.codec, store)
+        runner = MatchRunner(game.rules, game.codec, RedisEventStore(client))
         ids = [f"load-fold-{i}" for i in range(matches)]
         for i, match_id in enumerate(ids):
             runner.create(match_id, seats, {}, i + 1)
             play_match(runner, match_id, i + 1, check=False)
-        # The matches just played are this bench's setup, not what a folding process holds: out of the
-        # collector's way (``gc.freeze``), as if the process had only started and loaded the game.
+    return ids
+
+
+def fold_from_nothing(database: str, name: str, match_ids: Sequence[str]) -> list[Result]:
+    """Each match read and folded from nothing (no state cache, no snapshot)."""
+    from services.games import load_game
+
+    game = load_game(name)
+    with redis.Redis.from_url(database) as client:
+        store = RedisEventStore(client)
+        runner = MatchRunner(game.rules, game.codec, store)
         gc.collect()
-        gc.freeze()
+        gc.freeze()  # what loading the game made: out of the collector's way, as in a started service
         events, read_s, decode_s, evolve_s = 0, 0.0, 0.0, 0.0
-        for match_id in ids:
+        for match_id in match_ids:
             started = time.perf_counter()
             stored = store.read(match_id)
             read = time.perf_counter()
@@ -701,11 +716,8 @@ def fold_from_nothing(redis_url: str, name: str, seats: int, matches: int) -> li
                 state = game.rules.evolve(state, event)
             read_s, decode_s = read_s + read - started, decode_s + done - read
             evolve_s, events = evolve_s + time.perf_counter() - done, events + len(stored)
-        total = read_s + decode_s + evolve_s
-        rate = events / total
-        client.flushdb()
-    finally:
-        client.close()
+    total = read_s + decode_s + evolve_s
+    rate = events / total
     return [
         Result("load.cold_fold_events_per_s", rate, "events/s", ">= 100000", rate >= 100_000),
         Result("load.cold_fold_events", events, "events"),

@@ -237,9 +237,9 @@ def test_graceful_stop_refuses_new_calls(race_modules: GameModules, redis_client
 def test_metrics_endpoint_counts_rpcs(stub: Any, race_modules: GameModules) -> None:
     import urllib.request
 
-    from shared.observability import start_metrics
-
     from prometheus_client import REGISTRY
+
+    from shared.observability import start_metrics
 
     port = start_metrics(0)
     create(stub, race_modules.pb2)

@@ -4,6 +4,7 @@ import enum
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -257,3 +258,48 @@ def test_a_stored_payload_of_the_current_schema_is_the_message_the_decoder_would
     assert game.codec.stored_message("NoSuchEvent", b"", 1) is None
     with pytest.raises(CodecError):
         game.codec.stored_message(stored[0].type, b"\xff\xff", stored[0].schema_version)
+
+
+def _lorenzo_log() -> tuple[MessageCodec, list[Any]]:
+    """A fresh codec of Lorenzo's events (nothing decoded yet) and a random match's stored events."""
+    from services.games import load_game
+    from shared.runner import MatchRunner
+    from shared.simulate import play_match
+    from shared.store import MemoryEventStore
+
+    game = load_game("lorenzo")
+    runner = MatchRunner(game.rules, game.codec, MemoryEventStore())
+    runner.create("m1", 3, {}, seed=5)
+    play_match(runner, "m1", seed=5, check=False, max_steps=60)
+    return MessageCodec(game.modules.pb2, game.rules.event_types), runner.store.read("m1")
+
+
+def test_a_payload_decoded_again_is_the_value_kept_and_equals_a_fresh_decode() -> None:
+    codec, stored = _lorenzo_log()
+    first = [codec.decode(e.type, e.payload, e.schema_version) for e in stored]
+    again = [codec.decode(e.type, e.payload, e.schema_version) for e in stored]
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    fresh, _ = _lorenzo_log()
+    assert first == [fresh.decode(e.type, e.payload, e.schema_version) for e in stored]
+    assert len({(e.type, e.payload) for e in stored}) < len(stored)  # a log repeats payloads
+
+
+def test_a_refused_payload_is_refused_every_time() -> None:
+    codec, stored = _lorenzo_log()
+    for _ in range(2):
+        with pytest.raises(CodecError):
+            codec.decode(stored[0].type, b"\xff\xff", stored[0].schema_version)
+
+
+def test_the_decoded_payloads_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import shared.codec
+
+    monkeypatch.setattr(shared.codec, "DECODED_KEPT", 3)
+    codec, stored = _lorenzo_log()
+    distinct = list({(e.type, e.payload, e.schema_version): e for e in stored}.values())[:10]
+    first = codec.decode(distinct[0].type, distinct[0].payload, distinct[0].schema_version)
+    for e in distinct:
+        codec.decode(e.type, e.payload, e.schema_version)
+    assert len(codec._decoded) <= 3
+    again = codec.decode(distinct[0].type, distinct[0].payload, distinct[0].schema_version)
+    assert again == first and again is not first  # let go, decoded anew

@@ -162,3 +162,14 @@ def test_an_old_schema_without_its_upcaster_or_a_newer_schema_is_refused(
         bare.decode("Scored", payload, 1)
     with pytest.raises(CodecError, match="stored with schema 3, newer"):
         new.decode("Scored", payload, 3)
+
+
+def test_the_same_bytes_stored_with_another_schema_are_decoded_apart(
+    codecs: tuple[MessageCodec, MessageCodec],
+) -> None:
+    """The decoded payloads a codec keeps are kept by schema too: the same bytes mean another event."""
+    _, new = codecs
+    _, payload = new.encode(ScoredV2(1, 5))
+    assert new.decode("Scored", payload, 2) == ScoredV2(1, 5)
+    assert new.decode("Scored", payload, 1) == ScoredV2(0, 5)  # upcast: seats counted from 1 then
+    assert new.decode("Scored", payload) == ScoredV2(1, 5)  # None: the current schema
