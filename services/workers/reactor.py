@@ -84,10 +84,14 @@ Runners = Callable[[str], MatchRunner[Any]]  # game name -> runner, for old noti
 def celery_dispatch(app: Celery, batch: int = 1) -> Dispatch:
     """Send jobs to their queues now (a clock is sent only once due: never a countdown): a job alone
     in its queue as its own task, more as tasks of up to ``batch`` jobs each (``planner.batches``,
-    run by ``tabula.jobs``)."""
+    run by ``tabula.jobs``). The tasks go in one round trip (kombu's ``Producer.batch``: one pipeline
+    of ``LPUSH``es for a Redis broker, each at once for another): a task sent alone waited for its
+    reply, and the reactor spent most of its time so under bot load. A failed pipeline raises, so
+    the page is handled again, its tasks sent again (they are idempotent), as when one send failed."""
 
     def send(jobs: Sequence[Job]) -> None:
-        with app.producer_or_acquire() as producer:  # one producer for the whole page
+        # one producer for the whole page, its tasks sent together when the block ends
+        with app.producer_or_acquire() as producer, producer.batch():
             for queue, load in batches(jobs, batch):
                 if len(load) == 1:
                     (job,) = load

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import signal
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -76,15 +76,19 @@ def test_timeout_tasks_are_sent_without_a_countdown() -> None:
             self.calls.append({"name": name, **options})
 
         @contextmanager
-        def producer_or_acquire(self) -> Iterator[str]:
-            yield "the page's producer"
+        def producer_or_acquire(self) -> Iterator[Any]:
+            yield producer
 
-    app = App()
+    class Producer:
+        def batch(self) -> AbstractContextManager[None]:
+            return nullcontext()
+
+    app, producer = App(), Producer()
     celery_dispatch(app)([Job(JobKind.TIMER, "m1", "race", 4, 1, countdown=7 * DAY)])
     (call,) = app.calls
     assert call["name"] == "tabula.turn_timeout" and call["task_id"] == "timer:m1:4:1"
     assert "countdown" not in call and "eta" not in call
-    assert call["producer"] == "the page's producer" and call["argsrepr"] == repr(["m1", "race", 1, 4])
+    assert call["producer"] is producer and call["argsrepr"] == repr(["m1", "race", 1, 4])
 
 
 def test_a_clock_planned_by_one_reactor_is_fired_by_its_successor_once_across_instances(

@@ -3,8 +3,11 @@ jobs, is taken first, and plays one move."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import pytest
+import redis
 from celery import Celery
 from celery.result import AsyncResult
 
@@ -38,3 +41,28 @@ def test_a_reply_sent_last_is_played_first_and_plays_one_move(
     for job in jobs:
         actors = [e.actor for e in store.read(job.match_id, job.version + 1)]
         assert actors == (["bot:1:random"] if job.reply else ["bot:1:random", "bot:2:random"])
+
+
+def test_a_page_s_tasks_go_to_the_broker_in_one_round_trip(
+    celery: Celery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reactor's dispatch of a page: every task in one pipeline (kombu's ``Producer.batch``),
+    none sent alone; all of them in their queues afterwards, in order."""
+    executed: list[list[str]] = []
+    execute = redis.client.Pipeline.execute
+
+    def spied(pipe: redis.client.Pipeline, *args: Any, **kwargs: Any) -> Any:
+        executed.append([str(command[0][0]) for command in pipe.command_stack])
+        return execute(pipe, *args, **kwargs)
+
+    monkeypatch.setattr(redis.client.Pipeline, "execute", spied)
+    jobs = [Job(JobKind.BOT, f"m{n}", "race", 3, 1, "random") for n in range(5)]
+    jobs.append(Job(JobKind.SYSTEM, "m9", "race", 7))
+    celery_dispatch(celery)(jobs)  # one task each: six LPUSHes
+    pushes = [batch for batch in executed if "LPUSH" in batch]
+    assert pushes == [["LPUSH"] * 6]
+    broker = redis.Redis.from_url(celery.conf.broker_url)
+    lists = [key for key in broker.scan_iter() if broker.type(key) == b"list"]  # a queue, per priority
+    assert {key.decode().split("\x06")[0] for key in lists} == {"bots", "scoring"}
+    queued = [json.loads(raw)["headers"]["id"] for key in lists for raw in broker.lrange(key, 0, -1)]
+    assert sorted(queued) == sorted(job.task_id for job in jobs)
