@@ -341,8 +341,9 @@ class MessageCodec:
         schema it was written with, and an older one is upcast step by step first.
 
         The same payload decodes to the same immutable value, and a match's log repeats many (a turn
-        ended by the same seat, the same goods gained): the last :data:`DECODED_KEPT` are kept, so a
-        fold parses each once (a refused payload is not kept: it raises every time)."""
+        ended by the same seat, the same goods gained): up to :data:`DECODED_KEPT` are kept (all let go
+        when full), so a fold parses each about once (a refused payload is not kept: it raises every
+        time)."""
         key = (type_name, payload, schema_version)
         found = self._decoded.get(key)
         if found is None:
