@@ -47,7 +47,7 @@ def test_a_page_s_tasks_go_to_the_broker_in_one_round_trip(
     celery: Celery, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The reactor's dispatch of a page: every task in one pipeline (kombu's ``Producer.batch``),
-    none sent alone; all of them in their queues afterwards, in order."""
+    none sent alone; all of them in their queues afterwards."""
     executed: list[list[str]] = []
     execute = redis.client.Pipeline.execute
 
