@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import operator
 import re
 import types
@@ -393,6 +394,14 @@ class MessageCodec:
             raise CodecError(f"{type_name}: payload is not a valid message: {err}") from err
         return message
 
+    def fill_union(self, wrapper: Message, obj: Any) -> Message:
+        """``wrapper`` (a oneof wrapper: ``Command``, ``Event``) with ``obj`` as its member, built in
+        place: :func:`wrap_union` of :meth:`to_message` without the copy."""
+        member = getattr(wrapper, snake(type(obj).__name__))
+        to_proto(obj, member)
+        member.SetInParent()
+        return wrapper
+
     def from_message(self, message: Message, path: str = "") -> Any:
         """The dataclass of a message (a client's command); ``path`` prefixes field paths in errors."""
         name = message.DESCRIPTOR.name
@@ -405,6 +414,7 @@ class MessageCodec:
 # ---------------------------------------------------------------- oneof wrappers
 
 
+@functools.cache
 def snake(name: str) -> str:
     """A type's name as its oneof member's: ``PlaceFamilyMember`` -> ``place_family_member``."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()

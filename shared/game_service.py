@@ -255,7 +255,7 @@ class GameServicer:
         )
         if viewer.is_seat or viewer.is_system:
             for command in self.rules.legal_commands(state, viewer):
-                wrap_union(response.legal_commands.add(), self.codec.to_message(command))
+                self.codec.fill_union(response.legal_commands.add(), command)
         outcome = self.rules.outcome(state)
         if outcome is not None:
             to_proto(outcome, response.outcome)

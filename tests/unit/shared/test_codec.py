@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from shared.codec import CodecError, MessageCodec, fields_of, from_plain, to_plain
+from shared.codec import CodecError, MessageCodec, fields_of, from_plain, to_plain, union_field, wrap_union
 from shared.protogen import compile_protos
 from shared.protorender import render_proto
 from shared.wire import comments_of, message, pb
@@ -303,3 +303,22 @@ def test_the_decoded_payloads_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) 
     assert len(codec._decoded) <= 3
     again = codec.decode(distinct[0].type, distinct[0].payload, distinct[0].schema_version)
     assert again == first and again is not first  # let go, decoded anew
+
+
+def test_a_union_filled_in_place_is_the_wrapped_message() -> None:
+    """``fill_union`` builds the member inside the wrapper; the bytes are ``wrap_union``'s, a member
+    without fields (EndTurn) set all the same."""
+    from services.games import load_game
+
+    game = load_game("lorenzo")
+    pb2, codec = game.modules.pb2, game.codec
+    by_name = {cls.__name__: cls for cls in game.rules.command_types}
+    member = next(m for m in fields_of(by_name["PlaceFamilyMember"]) if m.name == "member").target
+    assert member is not None
+    commands = [by_name["EndTurn"](), by_name["PlaceFamilyMember"](list(member)[1], 3, 2, 1, 0)]
+    for command in commands:
+        filled = codec.fill_union(pb2.Command(), command)
+        wrapped = wrap_union(pb2.Command(), codec.to_message(command))
+        assert filled.WhichOneof("kind") == wrapped.WhichOneof("kind") is not None
+        assert filled.SerializeToString() == wrapped.SerializeToString()
+        assert codec.from_message(union_field(filled)) == command
