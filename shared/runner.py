@@ -198,6 +198,24 @@ class MatchRunner(Generic[S]):
             match_id, state, version, self.store.read(match_id, version + 1, at_version), meta, at_version
         )
 
+    async def load_async(self, match_id: str, offload: Offload = asyncio.to_thread) -> Loaded[S]:
+        """:meth:`load` of the head for a caller on an event loop (a rule service's ``GetView``).
+
+        From a cached state the meta and the tail are awaited (one script) and a tail of at most
+        ``snapshot_every`` events is folded on the loop, so no thread is involved; a longer tail is
+        folded through ``offload``, and every other path (nothing cached, a cache ahead of the log)
+        is the blocking :meth:`load`, run through ``offload``."""
+        cached = self.cached(match_id)
+        if cached is not None:
+            meta, tail = await self.store.meta_and_tail_async(match_id, cached.version)
+            if not meta:
+                raise MatchNotFound(match_id)
+            if "version" not in meta or cached.version <= int(meta["version"]):
+                if len(tail) <= self.snapshot_every:
+                    return self._fold(match_id, cached.state, cached.version, tail, meta, None)
+                return await offload(self._fold, match_id, cached.state, cached.version, tail, meta, None)
+        return await offload(self.load, match_id)
+
     def _fold(
         self,
         match_id: str,

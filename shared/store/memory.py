@@ -185,6 +185,12 @@ class MemoryEventStore:
         with self._changed:
             return dict(self._meta.get(match_id, {})), self._events.get(match_id, [])[max(after_version, 0) :]
 
+    async def meta_and_tail_async(
+        self, match_id: str, after_version: int
+    ) -> tuple[dict[str, str], list[StoredEvent]]:
+        """``meta_and_tail`` (in memory nothing blocks)."""
+        return self.meta_and_tail(match_id, after_version)
+
     def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
         with self._changed:
             self._meta.setdefault(match_id, {}).update(fields)

@@ -84,6 +84,11 @@ end
 return {1, result}
 """
 
+# KEYS: meta, events. ARGV: the first entry id wanted. The meta and the events from there, in one step.
+META_AND_TAIL_LUA = """
+return {redis.call('HGETALL', KEYS[1]), redis.call('XRANGE', KEYS[2], ARGV[1], '+')}
+"""
+
 # KEYS: events, meta, cmds, snap, active index, finished index. ARGV: match id, archived version.
 # Deletes only a finished match still at the archived version; returns 1 if deleted, else 0.
 DELETE_LUA = """
@@ -190,6 +195,7 @@ class RedisEventStore:
         self.shards = shards
         self._append = client.register_script(APPEND_LUA)
         self._append_async = None if async_client is None else script_on(async_client, APPEND_LUA)
+        self._tail_async = None if async_client is None else script_on(async_client, META_AND_TAIL_LUA)
         self._delete = client.register_script(DELETE_LUA)
         self._raw = _unparsed_xrange(client)
 
@@ -321,6 +327,17 @@ class RedisEventStore:
         pipe.xrange(self._key(match_id, "events"), f"0-{after_version + 1}", "+")
         raw, entries = pipe.execute()
         return _text_map(raw), self._from_xrange(entries)
+
+    async def meta_and_tail_async(
+        self, match_id: str, after_version: int
+    ) -> tuple[dict[str, str], list[StoredEvent]]:
+        """One script (META_AND_TAIL_LUA) on the async client's pipelined connection: the meta and the
+        tail read in one step (a rule service's ``GetView`` of a cached match, on its serving loop)."""
+        if self._tail_async is None:
+            return await asyncio.to_thread(self.meta_and_tail, match_id, after_version)
+        keys = [self._key(match_id, "meta"), self._key(match_id, "events")]
+        flat, entries = await self._tail_async(keys=keys, args=[f"0-{after_version + 1}"])
+        return _text_map(dict(zip(flat[0::2], flat[1::2], strict=True))), _events(entries)
 
     def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
         self.client.hset(self._key(match_id, "meta"), mapping=dict(fields))

@@ -177,6 +177,28 @@ def test_an_append_awaited_on_an_event_loop_is_the_same_append(store: EventStore
     assert (notice.first_version, notice.last_version, notice.progress) == (1, 2, progress)
 
 
+@pytest.mark.parametrize("async_client", [True, False])
+def test_the_meta_and_the_tail_awaited_on_an_event_loop_are_the_same_read(
+    store: EventStore, async_client: bool
+) -> None:
+    looped, client = on_a_loop(store, async_client)
+    store.append("m1", 0, [ev("A", b"\x00\xff\r\n"), ev("B", vis="seat:1")], "c1", meta={"game": "test"})
+    store.append("m1", 2, [ev("C")], "c2")
+    asked = [("m1", 1), ("m1", 0), ("m1", 3), ("nothing", 0)]
+
+    async def reads() -> list[Any]:
+        try:
+            return [await looped.meta_and_tail_async(match_id, after) for match_id, after in asked]
+        finally:
+            if client is not None:
+                await client.aclose()
+
+    got = asyncio.run(reads())
+    assert got == [store.meta_and_tail(match_id, after) for match_id, after in asked]
+    meta, tail = got[1]
+    assert meta["version"] == "3" and tail[0].payload == b"\x00\xff\r\n" and tail[1].visibility == "seat:1"
+
+
 def test_appends_awaited_together_share_pipelines_and_each_gets_its_own_answer(
     store: EventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:

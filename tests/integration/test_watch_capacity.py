@@ -197,40 +197,46 @@ def test_streams_beyond_the_cap_are_refused_while_the_others_run(
         running.stop(0)
 
 
-class SlowViews(GameServicer):
-    """GetView waits for ``release`` (holds the only worker thread)."""
+class SlowReplays(GameServicer):
+    """Replay (a call on the thread pool) waits for ``release``: it holds the only worker thread."""
 
     release = threading.Event()
     entered = threading.Event()
 
-    def GetView(self, request: Any, context: Any) -> Any:
-        SlowViews.entered.set()
-        SlowViews.release.wait(30)
-        return super().GetView(request, context)
+    def Replay(self, request: Any, context: Any) -> Any:
+        SlowReplays.entered.set()
+        SlowReplays.release.wait(30)
+        return super().Replay(request, context)
 
 
 def test_unary_calls_beyond_the_in_flight_cap_are_refused_at_once(
     race_modules: GameModules, redis_client: redis.Redis
 ) -> None:
-    running = serve(race_modules, redis_client, Limits(workers=1, max_inflight=1), SlowViews)
+    """One call in flight (a Replay held on the pool): the next, even one served on the loop (GetView),
+    is refused at once; once it is let go, both kinds are answered."""
+    running = serve(race_modules, redis_client, Limits(workers=1, max_inflight=1), SlowReplays)
     pb2, grpc_module = race_modules.pb2, race_modules.pb2_grpc
 
     async def run() -> None:
         async with channel(running.port, 0) as ch:
             stub = grpc_module.RaceServiceStub(ch)
             await create(stub, pb2, "slow")
-            view = pb2.GetViewRequest(match_id="slow")
-            held = asyncio.ensure_future(stub.GetView(view, metadata=seat("slow", 0), timeout=scaled(30)))
-            await asyncio.get_running_loop().run_in_executor(None, SlowViews.entered.wait, 30)
-            with pytest.raises(grpc.aio.AioRpcError) as err:
-                await stub.GetView(view, metadata=seat("slow", 0), timeout=scaled(10))
-            over_capacity(err.value, "max_inflight")
-            SlowViews.release.set()
-            assert (await held).version >= 1
+            view, replay = pb2.GetViewRequest(match_id="slow"), pb2.ReplayRequest(match_id="slow", version=1)
+            held = asyncio.ensure_future(stub.Replay(replay, metadata=seat("slow", 0), timeout=scaled(30)))
+            await asyncio.get_running_loop().run_in_executor(None, SlowReplays.entered.wait, 30)
+            for refused in (
+                stub.GetView(view, metadata=seat("slow", 0), timeout=scaled(10)),
+                stub.Replay(replay, metadata=seat("slow", 0), timeout=scaled(10)),
+            ):
+                with pytest.raises(grpc.aio.AioRpcError) as err:
+                    await refused
+                over_capacity(err.value, "max_inflight")
+            SlowReplays.release.set()
+            assert (await held).version == 1
             assert (await stub.GetView(view, metadata=seat("slow", 0), timeout=scaled(10))).version >= 1
 
     try:
         asyncio.run(run())
     finally:
-        SlowViews.release.set()
+        SlowReplays.release.set()
         running.stop(0)

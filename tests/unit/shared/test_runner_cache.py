@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from shared.decider import Actor, RuleViolation
-from shared.runner import MatchRunner
+from shared.runner import MatchNotFound, MatchRunner
 from shared.simulate import play_match
 from shared.store import MemoryEventStore, VersionConflict
 from tests.support.json_codec import JsonCodec
@@ -49,6 +49,10 @@ class CountingStore(MemoryEventStore):
 
     def meta_and_tail(self, match_id: str, after_version: int) -> Any:
         self.calls.append("meta_and_tail")
+        return super().meta_and_tail(match_id, after_version)
+
+    async def meta_and_tail_async(self, match_id: str, after_version: int) -> Any:
+        self.calls.append("meta_and_tail_async")
         return super().meta_and_tail(match_id, after_version)
 
 
@@ -227,3 +231,50 @@ def test_on_an_event_loop_a_snapshot_due_is_saved_off_the_loop() -> None:
     assert offload.ran == ["_snapshot"]
     saved = store.load_snapshot("m1")
     assert saved is not None and saved.version == done.last_version
+
+
+def test_on_an_event_loop_a_cached_match_is_loaded_with_one_awaited_read_and_no_thread() -> None:
+    store, offload = CountingStore(), Offloads()
+    runner, other = runner_on(store), runner_on(store)
+    version = runner.create("m1", 2, {}, seed=3).version
+    store.calls.clear()
+    at_head = asyncio.run(runner.load_async("m1", offload=offload))
+    assert store.calls == ["meta_and_tail_async"] and offload.ran == []
+    assert at_head.version == version and at_head.state == fold(store, "m1").state
+    other.submit("m1", Actor.of_seat(0), Roll(), version, "c1")  # the runner's cache is now behind
+    store.calls.clear()
+    caught_up = asyncio.run(runner.load_async("m1", offload=offload))
+    assert store.calls == ["meta_and_tail_async"] and offload.ran == []
+    assert caught_up.version == store.version("m1") and caught_up.state == fold(store, "m1").state
+    assert caught_up.meta == store.get_meta("m1")
+    cached = runner.cached("m1")
+    assert cached is not None and cached.version == caught_up.version
+
+
+def test_on_an_event_loop_a_long_tail_is_folded_off_the_loop() -> None:
+    store, offload = MemoryEventStore(), Offloads()
+    runner = MatchRunner(RULES, CODEC, store, snapshot_every=1)
+    other = runner_on(store)
+    version = runner.create("m1", 2, {}, seed=3).version
+    done = other.submit("m1", Actor.of_seat(0), Roll(), version, "c1")
+    done = other.submit("m1", Actor.of_seat(1), Roll(), done.last_version, "c2")
+    assert done.last_version - version > 1  # more events than snapshot_every behind the cache
+    loaded = asyncio.run(runner.load_async("m1", offload=offload))
+    assert offload.ran == ["_fold"] and loaded.state == fold(store, "m1").state
+
+
+def test_on_an_event_loop_a_match_not_cached_or_cached_ahead_is_the_blocking_load_offloaded() -> None:
+    store, offload = MemoryEventStore(), Offloads()
+    first, other = runner_on(store), runner_on(store)
+    first.create("m1", 2, {"goal": "5"}, seed=3)
+    assert play_match(first, "m1", seed=0).violations == []
+    loaded = asyncio.run(other.load_async("m1", offload=offload))  # nothing cached
+    assert offload.ran == ["load"] and loaded.state == fold(store, "m1").state
+    offload.ran.clear()
+    assert store.delete_match("m1", loaded.version)  # archived and removed: the other's cache is ahead
+    with pytest.raises(MatchNotFound):
+        asyncio.run(other.load_async("m1", offload=offload))
+    again = first.create("m1", 2, {}, seed=4)
+    loaded = asyncio.run(other.load_async("m1", offload=offload))
+    assert offload.ran == ["load"] and loaded.version == again.version
+    assert loaded.state == fold(store, "m1").state
