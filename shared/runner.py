@@ -213,8 +213,12 @@ class MatchRunner(Generic[S]):
             if "version" not in meta or cached.version <= int(meta["version"]):
                 if len(tail) <= self.snapshot_every:
                     return self._fold(match_id, cached.state, cached.version, tail, meta, None)
-                return await offload(self._fold, match_id, cached.state, cached.version, tail, meta, None)
-        return await offload(self.load, match_id)
+                folded: Loaded[S] = await offload(
+                    self._fold, match_id, cached.state, cached.version, tail, meta, None
+                )
+                return folded
+        loaded: Loaded[S] = await offload(self.load, match_id)
+        return loaded
 
     def _fold(
         self,
