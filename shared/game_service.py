@@ -113,8 +113,8 @@ class GameServicer:
     token (None: none, for tests of other things); service tokens are never limited. ``hub``: where
     ``WatchMatch`` streams read (default: a hub over the runner's store, ``shared.watch.reader_for``).
 
-    ``SubmitCommand`` and ``WatchMatch`` are coroutines on the serving loop; every other RPC is
-    synchronous code run on the server's thread pool (``shared.grpc_server``).
+    ``SubmitCommand``, ``GetView`` and ``WatchMatch`` are coroutines on the serving loop; every other
+    RPC is synchronous code run on the server's thread pool (``shared.grpc_server``).
     """
 
     def __init__(
