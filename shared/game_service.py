@@ -148,12 +148,15 @@ class GameServicer:
     def _claims(self, context: grpc.ServicerContext) -> Claims:
         return self.signer.verify(bearer(context), self.audience)
 
-    def _caller(self, context: grpc.ServicerContext, match_id: str) -> Actor:
-        """Who reads ``match_id`` (Replay, ExportLog; GetView the same on the loop), once the read's rate
-        limits allow it."""
+    def _who(self, context: Any, match_id: str) -> tuple[Claims, Actor]:
+        """The caller's claims and who it is in ``match_id`` (checked)."""
         bounds.match_id(match_id)
         claims = self._claims(context)
-        caller = actor_for(claims, match_id)
+        return claims, actor_for(claims, match_id)
+
+    def _caller(self, context: grpc.ServicerContext, match_id: str) -> Actor:
+        """Who reads ``match_id`` (Replay, ExportLog), once the read's rate limits allow it."""
+        claims, caller = self._who(context, match_id)
         self._limit("read", claims, context)
         return caller
 
@@ -161,6 +164,11 @@ class GameServicer:
         """A command, a watch or a read of a seat or a spectator: its rate limits (service tokens: none)."""
         if self.limiter is not None and claims.scope is not Scope.SERVICE:
             self.limiter.check(action, context, claims.player_id)
+
+    async def _limit_async(self, action: str, claims: Claims, context: Any) -> None:
+        """:meth:`_limit` on the serving loop (the bucket's script awaited)."""
+        if self.limiter is not None and claims.scope is not Scope.SERVICE:
+            await self.limiter.check_async(action, context, claims.player_id)
 
     def _setup(self, request: Any) -> tuple[str, int, dict[str, str]]:
         """The match id, seed and platform meta of a CreateMatch request, every field checked."""
@@ -246,11 +254,8 @@ class GameServicer:
         """On the serving loop, as ``SubmitCommand``: the read's rate limits and a cached match's meta
         and tail are awaited, the view is built here; a match not cached is loaded on the thread pool
         (``MatchRunner.load_async``). Through the pool every call cost a third more CPU."""
-        bounds.match_id(request.match_id)
-        claims = self._claims(context)
-        viewer = actor_for(claims, request.match_id)
-        if self.limiter is not None and claims.scope is not Scope.SERVICE:
-            await self.limiter.check_async("read", context, claims.player_id)
+        claims, viewer = self._who(context, request.match_id)
+        await self._limit_async("read", claims, context)
         loaded = await self.runner.load_async(request.match_id, offload=offload)
         pb2, state = self.modules.pb2, loaded.state
         to_act = self.rules.to_act(state)
@@ -275,13 +280,10 @@ class GameServicer:
         """On the serving loop: the checks and the decision are CPU only (a token's claims are
         kept), the rate limits and a command at the cached version await their scripts
         (``check_async``, ``submit_async``); every other path runs on the thread pool."""
-        bounds.match_id(request.match_id)
-        claims = self._claims(context)
-        actor = actor_for(claims, request.match_id)
+        claims, actor = self._who(context, request.match_id)
         if not (actor.is_seat or actor.is_system):
             raise PermissionDenied("spectators cannot send commands")
-        if self.limiter is not None and claims.scope is not Scope.SERVICE:
-            await self.limiter.check_async("command", context, claims.player_id)
+        await self._limit_async("command", claims, context)
         bounds.command_id(request.command_id)
         bounds.count(request.expected_version, "expected_version")
         command = self._command(request)
@@ -294,9 +296,7 @@ class GameServicer:
 
     @stream_rpc("game")
     async def WatchMatch(self, request: Any, context: Any) -> AsyncIterator[Any]:
-        bounds.match_id(request.match_id)
-        claims = self._claims(context)
-        viewer = actor_for(claims, request.match_id)
+        claims, viewer = self._who(context, request.match_id)
         bounds.count(request.from_version, "from_version")
         loaded = await offload(self.runner.load, request.match_id)  # NOT_FOUND before the stream starts
         seats = seat_messages(loaded.meta)

@@ -112,6 +112,19 @@ def progress_of(rules: Rules[Any, Any, Any, Any, Any], state: Any) -> Progress:
     )
 
 
+def _found(match_id: str, meta: Mapping[str, str]) -> Mapping[str, str]:
+    """The meta of a match that exists (an empty one: no such match)."""
+    if not meta:
+        raise MatchNotFound(match_id)
+    return meta
+
+
+def _not_ahead(cached: Cached[Any], meta: Mapping[str, str]) -> bool:
+    """Whether a cached state can be brought to the head: not ahead of the log (a deleted match's
+    state under the same id is)."""
+    return "version" not in meta or cached.version <= int(meta["version"])
+
+
 def _expected(match_id: str, meta: Mapping[str, str], expect: int | None) -> None:
     if expect is not None and "version" in meta and int(meta["version"]) != expect:
         raise HeadMoved(match_id, meta)
@@ -183,15 +196,11 @@ class MatchRunner(Generic[S]):
         cached = self.cached(match_id) if at_version is None else None
         if cached is not None:
             meta, tail = self.store.meta_and_tail(match_id, cached.version)
-            if not meta:
-                raise MatchNotFound(match_id)
-            _expected(match_id, meta, expect)
-            if "version" not in meta or cached.version <= int(meta["version"]):
+            _expected(match_id, _found(match_id, meta), expect)
+            if _not_ahead(cached, meta):
                 return self._fold(match_id, cached.state, cached.version, tail, meta, at_version)
         meta = self.store.get_meta(match_id)
-        if not meta:
-            raise MatchNotFound(match_id)
-        _expected(match_id, meta, expect)
+        _expected(match_id, _found(match_id, meta), expect)
         head = int(meta["version"]) if "version" in meta else None
         state, version = self._start(match_id, at_version, head)
         return self._fold(
@@ -208,9 +217,7 @@ class MatchRunner(Generic[S]):
         cached = self.cached(match_id)
         if cached is not None:
             meta, tail = await self.store.meta_and_tail_async(match_id, cached.version)
-            if not meta:
-                raise MatchNotFound(match_id)
-            if "version" not in meta or cached.version <= int(meta["version"]):
+            if _not_ahead(cached, _found(match_id, meta)):
                 if len(tail) <= self.snapshot_every:
                     return self._fold(match_id, cached.state, cached.version, tail, meta, None)
                 folded: Loaded[S] = await offload(
