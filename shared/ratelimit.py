@@ -157,15 +157,24 @@ class Limiter:
         rates, quotas, trusted = rates_from_env(env), quotas_from_env(env), trusted_from_env(env)
         return Limiter(client, rates, quotas, trusted, async_client=async_client)
 
+    def _off(self, action: str) -> bool:
+        """Whether every limit of ``action`` is off (``TABULA_LIMIT_<NAME>=off``): then its call takes
+        from no bucket and the caller's address is not worked out either."""
+        return self.rates[f"{action}_ip"] is None and self.rates.get(f"{action}_player") is None
+
     def check(self, action: str, context: Any, identity: str = "") -> None:
         """One ``action`` call (``sign_in``, ``command`` ...): its per-address limit, then its
         per-identity one if it has one. ``context`` is the call's gRPC context."""
+        if self._off(action):
+            return
         address = client_address(context.peer(), context.invocation_metadata(), self.trusted)
         for limit, subject in self._takes(action, address, identity):
             self.take(limit, subject)
 
     async def check_async(self, action: str, context: Any, identity: str = "") -> None:
         """:meth:`check` for a caller on an event loop (the rule services' ``SubmitCommand``)."""
+        if self._off(action):
+            return
         if self._bucket_async is None:
             await asyncio.to_thread(self.check, action, context, identity)
             return

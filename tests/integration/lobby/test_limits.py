@@ -26,7 +26,7 @@ from services.lobby.adapters.ratings_repo import RatingsRepository
 from shared.errors import ResourceExhausted, error_info
 from shared.game_service import GameServicer
 from shared.grpc_server import RunningServer, on_loop, start_server
-from shared.ratelimit import RATES, Limiter, Rate
+from shared.ratelimit import PREFIX, RATES, Limiter, Rate
 from shared.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in
@@ -128,6 +128,36 @@ class Peer:
 
     def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
         return ()
+
+
+class Unread(Peer):
+    """A context the limiter must not read: every read fails the test."""
+
+    def peer(self) -> str:
+        raise AssertionError("the limiter read the caller's address")
+
+
+def test_an_action_whose_limits_are_off_takes_from_no_bucket(redis_client: redis.Redis) -> None:
+    kwargs = redis_client.connection_pool.connection_kwargs
+    chosen = limiter(redis_client, command_ip="off", command_player="off", read_ip="off", read_player="1/60")
+
+    async def calls() -> None:
+        looped = redis.asyncio.Redis(host=kwargs["host"], port=kwargs["port"])
+        limits = Limiter(redis_client, chosen.rates, chosen.quotas, async_client=looped)
+        try:
+            for _ in range(3):
+                await limits.check_async("command", Unread("ipv4:127.0.0.1:4000"), "p1")
+                limits.check("command", Unread("ipv4:127.0.0.1:4000"), "p1")
+            assert redis_client.keys(f"{PREFIX}:command_*") == []
+            # one limit of the action on: the call counts (and reads the address for the other)
+            await limits.check_async("read", Peer("ipv4:127.0.0.1:4000"), "p1")
+            with pytest.raises(ResourceExhausted) as err:
+                await limits.check_async("read", Peer("ipv4:127.0.0.1:4000"), "p1")
+            assert err.value.limit == "read_player"
+        finally:
+            await looped.aclose()
+
+    asyncio.run(calls())
 
 
 def test_the_limiter_itself_refuses_with_the_limit_and_a_delay(redis_client: redis.Redis) -> None:
