@@ -35,6 +35,30 @@ def rate(fn: Callable[[int], object], n: int) -> float:
     return n / (time.perf_counter() - started)
 
 
+def _reference_steps(n: int) -> int:
+    """The reference loop: small-integer arithmetic and a dict, as rules code does. Fixed forever."""
+    table: dict[int, int] = {}
+    x = 1
+    for i in range(n):
+        x = (x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+        key = x >> 55
+        table[key] = table.get(key, 0) + (i & 7)
+    return x + len(table)
+
+
+def reference_speed(runs: int = 5, steps: int = 200_000) -> float:
+    """Millions of steps a second of a fixed pure-Python loop (the median of ``runs``): the machine's
+    speed when a bench ran, to read its other figures by. On the 2-core machines of this workplace
+    the same code ran two to three times faster or slower from one hour to the next; this loop is
+    not the project's code and never changes, so it moves with the machine only."""
+    rates = []
+    for _ in range(runs):
+        started = time.process_time()
+        _reference_steps(steps)
+        rates.append(steps / max(time.process_time() - started, 1e-9) / 1e6)
+    return sorted(rates)[runs // 2]
+
+
 def store_benchmarks(client: redis.Redis, n: int = 5000) -> list[Result]:
     client.flushall()
     store = RedisEventStore(client)

@@ -132,6 +132,13 @@ def suites() -> dict[str, Callable[[], list[Result]]]:
     return {"store": _store, **games, **fixed}
 
 
+def _speed(when: str) -> Result:
+    """The machine's speed at the ``start`` or ``end`` of a run (``shared.bench.reference_speed``)."""
+    from shared.bench import Result, reference_speed
+
+    return Result(f"machine.reference_mops_per_s.{when}", reference_speed(), "Msteps/s")
+
+
 @app.command()
 def bench(
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
@@ -148,10 +155,17 @@ def bench(
     if unknown:
         raise typer.BadParameter(f"unknown suite(s) {', '.join(unknown)}; known: {', '.join(available)}")
     chosen = [name for name in available if not wanted or name in wanted]
+    speed = [_speed("start")]
     results = [r for name in chosen for r in available[name]()]
+    speed.append(_speed("end"))
+    results = [speed[0], *results, speed[1]]
     report = {
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine()},
+        "machine": {
+            "python": platform.python_version(),
+            "cpu": platform.processor() or platform.machine(),
+            "reference_mops_per_s": {"start": speed[0].value, "end": speed[1].value},
+        },
         "results": [asdict(r) for r in results],
     }
     out.parent.mkdir(parents=True, exist_ok=True)
