@@ -155,16 +155,14 @@ def bench(
     if unknown:
         raise typer.BadParameter(f"unknown suite(s) {', '.join(unknown)}; known: {', '.join(available)}")
     chosen = [name for name in available if not wanted or name in wanted]
-    speed = [_speed("start")]
-    results = [r for name in chosen for r in available[name]()]
-    speed.append(_speed("end"))
-    results = [speed[0], *results, speed[1]]
+    start = _speed("start")
+    results = [start, *(r for name in chosen for r in available[name]()), _speed("end")]
     report = {
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": {
             "python": platform.python_version(),
             "cpu": platform.processor() or platform.machine(),
-            "reference_mops_per_s": {"start": speed[0].value, "end": speed[1].value},
+            "reference_mops_per_s": {"start": start.value, "end": results[-1].value},
         },
         "results": [asdict(r) for r in results],
     }
