@@ -3,8 +3,9 @@ lobby, over real gRPC and Redis: random well-typed requests (from the request's 
 valid ids and versions mixed in, and legal commands with one field changed) and random bytes.
 
 For every call: never INTERNAL or UNKNOWN; INVALID_ARGUMENT names its field in a BadRequest; a
-refused call leaves all of Redis as it was; nothing is logged at ERROR. After the fuzz the
-services are healthy and serve a good request.
+refused call leaves all of Redis as it was; nothing is logged at ERROR. Each rule service's fuzz
+reaches its rules (a SubmitCommand answered OK). After the fuzz the services are healthy and serve a
+good request.
 
 Short by default (a few hundred examples, derandomized, well under a minute); ``TABULA_FUZZ=1``
 runs 40 times as many with fresh randomness.

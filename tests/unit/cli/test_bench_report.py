@@ -4,6 +4,7 @@ at the end of the run (``shared.bench.reference_speed``)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,11 +19,15 @@ def test_a_run_reports_the_machine_speed_around_its_suites(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     ran: list[str] = []
-    suites = {
-        "one": lambda: ran.append("one") or [Result("one.figure", 1.0, "x")],
-        "two": lambda: ran.append("two") or [Result("two.figure", 2.0, "x")],
-    }
-    monkeypatch.setattr(cli_bench, "suites", lambda: suites)
+
+    def suite(name: str) -> Callable[[], list[Result]]:
+        def run() -> list[Result]:
+            ran.append(name)
+            return [Result(f"{name}.figure", 1.0, "x")]
+
+        return run
+
+    monkeypatch.setattr(cli_bench, "suites", lambda: {"one": suite("one"), "two": suite("two")})
     out = tmp_path / "latest.json"
     cli_bench.bench(as_json=False, only="two", out=out)
     report = json.loads(out.read_text())
