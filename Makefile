@@ -84,7 +84,7 @@ test-integration: proto $(TEST_STAMP)
 lint: proto $(LINT_STAMP) buf
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy shared services
+	$(VENV)/bin/mypy shared services bench
 	$(VENV)/bin/lint-imports
 	bash tools/buf/check.sh
 

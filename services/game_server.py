@@ -5,16 +5,17 @@ from __future__ import annotations
 import sys
 
 from services.games import game_port, load_game
-from shared.archive import storage_from_env
-from shared.config import Settings, async_redis_client, redis_client
-from shared.game_service import GameServicer
-from shared.grpc_server import Limits, RunningServer, serve_forever, start_server
-from shared.observability import setup_logging, start_metrics
-from shared.ratelimit import Limiter
-from shared.runner import MatchRunner
+from shared.matches.archive import storage_from_env
+from shared.matches.runner import MatchRunner
+from shared.runtime.config import Settings
+from shared.runtime.observability import setup_logging, start_metrics
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import Limits, RunningServer, serve_forever, start_server
+from shared.serving.ratelimit import Limiter
+from shared.serving.tokens import SecretMissing, TokenSigner, keyring_from_env
+from shared.serving.watch import WatchHub, watch_connections
+from shared.store.clients import async_redis_client, redis_client
 from shared.store.redis_store import RedisEventStore, RedisStreamReader
-from shared.tokens import SecretMissing, TokenSigner, keyring_from_env
-from shared.watch import WatchHub, watch_connections
 
 
 def build(

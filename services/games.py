@@ -1,4 +1,4 @@
-"""The registry of games: one manifest per game (``shared/manifest.py``), one line each below.
+"""The registry of games: one manifest per game (``shared/core/manifest.py``), one line each below.
 
 This is the only module of the platform that imports game packages. Everything else (rule
 service, lobby, workers, gateway, clients, CLI) asks it: :func:`manifest` for what a game is,
@@ -22,11 +22,11 @@ from typing import Any
 from services.florenza.manifest import MANIFEST as FLORENZA
 from services.lorenzo.manifest import MANIFEST as LORENZO
 from services.trajan.manifest import MANIFEST as TRAJAN
-from shared.codec import MessageCodec
-from shared.config import PORTS, port_for
-from shared.decider import missing_members
-from shared.manifest import GameManifest
-from shared.protogen import GameModules
+from shared.core.codec import MessageCodec
+from shared.core.decider import missing_members
+from shared.core.manifest import GameManifest
+from shared.runtime.config import PORTS, port_for
+from shared.serving.protogen import GameModules
 
 GAMES: tuple[GameManifest, ...] = (LORENZO, TRAJAN, FLORENZA)
 
@@ -87,7 +87,9 @@ def load_rules(name: str) -> Any:
     rules = game.rules()
     missing = missing_members(rules)
     if missing:
-        raise TypeError(f"{name}: {type(rules).__name__} lacks {', '.join(missing)} of shared.decider.Rules")
+        raise TypeError(
+            f"{name}: {type(rules).__name__} lacks {', '.join(missing)} of shared.core.decider.Rules"
+        )
     declared = (rules.game, rules.min_seats, rules.max_seats)
     if declared != (game.name, game.min_seats, game.max_seats):
         raise ValueError(

@@ -15,8 +15,8 @@ import pytest
 import redis
 import redis.connection
 
-from shared.redis_server import RedisCluster, docker_available, start_cluster, start_redis
-from shared.resp import PipelinedConnection
+from shared.runtime.redis_server import RedisCluster, docker_available, start_cluster, start_redis
+from shared.store.resp import PipelinedConnection
 
 # The machine's own Redis (port 6379) is never touched by a test: any connection attempt to it from
 # this process fails loudly instead of silently reading or writing someone else's data.
@@ -34,7 +34,7 @@ _real_piped_connect = PipelinedConnection._connect
 
 
 async def _guarded_piped_connect(self: PipelinedConnection) -> Any:
-    if int(self.port) == 6379:  # the hot path's own connection (shared.resp), guarded alike
+    if int(self.port) == 6379:  # the hot path's own connection (shared.store.resp), guarded alike
         raise RuntimeError(f"a test tried to reach the machine's Redis at {self.host}:6379")
     return await _real_piped_connect(self)
 

@@ -1,4 +1,4 @@
-"""``tabula archive``: finished matches out of Redis into the archive (shared/archiver.py).
+"""``tabula archive``: finished matches out of Redis into the archive (shared/matches/archiver.py).
 
 The archive is ``--dir``, else ``TABULA_ARCHIVE_STORAGE`` / ``TABULA_ARCHIVE_DIR``. Without match
 ids it does what the reactor does between reads, over every shard, until nothing is due: matches
@@ -21,14 +21,14 @@ from services.cli.logs import REDIS_URL_HELP, _store
 from services.cli.main import app
 
 if TYPE_CHECKING:
-    from shared.archive import ArchiveStorage
-    from shared.runner import EventCodec
+    from shared.matches.archive import ArchiveStorage
+    from shared.matches.runner import EventCodec
 
 DIR_HELP = "the archive folder (default: TABULA_ARCHIVE_STORAGE, else TABULA_ARCHIVE_DIR)"
 
 
 def archive_storage(directory: Path | None = None) -> ArchiveStorage | None:
-    from shared.archive import LocalArchive, storage_from_env
+    from shared.matches.archive import LocalArchive, storage_from_env
 
     return LocalArchive(directory) if directory is not None else storage_from_env()
 
@@ -52,8 +52,8 @@ def archive(
 ) -> None:
     """Move finished matches to the archive: export, verify, store, read back, delete from Redis."""
     from services.workers.settings import WorkerSettings
-    from shared.archiver import ArchiveFailed, Archiver, archive_match
-    from shared.runner import MatchNotFound
+    from shared.matches.archiver import ArchiveFailed, Archiver, archive_match
+    from shared.matches.runner import MatchNotFound
 
     storage = archive_storage(directory)
     if storage is None:
@@ -91,7 +91,7 @@ def _match_ids(store: Any) -> Iterator[str]:
 
 def archived_lines(match_id: str, directory: Path | None = None) -> list[str] | None:
     """The archived log of ``match_id``, if an archive is configured and holds it."""
-    from shared.archive import archived_lines as read
+    from shared.matches.archive import archived_lines as read
 
     storage = archive_storage(directory)
     return None if storage is None else read(storage, match_id)
@@ -101,9 +101,9 @@ def archived_replay(match_id: str, version: int, directory: Path | None = None) 
     """(game, ReplayResponse) of an archived match at ``version``, folded here with the game's rules:
     what the rule service's Replay answers for it, the whole state revealed (the match is over)."""
     from services.games import load_game
-    from shared.archive import archived_runner, read_log
-    from shared.decider import SYSTEM
-    from shared.game_service import seat_messages
+    from shared.core.decider import SYSTEM
+    from shared.matches.archive import archived_runner, read_log
+    from shared.serving.game_service import seat_messages
 
     lines = archived_lines(match_id, directory)
     if lines is None:

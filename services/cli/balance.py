@@ -1,10 +1,10 @@
 """``tabula balance GAME``: seeded all-``greedy`` games, and for every item the game names (workshops,
 cards, characters, openings ...) how often the seat that took it won, against the share of a seat.
 
-The game supplies what to count through its manifest's ``balance`` (a ``shared.manifest.BalanceHook``:
+The game supplies what to count through its manifest's ``balance`` (a ``shared.core.manifest.BalanceHook``:
 the item families in report order, every item of every family so that an item nobody took is listed
 too, the ``(family, item, seat)`` a game's log shows, and the file the report goes into, between the
-markers below). Everything else is generic: the games (``shared.simulate.play_game`` with the
+markers below). Everything else is generic: the games (``shared.matches.simulate.play_game`` with the
 ``greedy`` level for every seat, in parallel processes), the tally, the bound and the Markdown.
 
 The bound: a seat wins a game with probability ``share`` (wins over seat-games, ties counted for every
@@ -27,7 +27,7 @@ import typer
 
 from services.cli.main import app
 from services.games import game_names, load_rules, manifest
-from shared.manifest import BalanceHook
+from shared.core.manifest import BalanceHook
 
 MIN_SAMPLES = 30
 RATIO = 1.5
@@ -74,7 +74,7 @@ def hook_for(game: str) -> BalanceHook:
 def play_one(game: str, players: int, seed: int) -> tuple[list[tuple[str, str, int]], list[int]]:
     """One all-greedy game: what each seat took, and the placings."""
     from services.workers.policies import bot_policy
-    from shared.simulate import play_game
+    from shared.matches.simulate import play_game
 
     rules = load_rules(game)
     config = rules.make_config(players, manifest(game).parse_options({}))

@@ -18,12 +18,12 @@ import typer
 from services.cli.main import app
 
 if TYPE_CHECKING:
-    from shared.bench import Result
+    from bench.report import Result
 
 
 def _store() -> list[Result]:
-    from shared.bench import store_benchmarks
-    from shared.redis_server import private_redis
+    from bench.report import store_benchmarks
+    from shared.runtime.redis_server import private_redis
 
     with private_redis() as server:
         return store_benchmarks(server.client())
@@ -33,8 +33,8 @@ def _game(name: str) -> Callable[[], list[Result]]:
     """Random full games and folds per second, set up as every bench plays the game."""
 
     def run() -> list[Result]:
-        from services.workers.bench import bench_game
-        from shared.bench import game_benchmarks
+        from bench.bots import bench_game
+        from bench.report import game_benchmarks
 
         rules, config = bench_game(name)
         return game_benchmarks(name, rules, config)
@@ -52,13 +52,13 @@ def _memory() -> list[Result]:
 
 
 def memory_results(matches: int) -> list[Result]:
-    """``matches`` random matches of the default game on a private Redis (``shared.memory_bench``)."""
+    """``matches`` random matches of the default game on a private Redis (``bench.memory``)."""
+    from bench.bots import bench_seats
+    from bench.memory import measure
+    from bench.report import Result
     from services.games import default_game, load_game
-    from services.workers.bench import bench_seats
-    from shared.bench import Result
-    from shared.memory_bench import measure
-    from shared.redis_server import private_redis
-    from shared.runner import MatchRunner
+    from shared.matches.runner import MatchRunner
+    from shared.runtime.redis_server import private_redis
     from shared.store.redis_store import RedisEventStore
 
     name = default_game()
@@ -81,12 +81,12 @@ def memory_results(matches: int) -> list[Result]:
 
 
 def _load() -> list[Result]:
-    """The stack as ``tabula run`` starts it, under load (services/cli/load_bench.py), and Redis memory
+    """The stack as ``tabula run`` starts it, under load (bench/load.py), and Redis memory
     per finished match from the memory suite's measure. TABULA_BENCH_LOAD=full for issue 14's counts
     (quick by default)."""
     import tempfile
 
-    from services.cli.load_bench import load_benchmarks, profile_from_env
+    from bench.load import load_benchmarks, profile_from_env
 
     profile = profile_from_env()
     with tempfile.TemporaryDirectory(prefix="tabula-load-") as folder:
@@ -95,14 +95,14 @@ def _load() -> list[Result]:
 
 
 def _bots() -> list[Result]:
-    from services.workers.bench import bot_benchmarks
+    from bench.bots import bot_benchmarks
 
     return bot_benchmarks()
 
 
 def _cli(runs: int = 10) -> list[Result]:
     """``tabula --help`` as a user waits for it: a fresh interpreter each run, wall time."""
-    from shared.bench import Result
+    from bench.report import Result
 
     times = []
     for _ in range(runs):
@@ -117,7 +117,7 @@ def _cli(runs: int = 10) -> list[Result]:
 
 
 def _watch() -> list[Result]:
-    from services.cli.watch_bench import watch_benchmarks
+    from bench.watch import watch_benchmarks
 
     return watch_benchmarks()
 
@@ -133,8 +133,8 @@ def suites() -> dict[str, Callable[[], list[Result]]]:
 
 
 def _speed(when: str) -> Result:
-    """The machine's speed at the ``start`` or ``end`` of a run (``shared.bench.reference_speed``)."""
-    from shared.bench import Result, reference_speed
+    """The machine's speed at the ``start`` or ``end`` of a run (``bench.report.reference_speed``)."""
+    from bench.report import Result, reference_speed
 
     return Result(f"machine.reference_mops_per_s.{when}", reference_speed(), "Msteps/s")
 

@@ -10,12 +10,12 @@ import typer
 from services.cli.main import app
 
 if TYPE_CHECKING:
-    from shared.manifest import GameManifest, GameOption
+    from shared.core.manifest import GameManifest, GameOption
 
 
 def option_text(o: GameOption) -> str:
     """``advanced=true|false (default true)``, ``goal=1.. (default 20)``, ``size=s|m|l (default m)``."""
-    from shared.manifest import OptionType
+    from shared.core.manifest import OptionType
 
     match o.type:
         case OptionType.BOOL:

@@ -1,4 +1,4 @@
-"""``tabula export | import | verify``: match logs as JSON lines (see shared/archive.py).
+"""``tabula export | import | verify``: match logs as JSON lines (see shared/matches/archive.py).
 
 ``export`` and ``import`` use the Redis of ``--redis-url``, else ``REDIS_URL``, else the running
 stack's (``tabula run`` records it: services/cli/stack.py); with none of them they say so and stop.
@@ -21,7 +21,7 @@ from services.cli.main import app
 from services.cli.stack import NoStack, redis_target
 
 if TYPE_CHECKING:
-    from shared.archive import Verification
+    from shared.matches.archive import Verification
     from shared.store.redis_store import RedisEventStore
 
 REDIS_URL_HELP = "the Redis to use (default: REDIS_URL, else the stack `tabula run` recorded)"
@@ -32,8 +32,9 @@ def _store(redis_url: str) -> Iterator[RedisEventStore]:
     """The event store of the running stack; a missing stack or an unreachable Redis is one clear line."""
     import redis
 
-    from shared.config import Settings, redis_client
-    from shared.runner import MatchNotFound
+    from shared.matches.runner import MatchNotFound
+    from shared.runtime.config import Settings
+    from shared.store.clients import redis_client
     from shared.store.redis_store import RedisEventStore
 
     try:
@@ -61,7 +62,7 @@ def export_command(
     """Write MATCH_ID's whole log to a JSON-lines file."""
     from services.cli.archive import archived_lines
     from services.games import load_game
-    from shared.archive import export_lines
+    from shared.matches.archive import export_lines
 
     with _store(redis_url) as store:
         game = store.get_meta(match_id).get("game", "")
@@ -79,7 +80,7 @@ def import_command(
     redis_url: str = typer.Option("", help=REDIS_URL_HELP),
 ) -> None:
     """Append a JSON-lines log to the store."""
-    from shared.archive import import_lines
+    from shared.matches.archive import import_lines
 
     with _store(redis_url) as store:
         target = import_lines(store, log.read_text().splitlines(), match_id or None)
@@ -94,7 +95,7 @@ def _logs(paths: list[Path]) -> list[Path]:
 
 
 def _lines(path: Path) -> list[str]:
-    from shared.archive import unpack
+    from shared.matches.archive import unpack
 
     return unpack(path.read_bytes()) if path.suffix == ".gz" else path.read_text().splitlines()
 
@@ -103,7 +104,7 @@ def _match_lines(match_id: str, redis_url: str) -> list[str]:
     """A match's log from Redis, else from the archive; exits with one line when it is in neither."""
     from services.cli.archive import archived_lines
     from services.games import load_game
-    from shared.archive import export_lines
+    from shared.matches.archive import export_lines
 
     with _store(redis_url) as store:
         game = store.get_meta(match_id).get("game", "")
@@ -118,7 +119,7 @@ def _match_lines(match_id: str, redis_url: str) -> list[str]:
 
 def verify_log(lines: list[str]) -> Verification:
     from services.games import load_game
-    from shared.archive import read_log, verify_lines
+    from shared.matches.archive import read_log, verify_lines
 
     header, _ = read_log(lines)
     game = load_game(header["game"])
@@ -136,7 +137,7 @@ def verify(
     from rich.console import Console
     from rich.progress import Progress
 
-    from shared.archive import LogError
+    from shared.matches.archive import LogError
 
     sources: list[tuple[str, Callable[[], list[str]]]] = [
         (str(path), partial(_lines, path)) for path in _logs(logs or [])

@@ -10,13 +10,13 @@ import typer
 from services.cli.main import app
 
 if TYPE_CHECKING:
-    from shared.manifest import GameManifest
+    from shared.core.manifest import GameManifest
 
 
 def game_proto(game: GameManifest) -> str:
     """The game's .proto as its rules (and its content hook, if any) generate it."""
     from services.games import load_rules
-    from shared.protogen import render_game_proto
+    from shared.serving.protogen import render_game_proto
 
     content = game.content.message() if game.content is not None else None
     return render_game_proto(load_rules(game.name), game.source, content)
@@ -25,7 +25,7 @@ def game_proto(game: GameManifest) -> str:
 def stale_protos() -> list[Path]:
     """Game .proto files that differ from what their rules generate."""
     from services.games import manifests
-    from shared.protogen import proto_path
+    from shared.serving.protogen import proto_path
 
     stale = []
     for game in manifests():
@@ -43,7 +43,7 @@ def proto(
 ) -> None:
     """Generate Python code from proto/ into gen/ (``--update``: rewrite game protos from the rules first)."""
     from services.games import manifests
-    from shared.protogen import compile_protos, proto_path
+    from shared.serving.protogen import compile_protos, proto_path
 
     if check:
         stale = stale_protos()

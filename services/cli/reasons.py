@@ -16,7 +16,7 @@ def reasons_doc() -> str:
     codes of every game registered in ``services/games.py`` (each from its manifest's ``source``)."""
     from services.games import GAMES
     from services.lobby.reasons import LOBBY
-    from shared.reasons import PLATFORM, render, rule_reasons
+    from shared.core.reasons import PLATFORM, render, rule_reasons
 
     return render(PLATFORM, LOBBY, {g.name: (g.title, rule_reasons(g.source)) for g in GAMES})
 

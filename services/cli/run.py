@@ -24,12 +24,12 @@ import typer
 
 from services.cli.main import app
 from services.cli.stack import Stack, remove_stack, stack_path_for, write_stack
-from shared.supervision import Child, stop
+from shared.runtime.supervision import Child, stop
 
 STOP_WAIT_S = 10.0  # for each child, after SIGTERM, before SIGKILL
 
 if TYPE_CHECKING:
-    from shared.redis_server import RedisServer
+    from shared.runtime.redis_server import RedisServer
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class Process:
 def processes() -> list[Process]:
     """Everything ``make run`` starts. Later services add themselves here."""
     from services.games import game_names, game_port
-    from shared.config import port_for
+    from shared.runtime.config import port_for
 
     return [
         *(Process(name, game_port(name)) for name in game_names()),
@@ -92,7 +92,7 @@ def _service(proc: Process, env: dict[str, str]) -> Callable[[], subprocess.Pope
 
 def _embedded_redis(server: RedisServer) -> Child:
     """The embedded Redis as a supervised child: started again on its port, with its AOF."""
-    from shared.redis_server import start_redis
+    from shared.runtime.redis_server import start_redis
 
     def start() -> subprocess.Popen[bytes]:
         return start_redis(folder=server.folder, port=server.port).process
@@ -119,8 +119,8 @@ def run(
     data: Path = typer.Option(Path(".tabula/redis"), help="embedded Redis folder (AOF kept here)"),
 ) -> None:
     """Start Redis and every service; Ctrl-C stops them all."""
-    from shared.redis_server import start_redis
-    from shared.tokens import SECRET_VAR, dev_secret
+    from shared.runtime.redis_server import start_redis
+    from shared.serving.tokens import SECRET_VAR, dev_secret
 
     redis: Child | None = None
     env = dict(os.environ)

@@ -16,7 +16,7 @@ from services.cli.play import parse_options
 def bot_levels() -> dict[str, Callable[[Any], Any]]:
     """Bot levels: name -> factory(rules) -> policy (the workers' bots and a uniform random one)."""
     from services.workers.policies import policy_factories
-    from shared.simulate import random_policy
+    from shared.matches.simulate import random_policy
 
     return {**policy_factories(), "random": lambda rules: random_policy}
 
@@ -33,7 +33,7 @@ def simulate_command(
 ) -> None:
     """Play GAMES full matches with bots and report finished games, events, violations and speed."""
     from services.games import default_game, game_names, load_rules
-    from shared.simulate import simulate
+    from shared.matches.simulate import simulate
 
     known = bot_levels()
     game = game or default_game()

@@ -3,7 +3,7 @@
 The board prints the view message field by field: scalar fields as a two-column list (enums by
 value name, booleans as yes / no, repeated scalars joined, a ``seat`` by its player's name),
 nested messages as panels of their own, repeated messages as tables with one column per field.
-Commands and events are described by :class:`shared.describe.Describer`. A game's own
+Commands and events are described by :class:`shared.core.describe.Describer`. A game's own
 presentation (its manifest's ``presentation``) replaces all of this.
 """
 
@@ -19,7 +19,7 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 
-from shared.describe import Describer, words
+from shared.core.describe import Describer, words
 
 Msg = Any
 
@@ -75,7 +75,7 @@ def render_message(message: Msg, describer: Describer, title: str) -> Panel:
 
 @dataclass(frozen=True)
 class GenericPresentation:
-    """``shared.manifest.Presentation`` for any game, from its messages' descriptors alone."""
+    """``shared.core.manifest.Presentation`` for any game, from its messages' descriptors alone."""
 
     def board(self, view: Msg, version: int, names: Sequence[str], match_id: str) -> RenderableType:
         title = f"{view.DESCRIPTOR.name}" + (f"  match {match_id}" if match_id else "") + f"  v{version}"

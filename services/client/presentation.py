@@ -1,6 +1,6 @@
 """Which presentation shows a game in the terminal: its manifest's own, else the generic one.
 
-Beyond ``shared.manifest.Presentation`` (board, commands, events, final scoring), a game's
+Beyond ``shared.core.manifest.Presentation`` (board, commands, events, final scoring), a game's
 presentation may offer two optional parts the client looks for by their shape: words for the steps
 of a choice (:class:`services.client.steps.StepWording`) and a glossary of its components for the
 ``? NAME`` input (:class:`Glossary`). A presentation without them gets the client's defaults.
@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 from services.client.generic import GenericPresentation
 from services.client.steps import StepWording
 from services.games import manifest
-from shared.manifest import Presentation
+from shared.core.manifest import Presentation
 
 
 @runtime_checkable

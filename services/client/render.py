@@ -2,8 +2,9 @@
 the player's choice, the help, event lines, the outcome, refusals.
 
 Pure functions (messages in, renderables out), so they are tested without a server. What is
-game-specific (the board, the wording of commands and events, the final scoring) comes from a
-``shared.manifest.Presentation``: the game's own or :class:`~services.client.generic.GenericPresentation`.
+game-specific (the board, the wording of commands and events, the final scoring) comes
+from a ``shared.core.manifest.Presentation``: the game's own or
+:class:`~services.client.generic.GenericPresentation`.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from rich.table import Table
 from rich.text import Text
 
 from services.client.steps import Step
-from shared.describe import seat_name, union_member
-from shared.manifest import Presentation
+from shared.core.describe import seat_name, union_member
+from shared.core.manifest import Presentation
 
 # Messages of a game's generated module (dynamically imported, so untyped here).
 Msg = Any

@@ -21,8 +21,8 @@ from typing import Any, TypeVar
 import grpc
 
 from services import games as registry
-from shared.errors import retry_delay_s
-from shared.stubs import game_stub
+from shared.serving.errors import retry_delay_s
+from shared.serving.stubs import game_stub
 
 T = TypeVar("T")
 

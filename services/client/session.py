@@ -62,9 +62,9 @@ from services.client.render import (
 )
 from services.client.rpc import Followed, GameClient
 from services.client.steps import FILTER_LIMIT, Chooser, Steps
-from shared.describe import Describer, seat_name
-from shared.errors import error_info
-from shared.manifest import Presentation
+from shared.core.describe import Describer, seat_name
+from shared.core.manifest import Presentation
+from shared.serving.errors import error_info
 
 ReadLine = Callable[[], str | None]
 QUIT = ("q", "quit", "exit")

@@ -13,7 +13,7 @@ rebuilt from the new legal commands and the choices that still match some comman
 
 The wording is the game's: a presentation may name the steps and the values of its fields
 (:class:`StepWording`); without it, steps are the field names in words and values are described
-by :class:`shared.describe.Describer`. Pure functions over protobuf messages: tested without a server.
+by :class:`shared.core.describe.Describer`. Pure functions over protobuf messages: tested without a server.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from google.protobuf.descriptor import FieldDescriptor
 
-from shared.describe import Describer, words
+from shared.core.describe import Describer, words
 
 Msg = Any
 KIND = ""  # the Choice key of the first step: which kind of command (the oneof member)

@@ -29,7 +29,7 @@ from services.florenza.rules.events import (
     WorkshopBuilt,
     WorkshopPlanned,
 )
-from shared.manifest import BalanceHook
+from shared.core.manifest import BalanceHook
 
 DOC = "docs/rules/florenza.md"
 FAMILIES = ("workshop", "artist", "preacher", "opening")

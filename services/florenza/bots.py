@@ -31,8 +31,8 @@ from services.florenza.rules.effects import lowest_free_slot
 from services.florenza.rules.goods import ZERO, Goods
 from services.florenza.rules.model import NO_SEAT, DistrictSlot, Phase, PlayerState, State, WorkSpot
 from services.florenza.rules.resolution import AREA_ORDER
-from shared.decider import Actor, RuleViolation
-from shared.rng import Rng
+from shared.core.decider import Actor, RuleViolation
+from shared.core.rng import Rng
 
 MONEY_EARLY = 1 / 400  # a fiorino's worth above the end-game rate, with every round left
 CUBE_EARLY = 0.7  # a cube's worth above the end-game rate, early on

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shared.manifest import BalanceHook, BotHooks, ContentHook, GameManifest, Presentation
+from shared.core.manifest import BalanceHook, BotHooks, ContentHook, GameManifest, Presentation
 
 if TYPE_CHECKING:
     from services.florenza.rules.rules import FlorenzaRules
@@ -91,7 +91,7 @@ MANIFEST = GameManifest(
     description="Eight rounds in Renaissance Florence: place workers to build workshops, hire artists for "
     "art works in your Palazzo, your Chiesa, the city and the Duomo, make offerings to preachers, and "
     "vie for Captain of the People and Bishop.",
-    # The bot bench plays 4 seats, like Lorenzo's (services/workers/bench.py): its goals are set
+    # The bot bench plays 4 seats, like Lorenzo's (bench/bots.py): its goals are set
     # against 3 opponents (docs/workers.md, "Bench").
     bench_seats=4,
     balance=_balance,  # `tabula balance florenza`: the report in docs/rules/florenza.md

@@ -9,7 +9,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from services.gateway.registry import Method
-from shared.addresses import ROUND_ROBIN, channel_target
+from shared.serving.addresses import ROUND_ROBIN, channel_target
 
 MAX_MESSAGE = 8 * 1024 * 1024
 

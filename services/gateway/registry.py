@@ -3,7 +3,7 @@
 Each area (the lobby and every registered game) has a generated module
 ``tabula.<area>.v1.<area>_pb2``; every service in its ``DESCRIPTOR.services_by_name`` becomes
 routable, with its backend address from ``TABULA_<AREA>_ADDR`` (default ``127.0.0.1`` and the
-area's port: ``TABULA_<AREA>_PORT``, else the lobby's from ``shared.config`` and a game's from its
+area's port: ``TABULA_<AREA>_PORT``, else the lobby's from ``shared.runtime.config`` and a game's from its
 manifest). The areas are the lobby and every game of the registry (``services.games``).
 """
 

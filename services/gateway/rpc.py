@@ -114,7 +114,7 @@ def _detail(type_url: str, value: bytes) -> ErrorDetail:
 
 
 def connect_error(err: grpc.aio.AioRpcError) -> ConnectError:
-    """A backend's error with the ``google.rpc.Status`` details it attached (``shared.errors``)."""
+    """A backend's error with the ``google.rpc.Status`` details it attached (``shared.serving.errors``)."""
     details: list[ErrorDetail] = []
     for key, value in err.trailing_metadata() or ():
         if key == STATUS_DETAILS_KEY and isinstance(value, bytes):
@@ -133,7 +133,7 @@ def code_of(status: grpc.StatusCode) -> Code:
 def _metadata(request: RequestContext[Any, Any]) -> list[tuple[str, str]]:
     """The caller's token, from the ``Authorization`` header only (never the URL), and the caller's
     address for the services' per-address limits (believed from trusted gateways only:
-    ``shared/ratelimit.py``). No other header of the caller is passed on."""
+    ``shared/serving/ratelimit.py``). No other header of the caller is passed on."""
     header = request.request_headers.get("authorization", "")
     peer = request.client_address  # "host:port" (an IPv6 host keeps its colons)
     address = [("x-forwarded-for", peer.rsplit(":", 1)[0])] if peer else []

@@ -25,8 +25,8 @@ from services.gateway.app import GatewayConfig, build_app
 from services.gateway.http import parse_origins
 from services.gateway.registry import discover
 from services.gateway.rpc import RpcLimits, cancel_streams
-from shared.config import Settings, port_for
-from shared.observability import setup_logging, start_metrics
+from shared.runtime.config import Settings, port_for
+from shared.runtime.observability import setup_logging, start_metrics
 
 log = logging.getLogger("tabula.gateway")
 

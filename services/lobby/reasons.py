@@ -2,12 +2,12 @@
 
 Declared rather than collected because some are built from a status (``room_<status>``) or chosen
 at run time (``already_matched`` / ``already_cancelled``); a test collects every literal code the
-lobby raises and fails if one is missing here (``shared/reasons.py``). Keep docs/lobby.md in step.
+lobby raises and fails if one is missing here (``shared/core/reasons.py``). Keep docs/lobby.md in step.
 """
 
 from __future__ import annotations
 
-from shared.reasons import Reason
+from shared.core.reasons import Reason
 
 F = "FAILED_PRECONDITION"
 

@@ -32,12 +32,13 @@ from services.lobby.service_layer.mine import MyMatches
 from services.lobby.service_layer.notices import NoticeProjector, Notices
 from services.lobby.service_layer.projections import RatingsProjector, Standings
 from services.lobby.service_layer.rooms import RoomService
-from shared.config import Settings, port_for, redis_client
-from shared.grpc_server import Limits, RunningServer, serve_forever, start_server
-from shared.observability import setup_logging, start_metrics
-from shared.ratelimit import Limiter
+from shared.runtime.config import Settings, port_for
+from shared.runtime.observability import setup_logging, start_metrics
+from shared.serving.grpc_server import Limits, RunningServer, serve_forever, start_server
+from shared.serving.ratelimit import Limiter
+from shared.serving.tokens import SecretMissing, TokenSigner, keyring_from_env
+from shared.store.clients import redis_client
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import SecretMissing, TokenSigner, keyring_from_env
 
 BACKGROUND_THREADS = 3  # start_background's matcher, projector and notices: a Redis connection each
 # After a read of the outbox that found notices, each projector waits this long before the next read:
@@ -105,7 +106,7 @@ def build(
 ) -> Lobby:
     """``push``: the push-notification hook (default: ``TABULA_PUSH`` from ``env``, else a log line);
     ``limiter``: the abuse limits (default: ``TABULA_LIMIT_*`` and ``TABULA_TRUSTED_GATEWAYS`` from
-    ``env``, else the defaults of ``shared/ratelimit.py``); ``limits``: the server's caps (default:
+    ``env``, else the defaults of ``shared/serving/ratelimit.py``); ``limits``: the server's caps (default:
     ``TABULA_RPC_WORKERS`` ... from ``env``), which size the Redis pool (docs/operations.md)."""
     e = env if env is not None else os.environ
     limits = limits if limits is not None else Limits.from_env(e)

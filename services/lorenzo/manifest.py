@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shared.manifest import BotHooks, ContentHook, GameManifest, GameOption, OptionType, Presentation
+from shared.core.manifest import BotHooks, ContentHook, GameManifest, GameOption, OptionType, Presentation
 
 if TYPE_CHECKING:
     from services.lorenzo.rules.rules import LorenzoRules

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shared.manifest import BotHooks, ContentHook, GameManifest, Presentation
+from shared.core.manifest import BotHooks, ContentHook, GameManifest, Presentation
 
 if TYPE_CHECKING:
     from services.trajan.rules.rules import TrajanRules

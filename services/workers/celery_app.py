@@ -32,12 +32,12 @@ from services.workers.broker import TRANSPORT
 from services.workers.planner import BATCH_TASK, TASK, JobKind
 from services.workers.processes import hard_limit, install_hard_limit, supervise
 from services.workers.settings import PROCESSES, QUEUES, WorkerSettings
-from shared.errors import STORE_UNAVAILABLE
-from shared.observability import log_fields, setup_logging, start_metrics
+from shared.runtime.observability import log_fields, setup_logging, start_metrics
+from shared.serving.errors import STORE_UNAVAILABLE
 
 log = logging.getLogger(__name__)
 # Every Redis error a retry may cure (a restart, still loading, a timeout, a cluster failover): the
-# same table that makes the rule services answer UNAVAILABLE (shared/errors.py).
+# same table that makes the rule services answer UNAVAILABLE (shared/serving/errors.py).
 TRANSIENT = STORE_UNAVAILABLE
 RETRY: dict[str, Any] = {
     "autoretry_for": TRANSIENT,

@@ -12,8 +12,8 @@ from typing import Any
 
 from services.games import load_game
 from services.workers.settings import WorkerSettings
-from shared.config import redis_client
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
+from shared.store.clients import redis_client
 from shared.store.redis_store import RedisClient, RedisEventStore
 
 

@@ -7,7 +7,7 @@ therefore changes nothing: either the version moved (stale) or the command id is
 (duplicate). Workers are inside the trust boundary and append straight to the event store.
 
 A Redis error is never caught here: it reaches the task, whose retry (``celery_app.RETRY``, every
-error of ``shared.errors.STORE_UNAVAILABLE``) runs the job again with the same ids, so the same
+error of ``shared.serving.errors.STORE_UNAVAILABLE``) runs the job again with the same ids, so the same
 command id, and the store's dedupe makes a retry after an append that did land a duplicate.
 """
 
@@ -19,9 +19,9 @@ from typing import Any
 
 from services.workers.bots import Budget, bot_rng, make_bot
 from services.workers.planner import away_key, bot_levels, chained_seat
-from shared.decider import SYSTEM, Actor
-from shared.observability import log_fields
-from shared.runner import HeadMoved, Hold, Loaded, MatchRunner, Submitted, progress_of
+from shared.core.decider import SYSTEM, Actor
+from shared.matches.runner import HeadMoved, Hold, Loaded, MatchRunner, Submitted, progress_of
+from shared.runtime.observability import log_fields
 from shared.store import Progress, VersionConflict
 
 log = logging.getLogger(__name__)

@@ -1,8 +1,8 @@
-"""Bots as ``shared.simulate`` policies, for ``tabula simulate`` and the bot bench.
+"""Bots as ``shared.matches.simulate`` policies, for ``tabula simulate`` and the bot bench.
 
 A policy gets ``(state, actor, legal, rng)``; the adapter hands the bot the full state (the
 bot itself determinizes for its seat) and an RNG forked per seat. The playout driver
-(``shared.simulate``, ``time_moves=True``) times the moves.
+(``shared.matches.simulate``, ``time_moves=True``) times the moves.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from services.workers.bots import LEVELS, Budget, make_bot
-from shared.decider import Actor
-from shared.rng import Rng
-from shared.simulate import Policy
+from shared.core.decider import Actor
+from shared.core.rng import Rng
+from shared.matches.simulate import Policy
 
 
 def bot_policy(rules: Any, level: str, budget: Budget | None = None) -> Policy:

@@ -8,7 +8,7 @@ runs and acknowledges its own messages, and N of them share a queue as any Celer
 
 This module is the small parent that keeps them: it starts ``concurrency`` children (the same
 command with ``TABULA_WORKER_CONCURRENCY=1``) and starts one again after it exits on its own (after
-1, 2, 4 ... 30 s while it keeps failing, as ``tabula run`` does: ``shared.supervision``). On SIGTERM
+1, 2, 4 ... 30 s while it keeps failing, as ``tabula run`` does: ``shared.runtime.supervision``). On SIGTERM
 or SIGINT it asks each to stop (SIGTERM: Celery's warm shutdown, the task in hand finishes) and
 waits for them. A child is sent SIGTERM by the kernel if the parent dies (``PR_SET_PDEATHSIG``),
 so a SIGKILLed worker leaves no consumer behind.
@@ -31,8 +31,8 @@ from types import FrameType
 
 from celery.exceptions import TimeLimitExceeded
 
-from shared.observability import log_fields
-from shared.supervision import Child, stop
+from shared.runtime.observability import log_fields
+from shared.runtime.supervision import Child, stop
 
 log = logging.getLogger(__name__)
 PR_SET_PDEATHSIG = 1
@@ -53,7 +53,7 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
 
 
 def supervise(count: int, command: list[str], env: dict[str, str], grace_s: float) -> int:
-    """Run ``count`` children of ``command`` (``shared.supervision``: restarted with a back-off)
+    """Run ``count`` children of ``command`` (``shared.runtime.supervision``: restarted with a back-off)
     until SIGTERM or SIGINT; then stop them, waiting up to ``grace_s`` for each before killing it.
     Returns 0."""
     stopping: list[int] = []

@@ -1,6 +1,6 @@
 """The reactor: follows the outbox shards and turns notices into Celery tasks, without game code.
 
-Reading, recovery, claiming and dead letters are the shared follower's (``shared.outbox``):
+Reading, recovery, claiming and dead letters are the shared follower's (``shared.store.outbox``):
 instance ``i`` of ``n`` (TABULA_REACTOR_INDEX / TABULA_REACTOR_COUNT) owns the shards with
 ``shard % n == i`` and reads them as consumer ``reactor-i`` of group ``reactor``. A page of
 notices is acknowledged only after its jobs are sent (together, in batches under load: see
@@ -11,8 +11,8 @@ Redis, ``services.workers.clocks``: a clock is never a Celery countdown) and, ev
 interval, plans again the matches that wait on the workers with no progress
 (``services.workers.sweeper``). Time comes from an injectable ``now`` (seconds since the epoch).
 Upkeep, also between reads: every ``TABULA_OUTBOX_TRIM_INTERVAL`` it trims its shards' outbox
-streams to what some group still needs (``shared.outbox.trim_outbox``), and with an archive
-configured it moves finished matches there (``shared.archiver``, a batch per tick).
+streams to what some group still needs (``shared.store.outbox.trim_outbox``), and with an archive
+configured it moves finished matches there (``shared.matches.archiver``, a batch per tick).
 
 Any number of instances may run with the defaults (``TABULA_REACTOR_COUNT=1``): each reads every
 shard as its own consumer (``TABULA_REACTOR_CONSUMER``, e.g. the pod name) of the one group, which
@@ -61,12 +61,12 @@ from services.workers.planner import (
 )
 from services.workers.settings import WorkerSettings
 from services.workers.sweeper import Sweeper
-from shared.archive import storage_from_env
-from shared.archiver import Archiver
-from shared.observability import log_fields, setup_logging, start_metrics
-from shared.outbox import FollowerSettings, OutboxFollower, owned_shards, trim_outbox
-from shared.runner import EventCodec, MatchRunner, progress_of
+from shared.matches.archive import storage_from_env
+from shared.matches.archiver import Archiver
+from shared.matches.runner import EventCodec, MatchRunner, progress_of
+from shared.runtime.observability import log_fields, setup_logging, start_metrics
 from shared.store import MatchStatus, OutboxNotice, Progress, shard_of
+from shared.store.outbox import FollowerSettings, OutboxFollower, owned_shards, trim_outbox
 from shared.store.redis_store import RedisEventStore
 
 log = logging.getLogger(__name__)

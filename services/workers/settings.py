@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from services.workers.bots import Budget
-from shared.config import Settings, available_cpus
+from shared.runtime.config import Settings, available_cpus
 
 QUEUES = ("bots", "scoring", "timers")
 PROCESSES = "processes"  # the default pool: solo Celery workers, one per process (workers/processes.py)

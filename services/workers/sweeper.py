@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from services.workers.planner import Job, JobKind, plan_head
-from shared.observability import log_fields
+from shared.runtime.observability import log_fields
 from shared.store import EventStore
 
 log = logging.getLogger(__name__)

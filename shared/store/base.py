@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from shared.decider import Outcome
+from shared.core.decider import Outcome
 
 MAX_PAYLOAD = 64 * 1024
 MAX_BATCH = 256

@@ -16,8 +16,7 @@ import redis.asyncio
 import redis.asyncio.cluster
 import redis.cluster
 
-from shared.records import builder
-from shared.resp import script_on
+from shared.core.records import builder
 from shared.store.base import (
     DEFAULT_SHARDS,
     AppendResult,
@@ -30,6 +29,7 @@ from shared.store.base import (
     check_append,
     shard_of,
 )
+from shared.store.resp import script_on
 
 # KEYS: events stream, meta hash, command-id hash, outbox stream, active-match index (sorted set),
 #       finished-match index (sorted set).
@@ -186,7 +186,7 @@ class RedisEventStore:
 
     ``async_client`` (a ``redis.asyncio`` client of the same server or cluster, bytes too) serves
     :meth:`append_async`; without one, that runs the synchronous append on a thread. On one server
-    over TCP the appends of an event loop share one pipelined connection (``shared.resp``)."""
+    over TCP the appends of an event loop share one pipelined connection (``shared.store.resp``)."""
 
     def __init__(
         self, client: RedisClient, shards: int = DEFAULT_SHARDS, async_client: AsyncRedisClient | None = None
@@ -299,7 +299,7 @@ class RedisEventStore:
     def stream_reader(self, connections: int) -> RedisStreamReader:
         """An asynchronous reader of the event streams over a ``redis.asyncio`` pool of at most
         ``connections`` to the same server as this store's client (a plain ``redis.Redis``; a
-        cluster's reader is built from the settings, ``shared.config.async_redis_client``)."""
+        cluster's reader is built from the settings, ``shared.store.clients.async_redis_client``)."""
         if not isinstance(self.client, redis.Redis):
             raise TypeError("a cluster store's stream reader is built from the settings")
         kwargs = self.client.connection_pool.connection_kwargs
@@ -396,7 +396,7 @@ class RedisEventStore:
 
 
 class RedisStreamReader:
-    """The watch hub's reader (``shared.watch.StreamReader``) of a :class:`RedisEventStore`'s
+    """The watch hub's reader (``shared.serving.watch.StreamReader``) of a :class:`RedisEventStore`'s
     streams, on a ``redis.asyncio`` client: one ``XREAD`` reads many matches of one shard."""
 
     def __init__(self, client: AsyncRedisClient, store: RedisEventStore) -> None:

@@ -28,9 +28,9 @@ from tabula.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 
 from services.cli.run import wait_healthy, wait_http_healthy
 from services.games import load_game
-from shared.redis_server import RedisServer, free_port, start_redis
-from shared.rng import Rng
-from shared.tokens import TokenSigner
+from shared.core.rng import Rng
+from shared.runtime.redis_server import RedisServer, free_port, start_redis
+from shared.serving.tokens import TokenSigner
 from tests.support.timing import scaled
 
 STARTUP_S = scaled(90)  # a service subprocess until healthy, on a loaded 2-core machine

@@ -32,7 +32,7 @@ from tabula.lobby.v1 import lobby_pb2  # noqa: F401 (registers the lobby's descr
 
 from services.cli.run import wait_healthy, wait_http_healthy
 from services.games import game_modules
-from shared.redis_server import free_port, start_redis
+from shared.runtime.redis_server import free_port, start_redis
 from tests.support.timing import scaled
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from services.cli.run import wait_healthy, wait_http_healthy
-from shared.redis_server import free_port, start_redis
+from shared.runtime.redis_server import free_port, start_redis
 from tests.support.timing import scaled
 
 STARTUP_S = scaled(90)  # a service subprocess until healthy, on a loaded 2-core machine

@@ -18,7 +18,7 @@ import redis
 
 from services.cli.run import wait_healthy
 from services.games import load_game, service_ports
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.support.tabula_run import run_env, start_run, stop_run
 from tests.support.timing import scaled, wait_until

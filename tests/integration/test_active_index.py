@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from shared.decider import Outcome
+from shared.core.decider import Outcome
 from shared.store import EventStore, MatchStatus, NewEvent, Progress, shard_of
 from tests.support.stores import STORES, store_of
 

@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from services.cli import app
 from services.games import LoadedGame, load_game
-from shared.archive import LogError, export_lines, import_lines, state_hash, verify_lines
-from shared.runner import MatchRunner
-from shared.simulate import play_match
+from shared.matches.archive import LogError, export_lines, import_lines, state_hash, verify_lines
+from shared.matches.runner import MatchRunner
+from shared.matches.simulate import play_match
 from shared.store import MemoryEventStore
 from shared.store.redis_store import RedisEventStore
 

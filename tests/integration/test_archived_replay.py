@@ -10,12 +10,12 @@ import grpc
 import pytest
 import redis
 
-from shared.archive import LocalArchive
-from shared.archiver import archive_match
-from shared.game_service import GameServicer
-from shared.grpc_server import start_server
-from shared.protogen import GameModules
-from shared.runner import MatchRunner
+from shared.matches.archive import LocalArchive
+from shared.matches.archiver import archive_match
+from shared.matches.runner import MatchRunner
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import start_server
+from shared.serving.protogen import GameModules
 from shared.store.redis_store import RedisEventStore
 from tests.integration.test_game_service import SIGNER, _codec, create, fails, roll, seat
 from tests.support.race.protos import race_game_modules

@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from services.games import LoadedGame, load_game
-from shared.archive import (
+from shared.matches.archive import (
     LocalArchive,
     archive_name,
     archived_lines,
@@ -19,11 +19,11 @@ from shared.archive import (
     storage_from_env,
     verify_lines,
 )
-from shared.archiver import ArchiveFailed, Archiver, archive_match
-from shared.outbox import FollowerSettings, OutboxFollower
-from shared.runner import EventCodec, MatchRunner
-from shared.simulate import play_match
+from shared.matches.archiver import ArchiveFailed, Archiver, archive_match
+from shared.matches.runner import EventCodec, MatchRunner
+from shared.matches.simulate import play_match
 from shared.store import OutboxNotice, shard_of
+from shared.store.outbox import FollowerSettings, OutboxFollower
 from shared.store.redis_store import RedisEventStore
 
 GROUPS = ("reactor", "lobby-projections")

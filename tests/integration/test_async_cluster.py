@@ -1,11 +1,11 @@
-"""The rule services' asyncio cluster client (``shared.cluster_client``), many coroutines at once."""
+"""The rule services' asyncio cluster client (``shared.store.cluster_client``), many coroutines at once."""
 
 from __future__ import annotations
 
 import asyncio
 
-from shared.cluster_client import AsyncCluster
-from shared.redis_server import RedisCluster
+from shared.runtime.redis_server import RedisCluster
+from shared.store.cluster_client import AsyncCluster
 
 
 async def _sets(port: int, at_once: int, most: int) -> list[object]:

@@ -2,7 +2,7 @@
 
 Runs the pinned buf CLI from tools/buf (``make buf``) on a copy of proto/: renumbering one
 Lorenzo event field, or deleting one without reserving its number and name, must fail the check
-against the untouched protos; a deletion with both reserved (the way shared/wire.py removes a
+against the untouched protos; a deletion with both reserved (the way shared/core/wire.py removes a
 field) must pass.
 """
 

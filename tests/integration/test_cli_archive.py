@@ -9,16 +9,16 @@ import pytest
 import redis
 from typer.testing import CliRunner
 
+from bench.memory import GROUPS
 from services.cli import app
 from services.cli.archive import archived_replay
 from services.games import LoadedGame, load_game
-from shared.archive import state_hash
-from shared.decider import SYSTEM
-from shared.memory_bench import GROUPS
-from shared.outbox import FollowerSettings, OutboxFollower
-from shared.runner import MatchRunner
-from shared.simulate import play_match
+from shared.core.decider import SYSTEM
+from shared.matches.archive import state_hash
+from shared.matches.runner import MatchRunner
+from shared.matches.simulate import play_match
 from shared.store import OutboxNotice, shard_of
+from shared.store.outbox import FollowerSettings, OutboxFollower
 from shared.store.redis_store import RedisEventStore
 
 cli = CliRunner()

@@ -18,14 +18,14 @@ from rich.console import Console
 from services.client.generic import GenericPresentation
 from services.client.rpc import GameClient
 from services.client.session import Viewer
-from shared.codec import MessageCodec
-from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, start_server
-from shared.protogen import GameModules
-from shared.ratelimit import RATES, Limiter, Rate
-from shared.runner import MatchRunner
+from shared.core.codec import MessageCodec
+from shared.matches.runner import MatchRunner
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.protogen import GameModules
+from shared.serving.ratelimit import RATES, Limiter, Rate
+from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import TokenSigner
 from tests.support.race.protos import race_game_modules
 from tests.support.race.rules import RaceRules
 

@@ -18,11 +18,11 @@ from services.florenza.rules.content_types import Area
 from services.games import load_game, manifest
 from services.lorenzo.content import load_content
 from services.trajan.content import load_content as load_trajan_content
-from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, start_server
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import TokenSigner
 from tests.integration.test_game_service import race_modules  # noqa: F401 (fixture)
 from tests.support.race.rules import RaceRules
 
@@ -63,7 +63,7 @@ def florenza(redis_client: redis.Redis) -> Iterator[Any]:
 
 @pytest.fixture
 def race(race_modules: Any, redis_client: redis.Redis) -> Iterator[Any]:  # noqa: F811
-    from shared.codec import MessageCodec
+    from shared.core.codec import MessageCodec
 
     rules = RaceRules()
     codec = MessageCodec(race_modules.pb2, [*rules.event_types, *rules.command_types, rules.view_type])

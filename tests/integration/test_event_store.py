@@ -15,12 +15,10 @@ import redis.asyncio
 import redis.asyncio.cluster
 import redis.cluster
 
-from shared import resp
-from shared.cluster_client import AsyncCluster
-from shared.decider import SYSTEM, Actor, Outcome
-from shared.errors import STORE_UNAVAILABLE
-from shared.redis_server import free_port
-from shared.runner import MatchRunner
+from shared.core.decider import SYSTEM, Actor, Outcome
+from shared.matches.runner import MatchRunner
+from shared.runtime.redis_server import free_port
+from shared.serving.errors import STORE_UNAVAILABLE
 from shared.store import (
     MAX_BATCH,
     MAX_PAYLOAD,
@@ -33,9 +31,11 @@ from shared.store import (
     Progress,
     Snapshot,
     VersionConflict,
+    resp,
     shard_of,
 )
 from shared.store.base import InvalidAppend
+from shared.store.cluster_client import AsyncCluster
 from shared.store.redis_store import RedisEventStore, notice_from_entry
 from tests.support.json_codec import JsonCodec
 from tests.support.race.rules import EndRound, RaceRules, RaceState, Roll
@@ -246,7 +246,7 @@ def test_appends_awaited_together_share_pipelines_and_each_gets_its_own_answer(
 
 def test_pipelined_appends_to_a_server_that_is_gone_all_fail_as_unavailable() -> None:
     """Each caller of a pipeline that could not be sent gets the connection's error (the services
-    answer it UNAVAILABLE, shared.errors.STORE_UNAVAILABLE), and nothing is left waiting."""
+    answer it UNAVAILABLE, shared.serving.errors.STORE_UNAVAILABLE), and nothing is left waiting."""
     gone = redis.asyncio.Redis(port=free_port())
     looped = RedisEventStore(redis.Redis(port=free_port()), async_client=gone)
 

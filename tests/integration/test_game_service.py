@@ -13,13 +13,13 @@ import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from shared.errors import error_info
-from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, start_server
-from shared.protogen import GameModules
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
+from shared.serving.errors import error_info
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.protogen import GameModules
+from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import TokenSigner
 from tests.support.race.protos import race_game_modules
 from tests.support.race.rules import RaceRules
 
@@ -42,7 +42,7 @@ def server(race_modules: GameModules, redis_client: redis.Redis) -> Iterator[Run
 
 
 def _codec(m: GameModules) -> Any:
-    from shared.codec import MessageCodec
+    from shared.core.codec import MessageCodec
 
     rules = RaceRules()
     return MessageCodec(m.pb2, [*rules.event_types, *rules.command_types])
@@ -239,7 +239,7 @@ def test_metrics_endpoint_counts_rpcs(stub: Any, race_modules: GameModules) -> N
 
     from prometheus_client import REGISTRY
 
-    from shared.observability import start_metrics
+    from shared.runtime.observability import start_metrics
 
     port = start_metrics(0)
     create(stub, race_modules.pb2)

@@ -10,7 +10,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from shared.grpc_server import start_server
+from shared.serving.grpc_server import start_server
 
 
 def test_a_second_server_on_a_taken_port_fails_to_start() -> None:

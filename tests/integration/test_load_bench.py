@@ -8,9 +8,9 @@ import math
 
 import pytest
 
-from services.cli import load_bench
+from bench import load as load_bench
+from bench.load import Profile
 from services.cli.bench import suites
-from services.cli.load_bench import Profile
 from services.games import default_game
 from tests.support.timing import scaled
 

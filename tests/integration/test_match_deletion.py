@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from shared.decider import Outcome
+from shared.core.decider import Outcome
 from shared.store import MatchStatus, NewEvent, Progress, Snapshot, shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.support.stores import STORES, store_of

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import redis
 
+from bench.memory import GROUPS, measure
 from services.games import default_game, load_game
-from shared.memory_bench import GROUPS, measure
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 
 MATCHES = 50

@@ -10,9 +10,9 @@ import redis
 import redis.cluster
 from redis.crc import key_slot
 
-from shared.outbox import FollowerSettings, OutboxFollower, dead_letter_key, owned_shards
-from shared.redis_server import RedisCluster
+from shared.runtime.redis_server import RedisCluster
 from shared.store import MatchStatus, NewEvent, OutboxNotice, Progress, shard_of
+from shared.store.outbox import FollowerSettings, OutboxFollower, dead_letter_key, owned_shards
 from shared.store.redis_store import RedisEventStore
 from tests.support.stores import cluster_client
 from tests.support.timing import scaled, wait_until

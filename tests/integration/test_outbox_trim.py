@@ -8,9 +8,9 @@ import pytest
 import redis
 import redis.cluster
 
-from shared.outbox import FollowerSettings, OutboxFollower, lowest_needed, trim_outbox
-from shared.redis_server import RedisCluster
+from shared.runtime.redis_server import RedisCluster
 from shared.store import MatchStatus, NewEvent, OutboxNotice, Progress, shard_of
+from shared.store.outbox import FollowerSettings, OutboxFollower, lowest_needed, trim_outbox
 from shared.store.redis_store import RedisEventStore
 from tests.support.stores import cluster_client
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from shared import redis_server
-from shared.redis_server import fail_over, free_port, role, start_cluster, start_redis
+from shared.runtime import redis_server
+from shared.runtime.redis_server import fail_over, free_port, role, start_cluster, start_redis
 from tests.support.stores import cluster_client
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,10 @@ def test_free_ports_are_distinct_bindable_and_below_the_kernels_range() -> None:
 
 def test_another_process_cannot_claim_a_port_handed_out_here() -> None:
     ports = [free_port() for _ in range(5)]
-    code = "import sys; from shared.redis_server import _claim; print([_claim(int(p)) for p in sys.argv[1:]])"
+    code = (
+        "import sys; from shared.runtime.redis_server import _claim; "
+        "print([_claim(int(p)) for p in sys.argv[1:]])"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code, *map(str, ports)], cwd=ROOT, capture_output=True, text=True, check=True
     )

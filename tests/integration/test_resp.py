@@ -1,4 +1,4 @@
-"""The pipelined connection of the hot path's scripts (``shared.resp``), against a real Redis."""
+"""The pipelined connection of the hot path's scripts (``shared.store.resp``), against a real Redis."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import redis
 import redis.asyncio
 import redis.exceptions
 
-from shared import resp
-from shared.redis_server import free_port, start_redis
-from shared.resp import PipelinedConnection, script_on
+from shared.runtime.redis_server import free_port, start_redis
+from shared.store import resp
+from shared.store.resp import PipelinedConnection, script_on
 
 
 def connection_to(redis_url: str, **kwargs: Any) -> PipelinedConnection:

@@ -11,13 +11,13 @@ import pytest
 import redis
 
 from services.games import LoadedGame, load_game
-from shared.decider import SPECTATOR, Actor, Visibility
-from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, start_server
-from shared.rng import Rng
-from shared.runner import MatchRunner
+from shared.core.decider import SPECTATOR, Actor, Visibility
+from shared.core.rng import Rng
+from shared.matches.runner import MatchRunner
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.tokens import Scope, TokenSigner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Scope, TokenSigner
 from tests.support.timing import scaled
 
 SIGNER = TokenSigner(b"watch-test-secret-0123456789abcdef")

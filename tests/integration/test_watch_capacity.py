@@ -16,12 +16,12 @@ import grpc
 import pytest
 import redis
 
-from shared.decider import SPECTATOR, Visibility
-from shared.errors import error_info
-from shared.game_service import GameServicer
-from shared.grpc_server import Limits, RunningServer, start_server
-from shared.protogen import GameModules
-from shared.runner import MatchRunner
+from shared.core.decider import SPECTATOR, Visibility
+from shared.matches.runner import MatchRunner
+from shared.serving.errors import error_info
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import Limits, RunningServer, start_server
+from shared.serving.protogen import GameModules
 from shared.store.redis_store import RedisEventStore
 from tests.integration.test_game_service import SERVICE, SIGNER, _codec, auth, roll, seat
 from tests.support.race.protos import race_game_modules

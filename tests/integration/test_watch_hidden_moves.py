@@ -14,12 +14,12 @@ import pytest
 import redis
 
 from services.games import load_game
-from shared.decider import Actor
-from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, start_server
-from shared.runner import MatchRunner
+from shared.core.decider import Actor
+from shared.matches.runner import MatchRunner
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import TokenSigner
 
 SIGNER = TokenSigner(b"hidden-moves-secret-0123456789abcdef")
 IDLE_KEEPALIVE_S = 30.0

@@ -1,6 +1,6 @@
 """A JSON codec for tests that run a game's rules without its generated protobuf code.
 
-Real games use ``shared.codec.MessageCodec`` (protobuf payloads, from ``make proto``); this one
+Real games use ``shared.core.codec.MessageCodec`` (protobuf payloads, from ``make proto``); this one
 stores ``to_plain`` JSON under the class name, so unit tests need no compiled ``.proto``.
 """
 
@@ -10,11 +10,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from shared.codec import from_plain, to_plain
+from shared.core.codec import from_plain, to_plain
 
 
 class JsonCodec:
-    """Test-only codec; real games use shared.codec.MessageCodec (protobuf payloads)."""
+    """Test-only codec; real games use shared.core.codec.MessageCodec (protobuf payloads)."""
 
     def __init__(self, classes: Sequence[type]) -> None:
         self._by_name = {c.__name__: c for c in classes}

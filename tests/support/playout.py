@@ -1,6 +1,6 @@
 """A seeded random match for tests, in the shape they use: ``(events, final state)``.
 
-It is the one playout driver (``shared.simulate.play_game``, every seat random), so the unit tests,
+It is the one playout driver (``shared.matches.simulate.play_game``, every seat random), so the unit tests,
 the golden playthroughs (tests/playthroughs/), ``tabula simulate`` and the benches play the same
 games from the same seed. Any violation the driver finds (a seat to act with no legal command, a
 listed command refused, a log that does not fold to the live state, a broken invariant of the
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from shared.decider import Rules
-from shared.simulate import StepHook, play_game
+from shared.core.decider import Rules
+from shared.matches.simulate import StepHook, play_game
 
 ConfigT = TypeVar("ConfigT")
 StateT = TypeVar("StateT")

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 import redis.cluster
 
-from shared.redis_server import RedisCluster
+from shared.runtime.redis_server import RedisCluster
 from shared.store import EventStore, MemoryEventStore
 from shared.store.redis_store import RedisEventStore
 

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from shared.redis_server import free_port
+from shared.runtime.redis_server import free_port
 from tests.support.timing import scaled
 
 REPO = Path(__file__).resolve().parents[2]

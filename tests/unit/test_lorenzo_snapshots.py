@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from services.games import load_game
-from shared.codec import from_plain, to_plain
-from shared.runner import MatchRunner
-from shared.simulate import play_match
+from shared.core.codec import from_plain, to_plain
+from shared.matches.runner import MatchRunner
+from shared.matches.simulate import play_match
 from shared.store import MemoryEventStore
 
 

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from bench.bots import bench_seats
 from services import games
 from services.cli import app
-from services.workers.bench import bench_seats
 from services.workers.bots.base import sample_for_seat
-from shared.config import port_for
-from shared.manifest import GameOption, OptionType
-from shared.rng import Rng
+from shared.core.manifest import GameOption, OptionType
+from shared.core.rng import Rng
+from shared.runtime.config import port_for
 from tests.support.race.manifest import MANIFEST as RACE
 from tests.support.race.rules import RaceRules
 
@@ -151,7 +151,7 @@ def test_rules_without_determinize_are_refused_when_the_registry_loads_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("TABULA_EXTRA_GAMES", "tests.unit.test_manifest:FORGETFUL")
-    with pytest.raises(TypeError, match=r"forgetful: Forgetful lacks determinize of shared\.decider\.Rules"):
+    with pytest.raises(TypeError, match=r"forgetful: Forgetful lacks determinize of shared\.core\.decider\.Rules"):
         games.load_rules("forgetful")
 
 

@@ -24,8 +24,8 @@ FORBIDDEN = {
     "requests",
 }
 PURE = [
-    ROOT / "shared" / "decider.py",
-    ROOT / "shared" / "rng.py",
+    ROOT / "shared" / "core" / "decider.py",
+    ROOT / "shared" / "core" / "rng.py",
     *sorted(ROOT.glob("services/*/rules/**/*.py")),
 ]
 

@@ -15,8 +15,8 @@ import pytest
 from services.cli.reasons import DOC, reasons_doc
 from services.games import GAMES, load_rules
 from services.lobby.reasons import LOBBY
-from shared.decider import SYSTEM, Actor, RuleViolation
-from shared.reasons import (
+from shared.core.decider import SYSTEM, Actor, RuleViolation
+from shared.core.reasons import (
     PLATFORM,
     ROOT,
     Reason,
@@ -27,7 +27,7 @@ from shared.reasons import (
     rule_reasons,
     undeclared,
 )
-from shared.rng import Rng
+from shared.core.rng import Rng
 
 
 def test_the_committed_page_is_what_the_code_says() -> None:
@@ -47,7 +47,7 @@ def test_a_new_rule_code_is_collected_with_its_messages_and_changes_the_page(tmp
         def check(seat, turn):
             if seat != turn:
                 raise RuleViolation("not_your_turn", f"seat {turn} plays now")
-            raise shared.decider.RuleViolation(code="no_roll", message="roll first")
+            raise shared.core.decider.RuleViolation(code="no_roll", message="roll first")
         """,
     )
     before = rule_reasons(source, root=tmp_path)

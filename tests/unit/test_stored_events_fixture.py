@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 
 from services.games import load_game
-from shared.archive import state_hash
-from shared.runner import MatchRunner
+from shared.matches.archive import state_hash
+from shared.matches.runner import MatchRunner
 from shared.store import MemoryEventStore, NewEvent
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -1,8 +1,8 @@
 """Every type a registered game puts on the wire or in a snapshot is a ``@message`` with numbered fields.
 
 The generated ``.proto`` already refuses a command, event or view type without ``pb(n)`` numbers
-(``shared.codec``), but the state and the config never go into a ``.proto``: this test holds them to
-the same convention (shared/wire.py), so every field of every command, event, view and state
+(``shared.core.codec``), but the state and the config never go into a ``.proto``: this test holds them to
+the same convention (shared/core/wire.py), so every field of every command, event, view and state
 dataclass, and of everything nested in them, has an explicit, stable number.
 """
 
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import pytest
 
 from services.games import game_names, load_rules
-from shared.codec import fields_of
-from shared.wire import message, pb, wire_of
+from shared.core.codec import fields_of
+from shared.core.wire import message, pb, wire_of
 
 
 def plain_types(roots: list[type]) -> list[str]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from services.florenza.rules.content_types import Area, EffectKind, Skill
 from services.florenza.rules.goods import ZERO, Goods, Resource
 from services.florenza.rules.model import Trade
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 
 @message

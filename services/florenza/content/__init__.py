@@ -1,7 +1,7 @@
 """Load and validate Florenza's YAML content into the typed records of the rules package.
 
 The only module of the game that reads files. Each file is checked by its pydantic model
-(``schema.py``) through :func:`shared.content.load`; the checks across files (component counts, one id
+(``schema.py``) through :func:`shared.core.content.load`; the checks across files (component counts, one id
 space for the characters, the anonymous tiles on the Life in Florenza cards) follow here. Anything
 wrong raises :class:`ContentError` naming the file, the entry and the field.
 """
@@ -26,7 +26,7 @@ from services.florenza.content.schema import (
     _Record,
 )
 from services.florenza.rules.content_types import Area, Board, Content
-from shared.content import ContentError, load
+from shared.core.content import ContentError, load
 
 if TYPE_CHECKING:
     from services.florenza.rules.rules import FlorenzaRules

@@ -30,7 +30,7 @@ from services.florenza.rules.content_types import (
     WorkshopEffect,
 )
 from services.florenza.rules.goods import GOODS_FIELDS, Goods, Resource
-from shared.content import CONTENT_CONFIG, UNIQUE_IDS, by_name
+from shared.core.content import CONTENT_CONFIG, UNIQUE_IDS, by_name
 
 T = TypeVar("T")
 FACES = 6

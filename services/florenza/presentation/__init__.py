@@ -1,6 +1,6 @@
 """How clients show Florenza: the terminal board and its wording.
 
-:class:`FlorenzaPresentation` implements ``shared.manifest.Presentation`` for the terminal client
+:class:`FlorenzaPresentation` implements ``shared.core.manifest.Presentation`` for the terminal client
 (``tabula play | watch | replay``); the manifest's ``presentation=`` is :func:`load`. The labels come
 from the validated content (``services.florenza.content.load_content()``), loaded once.
 """

@@ -1,6 +1,6 @@
 """Florenza's commands and events in words: the generic descriptor-driven text with Florenza's ids named.
 
-:class:`FlorenzaDescriber` extends :class:`shared.describe.Describer`: id fields are named by their
+:class:`FlorenzaDescriber` extends :class:`shared.core.describe.Describer`: id fields are named by their
 field name (``workshop``, ``artist``, ``preacher``, ``character``, ``work``), ``Goods`` read as goods,
 a ``Presence`` as "who under which Life in Florenza card". The commands a player chooses between get
 the facts needed to choose (a workshop's cost and effect, an artist's fee, a work's price and reward,
@@ -15,7 +15,7 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 
 from services.florenza.presentation.labels import Labels, amounts_text, roman, skill_name
-from shared.describe import Describer, enum_label, words
+from shared.core.describe import Describer, enum_label, words
 
 Msg = Any
 

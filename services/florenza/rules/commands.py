@@ -6,7 +6,7 @@ import typing
 
 from services.florenza.rules.content_types import Skill
 from services.florenza.rules.goods import Resource
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 
 @message(tag=1)

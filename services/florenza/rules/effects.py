@@ -14,9 +14,11 @@ from services.florenza.rules.events import (
 from services.florenza.rules.evolve import evolve
 from services.florenza.rules.goods import RESOURCE_FIELDS, Goods
 from services.florenza.rules.model import NO_SEAT, PlayerState, Source, State, WorkSpot
-from shared.folds import Folds
+from shared.core.folds import Folds
 
-FOLDS: Folds[State, Event] = Folds(evolve)  # decide's folds, looked up by ``rules.evolve`` (shared.folds)
+FOLDS: Folds[State, Event] = Folds(
+    evolve
+)  # decide's folds, looked up by ``rules.evolve`` (shared.core.folds)
 
 
 class Ctx:

@@ -17,7 +17,7 @@ from services.florenza.rules.model import (
     Trade,
     WorkSpot,
 )
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 
 @message(tag=1)

@@ -60,7 +60,7 @@ from services.florenza.rules.model import (
     State,
     WorkSpot,
 )
-from shared.records import Copier, copier
+from shared.core.records import Copier, copier
 
 _Record = TypeVar("_Record", State, PlayerState, DistrictSlot, WorkSpot)
 
@@ -69,7 +69,7 @@ _COPIERS: dict[type, Copier[Any]] = {cls: copier(cls) for cls in (State, PlayerS
 
 
 def _copy(record: _Record, **changes: Any) -> _Record:
-    """A copy of ``record`` with ``changes`` (``shared.records``)."""
+    """A copy of ``record`` with ``changes`` (``shared.core.records``)."""
     new: _Record = _COPIERS[type(record)](record, changes)
     return new
 

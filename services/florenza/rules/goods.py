@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 
 class Resource(enum.IntEnum):

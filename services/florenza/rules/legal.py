@@ -37,7 +37,7 @@ from services.florenza.rules.goods import Resource
 from services.florenza.rules.model import NO_SEAT, Phase, State, Trade
 from services.florenza.rules.placement import check_offering, check_target, check_workshop
 from services.florenza.rules.resolution import check_trade, next_works
-from shared.decider import SYSTEM, Actor, RuleViolation
+from shared.core.decider import SYSTEM, Actor, RuleViolation
 
 P = ParamSpec("P")
 SEAT_PHASES = (

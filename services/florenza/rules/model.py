@@ -6,7 +6,7 @@ import enum
 
 from services.florenza.rules.content_types import Skill
 from services.florenza.rules.goods import ZERO, Goods
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 NO_SEAT = -1
 

@@ -36,8 +36,8 @@ from services.florenza.rules.events import (
 from services.florenza.rules.flow import after_captain, begin_placement, next_placer
 from services.florenza.rules.goods import Goods
 from services.florenza.rules.model import DieUse, PendingDice, Source, State, Title, WorkSpot
-from shared.decider import RuleViolation
-from shared.rng import Rng
+from shared.core.decider import RuleViolation
+from shared.core.rng import Rng
 
 # ---------------------------------------------------------------- steps 2 and 3
 

@@ -24,8 +24,8 @@ from services.florenza.rules.flow import begin_art_works, next_at_art_works, nex
 from services.florenza.rules.goods import Goods, Resource
 from services.florenza.rules.model import NO_SEAT, DieUse, PendingDice, Source, State, Trade, WorkSpot
 from services.florenza.rules.placement import preacher_workers
-from shared.decider import RuleViolation
-from shared.rng import Rng
+from shared.core.decider import RuleViolation
+from shared.core.rng import Rng
 
 # ---------------------------------------------------------------- step 5: market
 

@@ -39,8 +39,8 @@ from services.florenza.rules.model import (
     State,
     WorkSpot,
 )
-from shared.decider import RuleViolation
-from shared.rng import Rng
+from shared.core.decider import RuleViolation
+from shared.core.rng import Rng
 
 # ---------------------------------------------------------------- setup
 

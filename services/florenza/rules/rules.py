@@ -41,8 +41,8 @@ from services.florenza.rules.invariants import violations
 from services.florenza.rules.legal import legal_commands, to_act
 from services.florenza.rules.model import Config, Phase, State, Title, Trade
 from services.florenza.rules.view import FlorenzaView, determinize, view, visibility
-from shared.decider import Actor, Outcome, RuleViolation, Visibility
-from shared.rng import Rng
+from shared.core.decider import Actor, Outcome, RuleViolation, Visibility
+from shared.core.rng import Rng
 
 
 class FlorenzaRules:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from services.florenza.rules.events import Event
 from services.florenza.rules.model import NO_SEAT, State
-from shared.decider import PUBLIC, Actor, Visibility
-from shared.rng import Rng
-from shared.wire import message, pb
+from shared.core.decider import PUBLIC, Actor, Visibility
+from shared.core.rng import Rng
+from shared.core.wire import message, pb
 
 
 @message

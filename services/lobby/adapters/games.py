@@ -4,7 +4,7 @@ the runner records them in the match meta (see ``service_layer/projections.py``)
 
 Game services are reached at ``TABULA_<GAME>_ADDR`` (default ``127.0.0.1:<port>``, the port from
 ``TABULA_<GAME>_PORT`` or the manifest; a comma-separated list of instances is one round_robin
-channel, ``shared/addresses.py``) with a short-lived service token for that game's service
+channel, ``shared/serving/addresses.py``) with a short-lived service token for that game's service
 and a deadline on every call. Channels are opened lazily, once.
 """
 
@@ -23,12 +23,12 @@ import grpc
 from services.games import LoadedGame, game_names, game_port, load_game, load_rules, manifest
 from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, PrivateMatches
 from services.lobby.domain import validation
-from shared.addresses import ROUND_ROBIN, channel_target
-from shared.errors import Conflict, Unavailable
-from shared.manifest import GameManifest
-from shared.observability import log_fields
-from shared.stubs import game_stub
-from shared.tokens import TokenSigner
+from shared.core.manifest import GameManifest
+from shared.runtime.observability import log_fields
+from shared.serving.addresses import ROUND_ROBIN, channel_target
+from shared.serving.errors import Conflict, Unavailable
+from shared.serving.stubs import game_stub
+from shared.serving.tokens import TokenSigner
 
 log = logging.getLogger("tabula.lobby")
 
@@ -169,6 +169,6 @@ class GameCatalog:
                     f"TABULA_{game.upper()}_ADDR", f"127.0.0.1:{game_port(game, self.env)}"
                 )
                 # round_robin: calls go to every address the name resolves to (a headless Service)
-                # or the list names (shared/addresses.py)
+                # or the list names (shared/serving/addresses.py)
                 self._channels[game] = grpc.insecure_channel(channel_target(address), [ROUND_ROBIN])
             return self._channels[game]

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from services.lobby.domain.notices import Notice
-from shared.observability import log_fields
+from shared.runtime.observability import log_fields
 
 log = logging.getLogger("tabula.lobby.push")
 PUSH = "TABULA_PUSH"

@@ -16,7 +16,7 @@ from services.lobby.adapters import keys
 from services.lobby.adapters.feeds import Feed
 from services.lobby.domain.matchmaking import Ticket, TicketStatus
 from services.lobby.domain.rooms import BotLevel
-from shared.errors import Conflict, NotFound, PermissionDenied
+from shared.serving.errors import Conflict, NotFound, PermissionDenied
 from shared.store.redis_store import RedisClient
 
 # KEYS: busy, ticket, queue, feed. ARGV: busy mark, ticket id, score, ttl, field pairs...

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from services.lobby.adapters import keys
 from services.lobby.adapters.feeds import Feed
 from services.lobby.domain.rooms import BotLevel, Room, RoomStatus, RoomVisibility, Seat
-from shared.errors import Conflict, NotFound
+from shared.serving.errors import Conflict, NotFound
 from shared.store.redis_store import RedisClient
 
 T = TypeVar("T")

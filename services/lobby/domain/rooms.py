@@ -11,7 +11,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from shared.errors import Conflict, InvalidArgument, PermissionDenied
+from shared.serving.errors import Conflict, InvalidArgument, PermissionDenied
 
 STALE_START_MS = 60_000  # a start that never finished (crashed lobby) may be retried after this
 

@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from shared.decider import RuleViolation
-from shared.errors import InvalidArgument
-from shared.manifest import GameManifest
+from shared.core.decider import RuleViolation
+from shared.core.manifest import GameManifest
+from shared.serving.errors import InvalidArgument
 
 MAX_NAME = 32
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: codes are read aloud

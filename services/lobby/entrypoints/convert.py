@@ -14,9 +14,9 @@ from services.lobby.service_layer.matchmaking import TicketSeen
 from services.lobby.service_layer.mine import MyMatch, Whereabouts
 from services.lobby.service_layer.notices import NoticeSeen
 from services.lobby.service_layer.rooms import RoomSeen
-from shared.errors import InvalidArgument
-from shared.manifest import GameManifest, GameOption, OptionType
-from shared.seats import SeatInfo
+from shared.core.manifest import GameManifest, GameOption, OptionType
+from shared.core.seats import SeatInfo
+from shared.serving.errors import InvalidArgument
 
 BOT_LEVELS = {
     pb.BOT_LEVEL_RANDOM: BotLevel.RANDOM,

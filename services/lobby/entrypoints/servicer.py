@@ -1,6 +1,6 @@
 """The gRPC LobbyService: authenticate, limit, translate, call one use case, translate back.
 
-Limits (``shared/ratelimit.py``): sign-ins per client address; room creations, joins (JoinRoom,
+Limits (``shared/serving/ratelimit.py``): sign-ins per client address; room creations, joins (JoinRoom,
 Enqueue) and watch streams per address and per player; open watch streams per token.
 """
 
@@ -23,12 +23,12 @@ from services.lobby.service_layer.mine import MyMatches
 from services.lobby.service_layer.notices import Notices
 from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
-from shared import bounds
-from shared.errors import InvalidArgument
-from shared.game_service import bearer
-from shared.grpc_server import Registration, rpc, stream_rpc
-from shared.ratelimit import Limiter
-from shared.tokens import Claims
+from shared.serving import bounds
+from shared.serving.errors import InvalidArgument
+from shared.serving.game_service import bearer
+from shared.serving.grpc_server import Registration, rpc, stream_rpc
+from shared.serving.ratelimit import Limiter
+from shared.serving.tokens import Claims
 
 Ctx: TypeAlias = grpc.ServicerContext
 T = TypeVar("T")

@@ -3,7 +3,7 @@
 A guest's identity lives in their player token (audience the lobby, scope ``player``) and in their
 Redis keys (name, matches, history), which expire ``GUEST_TTL_S`` after the guest's last lobby call:
 every call refreshes them, so an active guest keeps their name and a vanished one is forgotten.
-Seat and spectator tokens are for one game's rule service and one match (``shared/tokens.py``).
+Seat and spectator tokens are for one game's rule service and one match (``shared/serving/tokens.py``).
 A private room's match is watched only by its players and the room's invitees.
 """
 
@@ -16,9 +16,9 @@ from services.lobby.adapters import keys
 from services.lobby.adapters.match_index import PrivateMatches
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.domain import validation
-from shared.errors import InvalidArgument, NotFound, PermissionDenied
+from shared.serving.errors import InvalidArgument, NotFound, PermissionDenied
+from shared.serving.tokens import LOBBY, Claims, Scope, TokenSigner
 from shared.store import EventStore
-from shared.tokens import LOBBY, Claims, Scope, TokenSigner
 
 GUEST_TTL_S = keys.GUEST_TTL_S  # the player token's lifetime, and the guest's keys' after each call
 SEAT_TTL_S = 7 * 24 * 3600  # asynchronous matches may take days

@@ -14,7 +14,7 @@ from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.match_index import MatchIndex
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.domain import validation
-from shared.errors import InvalidArgument
+from shared.serving.errors import InvalidArgument
 from shared.store import MatchStatus, Progress
 from shared.store.redis_store import RedisEventStore
 

@@ -22,10 +22,10 @@ from services.lobby.domain import validation
 from services.lobby.domain.matchmaking import Group, Policy, Ticket, TicketStatus, form_groups
 from services.lobby.domain.rooms import BotLevel
 from services.lobby.service_layer.identity import Identity
-from shared.errors import Conflict, InvalidArgument, PermissionDenied, Unavailable
-from shared.observability import log_fields
+from shared.runtime.observability import log_fields
+from shared.serving.errors import Conflict, InvalidArgument, PermissionDenied, Unavailable
+from shared.serving.tokens import Claims
 from shared.store import EventStore
-from shared.tokens import Claims
 
 log = logging.getLogger("tabula.lobby.matcher")
 Clock = Callable[[], int]  # milliseconds

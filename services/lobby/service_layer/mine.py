@@ -16,11 +16,11 @@ from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matchmaking import QueueService, TicketSeen
 from services.lobby.service_layer.notices import Notices
 from services.lobby.service_layer.rooms import RoomSeen, RoomService
-from shared.errors import NotFound
-from shared.seats import SeatInfo, seats_of
+from shared.core.seats import SeatInfo, seats_of
+from shared.serving.errors import NotFound
+from shared.serving.tokens import Claims
 from shared.store import MatchStatus, Progress
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Claims
 
 
 @dataclass(frozen=True, slots=True)

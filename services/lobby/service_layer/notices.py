@@ -1,7 +1,7 @@
 """Players' notices: written from the outbox by :class:`NoticeProjector`, read by ``WatchMyNotices``.
 
 The projector is the ``lobby-notices`` consumer group on every outbox shard, read by the shared
-follower (``shared.outbox``), like the ratings projector. For each append with recorded progress
+follower (``shared.store.outbox``), like the ratings projector. For each append with recorded progress
 it reads who plays which seat from the match meta and decides the notices (``domain/notices.py``):
 match started, your turn, match ended. No game code is loaded. They are written with what was seen
 of the match in one compare-and-set script, then handed to the push hook (``adapters/push.py``).
@@ -28,13 +28,13 @@ from services.lobby.domain import validation
 from services.lobby.domain.notices import Acting, Append, Notice, NoticeKind, match_notices
 from services.lobby.domain.rooms import RoomStatus
 from services.lobby.service_layer.identity import Identity
-from shared.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
-from shared.observability import log_fields
-from shared.outbox import FollowerSettings, OutboxFollower
-from shared.seats import seats_of
+from shared.core.seats import seats_of
+from shared.runtime.observability import log_fields
+from shared.serving.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
+from shared.serving.tokens import Claims
 from shared.store import MatchStatus, OutboxNotice
+from shared.store.outbox import FollowerSettings, OutboxFollower
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Claims
 
 log = logging.getLogger("tabula.lobby.notices")
 PUSHED = Counter("tabula_push_total", "Notices handed to the push hook, by result", ["result"])

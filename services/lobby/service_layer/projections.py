@@ -1,6 +1,6 @@
 """Ratings and history from the event store: the ``lobby-projections`` group on every outbox shard.
 
-The shared follower (``shared.outbox``) reads the notices; a notice whose recorded progress says
+The shared follower (``shared.store.outbox``) reads the notices; a notice whose recorded progress says
 the match is still active is skipped at once. For the others the match meta is read: if it says
 the match is finished, the outcome the runner recorded with the final append gives the
 placings (no game code is loaded), and ratings and history are applied in one script
@@ -22,12 +22,12 @@ from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.ratings_repo import HistoryItem, RatingsRepository, Standing
 from services.lobby.domain import validation
 from services.lobby.domain.ratings import FinishedMatch, rate
-from shared.errors import Conflict
-from shared.observability import log_fields
-from shared.outbox import FollowerSettings, OutboxFollower
+from shared.runtime.observability import log_fields
+from shared.serving.errors import Conflict
+from shared.serving.tokens import Claims
 from shared.store import MatchStatus, OutboxNotice, Progress
+from shared.store.outbox import FollowerSettings, OutboxFollower
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Claims
 
 log = logging.getLogger("tabula.lobby.projections")
 CLAIM_IDLE_MS = 30_000

@@ -19,8 +19,8 @@ from services.lobby.adapters.rooms_repo import RoomRepository
 from services.lobby.domain import rooms, validation
 from services.lobby.domain.rooms import BotLevel, Room, RoomStatus, RoomVisibility
 from services.lobby.service_layer.identity import Identity
-from shared.errors import Conflict, PermissionDenied, Unavailable
-from shared.tokens import Claims
+from shared.serving.errors import Conflict, PermissionDenied, Unavailable
+from shared.serving.tokens import Claims
 
 Clock = Callable[[], int]  # milliseconds
 

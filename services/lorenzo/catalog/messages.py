@@ -21,7 +21,7 @@ from services.lorenzo.rules.content_types import (
 )
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import Privilege
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 
 @message

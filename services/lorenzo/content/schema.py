@@ -2,7 +2,7 @@
 
 One model per kind of YAML mapping, named ``...Yaml``, with the field names the files use; each
 turns itself into the frozen dataclass the rules read (``record()``). Every check is a field
-constraint or a validator, so :func:`shared.content.load` reports it with file, entry and field.
+constraint or a validator, so :func:`shared.core.content.load` reports it with file, entry and field.
 Checks across fields read the fields declared above them (``info.data``);
 cross-references to the board (periods, deck sizes) come in through the validation context
 ``{"board": Board}``: ``board.yaml`` is loaded first.
@@ -49,7 +49,7 @@ from services.lorenzo.rules.content_types import (
 )
 from services.lorenzo.rules.goods import GOODS_FIELDS, Goods
 from services.lorenzo.rules.queries import MAX_ACTIVATION
-from shared.content import CONTENT_CONFIG, UNIQUE_IDS, by_name
+from shared.core.content import CONTENT_CONFIG, UNIQUE_IDS, by_name
 
 # Component counts printed in the rulebook's component list.
 CARDS, LEADERS, EXCOMMUNICATIONS, BONUS_TILES, PRIVILEGES = 96, 20, 21, 5, 5

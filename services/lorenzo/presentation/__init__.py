@@ -1,6 +1,6 @@
 """How clients show Lorenzo il Magnifico: the terminal board, its wording and the spectator page's tables.
 
-:class:`LorenzoPresentation` implements ``shared.manifest.Presentation`` for the terminal client
+:class:`LorenzoPresentation` implements ``shared.core.manifest.Presentation`` for the terminal client
 (``tabula play | watch | replay``); the manifest's ``presentation=`` is :func:`load`. The labels
 come from the validated content (``services.lorenzo.content.load_content()``), loaded once.
 """

@@ -18,7 +18,7 @@ from rich.text import Text
 from services.lorenzo.presentation.describe import LorenzoDescriber
 from services.lorenzo.presentation.labels import Labels, lower
 from services.lorenzo.rules.content_types import CardType, SpaceKind
-from shared.describe import enum_label, seat_name
+from shared.core.describe import enum_label, seat_name
 
 Msg = Any
 

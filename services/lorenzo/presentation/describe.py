@@ -1,6 +1,6 @@
 """Lorenzo's commands and events in words: the generic descriptor-driven text with Lorenzo's ids named.
 
-:class:`LorenzoDescriber` extends :class:`shared.describe.Describer`: id fields are named by their
+:class:`LorenzoDescriber` extends :class:`shared.core.describe.Describer`: id fields are named by their
 field name (``space``, ``card``, ``leader``, ``tile`` ...; an excommunication's ``tile`` is an
 excommunication tile), ``Goods`` read as goods, and the commands a player chooses between get
 richer wording: a family member shows its die, a tower space the card on it and the cost
@@ -15,7 +15,7 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 
 from services.lorenzo.presentation.labels import Labels, amounts_text
-from shared.describe import Describer, enum_label, words
+from shared.core.describe import Describer, enum_label, words
 
 Msg = Any
 

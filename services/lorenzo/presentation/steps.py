@@ -13,7 +13,7 @@ from typing import Any
 
 from services.lorenzo.presentation.describe import LorenzoDescriber
 from services.lorenzo.presentation.labels import Labels
-from shared.describe import enum_label
+from shared.core.describe import enum_label
 
 Msg = Any
 

@@ -36,8 +36,8 @@ from services.lorenzo.rules.queries import (
     action_modifier,
     servant_rate,
 )
-from shared.decider import RuleViolation
-from shared.records import record
+from shared.core.decider import RuleViolation
+from shared.core.records import record
 
 
 @record

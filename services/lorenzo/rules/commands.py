@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from services.lorenzo.rules.model import Member, Privilege
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 
 @message(tag=1)

@@ -20,9 +20,11 @@ from services.lorenzo.rules.evolve import evolve
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import Decision, DecisionKind, Source, State
 from services.lorenzo.rules.queries import ability, reduce_gain
-from shared.folds import Folds
+from shared.core.folds import Folds
 
-FOLDS: Folds[State, Event] = Folds(evolve)  # decide's folds, looked up by ``rules.evolve`` (shared.folds)
+FOLDS: Folds[State, Event] = Folds(
+    evolve
+)  # decide's folds, looked up by ``rules.evolve`` (shared.core.folds)
 
 
 class Ctx:

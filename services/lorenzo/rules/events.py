@@ -5,7 +5,7 @@ from __future__ import annotations
 from services.lorenzo.rules.content_types import CardType
 from services.lorenzo.rules.goods import Goods
 from services.lorenzo.rules.model import Decision, Deck, FinalScore, Member, Phase, Privilege, Source
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 
 @message(tag=1)

@@ -47,14 +47,14 @@ from services.lorenzo.rules.events import (
 )
 from services.lorenzo.rules.goods import Goods
 from services.lorenzo.rules.model import Config, Deck, Occupant, Phase, PlayedLeader, PlayerState, State
-from shared.records import Copier, copier
+from shared.core.records import Copier, copier
 
 _Record = TypeVar("_Record", State, PlayerState)
 _COPIERS: dict[type, Copier[Any]] = {cls: copier(cls) for cls in (State, PlayerState)}
 
 
 def _copy(record: _Record, **changes: Any) -> _Record:
-    """``dataclasses.replace`` for the two records ``evolve`` copies most (``shared.records``)."""
+    """``dataclasses.replace`` for the two records ``evolve`` copies most (``shared.core.records``)."""
     new: _Record = _COPIERS[type(record)](record, changes)
     return new
 

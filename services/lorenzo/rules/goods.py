@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from shared.records import builder
-from shared.wire import message, pb
+from shared.core.records import builder
+from shared.core.wire import message, pb
 
 GOODS_FIELDS = ("coins", "wood", "stone", "servants", "military", "faith", "victory")
 

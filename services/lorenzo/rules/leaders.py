@@ -7,7 +7,7 @@ from services.lorenzo.rules.effects import Ctx, gain
 from services.lorenzo.rules.events import FamilyMemberValueSet, LeaderActivated, LeaderDiscarded, LeaderPlayed
 from services.lorenzo.rules.model import COLORED, Decision, DecisionKind, Member, PlayedLeader, Source, State
 from services.lorenzo.rules.queries import effective_leader, meets_requirement
-from shared.decider import RuleViolation
+from shared.core.decider import RuleViolation
 
 
 def copy_targets(c: Content, s: State, seat: int) -> list[int]:

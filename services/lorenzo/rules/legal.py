@@ -48,7 +48,7 @@ from services.lorenzo.rules.leaders import activation_members, check_play, copy_
 from services.lorenzo.rules.model import ALL_MEMBERS, DecisionKind, Member, Phase, Privilege, State
 from services.lorenzo.rules.queries import SeatCache, servant_rate
 from services.lorenzo.rules.rounds import drafters, vatican_voters
-from shared.decider import Actor, RuleViolation
+from shared.core.decider import Actor, RuleViolation
 
 
 def to_act(c: Content, s: State) -> tuple[Actor, ...]:
@@ -69,7 +69,7 @@ def to_act(c: Content, s: State) -> tuple[Actor, ...]:
 
 
 def _system() -> Actor:
-    from shared.decider import SYSTEM
+    from shared.core.decider import SYSTEM
 
     return SYSTEM
 

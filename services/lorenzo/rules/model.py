@@ -6,7 +6,7 @@ import enum
 
 from services.lorenzo.rules.content_types import CardType
 from services.lorenzo.rules.goods import ZERO, Goods
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 
 class Member(enum.IntEnum):

@@ -30,8 +30,8 @@ from services.lorenzo.rules.events import (
 from services.lorenzo.rules.goods import Goods
 from services.lorenzo.rules.model import Config, Deck, FinalScore, Phase, PlayerState, Source, State
 from services.lorenzo.rules.queries import ability, faith_required, faith_victory, has_penalty, penalties
-from shared.decider import RuleViolation
-from shared.rng import Rng
+from shared.core.decider import RuleViolation
+from shared.core.rng import Rng
 
 LEADERS_PER_PLAYER = 4
 

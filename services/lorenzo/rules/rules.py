@@ -37,8 +37,8 @@ from services.lorenzo.rules.legal import has_placement, legal_commands, to_act
 from services.lorenzo.rules.model import Config, Phase, State
 from services.lorenzo.rules.queries import SeatCache
 from services.lorenzo.rules.view import LorenzoView, determinize, view, visibility
-from shared.decider import Actor, Outcome, RuleViolation, Visibility
-from shared.rng import Rng
+from shared.core.decider import Actor, Outcome, RuleViolation, Visibility
+from shared.core.rng import Rng
 
 _BOOL = {"true": True, "false": False}
 

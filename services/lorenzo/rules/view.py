@@ -25,9 +25,9 @@ from services.lorenzo.rules.model import (
     PlayerState,
     State,
 )
-from shared.decider import PUBLIC, SERVER_ONLY, Actor, Visibility
-from shared.rng import Rng
-from shared.wire import message, pb
+from shared.core.decider import PUBLIC, SERVER_ONLY, Actor, Visibility
+from shared.core.rng import Rng
+from shared.core.wire import message, pb
 
 
 @message

@@ -21,7 +21,7 @@ from services.trajan.rules.content_types import (
     ShipKind,
     TrajanEffect,
 )
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 
 @message

@@ -1,7 +1,7 @@
 """Load and validate Trajan's YAML content into the typed records of the rules package.
 
 The only module of the game that reads files. Each file is validated by its pydantic model
-(``schema.py``) through :func:`shared.content.load`; anything malformed raises one
+(``schema.py``) through :func:`shared.core.content.load`; anything malformed raises one
 :class:`ContentError` listing every problem with its file, entry id and field.
 """
 
@@ -24,7 +24,7 @@ from services.trajan.content.schema import (
     TrajanTilesYaml,
 )
 from services.trajan.rules.content_types import Content
-from shared.content import ContentError, load
+from shared.core.content import ContentError, load
 
 if TYPE_CHECKING:
     from services.trajan.rules.rules import TrajanRules

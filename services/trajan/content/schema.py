@@ -2,7 +2,7 @@
 
 One model per kind of YAML mapping, named ``...Yaml``, with the field names the files use; each turns
 itself into the frozen records the rules read (``record()``). Every check is a field constraint or a
-validator, so :func:`shared.content.load` reports it with file, entry and field. ``provinces.yaml`` is
+validator, so :func:`shared.core.content.load` reports it with file, entry and field. ``provinces.yaml`` is
 loaded first: the board names provinces by key, and gets them as the validation context.
 """
 
@@ -36,7 +36,7 @@ from services.trajan.rules.content_types import (
     TrajanEffect,
     TrajanTile,
 )
-from shared.content import CONTENT_CONFIG, UNIQUE_IDS, by_name
+from shared.core.content import CONTENT_CONFIG, UNIQUE_IDS, by_name
 
 # Component counts printed in the rulebook's component list (seed (p1-2) 游戏配件).
 TRAJAN_TILES, FORUM_TILES, EXTRA_ACTION_TILES, CONSTRUCTION_TILES = 54, 70, 12, 20

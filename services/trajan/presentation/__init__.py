@@ -1,7 +1,7 @@
-"""How clients show Trajan: the terminal board and its wording (``shared.manifest.Presentation``).
+"""How clients show Trajan: the terminal board and its wording (``shared.core.manifest.Presentation``).
 
 The terminal client (``tabula play | watch | replay``) hands protobuf messages; :class:`TrajanPresentation`
-turns them back into the rules' typed records (``shared.codec.from_proto``: the generated messages have
+turns them back into the rules' typed records (``shared.core.codec.from_proto``: the generated messages have
 the records' field names and enum numbers) and draws or words those. The labels come from the validated
 content (``services.trajan.content.load_content()``), loaded once; the manifest's ``presentation=`` is
 :func:`load`.
@@ -23,8 +23,8 @@ from services.trajan.presentation.labels import Labels, explain
 from services.trajan.rules.commands import COMMAND_TYPES
 from services.trajan.rules.events import EVENT_TYPES
 from services.trajan.rules.view import TrajanView
-from shared.codec import from_proto
-from shared.describe import Describer
+from shared.core.codec import from_proto
+from shared.core.describe import Describer
 
 COMMANDS = {cls.__name__: cls for cls in COMMAND_TYPES}
 EVENTS = {cls.__name__: cls for cls in EVENT_TYPES}

@@ -31,7 +31,7 @@ from services.trajan.presentation.labels import (
 from services.trajan.rules.content_types import Colour
 from services.trajan.rules.model import Phase
 from services.trajan.rules.view import PlayerView, TrajanView
-from shared.describe import seat_name
+from shared.core.describe import seat_name
 
 SEAT_STYLE = ("bold red", "bold green", "bold blue", "bold orange4")  # the seed's red, green, blue, brown
 

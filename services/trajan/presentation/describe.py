@@ -1,7 +1,7 @@
 """Trajan's commands and events in words, from the typed records the rules use.
 
 The terminal client hands protobuf messages; ``presentation/__init__.py`` turns them back into the rules'
-dataclasses (``shared.codec.from_proto``), so every wording here is a ``match`` over typed commands and
+dataclasses (``shared.core.codec.from_proto``), so every wording here is a ``match`` over typed commands and
 events, with ids named through :class:`Labels` and seats by their players' names.
 """
 
@@ -26,7 +26,7 @@ from services.trajan.rules import events as e
 from services.trajan.rules.content_types import ShipKind
 from services.trajan.rules.model import Payment, Pile, Place, StepKind
 from services.trajan.rules.view import TrajanView
-from shared.describe import seat_name
+from shared.core.describe import seat_name
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 

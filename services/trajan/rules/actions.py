@@ -36,7 +36,7 @@ from services.trajan.rules.events import (
     WorkerPlaced,
 )
 from services.trajan.rules.model import Origin, Place, Reason, State, Step, StepKind
-from shared.decider import RuleViolation
+from shared.core.decider import RuleViolation
 
 
 def has_option(c: Content, s: State, seat: int, action: Action) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from services.trajan.rules.content_types import Action, Colour, Commodity, ForumTile
 from services.trajan.rules.model import Payment, Pile
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 # ---------------------------------------------------------------- setup
 

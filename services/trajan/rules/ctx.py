@@ -6,10 +6,12 @@ from services.trajan.rules.content_types import Content
 from services.trajan.rules.events import Event
 from services.trajan.rules.evolve import evolve
 from services.trajan.rules.model import State
-from shared.folds import Folds
-from shared.rng import Rng
+from shared.core.folds import Folds
+from shared.core.rng import Rng
 
-FOLDS: Folds[State, Event] = Folds(evolve)  # decide's folds, looked up by ``rules.evolve`` (shared.folds)
+FOLDS: Folds[State, Event] = Folds(
+    evolve
+)  # decide's folds, looked up by ``rules.evolve`` (shared.core.folds)
 
 
 class Ctx:

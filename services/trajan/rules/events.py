@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from services.trajan.rules.content_types import Action, Colour, Commodity, Demand, ForumTile
 from services.trajan.rules.model import FinalScore, Payment, Phase, Pile, Place, Reason, Step, TrajanStack
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 # ---------------------------------------------------------------- setup
 

@@ -86,7 +86,7 @@ from services.trajan.rules.model import (
     StepKind,
     TrajanStack,
 )
-from shared.records import Copier, copier
+from shared.core.records import Copier, copier
 
 BOWLS = len(Action)  # six bowls, six Trajan slots
 PLACES = {Place.SUPPLY: "supply", Place.WORK_AREA: "work_area", Place.CAMP: "camp"}  # PlayerState fields
@@ -96,7 +96,7 @@ _COPIERS: dict[type, Copier[Any]] = {cls: copier(cls) for cls in (State, PlayerS
 
 
 def _copy(record: _Record, **changes: Any) -> _Record:
-    """``dataclasses.replace`` for the two records ``evolve`` copies most (``shared.records``)."""
+    """``dataclasses.replace`` for the two records ``evolve`` copies most (``shared.core.records``)."""
     new: _Record = _COPIERS[type(record)](record, changes)
     return new
 

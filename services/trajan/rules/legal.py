@@ -15,7 +15,7 @@ from services.trajan.rules.commands import (
 )
 from services.trajan.rules.content_types import Content
 from services.trajan.rules.model import Phase, Pile, State
-from shared.decider import SYSTEM, Actor, RuleViolation
+from shared.core.decider import SYSTEM, Actor, RuleViolation
 
 PILES = tuple(Pile)
 SEATS = tuple(Actor.of_seat(seat) for seat in range(4))  # the actor of each seat (2 to 4 players), made once

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 
 from services.trajan.rules.content_types import Action, Colour, Commodity, Demand, ForumTile
-from shared.wire import message, pb
+from shared.core.wire import message, pb
 
 
 class Phase(enum.IntEnum):

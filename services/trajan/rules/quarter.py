@@ -36,7 +36,7 @@ from services.trajan.rules.queries import next_seat, seat_order, senate_votes
 from services.trajan.rules.scoring import final_score, placings
 from services.trajan.rules.setup import pick
 from services.trajan.rules.turn import start_turn
-from shared.decider import RuleViolation
+from shared.core.decider import RuleViolation
 
 Plan = tuple[Payment, ...]
 

@@ -25,8 +25,8 @@ from services.trajan.rules.ctx import FOLDS, Ctx
 from services.trajan.rules.events import EVENT_TYPES, Event
 from services.trajan.rules.model import Config, Phase, State
 from services.trajan.rules.view import TrajanView, determinize, view, visibility
-from shared.decider import Actor, Outcome, RuleViolation, Visibility
-from shared.rng import Rng
+from shared.core.decider import Actor, Outcome, RuleViolation, Visibility
+from shared.core.rng import Rng
 
 
 class TrajanRules:

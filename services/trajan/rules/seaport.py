@@ -29,7 +29,7 @@ from services.trajan.rules.events import (
 from services.trajan.rules.model import Pile, Reason, State, Step, StepKind
 from services.trajan.rules.queries import drawable, pile
 from services.trajan.rules.shipping import completable, complete, value
-from shared.decider import RuleViolation
+from shared.core.decider import RuleViolation
 
 DRAW_THEN_DISCARD = 2  # option 1: draw two, discard one
 DISCARD_PILES = (Pile.LEFT, Pile.RIGHT)

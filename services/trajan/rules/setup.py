@@ -39,8 +39,8 @@ from services.trajan.rules.events import (
 from services.trajan.rules.model import Config, Phase, Pile, Place, PlayerState, State, TrajanStack
 from services.trajan.rules.queries import pile, seat_order
 from services.trajan.rules.turn import start_turn
-from shared.decider import RuleViolation
-from shared.rng import Rng
+from shared.core.decider import RuleViolation
+from shared.core.rng import Rng
 
 T = TypeVar("T")
 

@@ -36,7 +36,7 @@ from services.trajan.rules.events import (
 )
 from services.trajan.rules.model import Origin, Phase, Place, Reason, State, Step, StepKind
 from services.trajan.rules.queries import bowl_action, completes, drawable, extra_tiles_for, next_seat
-from shared.decider import RuleViolation
+from shared.core.decider import RuleViolation
 
 ACTIONS = tuple(Action)
 OPTIONAL = (StepKind.TRAJAN_EFFECT, StepKind.ACTION, StepKind.EXTRA_ACTION)

@@ -23,9 +23,9 @@ from services.trajan.rules.model import (
     State,
     Step,
 )
-from shared.decider import PUBLIC, Actor, Visibility
-from shared.rng import Rng
-from shared.wire import message, pb
+from shared.core.decider import PUBLIC, Actor, Visibility
+from shared.core.rng import Rng
+from shared.core.wire import message, pb
 
 
 @message

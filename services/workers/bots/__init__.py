@@ -2,7 +2,7 @@
 
 ``make_bot(game, level)`` returns an object with ``choose(rules, state, seat, seats, rng)``.
 The rules and the hooks (heuristic, pruner: the game manifest's ``bots()``) are per game; the
-levels are generic. Bots never import ``random``: their RNG is a :class:`shared.rng.Rng`
+levels are generic. Bots never import ``random``: their RNG is a :class:`shared.core.rng.Rng`
 seeded from the match seed and version.
 """
 
@@ -14,7 +14,7 @@ from services.workers.bots.base import DEFAULT_ROLLOUT_DEPTH, Bot, Budget, NoLeg
 from services.workers.bots.heuristics import bot_hooks, heuristic_for
 from services.workers.bots.mcts import MctsBot
 from services.workers.bots.simple import GreedyBot, RandomBot
-from shared.rng import Rng
+from shared.core.rng import Rng
 
 LEVELS = ("random", "greedy", "mcts")
 

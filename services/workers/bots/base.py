@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from shared.decider import Actor
-from shared.rng import Rng
+from shared.core.decider import Actor
+from shared.core.rng import Rng
 
 # (rules, state, seat) -> how good ``state`` looks for ``seat`` (victory-point scale).
 Heuristic = Callable[[Any, Any, int], float]
@@ -50,7 +50,7 @@ class NoLegalCommand(RuntimeError):
 def sample_for_seat(rules: Any, state: Any, seat: int, rng: Rng) -> Any:
     """The state as ``seat`` may know it, with hidden parts resampled.
 
-    ``determinize`` is part of the rules protocol (``shared.decider.Rules``), required of every
+    ``determinize`` is part of the rules protocol (``shared.core.decider.Rules``), required of every
     game and checked when the registry loads the rules: a game without hidden information
     returns the state unchanged.
     """

@@ -1,6 +1,6 @@
 """What the bot levels know of a game beyond its rules: its hooks, from the game's manifest.
 
-A game's manifest offers ``bots()`` -> :class:`shared.manifest.BotHooks`: an evaluation
+A game's manifest offers ``bots()`` -> :class:`shared.core.manifest.BotHooks`: an evaluation
 function for ``greedy`` and for the leaves of ``mcts``, optionally an every-seat version of
 it (one pass instead of one call per seat) and a pruner that drops commands no better than
 another one (search spends its iterations elsewhere). A game without an evaluation is judged
@@ -14,7 +14,7 @@ from typing import Any
 
 from services.games import manifest
 from services.workers.bots.base import Heuristic
-from shared.manifest import BotHooks, EvaluateAll, Prune
+from shared.core.manifest import BotHooks, EvaluateAll, Prune
 
 # (rules, state, seats) -> every seat's heuristic value
 SeatValues = EvaluateAll

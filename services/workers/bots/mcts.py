@@ -15,7 +15,7 @@ reports) are applied on the way, never branched on.
 The search stops at the iteration or the time budget, whichever comes first; among the root
 commands searched at least once, the one with the best mean searched reward is played.
 
-Three opt-in game hooks (``shared.manifest.BotHooks``): a ``horizon`` that ends a line instead of the
+Three opt-in game hooks (``shared.core.manifest.BotHooks``): a ``horizon`` that ends a line instead of the
 turn cycle (a game whose next steps roll dice its heuristic already expects ends there), and
 ``common_dice``: the n-th line of every root command rolls the same dice (and every command of an
 expanded node is scored under the same dice, as ``greedy`` compares them), so luck cancels out
@@ -48,9 +48,9 @@ from services.workers.bots.base import (
     step,
 )
 from services.workers.bots.heuristics import Pruner, SeatValues, seat_values
-from shared.decider import Actor, RuleViolation
-from shared.manifest import Horizon
-from shared.rng import Rng
+from shared.core.decider import Actor, RuleViolation
+from shared.core.manifest import Horizon
+from shared.core.rng import Rng
 
 PRIOR_VISITS = 2
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.workers.bots.base import Heuristic, legal_for, sample_for_seat, step
-from shared.decider import Actor, RuleViolation
-from shared.rng import Rng
+from shared.core.decider import Actor, RuleViolation
+from shared.core.rng import Rng
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ from typing import Any
 import grpc
 
 from services.client.rpc import limited_wait_s
-from shared.errors import error_info
-from shared.tokens import TokenSigner
+from shared.serving.errors import error_info
+from shared.serving.tokens import TokenSigner
 
 RETRY = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 CALL_TIMEOUT = 10.0

@@ -26,7 +26,7 @@ import psutil
 from redis import Redis, RedisError
 
 from services.cli.run import wait_healthy
-from shared.redis_server import RedisServer, free_port, start_redis
+from shared.runtime.redis_server import RedisServer, free_port, start_redis
 from shared.store.redis_store import RedisEventStore
 from tests.support.timing import scaled, wait_until
 

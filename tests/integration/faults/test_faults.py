@@ -31,9 +31,9 @@ import pytest
 import redis
 
 from services.games import LoadedGame, load_game
-from shared.archive import export_lines, verify_lines
+from shared.matches.archive import export_lines, verify_lines
+from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import TokenSigner
 from tests.integration.faults.humans import TOKEN_TTL, Ack, Human, Ledger
 from tests.integration.faults.stack import KINDS, SECRET, FaultStack, all_finished, wait_progress
 from tests.support.timing import scaled, wait_until

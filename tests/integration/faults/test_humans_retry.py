@@ -1,5 +1,5 @@
 """The fault suite's human clients retry what a retry may cure with the very same request: a
-rate-limited call (RESOURCE_EXHAUSTED with a RetryInfo, a status built by shared/errors.py) after its
+rate-limited call (RESOURCE_EXHAUSTED with a RetryInfo, a status built by shared/serving/errors.py) after its
 delay; ABORTED and a RESOURCE_EXHAUSTED without RetryInfo are not retried."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 import grpc
 import pytest
 
-from shared.errors import Mapped, ResourceExhausted, to_status
+from shared.serving.errors import Mapped, ResourceExhausted, to_status
+from shared.serving.tokens import TokenSigner
 from shared.store import VersionConflict
-from shared.tokens import TokenSigner
 from tests.integration.faults.humans import Human, Ledger
 from tests.unit.client.fakes import FakeRpcError, rpc_error
 

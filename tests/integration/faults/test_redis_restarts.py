@@ -24,7 +24,7 @@ from services.games import load_game
 from services.workers.broker import TRANSPORT
 from services.workers.celery_app import configure
 from services.workers.settings import WorkerSettings
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.faults.stack import FaultStack, all_finished, wait_progress
 from tests.support.timing import scaled, wait_until

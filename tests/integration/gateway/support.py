@@ -17,12 +17,12 @@ from services.gateway.app import GatewayConfig, build_app
 from services.gateway.registry import discover
 from services.gateway.rpc import RpcContext
 from services.gateway.server import serve
-from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, start_server
-from shared.redis_server import free_port
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
+from shared.runtime.redis_server import free_port
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import TokenSigner
 
 SIGNER = TokenSigner(b"gateway-test-secret-0123456789abcdef")
 

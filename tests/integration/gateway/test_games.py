@@ -13,7 +13,7 @@ import pytest
 
 from services.games import game_names, manifest
 from services.gateway.registry import backend_address, default_areas
-from shared.redis_server import free_port
+from shared.runtime.redis_server import free_port
 from tests.integration.gateway.support import GatewayThread, gateway
 
 RACE = "tests.support.race.manifest:MANIFEST"  # a registered game with no module, no content tables

@@ -13,7 +13,7 @@ from services.gateway.app import GatewayConfig
 from services.gateway.http import parse_origins
 from services.gateway.registry import default_areas
 from services.gateway.server import config_from_env
-from shared.redis_server import free_port
+from shared.runtime.redis_server import free_port
 from tests.integration.gateway.support import GatewayThread, gateway
 
 ALLOWED = "https://play.example.com"

@@ -21,15 +21,15 @@ from tabula.lobby.v1 import lobby_pb2
 
 from services.games import LoadedGame, load_game
 from services.lobby.server import Lobby, build
-from shared.config import Settings
-from shared.errors import bad_request, error_info
-from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, start_server
-from shared.ratelimit import PREFIX
-from shared.rng import Rng
-from shared.runner import MatchRunner
+from shared.core.rng import Rng
+from shared.matches.runner import MatchRunner
+from shared.runtime.config import Settings
+from shared.serving.errors import bad_request, error_info
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.ratelimit import PREFIX
+from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisClient, RedisEventStore
-from shared.tokens import TokenSigner
 from tests.support.race.protos import race_game_modules
 
 LIMIT_KEYS = PREFIX.encode() + b":"

@@ -16,7 +16,7 @@ from prometheus_client import REGISTRY
 from tabula.lobby.v1 import lobby_pb2 as lb
 
 from services.games import load_game
-from shared.errors import MAX_MESSAGE
+from shared.serving.errors import MAX_MESSAGE
 from tests.integration.hardening.conftest import (
     SERVICE,
     SIGNER,

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from tabula.lobby.v1 import lobby_pb2 as lb
 
 from services.games import load_game
-from shared.errors import bad_request, error_info
+from shared.serving.errors import bad_request, error_info
 from tests.integration.hardening.conftest import (
     SERVICE,
     SIGNER,

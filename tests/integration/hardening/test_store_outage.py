@@ -23,8 +23,9 @@ from tabula.lobby.v1 import lobby_pb2 as lb
 from services.client.rpc import GameClient
 from services.games import load_game
 from services.lobby.server import build
-from shared.config import Settings, redis_client
-from shared.redis_server import RedisServer, redis_binary, start_redis
+from shared.runtime.config import Settings
+from shared.runtime.redis_server import RedisServer, redis_binary, start_redis
+from shared.store.clients import redis_client
 from tests.integration.hardening.conftest import (
     SERVICE,
     SIGNER,

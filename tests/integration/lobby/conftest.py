@@ -16,14 +16,14 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 from services.games import load_game
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.server import Lobby, build
-from shared.config import Settings
-from shared.errors import error_info
-from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, start_server
-from shared.ratelimit import PREFIX, RATES, Limiter
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
+from shared.runtime.config import Settings
+from shared.serving.errors import error_info
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.ratelimit import PREFIX, RATES, Limiter
+from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import TokenSigner
 from tests.support.race.protos import race_game_modules
 
 SIGNER = TokenSigner(b"lobby-test-secret-0123456789abcdef")

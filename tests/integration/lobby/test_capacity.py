@@ -14,9 +14,9 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.lobby.server import Lobby, build
-from shared.config import Settings
-from shared.errors import error_info
-from shared.grpc_server import Limits, RunningServer
+from shared.runtime.config import Settings
+from shared.serving.errors import error_info
+from shared.serving.grpc_server import Limits, RunningServer
 from tests.integration.lobby.conftest import SIGNER, sign_in, unlimited
 from tests.support.timing import scaled, wait_until
 

@@ -10,7 +10,7 @@ import grpc
 import redis
 
 from services.client.lobby import Lobby
-from shared.ratelimit import RATES, Limiter, Rate
+from shared.serving.ratelimit import RATES, Limiter, Rate
 from tests.integration.lobby.conftest import LobbyFactory
 
 

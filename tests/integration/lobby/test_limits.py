@@ -23,11 +23,11 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 from services.games import load_game
 from services.lobby.adapters import keys
 from services.lobby.adapters.ratings_repo import RatingsRepository
-from shared.errors import ResourceExhausted, error_info
-from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, on_loop, start_server
-from shared.ratelimit import PREFIX, RATES, Limiter, Rate
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
+from shared.serving.errors import ResourceExhausted, error_info
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import RunningServer, on_loop, start_server
+from shared.serving.ratelimit import PREFIX, RATES, Limiter, Rate
 from shared.store.redis_store import RedisEventStore
 from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in
 from tests.support.timing import scaled

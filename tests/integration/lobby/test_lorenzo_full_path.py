@@ -13,9 +13,9 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.games import LoadedGame, load_game
-from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, start_server
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import RunningServer, start_server
 from shared.store.redis_store import RedisEventStore
 from tests.integration.lobby.conftest import SIGNER, LobbyFactory, auth, sign_in
 

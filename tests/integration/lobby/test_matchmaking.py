@@ -23,11 +23,11 @@ from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.domain.matchmaking import Ticket, TicketStatus
 from services.lobby.server import now_ms
 from services.lobby.service_layer.matchmaking import Matcher
-from shared.game_service import GameServicer
-from shared.grpc_server import start_server
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import start_server
+from shared.serving.tokens import Scope, game_audience
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import Scope, game_audience
 from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in, state_size
 from tests.support.timing import scaled, wait_until
 

@@ -23,7 +23,7 @@ from services.lobby.server import Lobby
 from services.lobby.service_layer.notices import NoticeProjector
 from services.workers.bots import Budget
 from services.workers.jobs import Result, apply_system_step, play_bot_turn
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
 from shared.store import MatchStatus, OutboxNotice, Progress
 from shared.store.redis_store import RedisEventStore, notice_from_entry
 from tests.integration.lobby.conftest import Guest, LobbyFactory, auth, fails, sign_in

@@ -17,7 +17,7 @@ from services.lobby.adapters import keys
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.server import Lobby
 from services.lobby.service_layer.projections import RatingsProjector
-from shared.decider import Outcome
+from shared.core.decider import Outcome
 from shared.store import MatchStatus, NewEvent, Progress
 from shared.store.redis_store import RedisEventStore
 from tests.integration.lobby.conftest import Guest, LobbyFactory, auth, sign_in
@@ -139,4 +139,4 @@ def test_a_match_finished_before_outcomes_were_recorded_is_left_pending(redis_cl
     projector.poll()
     assert not redis_client.exists(keys.history("p-ada"))
     pending = [redis_client.xpending(store.outbox_key(s), keys.GROUP)["pending"] for s in range(store.shards)]
-    assert sum(pending) == 1  # claimed again later, then dead-lettered (shared.outbox)
+    assert sum(pending) == 1  # claimed again later, then dead-lettered (shared.store.outbox)

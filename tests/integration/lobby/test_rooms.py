@@ -19,11 +19,11 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.games import load_game, load_rules
 from services.lobby.adapters import games as game_catalog
-from shared.game_service import GameServicer
-from shared.grpc_server import start_server
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import start_server
+from shared.serving.tokens import LOBBY, Scope, game_audience
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import LOBBY, Scope, game_audience
 from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in, state_size
 from tests.support.timing import wait_until
 

@@ -11,8 +11,8 @@ import redis
 from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.games import load_game
-from shared.observability import JsonFormatter
-from shared.ratelimit import RATES, Limiter, Rate
+from shared.runtime.observability import JsonFormatter
+from shared.serving.ratelimit import RATES, Limiter, Rate
 from tests.integration.lobby.conftest import SIGNER, LobbyFactory, auth, sign_in
 from tests.integration.lobby.test_limits import stub_of
 

@@ -1,12 +1,12 @@
 """Two instances of every process of the stack on a Redis Cluster with replicas, as subprocesses.
 
-A 3-master Redis Cluster, each master with one replica (``shared.redis_server.start_cluster``), and
+A 3-master Redis Cluster, each master with one replica (``shared.runtime.redis_server.start_cluster``), and
 the Celery broker on a Redis of its own (Celery's transport does not speak Cluster). Two instances
 each of the Lorenzo rule service, the lobby, the gateway, the Celery worker (prefork, two pool
 children) and the reactor, each started as ``tabula run`` starts a service (``python -m services.cli
 serve NAME``), with ``TABULA_REDIS_CLUSTER=1`` and ``REDIS_URL`` naming one master. The lobby and the
 gateways reach the rule services, and the gateways the lobbies, through a list of both instances in
-``TABULA_<SERVICE>_ADDR``: one round_robin channel each (``shared/addresses.py``). Killed instances
+``TABULA_<SERVICE>_ADDR``: one round_robin channel each (``shared/serving/addresses.py``). Killed instances
 are not started again: the other instance carries on alone.
 """
 
@@ -29,7 +29,7 @@ import redis.cluster
 from prometheus_client.parser import text_string_to_metric_families
 
 from services.cli.run import wait_healthy, wait_http_healthy
-from shared.redis_server import RedisCluster, RedisServer, free_port, start_cluster, start_redis
+from shared.runtime.redis_server import RedisCluster, RedisServer, free_port, start_cluster, start_redis
 from tests.integration.faults.stack import SETTINGS
 from tests.support.timing import scaled, wait_until
 

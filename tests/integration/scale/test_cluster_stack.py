@@ -32,10 +32,10 @@ from pathlib import Path
 import pytest
 
 from services.games import LoadedGame, load_game
-from shared.archive import export_lines, verify_lines
-from shared.redis_server import RedisServer, fail_over
+from shared.matches.archive import export_lines, verify_lines
+from shared.runtime.redis_server import RedisServer, fail_over
+from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import TokenSigner
 from tests.integration.faults.stack import all_finished, progress, wait_progress
 from tests.integration.scale.stack import SECRET, SERVICES, Client, ClusterStack
 from tests.support.timing import scaled, wait_until

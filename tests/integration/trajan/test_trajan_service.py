@@ -17,14 +17,14 @@ import pytest
 import redis
 
 from services.games import LoadedGame, load_game
-from shared.codec import union_field
-from shared.decider import Visibility, VisibilityKind
-from shared.game_service import GameServicer
-from shared.grpc_server import RunningServer, start_server
-from shared.rng import Rng
-from shared.runner import MatchRunner
+from shared.core.codec import union_field
+from shared.core.decider import Visibility, VisibilityKind
+from shared.core.rng import Rng
+from shared.matches.runner import MatchRunner
+from shared.serving.game_service import GameServicer
+from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import TokenSigner
 
 SIGNER = TokenSigner(b"trajan-test-secret-0123456789abcdef")
 SERVICE = [("authorization", "Bearer " + SIGNER.service("trajan"))]

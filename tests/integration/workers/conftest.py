@@ -28,7 +28,7 @@ from services.workers.jobs import Result, apply_system_step, expire_turn, play_b
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import Reactor, follower_settings
 from services.workers.settings import WorkerSettings
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
 from shared.store import EventStore
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.race_game import RaceWithSecrets

@@ -11,7 +11,7 @@ import os
 import time
 from dataclasses import replace
 
-from shared.rng import Rng
+from shared.core.rng import Rng
 from tests.support.race.manifest import MANIFEST as RACE
 from tests.support.race.rules import RaceRules, RaceState
 

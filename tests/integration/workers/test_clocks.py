@@ -18,9 +18,9 @@ from services.workers.clocks import Clock, ClockStore, clocks_key
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import Reactor, celery_dispatch, follower_settings
 from services.workers.settings import WorkerSettings
-from shared.decider import Actor
-from shared.redis_server import RedisCluster, start_redis
-from shared.runner import MatchRunner
+from shared.core.decider import Actor
+from shared.matches.runner import MatchRunner
+from shared.runtime.redis_server import RedisCluster, start_redis
 from shared.store import shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import (

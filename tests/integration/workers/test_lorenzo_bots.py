@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from services.games import load_game
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Processes, command_ids, wait_for
 from tests.support.timing import scaled

@@ -13,7 +13,7 @@ from typing import Any
 from services.workers.planner import JobKind
 from services.workers.reactor import Reactor, build_archiver, follower_settings
 from services.workers.settings import WorkerSettings
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Dispatch, FakeClock, command_ids, create_match, run_job
 

@@ -13,11 +13,11 @@ from services.workers.jobs import Result, bot_command_id, play_bot_turn
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import GROUP, Reactor, follower_settings
 from services.workers.settings import WorkerSettings
-from shared.decider import SYSTEM, Actor
-from shared.outbox import dead_letter_key
-from shared.runner import MatchRunner
-from shared.simulate import play_match
+from shared.core.decider import SYSTEM, Actor
+from shared.matches.runner import MatchRunner
+from shared.matches.simulate import play_match
 from shared.store import PROGRESS_KEYS, shard_of
+from shared.store.outbox import dead_letter_key
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import create_match
 from tests.support.race.rules import EndRound, Roll

@@ -15,8 +15,8 @@ from celery.result import AsyncResult
 
 from services.workers.clocks import clocks_key
 from services.workers.reactor import GROUP
-from shared.decider import Actor, RuleViolation
-from shared.runner import MatchRunner
+from shared.core.decider import Actor, RuleViolation
+from shared.matches.runner import MatchRunner
 from shared.store import VersionConflict, shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Processes, command_ids, create_match, wait_for

@@ -13,8 +13,8 @@ from celery.result import AsyncResult
 
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import celery_dispatch
-from shared.decider import Actor
-from shared.runner import MatchRunner
+from shared.core.decider import Actor
+from shared.matches.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Processes, create_match, wait_for
 from tests.support.race.rules import Roll

@@ -12,7 +12,7 @@ from services.workers.jobs import Result
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import Reactor
 from services.workers.settings import WorkerSettings
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import (
     Dispatch,

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from shared.archive import LocalArchive, archived_lines
-from shared.runner import MatchRunner
+from shared.matches.archive import LocalArchive, archived_lines
+from shared.matches.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Processes, create_match, wait_for
 from tests.support.timing import scaled

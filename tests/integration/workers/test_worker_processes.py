@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import ROOT, Processes, create_match, wait_for
 from tests.support.timing import scaled

@@ -9,7 +9,7 @@ content files. Rules and bots are loaded on first use.
 
 from __future__ import annotations
 
-from shared.manifest import BotHooks, GameManifest, GameOption, OptionType
+from shared.core.manifest import BotHooks, GameManifest, GameOption, OptionType
 from tests.support.race.rules import GOAL, MAX_GOAL, RaceRules
 
 

@@ -10,7 +10,7 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from shared.protogen import GameModules, compile_protos, render_game_proto
+from shared.serving.protogen import GameModules, compile_protos, render_game_proto
 from tests.support.race.rules import RaceRules
 
 REPO = Path(__file__).resolve().parents[3]

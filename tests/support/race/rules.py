@@ -33,9 +33,9 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, assert_never
 
-from shared.decider import PUBLIC, SYSTEM, Actor, Outcome, RuleViolation, Visibility
-from shared.rng import Rng
-from shared.wire import message, pb
+from shared.core.decider import PUBLIC, SYSTEM, Actor, Outcome, RuleViolation, Visibility
+from shared.core.rng import Rng
+from shared.core.wire import message, pb
 
 GOAL = 20  # the default goal
 MAX_GOAL = 100

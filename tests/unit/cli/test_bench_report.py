@@ -1,5 +1,5 @@
 """``tabula bench``'s report: the chosen suites' figures between the machine's speed at the start and
-at the end of the run (``shared.bench.reference_speed``)."""
+at the end of the run (``bench.report.reference_speed``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.report import Result, _reference_steps, reference_speed
 from services.cli import bench as cli_bench
-from shared.bench import Result, _reference_steps, reference_speed
 
 pytestmark = pytest.mark.unit
 

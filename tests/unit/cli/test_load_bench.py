@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from services.cli import load_bench
-from services.cli.load_bench import PROFILES, bot_lags, percentile, profile_from_env, stack_env, turn_lags
+from bench import load as load_bench
+from bench.load import PROFILES, bot_lags, percentile, profile_from_env, stack_env, turn_lags
 from shared.store import StoredEvent
 
 

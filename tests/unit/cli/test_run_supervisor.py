@@ -1,4 +1,4 @@
-"""The supervision of one child (``shared.supervision``, as `tabula run` and a worker's processes use
+"""The supervision of one child (``shared.runtime.supervision``, as `tabula run` and a worker's processes use
 it): restarted after a back-off that doubles while it keeps crashing, back to 1 s once it has stayed
 up; a child that could not start is tried again."""
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from shared.supervision import MAX_BACKOFF, STABLE, Child, backoff
+from shared.runtime.supervision import MAX_BACKOFF, STABLE, Child, backoff
 
 
 class FakeProcess:

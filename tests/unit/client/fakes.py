@@ -21,12 +21,12 @@ import grpc
 from tabula.common.v1 import common_pb2
 
 from services.games import LoadedGame, load_game
-from shared.codec import to_proto, union_field, wrap_union
-from shared.decider import SPECTATOR, Actor, RuleViolation, Visibility
-from shared.errors import map_error, to_status
-from shared.game_service import envelope
-from shared.rng import Rng
-from shared.runner import MatchRunner
+from shared.core.codec import to_proto, union_field, wrap_union
+from shared.core.decider import SPECTATOR, Actor, RuleViolation, Visibility
+from shared.core.rng import Rng
+from shared.matches.runner import MatchRunner
+from shared.serving.errors import map_error, to_status
+from shared.serving.game_service import envelope
 from shared.store import MemoryEventStore, StoredEvent
 
 
@@ -69,7 +69,7 @@ def rpc_error(err: BaseException) -> FakeRpcError:
 
 
 def unavailable() -> FakeRpcError:
-    from shared.errors import Mapped
+    from shared.serving.errors import Mapped
 
     return FakeRpcError(to_status(Mapped(grpc.StatusCode.UNAVAILABLE, "unavailable", "gone", {}), "game"))
 

@@ -11,10 +11,10 @@ from typing import Any
 from rich.console import Console
 
 from services.games import LoadedGame, load_game
-from shared.codec import wrap_union
-from shared.decider import Actor
-from shared.runner import MatchRunner
-from shared.simulate import play_match
+from shared.core.codec import wrap_union
+from shared.core.decider import Actor
+from shared.matches.runner import MatchRunner
+from shared.matches.simulate import play_match
 from shared.store import MemoryEventStore
 
 

@@ -19,10 +19,10 @@ from services.client.presentation import presentation_for
 from services.client.render import command_text, event_line, outcome_table, render_view, step_table
 from services.client.steps import Chooser, Steps
 from services.games import load_game, manifests
-from shared.decider import SPECTATOR, Actor
-from shared.describe import Describer, enum_label, words
-from shared.protogen import compile_protos
-from shared.rng import Rng
+from shared.core.decider import SPECTATOR, Actor
+from shared.core.describe import Describer, enum_label, words
+from shared.core.rng import Rng
+from shared.serving.protogen import compile_protos
 from tests.support.race.protos import race_game_modules
 from tests.unit.client.helpers import text_of
 

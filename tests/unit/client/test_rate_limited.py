@@ -1,5 +1,5 @@
 """A call refused by a rate limit: the RetryInfo delay read from a real status (built by
-shared/errors.py), the terminal client's wait-and-resend of the very same request (bounded, the
+shared/serving/errors.py), the terminal client's wait-and-resend of the very same request (bounded, the
 wait capped) and the line the player sees meanwhile."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from rich.console import Console
 from services.client.presentation import presentation_for
 from services.client.rpc import LIMITED_RETRIES, LIMITED_WAIT_S, GameClient, limited_wait_s
 from services.client.session import Player
-from shared.errors import Mapped, ResourceExhausted, retry_delay_s, to_status
+from shared.serving.errors import Mapped, ResourceExhausted, retry_delay_s, to_status
 from shared.store import VersionConflict
 from tests.support.timing import wait_until
 from tests.unit.client.fakes import FakeLorenzoStub, FakeRpcError, new_match, rpc_error

@@ -21,7 +21,7 @@ from rich.console import Console
 from services.client.presentation import presentation_for
 from services.client.rpc import GameClient
 from services.client.session import Player, Spectator
-from shared.decider import SPECTATOR, RuleViolation
+from shared.core.decider import SPECTATOR, RuleViolation
 from shared.store import VersionConflict
 from tests.unit.client.fakes import FakeLorenzoStub, new_match
 

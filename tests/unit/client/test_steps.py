@@ -9,7 +9,7 @@ import pytest
 
 from services.client.steps import KIND, Choice, Chooser, Steps, keep_legal, search
 from services.games import load_game
-from shared.describe import Describer, union_member
+from shared.core.describe import Describer, union_member
 
 pb2 = load_game("lorenzo").modules.pb2
 

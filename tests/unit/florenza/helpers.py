@@ -32,8 +32,8 @@ from services.florenza.rules.model import (
     State,
     WorkSpot,
 )
-from shared.decider import SYSTEM, Actor
-from shared.rng import Rng
+from shared.core.decider import SYSTEM, Actor
+from shared.core.rng import Rng
 
 C = load_content()
 RULES = FlorenzaRules(C)

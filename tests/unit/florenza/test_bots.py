@@ -12,9 +12,9 @@ from services.florenza.rules.commands import HireArtist, PlanWorkshop, WorkWorks
 from services.florenza.rules.goods import Goods
 from services.florenza.rules.model import NO_SEAT, Phase
 from services.workers.policies import bot_policy
-from shared.decider import Actor
-from shared.rng import Rng
-from shared.simulate import play_game
+from shared.core.decider import Actor
+from shared.core.rng import Rng
+from shared.matches.simulate import play_game
 
 from .helpers import RULES, C
 from .test_presentation import STEPS

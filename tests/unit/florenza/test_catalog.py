@@ -29,7 +29,7 @@ from services.florenza.rules.content_types import Area, EffectKind, Face, Reward
 from services.florenza.rules.goods import Resource
 from services.florenza.rules.model import Trade
 from services.games import load_game
-from shared.codec import from_proto, to_proto
+from shared.core.codec import from_proto, to_proto
 
 Described = (
     WorkshopInfo | ArtistInfo | PreacherInfo | ArtWorkInfo | LifeCardInfo | MarketTradeInfo

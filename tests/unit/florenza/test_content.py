@@ -13,7 +13,7 @@ from services.florenza.content.schema import PROVENANCE, is_project_defined
 from services.florenza.rules import content_counts
 from services.florenza.rules.content_types import Area, EffectKind, Skill
 from services.florenza.rules.goods import Goods, Resource
-from shared.content import ContentError
+from shared.core.content import ContentError
 
 C = load_content()
 

@@ -40,8 +40,8 @@ from services.florenza.rules.commands import (
 )
 from services.florenza.rules.content_types import Skill
 from services.florenza.rules.goods import Resource
-from shared.decider import Actor, RuleViolation
-from shared.rng import Rng
+from shared.core.decider import Actor, RuleViolation
+from shared.core.rng import Rng
 
 from .helpers import RULES, C, fold
 

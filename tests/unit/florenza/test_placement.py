@@ -24,7 +24,7 @@ from services.florenza.rules.events import (
 )
 from services.florenza.rules.goods import Goods
 from services.florenza.rules.model import NO_SEAT, Phase, Pulpit, Source
-from shared.decider import Actor, RuleViolation
+from shared.core.decider import Actor, RuleViolation
 
 from .helpers import (
     ABSIDE,

@@ -15,9 +15,9 @@ import pytest
 
 from services.florenza.rules import FlorenzaRules, Phase, State
 from services.florenza.rules.events import Event, GameScored, RoundStarted
-from shared.codec import from_plain, to_plain
-from shared.decider import SPECTATOR, Actor, RuleViolation, VisibilityKind
-from shared.rng import Rng
+from shared.core.codec import from_plain, to_plain
+from shared.core.decider import SPECTATOR, Actor, RuleViolation, VisibilityKind
+from shared.core.rng import Rng
 
 from .helpers import RULES, fold
 from .test_legal_sweep import near_misses

@@ -18,8 +18,8 @@ from services.florenza.presentation.labels import amounts_text
 from services.florenza.rules.goods import Resource
 from services.florenza.rules.model import NO_SEAT, Phase, State
 from services.games import load_game
-from shared.decider import SPECTATOR, Actor
-from shared.rng import Rng
+from shared.core.decider import SPECTATOR, Actor
+from shared.core.rng import Rng
 
 from .helpers import C
 
@@ -217,8 +217,8 @@ def test_every_step_of_every_decision_is_asked_in_florenzas_words() -> None:
     from services.client.render import command_text
     from services.client.steps import Chooser, Steps
     from services.florenza.presentation.steps import TITLES
-    from shared.codec import wrap_union
-    from shared.describe import Describer
+    from shared.core.codec import wrap_union
+    from shared.core.describe import Describer
 
     presentation = load()
     questions = set(TITLES.values()) | {"What do you do?", "The only possible command:"}

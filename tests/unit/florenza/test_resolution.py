@@ -30,7 +30,7 @@ from services.florenza.rules.events import (
 )
 from services.florenza.rules.goods import Goods, Resource
 from services.florenza.rules.model import NO_SEAT, Phase, Presence, Source, Trade
-from shared.decider import Actor, RuleViolation
+from shared.core.decider import Actor, RuleViolation
 
 from .helpers import (
     ABSIDE,

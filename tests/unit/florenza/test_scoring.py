@@ -9,7 +9,7 @@ from services.florenza.rules.commands import ScoreGame
 from services.florenza.rules.events import GameScored, PrestigeChanged
 from services.florenza.rules.goods import Goods
 from services.florenza.rules.model import Phase, Source
-from shared.decider import SYSTEM
+from shared.core.decider import SYSTEM
 
 from .helpers import (
     AFFRESCO,

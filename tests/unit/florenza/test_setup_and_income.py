@@ -16,8 +16,8 @@ from services.florenza.rules.events import (
 )
 from services.florenza.rules.goods import Goods, Resource
 from services.florenza.rules.model import Phase, Source
-from shared.decider import SYSTEM, Actor, RuleViolation
-from shared.rng import Rng
+from shared.core.decider import SYSTEM, Actor, RuleViolation
+from shared.core.rng import Rng
 
 from .helpers import (
     ATRIO,

@@ -26,8 +26,8 @@ from services.florenza.rules.events import (
     WorkersGained,
 )
 from services.florenza.rules.model import NO_SEAT, Phase, Pulpit, Source
-from shared.decider import Actor, RuleViolation
-from shared.rng import Rng
+from shared.core.decider import Actor, RuleViolation
+from shared.core.rng import Rng
 
 from .helpers import (
     ANON_PAINTER,

@@ -8,11 +8,11 @@ import pytest
 
 from services.florenza.rules import COMMAND_TYPES, EVENT_TYPES, FlorenzaView, State
 from services.florenza.rules.model import Config
-from shared.codec import fields_of, from_plain, to_plain
-from shared.decider import SPECTATOR, Actor, RuleViolation, missing_members
-from shared.protogen import render_game_proto
-from shared.rng import Rng
-from shared.wire import wire_of
+from shared.core.codec import fields_of, from_plain, to_plain
+from shared.core.decider import SPECTATOR, Actor, RuleViolation, missing_members
+from shared.core.rng import Rng
+from shared.core.wire import wire_of
+from shared.serving.protogen import render_game_proto
 from tests.support.playout import random_playout
 
 from .helpers import RULES, fold

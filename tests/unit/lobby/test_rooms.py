@@ -6,7 +6,7 @@ import pytest
 
 from services.lobby.domain import rooms
 from services.lobby.domain.rooms import BotLevel, Room, RoomStatus, RoomVisibility
-from shared.errors import Conflict, InvalidArgument, PermissionDenied
+from shared.serving.errors import Conflict, InvalidArgument, PermissionDenied
 
 
 def a_room(seats: int = 3, visibility: RoomVisibility = RoomVisibility.PUBLIC) -> Room:

@@ -9,8 +9,8 @@ import pytest
 
 from services.lobby.domain import validation
 from services.lobby.domain.ratings import FinishedMatch, SkillRating, rate
-from shared.decider import RuleViolation
-from shared.errors import InvalidArgument
+from shared.core.decider import RuleViolation
+from shared.serving.errors import InvalidArgument
 from tests.support.race.manifest import MANIFEST
 from tests.support.race.rules import RaceRules
 

@@ -24,8 +24,8 @@ from services.lorenzo.rules.events import (
 )
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import Deck, Phase, PlayedLeader, Source, State
-from shared.decider import SYSTEM, Actor
-from shared.rng import Rng
+from shared.core.decider import SYSTEM, Actor
+from shared.core.rng import Rng
 
 C = load_content()
 RULES = LorenzoRules(C)

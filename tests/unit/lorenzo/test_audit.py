@@ -30,7 +30,7 @@ from services.lorenzo.rules.events import (
 )
 from services.lorenzo.rules.goods import GOODS_FIELDS, ZERO, Goods
 from services.lorenzo.rules.model import Decision, DecisionKind, Member, Phase, PlayedLeader, Source
-from shared.decider import SYSTEM, Actor, RuleViolation
+from shared.core.decider import SYSTEM, Actor, RuleViolation
 
 from .helpers import RULES, C, game, net, of_type, then, when, with_player
 

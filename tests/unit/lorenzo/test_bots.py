@@ -16,7 +16,7 @@ from services.workers.bots import Budget
 from services.workers.bots.base import step
 from services.workers.bots.heuristics import bot_hooks
 from services.workers.policies import bot_policy
-from shared.simulate import play_game
+from shared.matches.simulate import play_game
 
 HOOKS = MANIFEST.bots()
 assert HOOKS.evaluate is not None and HOOKS.evaluate_all is not None and HOOKS.prune is not None
@@ -40,7 +40,7 @@ def test_the_bot_hooks_never_import_random() -> None:
 
 
 def _started(rules: Any) -> Any:
-    from shared.rng import Rng
+    from shared.core.rng import Rng
 
     state = rules.initial_state()
     for event in rules.setup(rules.make_config(4, {}), Rng(3)):
@@ -92,7 +92,7 @@ def _without_servants(state: Any, seat: int) -> Any:
 
 
 def test_pruning_only_drops_placements_that_waste_servants(rules: Any) -> None:
-    from shared.rng import Rng
+    from shared.core.rng import Rng
 
     dropped_any = False
     for state, actor, legal in _states_of_a_greedy_game(rules)[:400]:

@@ -10,7 +10,7 @@ from services.lorenzo.catalog import build
 from services.lorenzo.catalog.messages import LorenzoContent
 from services.lorenzo.content import load_content
 from services.lorenzo.rules.content_types import AbilityKind, ImmediateKind, PenaltyKind
-from shared.codec import from_proto, to_proto
+from shared.core.codec import from_proto, to_proto
 
 CONTENT = load_content()
 API = build()

@@ -22,7 +22,7 @@ from services.lorenzo.rules.events import (
 )
 from services.lorenzo.rules.goods import Goods
 from services.lorenzo.rules.model import Member, Phase, Source
-from shared.decider import SYSTEM, Actor, RuleViolation
+from shared.core.decider import SYSTEM, Actor, RuleViolation
 
 from .helpers import RULES, game, net, of_type, then, when, with_player
 

@@ -6,8 +6,8 @@ import pytest
 
 from services.lorenzo.content import load_content, load_rules
 from services.lorenzo.rules.model import Phase
-from shared.decider import SPECTATOR, SYSTEM, Actor, RuleViolation
-from shared.rng import Rng
+from shared.core.decider import SPECTATOR, SYSTEM, Actor, RuleViolation
+from shared.core.rng import Rng
 from tests.support.playout import random_playout
 
 from .helpers import RULES

@@ -12,7 +12,7 @@ from services.lorenzo.rules.commands import (
 from services.lorenzo.rules.events import CardTaken, FamilyMemberPlaced
 from services.lorenzo.rules.goods import Goods
 from services.lorenzo.rules.model import DecisionKind, Member, Privilege, Source
-from shared.decider import Actor
+from shared.core.decider import Actor
 
 from .helpers import RULES, game, net, of_type, then, when, with_player
 

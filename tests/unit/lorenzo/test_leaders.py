@@ -18,8 +18,8 @@ from services.lorenzo.rules.commands import (
 from services.lorenzo.rules.events import CardTaken, DraftHandReceived, FamilyMemberPlaced, LeaderPlayed
 from services.lorenzo.rules.goods import Goods
 from services.lorenzo.rules.model import DecisionKind, Member, Phase, PlayedLeader, Source
-from shared.decider import Actor, RuleViolation
-from shared.rng import Rng
+from shared.core.decider import Actor, RuleViolation
+from shared.core.rng import Rng
 
 from .helpers import RULES, fold, game, net, of_type, then, when, with_player
 

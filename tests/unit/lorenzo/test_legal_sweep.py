@@ -17,8 +17,8 @@ from services.lorenzo.rules import LorenzoRules, Member, Phase, State
 from services.lorenzo.rules.commands import Command, PlaceFamilyMember, TakeBonusCard
 from services.lorenzo.rules.events import Event
 from services.lorenzo.rules.model import DecisionKind
-from shared.decider import Actor, RuleViolation
-from shared.rng import Rng
+from shared.core.decider import Actor, RuleViolation
+from shared.core.rng import Rng
 from tests.support.playout import random_playout
 
 RULES = LorenzoRules(load_content())

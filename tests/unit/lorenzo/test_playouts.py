@@ -24,8 +24,8 @@ from services.lorenzo.rules.commands import (
 from services.lorenzo.rules.events import Event
 from services.lorenzo.rules.goods import ZERO
 from services.lorenzo.rules.model import Privilege
-from shared.decider import SPECTATOR, Actor, RuleViolation
-from shared.rng import Rng
+from shared.core.decider import SPECTATOR, Actor, RuleViolation
+from shared.core.rng import Rng
 from tests.support.playout import random_playout
 
 RULES = LorenzoRules(load_content())

@@ -15,8 +15,8 @@ from services.games import load_game
 from services.lorenzo.content import load_content
 from services.lorenzo.presentation import LorenzoPresentation, load
 from services.lorenzo.presentation.labels import amounts_text
-from shared.decider import SPECTATOR
-from shared.describe import Describer, enum_label, union_member, words
+from shared.core.decider import SPECTATOR
+from shared.core.describe import Describer, enum_label, union_member, words
 from tests.unit.client.helpers import Step, playout, text_of, view_message
 
 NAMES = ("Ada", "greedy bot", "mcts bot", "random bot")

@@ -17,7 +17,7 @@ from services.lorenzo.rules.commands import (
 from services.lorenzo.rules.events import DecisionsQueued, RoundEnded, TurnEnded
 from services.lorenzo.rules.goods import Goods
 from services.lorenzo.rules.model import DecisionKind, Member, Phase, Privilege, Source
-from shared.decider import SYSTEM, Actor, RuleViolation
+from shared.core.decider import SYSTEM, Actor, RuleViolation
 
 from .helpers import RULES, game, net, of_type, then, when, with_player
 

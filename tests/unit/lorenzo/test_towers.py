@@ -8,7 +8,7 @@ from services.lorenzo.rules.commands import PlaceFamilyMember
 from services.lorenzo.rules.events import CardTaken, FamilyMemberPlaced
 from services.lorenzo.rules.goods import Goods
 from services.lorenzo.rules.model import Member, Source
-from shared.decider import RuleViolation
+from shared.core.decider import RuleViolation
 
 from .helpers import game, net, of_type, then, when, with_player
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from shared.decider import SPECTATOR, SYSTEM, Actor, RuleViolation
-from shared.rng import Rng
-from shared.simulate import play_game
+from shared.core.decider import SPECTATOR, SYSTEM, Actor, RuleViolation
+from shared.core.rng import Rng
+from shared.matches.simulate import play_game
 from tests.support.race.rules import (
     DieRolled,
     EndRound,

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 import pytest
 
-from shared.addresses import ROUND_ROBIN, channel_target
+from shared.serving.addresses import ROUND_ROBIN, channel_target
 
 
 @pytest.mark.parametrize(

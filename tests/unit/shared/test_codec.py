@@ -8,10 +8,18 @@ from typing import Any
 
 import pytest
 
-from shared.codec import CodecError, MessageCodec, fields_of, from_plain, to_plain, union_field, wrap_union
-from shared.protogen import compile_protos
-from shared.protorender import render_proto
-from shared.wire import comments_of, message, pb
+from shared.core.codec import (
+    CodecError,
+    MessageCodec,
+    fields_of,
+    from_plain,
+    to_plain,
+    union_field,
+    wrap_union,
+)
+from shared.core.protorender import render_proto
+from shared.core.wire import comments_of, message, pb
+from shared.serving.protogen import compile_protos
 
 
 class Colour(enum.IntEnum):
@@ -241,8 +249,8 @@ def test_a_message_without_source_renders_without_comments() -> None:
 
 def test_a_stored_payload_of_the_current_schema_is_the_message_the_decoder_would_rebuild() -> None:
     from services.games import load_game
-    from shared.runner import MatchRunner
-    from shared.simulate import play_match
+    from shared.matches.runner import MatchRunner
+    from shared.matches.simulate import play_match
     from shared.store import MemoryEventStore
 
     game = load_game("lorenzo")
@@ -263,8 +271,8 @@ def test_a_stored_payload_of_the_current_schema_is_the_message_the_decoder_would
 def _lorenzo_log() -> tuple[MessageCodec, list[Any]]:
     """A fresh codec of Lorenzo's events (nothing decoded yet) and a random match's stored events."""
     from services.games import load_game
-    from shared.runner import MatchRunner
-    from shared.simulate import play_match
+    from shared.matches.runner import MatchRunner
+    from shared.matches.simulate import play_match
     from shared.store import MemoryEventStore
 
     game = load_game("lorenzo")
@@ -292,9 +300,9 @@ def test_a_refused_payload_is_refused_every_time() -> None:
 
 
 def test_the_decoded_payloads_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    import shared.codec
+    import shared.core.codec
 
-    monkeypatch.setattr(shared.codec, "DECODED_KEPT", 3)
+    monkeypatch.setattr(shared.core.codec, "DECODED_KEPT", 3)
     codec, stored = _lorenzo_log()
     distinct = list({(e.type, e.payload, e.schema_version): e for e in stored}.values())[:10]
     first = codec.decode(distinct[0].type, distinct[0].payload, distinct[0].schema_version)

@@ -1,4 +1,4 @@
-"""``shared.config.available_cpus`` and the worker's default concurrency, which follows it."""
+"""``shared.runtime.config.available_cpus`` and the worker's default concurrency, which follows it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from services.workers.settings import WorkerSettings
-from shared.config import available_cpus
+from shared.runtime.config import available_cpus
 
 AFFINITY = len(os.sched_getaffinity(0))
 

@@ -1,4 +1,4 @@
-"""shared.content: a YAML file validated by a pydantic model, problems named by file, entry and field."""
+"""shared.core.content: a YAML file validated by a pydantic model, problems named by file, entry and field."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import pytest
 from pydantic import BaseModel, Field, TypeAdapter, ValidationInfo, field_validator
 
-from shared.content import CONTENT_CONFIG, UNIQUE_IDS, ContentError, by_name, load
+from shared.core.content import CONTENT_CONFIG, UNIQUE_IDS, ContentError, by_name, load
 
 
 class Colour(enum.IntEnum):

@@ -1,10 +1,10 @@
-"""``shared.folds.Folds``: a decided event is evolved once; anything else is evolved as usual."""
+"""``shared.core.folds.Folds``: a decided event is evolved once; anything else is evolved as usual."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shared.folds import Folds
+from shared.core.folds import Folds
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 import logging
 
-from shared.observability import JsonFormatter, log_fields
+from shared.runtime.observability import JsonFormatter, log_fields
 
 
 def test_log_lines_are_json_with_their_fields() -> None:

@@ -4,7 +4,7 @@ import ipaddress
 
 import pytest
 
-from shared.ratelimit import (
+from shared.serving.ratelimit import (
     RATES,
     Rate,
     client_address,

@@ -1,5 +1,5 @@
-"""``shared.records``: a copy with changes equals ``dataclasses.replace``'s, a built record and one made by
-the generated ``__init__`` equal the dataclass's own, and nothing else."""
+"""``shared.core.records``: a copy with changes equals ``dataclasses.replace``'s, a built record and one made
+by the generated ``__init__`` equal the dataclass's own, and nothing else."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 
 import pytest
 
-from shared.records import builder, copier, initializer, plain_record, record
-from shared.wire import message, pb
+from shared.core.records import builder, copier, initializer, plain_record, record
+from shared.core.wire import message, pb
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,13 +14,13 @@ import redis.exceptions as redis_errors
 from google.rpc import error_details_pb2, status_pb2
 from tabula.lobby.v1 import lobby_pb2 as lb
 
-from shared import bounds
-from shared.codec import CodecError, MessageCodec, from_proto, union_field
-from shared.errors import MAX_DETAIL, MAX_MESSAGE, InvalidArgument, Mapped, map_error, to_status
-from shared.protogen import compile_protos
-from shared.protorender import render_proto
+from shared.core.codec import CodecError, MessageCodec, from_proto, union_field
+from shared.core.protorender import render_proto
+from shared.core.wire import message, pb
+from shared.serving import bounds
+from shared.serving.errors import MAX_DETAIL, MAX_MESSAGE, InvalidArgument, Mapped, map_error, to_status
+from shared.serving.protogen import compile_protos
 from shared.store.base import NewEvent, check_append
-from shared.wire import message, pb
 
 
 class Suit(enum.IntEnum):
@@ -202,7 +202,7 @@ def test_bad_requests_carry_their_field_and_clipped_texts() -> None:
 
 
 def test_errors_that_are_not_bad_requests_carry_no_bad_request() -> None:
-    from shared.runner import MatchNotFound
+    from shared.matches.runner import MatchNotFound
 
     mapped = map_error(MatchNotFound("x" * 1000))
     assert mapped is not None

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from shared.rng import Rng
+from shared.core.rng import Rng
 
 
 def test_the_same_seed_and_version_draw_the_same_numbers() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from shared.decider import SYSTEM, Actor, RuleViolation
-from shared.runner import HeadMoved, MatchExists, MatchNotFound, MatchRunner
-from shared.simulate import play_match
+from shared.core.decider import SYSTEM, Actor, RuleViolation
+from shared.matches.runner import HeadMoved, MatchExists, MatchNotFound, MatchRunner
+from shared.matches.simulate import play_match
 from shared.store import MemoryEventStore, Snapshot, VersionConflict
 from tests.support.json_codec import JsonCodec
 from tests.support.race.rules import DieRolled, EndRound, RaceRules, RaceState, Roll

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from shared.decider import Actor, RuleViolation
-from shared.runner import MatchNotFound, MatchRunner
-from shared.simulate import play_match
+from shared.core.decider import Actor, RuleViolation
+from shared.matches.runner import MatchNotFound, MatchRunner
+from shared.matches.simulate import play_match
 from shared.store import MemoryEventStore, VersionConflict
 from tests.support.json_codec import JsonCodec
 from tests.support.race.rules import RaceRules, RaceState, Roll

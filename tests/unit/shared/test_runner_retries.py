@@ -6,8 +6,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from shared.decider import Actor
-from shared.runner import MatchRunner
+from shared.core.decider import Actor
+from shared.matches.runner import MatchRunner
 from shared.store import AppendResult, MemoryEventStore
 from tests.support.json_codec import JsonCodec
 from tests.support.race.rules import RaceRules, RaceState, Roll

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from shared.decider import Actor, RuleViolation
-from shared.rng import Rng
-from shared.runner import MatchRunner
-from shared.simulate import play_game, play_match, simulate
+from shared.core.decider import Actor, RuleViolation
+from shared.core.rng import Rng
+from shared.matches.runner import MatchRunner
+from shared.matches.simulate import play_game, play_match, simulate
 from shared.store import MemoryEventStore
 from tests.support.json_codec import JsonCodec
 from tests.support.race.rules import DieRolled, RaceRules, RaceState

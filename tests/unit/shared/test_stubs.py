@@ -9,7 +9,7 @@ import pytest
 from tabula.lobby.v1 import lobby_pb2
 
 from services.games import game_modules, game_names
-from shared.stubs import ServiceStub, game_service, game_stub
+from shared.serving.stubs import ServiceStub, game_service, game_stub
 
 
 def test_each_registered_game_module_has_one_service_and_the_stub_has_its_methods() -> None:

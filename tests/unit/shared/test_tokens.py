@@ -7,7 +7,7 @@ from pathlib import Path
 import jwt
 import pytest
 
-from shared.tokens import (
+from shared.serving.tokens import (
     LOBBY,
     Keyring,
     Scope,
@@ -171,7 +171,7 @@ def test_a_kept_token_still_expires(monkeypatch: pytest.MonkeyPatch) -> None:
     claims = signer.verify(token, RACE)
     assert signer.verify(token, RACE) == claims  # kept: the same claims again
     later = claims.expires_at
-    monkeypatch.setattr("shared.tokens.time.time", lambda: float(later))
+    monkeypatch.setattr("shared.serving.tokens.time.time", lambda: float(later))
     with pytest.raises(TokenError, match="expired"):
         signer.verify(token, RACE)
 

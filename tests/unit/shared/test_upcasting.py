@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-from shared.codec import CodecError, MessageCodec, Upcaster
-from shared.decider import PUBLIC, Actor, Outcome, Visibility
-from shared.protogen import compile_protos
-from shared.protorender import render_proto
-from shared.rng import Rng
-from shared.runner import MatchRunner
+from shared.core.codec import CodecError, MessageCodec, Upcaster
+from shared.core.decider import PUBLIC, Actor, Outcome, Visibility
+from shared.core.protorender import render_proto
+from shared.core.rng import Rng
+from shared.core.wire import message, pb
+from shared.matches.runner import MatchRunner
+from shared.serving.protogen import compile_protos
 from shared.store import MemoryEventStore
-from shared.wire import message, pb
 
 
 def _scored_v1() -> type:

@@ -5,8 +5,8 @@ from collections.abc import AsyncGenerator
 
 import pytest
 
+from shared.serving.watch import PollingReader, WatchHub
 from shared.store import MemoryEventStore, NewEvent, StoredEvent
-from shared.watch import PollingReader, WatchHub
 
 Stream = AsyncGenerator[tuple[list[StoredEvent], int], None]
 
@@ -93,7 +93,7 @@ def test_an_idle_feed_yields_empty_batches_and_older_versions_come_from_the_stor
 
 
 def test_a_watcher_behind_the_buffer_reads_the_gap_from_the_store(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("shared.watch.BUFFER", 3)
+    monkeypatch.setattr("shared.serving.watch.BUFFER", 3)
 
     async def run() -> None:
         store = MemoryEventStore()

@@ -17,8 +17,8 @@ from services.trajan.rules.commands import (
 from services.trajan.rules.content_types import Action, Colour
 from services.trajan.rules.events import Event, PointsScored
 from services.trajan.rules.model import Bowl, Origin, Phase, Pile, State, Step, StepKind
-from shared.decider import SYSTEM, Actor
-from shared.rng import Rng
+from shared.core.decider import SYSTEM, Actor
+from shared.core.rng import Rng
 
 C = load_content()
 RULES = TrajanRules(C)

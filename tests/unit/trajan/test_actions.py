@@ -42,7 +42,7 @@ from services.trajan.rules.events import (
     TurnEnded,
 )
 from services.trajan.rules.model import Origin, Pile, Place, ProvinceState, SiteState, State, StepKind
-from shared.decider import Actor, RuleViolation
+from shared.core.decider import Actor, RuleViolation
 
 from .helpers import RULES, C, acting, game, kinds, of_type, points, then, when, with_player
 

@@ -13,8 +13,8 @@ from services.trajan.rules.content_types import Action, Commodity, Demand, Forum
 from services.trajan.rules.model import Phase, Pile, State, Step, StepKind
 from services.workers.bots import Budget, MctsBot
 from services.workers.bots.simple import GreedyBot, RandomBot
-from shared.decider import Actor
-from shared.rng import Rng
+from shared.core.decider import Actor
+from shared.core.rng import Rng
 from tests.support.playout import random_playout
 
 from .helpers import RULES, acting, fold, game, then, with_player

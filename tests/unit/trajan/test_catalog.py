@@ -10,7 +10,7 @@ from services.trajan.catalog import build
 from services.trajan.catalog.messages import TrajanContent
 from services.trajan.content import load_content
 from services.trajan.rules.content_types import Action, TrajanEffect
-from shared.codec import from_proto, to_proto
+from shared.core.codec import from_proto, to_proto
 
 CONTENT = load_content()
 API = build()

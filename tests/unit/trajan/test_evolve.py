@@ -8,8 +8,8 @@ from services.trajan.rules.commands import ChooseBowl
 from services.trajan.rules.ctx import FOLDS
 from services.trajan.rules.events import EVENT_TYPES
 from services.trajan.rules.evolve import APPLY, evolve
-from shared.decider import Actor
-from shared.rng import Rng
+from shared.core.decider import Actor
+from shared.core.rng import Rng
 
 from .helpers import RULES, game
 

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from services.trajan.rules.commands import Command
 from services.trajan.rules.events import Event
 from services.trajan.rules.model import Phase, State, StepKind
-from shared.decider import Actor, RuleViolation
-from shared.rng import Rng
+from shared.core.decider import Actor, RuleViolation
+from shared.core.rng import Rng
 from tests.support.playout import random_playout
 
 from .box import box

@@ -11,8 +11,8 @@ import pytest
 from services.trajan.rules.commands import Command
 from services.trajan.rules.events import EVENT_TYPES, Event, QuarterEnded, RoundEnded, RoundStarted
 from services.trajan.rules.model import Phase, State
-from shared.decider import SPECTATOR, Actor, RuleViolation, VisibilityKind
-from shared.rng import Rng
+from shared.core.decider import SPECTATOR, Actor, RuleViolation, VisibilityKind
+from shared.core.rng import Rng
 
 from .box import box
 from .helpers import RULES, fold

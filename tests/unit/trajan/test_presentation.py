@@ -33,10 +33,10 @@ from services.trajan.rules.events import (
     PointsScored,
 )
 from services.trajan.rules.model import Phase, Reason, State
-from shared.codec import wrap_union
-from shared.decider import SPECTATOR, Actor
-from shared.describe import Describer
-from shared.rng import Rng
+from shared.core.codec import wrap_union
+from shared.core.decider import SPECTATOR, Actor
+from shared.core.describe import Describer
+from shared.core.rng import Rng
 from tests.support.playout import random_playout
 
 NAMES = ("Ada", "greedy bot", "mcts bot", "random bot")

@@ -32,7 +32,7 @@ from services.trajan.rules.events import (
     TurnStarted,
 )
 from services.trajan.rules.model import Payment, Phase, ProvinceState, State
-from shared.decider import SYSTEM, Actor, RuleViolation
+from shared.core.decider import SYSTEM, Actor, RuleViolation
 
 from .helpers import RULES, fold, game, of_type, points, then, when, with_player
 

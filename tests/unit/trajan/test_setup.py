@@ -22,8 +22,8 @@ from services.trajan.rules.events import (
     TrajanStackTopRevealed,
 )
 from services.trajan.rules.model import Phase, Pile, State
-from shared.decider import Actor, RuleViolation
-from shared.rng import Rng
+from shared.core.decider import Actor, RuleViolation
+from shared.core.rng import Rng
 
 from .helpers import OR, RULES, START_MARKERS, B, C, G, P, Y, fold, of_type, setup_events, then, when
 

@@ -36,7 +36,7 @@ from services.trajan.rules.events import (
     TurnStarted,
 )
 from services.trajan.rules.model import Origin, Phase, Place, SiteState, StepKind
-from shared.decider import SYSTEM, Actor, RuleViolation
+from shared.core.decider import SYSTEM, Actor, RuleViolation
 
 from .helpers import (
     OR,

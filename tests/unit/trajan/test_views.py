@@ -12,11 +12,11 @@ from services.trajan.rules.commands import COMMAND_TYPES
 from services.trajan.rules.events import EVENT_TYPES, CommoditiesDrawn, Event
 from services.trajan.rules.model import State
 from services.trajan.rules.view import TrajanView
-from shared.codec import MessageCodec, fields_of
-from shared.decider import SPECTATOR, SYSTEM, Actor, VisibilityKind
-from shared.protogen import compile_protos, render_game_proto
-from shared.rng import Rng
-from shared.wire import comments_of, wire_of
+from shared.core.codec import MessageCodec, fields_of
+from shared.core.decider import SPECTATOR, SYSTEM, Actor, VisibilityKind
+from shared.core.rng import Rng
+from shared.core.wire import comments_of, wire_of
+from shared.serving.protogen import compile_protos, render_game_proto
 from tests.support.playout import random_playout
 
 from .helpers import RULES, fold

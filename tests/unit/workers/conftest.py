@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
 from shared.store import MemoryEventStore
 from tests.integration.workers.race_game import RaceWithSecrets
 from tests.support.json_codec import JsonCodec

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from services.workers.bench import BenchConfig, bot_benchmarks
+from bench.bots import BenchConfig, bot_benchmarks
 
 
 def test_the_bots_bench_plays_only_the_games_it_is_told(monkeypatch: pytest.MonkeyPatch) -> None:

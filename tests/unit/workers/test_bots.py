@@ -13,9 +13,9 @@ import pytest
 from services.workers.bots import LEVELS, Budget, UnknownLevel, bot_rng, make_bot
 from services.workers.bots.base import relative_rewards
 from services.workers.policies import bot_policy
-from shared.decider import Actor
-from shared.rng import Rng
-from shared.simulate import play_game
+from shared.core.decider import Actor
+from shared.core.rng import Rng
+from shared.matches.simulate import play_game
 from tests.integration.workers.race_game import RaceWithSecrets
 from tests.support.race.rules import RaceState
 

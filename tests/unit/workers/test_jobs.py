@@ -6,8 +6,8 @@ from typing import Any
 
 from services.workers.bots import Budget
 from services.workers.jobs import Result, apply_system_step, bot_command_id, expire_turn, play_bot_turn
-from shared.decider import Actor
-from shared.runner import MatchRunner
+from shared.core.decider import Actor
+from shared.matches.runner import MatchRunner
 from shared.store import shard_of
 from tests.support.race.rules import Roll
 from tests.unit.workers.conftest import create, make_runner

@@ -12,8 +12,8 @@ from services.workers.bots import Budget, make_bot, rollout_depth
 from services.workers.bots.base import DEFAULT_ROLLOUT_DEPTH
 from services.workers.bots.heuristics import bot_hooks
 from services.workers.bots.mcts import MctsBot
-from shared.decider import Actor
-from shared.rng import Rng
+from shared.core.decider import Actor
+from shared.core.rng import Rng
 
 
 @dataclass(frozen=True)

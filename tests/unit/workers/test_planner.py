@@ -23,7 +23,7 @@ from services.workers.planner import (
     reply_after,
     seats_back,
 )
-from shared.decider import Actor, Outcome
+from shared.core.decider import Actor, Outcome
 from shared.store import MatchStatus, MemoryEventStore, NewEvent, Progress, StoredEvent, shard_of
 from tests.support.json_codec import JsonCodec
 from tests.support.race.rules import RaceRules, Roll
@@ -142,7 +142,7 @@ def test_a_seat_command_from_an_away_seat_brings_it_back() -> None:
 
 def test_the_runner_s_notices_plan_a_whole_turn_cycle() -> None:
     """The notices a real runner writes are all the planner needs: bot, then system, then bot."""
-    from shared.runner import MatchRunner
+    from shared.matches.runner import MatchRunner
 
     rules: Any = RaceRules()
     store = MemoryEventStore()

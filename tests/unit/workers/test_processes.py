@@ -1,5 +1,5 @@
 """The worker's processes (``services.workers.processes``): their environment (their restarts are
-``shared.supervision``'s, tests/unit/cli/test_run_supervisor.py), the liveness ping, and the hard
+``shared.runtime.supervision``'s, tests/unit/cli/test_run_supervisor.py), the liveness ping, and the hard
 time limit that a solo process enforces itself."""
 
 from __future__ import annotations

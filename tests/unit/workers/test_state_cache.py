@@ -6,7 +6,7 @@ import redis
 
 from services.workers.context import WorkerContext
 from services.workers.settings import WorkerSettings
-from shared.config import Settings
+from shared.runtime.config import Settings
 
 
 def test_the_state_cache_follows_the_environment_and_defaults_to_1024() -> None:

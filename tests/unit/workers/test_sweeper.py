@@ -10,8 +10,8 @@ import pytest
 
 from services.workers.planner import Job, JobKind
 from services.workers.sweeper import MAX_BACKOFF, Sweeper, overdue
-from shared.decider import Actor
-from shared.runner import MatchRunner
+from shared.core.decider import Actor
+from shared.matches.runner import MatchRunner
 from shared.store import EventStore, shard_of
 from tests.support.race.rules import Roll
 from tests.unit.workers.conftest import create

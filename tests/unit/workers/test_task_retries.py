@@ -13,8 +13,8 @@ import redis.exceptions as redis_errors
 
 from services.workers import celery_app, context, jobs
 from services.workers.bots import Budget
-from shared.errors import STORE_UNAVAILABLE
-from shared.runner import MatchRunner
+from shared.matches.runner import MatchRunner
+from shared.serving.errors import STORE_UNAVAILABLE
 from tests.unit.workers.conftest import create
 
 

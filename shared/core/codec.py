@@ -6,7 +6,7 @@ dataclasses and ``T | None``. From that one description this module
 
 * converts to and from plain JSON values (snapshots, exported logs),
 * converts to and from protobuf messages with the same field names (event payloads, views),
-* and describes the fields (:func:`fields_of`) from which ``shared.protorender`` renders the
+* and describes the fields (:func:`fields_of`) from which ``shared.core.protorender`` renders the
   ``.proto`` file that typed clients generate their code from.
 
 So the Python types are the single source of truth and the committed ``.proto`` is checked
@@ -29,8 +29,8 @@ from typing import Any
 
 from google.protobuf.message import DecodeError, Message
 
-from shared.records import builder, plain_record
-from shared.wire import field_number, schema_of
+from shared.core.records import builder, plain_record
+from shared.core.wire import field_number, schema_of
 
 
 class CodecError(ValueError):
@@ -421,7 +421,7 @@ def snake(name: str) -> str:
 
 
 def union_field(message: Message, path: str = "") -> Message:
-    """The set member of a oneof wrapper (``shared.protorender.render_proto``; ``path``: the wrapper's
+    """The set member of a oneof wrapper (``shared.core.protorender.render_proto``; ``path``: the wrapper's
     field in the request, named by the error when no member is set)."""
     which = message.WhichOneof("kind")
     if which is None:

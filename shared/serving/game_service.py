@@ -4,10 +4,10 @@ Each RPC: authenticate (bearer token) -> proto to domain -> runner -> domain to 
 game contributes only its rules and its generated modules; guard clauses run in a fixed
 order (shape, credentials, match exists, seat may act, rate limits, version) before the pure
 decide. Credentials: a token for this game's service whose scope covers the match
-(``shared/tokens.py``, ``actor_for``).
+(``shared/serving/tokens.py``, ``actor_for``).
 The shape of every field is checked here (ids, versions, counts; a command against the game's
 dataclass types by the codec) so a bad request is INVALID_ARGUMENT naming its field, before
-anything is read or written (bounds: ``shared.bounds``, docs/platform.md).
+anything is read or written (bounds: ``shared.serving.bounds``, docs/platform.md).
 """
 
 from __future__ import annotations
@@ -23,19 +23,19 @@ from typing import Any
 import grpc
 from tabula.common.v1 import common_pb2
 
-from shared import bounds
-from shared.archive import ArchiveStorage, archived_lines, archived_runner
-from shared.codec import MessageCodec, to_proto, union_field, wrap_union
-from shared.decider import SPECTATOR, SYSTEM, Actor, Visibility
-from shared.errors import InvalidArgument, PermissionDenied
-from shared.grpc_server import Registration, offload, offload_soon, rpc, stream_rpc
-from shared.protogen import GameModules
-from shared.ratelimit import Limiter
-from shared.runner import MatchRunner
-from shared.seats import SeatInfo, seat_of_actor, seats_of
+from shared.core.codec import MessageCodec, to_proto, union_field, wrap_union
+from shared.core.decider import SPECTATOR, SYSTEM, Actor, Visibility
+from shared.core.seats import SeatInfo, seat_of_actor, seats_of
+from shared.matches.archive import ArchiveStorage, archived_lines, archived_runner
+from shared.matches.runner import MatchRunner
+from shared.serving import bounds
+from shared.serving.errors import InvalidArgument, PermissionDenied
+from shared.serving.grpc_server import Registration, offload, offload_soon, rpc, stream_rpc
+from shared.serving.protogen import GameModules
+from shared.serving.ratelimit import Limiter
+from shared.serving.tokens import Claims, Scope, TokenError, TokenSigner, game_audience
+from shared.serving.watch import WatchHub, reader_for
 from shared.store import StoredEvent
-from shared.tokens import Claims, Scope, TokenError, TokenSigner, game_audience
-from shared.watch import WatchHub, reader_for
 
 MAX_SEATS = 64  # far above any game's; the rules' make_config names the game's own range
 MAX_NAME = 64  # a player id or a bot level in CreateMatch
@@ -106,15 +106,15 @@ class GameServicer:
 
     ``content`` builds the game's typed content (its manifest's ``ContentHook.build``) for
     ``GetContent``; it is built once, on the first call. None: the game describes no components.
-    ``archive``: where finished matches go when they leave Redis (``shared.archiver``); ``Replay``
+    ``archive``: where finished matches go when they leave Redis (``shared.matches.archiver``); ``Replay``
     and ``ExportLog`` of a match no longer in Redis read its log there (a few are kept in memory).
     Tokens must be for this game's service (audience ``game:<name>``). ``limiter``: the rate
     limits on commands, watches and reads (GetView, Replay, ExportLog) and the watch quota per
     token (None: none, for tests of other things); service tokens are never limited. ``hub``: where
-    ``WatchMatch`` streams read (default: a hub over the runner's store, ``shared.watch.reader_for``).
+    ``WatchMatch`` streams read (default: a hub over the runner's store, ``shared.serving.watch.reader_for``).
 
     ``SubmitCommand``, ``GetView`` and ``WatchMatch`` are coroutines on the serving loop; every other
-    RPC is synchronous code run on the server's thread pool (``shared.grpc_server``).
+    RPC is synchronous code run on the server's thread pool (``shared.serving.grpc_server``).
     """
 
     def __init__(

@@ -2,16 +2,16 @@
 
 A finished match's keys (events, meta, command ids, snapshot) are most of what Redis holds for
 it, forever, unless it is archived. :func:`archive_match` moves one match: it exports the log
-(``shared.archive``), re-folds it with the game's pure rules (every event decodes, versions are
+(``shared.matches.archive``), re-folds it with the game's pure rules (every event decodes, versions are
 dense, the fold ends with an outcome, the count is the meta's version), stores it gzipped in the
-:class:`~shared.archive.ArchiveStorage`, reads it back and compares, and only then deletes the
+:class:`~shared.matches.archive.ArchiveStorage`, reads it back and compares, and only then deletes the
 match from Redis in one script that refuses if the match moved meanwhile. Any failure keeps the
 match in Redis and is logged; the next pass tries again.
 
 :class:`Archiver` runs that over the shards' finished-match index (kept by the append script,
 score = the finishing notice's id in ms), for matches finished at least ``after_s`` seconds ago
 and whose finishing notice every outbox group has acknowledged (its id is below the lowest id
-any group still needs: ``shared.outbox.lowest_needed``), so the lobby has rated it and the
+any group still needs: ``shared.store.outbox.lowest_needed``), so the lobby has rated it and the
 reactor is done with it before its meta goes. At most ``batch`` matches per call: the reactor
 calls it between reads and must not stall its clocks.
 """
@@ -27,12 +27,12 @@ from typing import Any, Protocol
 
 from prometheus_client import Counter
 
-from shared.archive import ArchiveStorage, archive_name, export_lines, pack, verify_lines
-from shared.decider import Rules
-from shared.observability import log_fields
-from shared.outbox import lowest_needed
-from shared.runner import EventCodec, MatchNotFound
+from shared.core.decider import Rules
+from shared.matches.archive import ArchiveStorage, archive_name, export_lines, pack, verify_lines
+from shared.matches.runner import EventCodec, MatchNotFound
+from shared.runtime.observability import log_fields
 from shared.store import EventStore, MatchStatus
+from shared.store.outbox import lowest_needed
 
 log = logging.getLogger(__name__)
 ARCHIVED = Counter("tabula_archived_total", "Finished matches moved to the archive, by result", ["result"])

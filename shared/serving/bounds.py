@@ -4,7 +4,7 @@ Every string, bytes, repeated and map field of every request is bounded, so no r
 service store, log or echo something unbounded; and every enum must hold a number its ``.proto``
 defines (proto3 lets unknown numbers through). This is the floor under every RPC: the services
 then check their own fields more tightly (ids, names, versions; docs/platform.md lists them all).
-Each refusal is an :class:`~shared.errors.InvalidArgument` naming the field's path.
+Each refusal is an :class:`~shared.serving.errors.InvalidArgument` naming the field's path.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 
-from shared.errors import InvalidArgument, clip
+from shared.serving.errors import InvalidArgument, clip
 
 MAX_TEXT = 256  # characters of any string (or bytes) field without a tighter bound
 MAX_ITEMS = 64  # entries of any repeated or map field without a tighter bound

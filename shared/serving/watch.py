@@ -23,7 +23,7 @@ from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from shared.grpc_server import Limits
+from shared.serving.grpc_server import Limits
 from shared.store import EventStore, StoredEvent, shard_of
 from shared.store.redis_store import RedisEventStore
 

@@ -1,11 +1,11 @@
 """The decider protocol that every game's pure rules implement (ARCHITECTURE, rule 2).
 
 A game's ``rules`` package is pure: no I/O, no clock, no ``random``. It sees the world
-only through the arguments below. Randomness comes in as an :class:`shared.rng.Rng`
+only through the arguments below. Randomness comes in as an :class:`shared.core.rng.Rng`
 derived from the match seed and the version being decided, and every outcome it
 produces is written into an event, so a replay never draws a number.
 
-Types a game defines (all frozen dataclasses, see ``shared.codec`` for what fields
+Types a game defines (all frozen dataclasses, see ``shared.core.codec`` for what fields
 may hold): ``Config``, ``State``, one dataclass per command and per event, ``View``.
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from shared.records import record
-from shared.rng import Rng
+from shared.core.records import record
+from shared.core.rng import Rng
 
 
 class ActorKind(enum.IntEnum):
@@ -118,7 +118,7 @@ ViewT = TypeVar("ViewT", covariant=True)
 class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
     """The pure rules of one game. Implementations hold their content, nothing else.
 
-    Commands and events are ``@message(tag=N)`` classes (``shared.wire``): N is the member's
+    Commands and events are ``@message(tag=N)`` classes (``shared.core.wire``): N is the member's
     stable number in the game's ``Command`` / ``Event`` oneof. Every member below is required
     (checked when the registry loads a game, :func:`missing_members`); nothing is optional and
     looked up by name.
@@ -137,7 +137,7 @@ class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
     reserved_command_tags: tuple[int | str, ...]
     reserved_event_tags: tuple[int | str, ...]
     # (event type name, stored schema version) -> the step lifting that payload to the next
-    # ``@message(schema=N)`` (``shared.codec.Upcaster``; docs/platform.md). Empty for a new game.
+    # ``@message(schema=N)`` (``shared.core.codec.Upcaster``; docs/platform.md). Empty for a new game.
     upcasters: Mapping[tuple[str, int], Any]
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> ConfigT:

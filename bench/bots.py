@@ -4,7 +4,7 @@ Each game is played as :func:`bench_game` sets it up: the seats its manifest nam
 ``bench_seats``, else the most its rules allow, and the default options of its manifest
 (the same setup the bench always used, so the numbers stay comparable). The ``mcts`` seat
 rotates over the seats (seat bias cancels out); games run in parallel processes (the rules are
-pure, so a fork is safe) through the one playout driver, ``shared.simulate.play_game``, which
+pure, so a fork is safe) through the one playout driver, ``shared.matches.simulate.play_game``, which
 also times the moves. The per-move budget is small so the bench stays short (30 iterations; the
 time cap, 2 s, is the move-time goal and only a safety net); it is recorded with the results.
 Override with TABULA_BENCH_BOT_GAMES, TABULA_BENCH_MCTS_SECONDS and TABULA_BENCH_MCTS_ITERATIONS;
@@ -18,12 +18,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.report import Result
 from services.games import game_names, load_rules, manifest
 from services.workers.bots import Budget, rollout_depth
 from services.workers.policies import bot_policy
-from shared.bench import Result
-from shared.config import available_cpus
-from shared.simulate import play_game
+from shared.matches.simulate import play_game
+from shared.runtime.config import available_cpus
 
 GOALS = {"greedy": 0.40, "random": 0.80}
 MAX_MOVE_SECONDS = 2.0

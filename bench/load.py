@@ -8,7 +8,7 @@ address and stands for many players. On the default game with its bench seats it
 1. **SubmitCommand against an echo**: the same number of clients (coroutines of one ``grpc.aio``
    process, a channel each) call ``SubmitCommand`` as fast as they can, each in its own match,
    for ``seconds``; then as many call ``grpc.health.v1.Health/Check`` of the same rule service (a
-   trivial unary method served by the same helper, ``shared.grpc_server.start_server``). The
+   trivial unary method served by the same helper, ``shared.serving.grpc_server.start_server``). The
    commands are a random match scripted beforehand in memory with the same seed (:func:`script`),
    so the server decides them exactly as it did there; the system steps are sent under the
    worker's command id, so whichever of the bench and the worker sends one first, the other's is a
@@ -28,7 +28,7 @@ address and stands for many players. On the default game with its bench seats it
    as ``tabula verify`` or a service just started has): events per second, and the shares of the
    time spent reading from Redis, decoding and evolving.
 
-Redis memory per finished match is the memory suite's (``shared.memory_bench``): ``tabula bench``
+Redis memory per finished match is the memory suite's (``bench.memory``): ``tabula bench``
 adds it to this suite's results. Every wait and call here is bounded.
 """
 
@@ -59,17 +59,17 @@ import grpc
 import redis
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from bench.report import Result
 from services.games import LoadedGame
-from shared.bench import Result
-from shared.codec import wrap_union
-from shared.rng import Rng
-from shared.runner import MatchRunner
+from shared.core.codec import wrap_union
+from shared.core.rng import Rng
+from shared.matches.runner import MatchRunner
+from shared.serving.tokens import SECRET_VAR, TokenSigner
 from shared.store import StoredEvent
 from shared.store.memory import MemoryEventStore
 from shared.store.redis_store import RedisEventStore
-from shared.tokens import SECRET_VAR, TokenSigner
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 UP = "all services up"
 SEED = 7  # the scripted match of the SubmitCommand and stream phases
 CALL_S = 30.0  # the deadline of one call (a frozen server fails the bench instead of hanging it)
@@ -125,8 +125,8 @@ def stack_env(secret: str, base: Mapping[str, str]) -> dict[str, str]:
     """``base`` for ``tabula run``: its own secret, a free port per service, no limits or quota,
     no ``REDIS_URL`` (it embeds its Redis), no metrics port."""
     from services.cli.run import processes
-    from shared.ratelimit import QUOTAS, RATES
-    from shared.redis_server import free_port
+    from shared.runtime.redis_server import free_port
+    from shared.serving.ratelimit import QUOTAS, RATES
 
     env = {k: v for k, v in base.items() if k not in ("REDIS_URL", "TABULA_METRICS_PORT")}
     env[SECRET_VAR] = secret
@@ -681,7 +681,7 @@ def cold_fold(redis_url: str, name: str, seats: int, matches: int) -> list[Resul
 def play_for_fold(database: str, name: str, seats: int, matches: int) -> list[str]:
     """``matches`` random finished matches in the (emptied) Redis database; their ids."""
     from services.games import load_game
-    from shared.simulate import play_match
+    from shared.matches.simulate import play_match
 
     game = load_game(name)
     with redis.Redis.from_url(database) as client:
@@ -732,8 +732,8 @@ def fold_from_nothing(database: str, name: str, match_ids: Sequence[str]) -> lis
 
 def load_benchmarks(profile: Profile, folder: Path) -> list[Result]:
     """Every phase on one ``tabula run`` stack started in ``folder`` (the default game)."""
+    from bench.bots import bench_seats
     from services.games import default_game, load_game
-    from services.workers.bench import bench_seats
 
     name = default_game()
     game, seats = load_game(name), bench_seats(name)

@@ -37,7 +37,7 @@ import redis.exceptions
 from redis._parsers.base import BaseParser
 
 Script = Callable[..., Awaitable[Any]]  # called as script(keys=[...], args=[...])
-TIMEOUT_S = 30.0  # as the services' redis.asyncio clients' socket_timeout (shared.config)
+TIMEOUT_S = 30.0  # as the services' redis.asyncio clients' socket_timeout (shared.runtime.config)
 # an error reply's text -> the exception redis-py raises for it (redis-py's own table, pinned version)
 _error_of: Callable[[str], Exception] = BaseParser.parse_error
 

@@ -22,10 +22,11 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
-from shared.codec import CodecError, from_plain, to_plain
-from shared.config import STATE_CACHE
-from shared.decider import SYSTEM, Actor, Rules, RuleViolation
-from shared.rng import Rng
+from shared.core.codec import CodecError, from_plain, to_plain
+from shared.core.decider import SYSTEM, Actor, Rules, RuleViolation
+from shared.core.rng import Rng
+from shared.core.wire import schema_of
+from shared.runtime.config import STATE_CACHE
 from shared.store import (
     AppendResult,
     EventStore,
@@ -36,7 +37,6 @@ from shared.store import (
     StoredEvent,
     VersionConflict,
 )
-from shared.wire import schema_of
 
 S = TypeVar("S")
 # Runs a blocking call off the event loop and awaits it: ``asyncio.to_thread``, or a server's own pool.

@@ -15,7 +15,7 @@ scope         audience            allows
 A token for another audience, or one whose scope does not cover the call, is a genuine token that
 is not allowed here: :class:`TokenRefused` (PERMISSION_DENIED); a forged, malformed or expired one
 is a :class:`TokenError` (UNAUTHENTICATED). Each service checks the scope itself
-(``shared/game_service.py``, ``services/lobby``).
+(``shared/serving/game_service.py``, ``services/lobby``).
 
 Keys have ids (the JWT header's ``kid``) so the secret can be rotated without logging anyone out:
 tokens are signed with the current secret (``TABULA_SECRET``) and verified with it or any previous

@@ -2,7 +2,7 @@
 
 Stored events are forever, so protobuf numbers are never derived from positions: every type in a
 ``.proto`` is a ``@message`` whose fields carry ``pb(n)`` and whose oneof members carry
-``tag=N`` (``shared.wire``); rendering refuses anything else. A class docstring and a field's
+``tag=N`` (``shared.core.wire``); rendering refuses anything else. A class docstring and a field's
 trailing comment become comments in the ``.proto``.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 
-from shared.codec import CodecError, FieldSpec, fields_of, snake
-from shared.wire import comments_of, wire_of
+from shared.core.codec import CodecError, FieldSpec, fields_of, snake
+from shared.core.wire import comments_of, wire_of
 
 
 def _collect(roots: Iterable[type]) -> tuple[list[type], list[type[enum.IntEnum]]]:

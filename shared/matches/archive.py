@@ -9,7 +9,7 @@ state hash and every inconsistency found.
 **The archive.** Finished matches leave Redis as gzipped logs (``matches/<id>.jsonl.gz``) in an
 :class:`ArchiveStorage`: a local folder (:class:`LocalArchive`, ``TABULA_ARCHIVE_DIR``) or any
 store with ``put`` and ``get`` (an S3-like bucket: ``TABULA_ARCHIVE_STORAGE=module:factory``).
-``shared.archiver`` moves them there; :func:`archived_runner` replays one as if it were live.
+``shared.matches.archiver`` moves them there; :func:`archived_runner` replays one as if it were live.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any, Protocol
 
-from shared.codec import to_plain
-from shared.decider import Rules
-from shared.runner import EventCodec, MatchNotFound, MatchRunner
+from shared.core.codec import to_plain
+from shared.core.decider import Rules
+from shared.matches.runner import EventCodec, MatchNotFound, MatchRunner
 from shared.store import EventStore, MemoryEventStore, NewEvent, StoredEvent
 
 FORMAT = "tabula-log"

@@ -1,4 +1,4 @@
-"""Settings from the environment, and the one place that builds Redis clients."""
+"""Settings from the environment (the Redis clients they describe are built by ``shared.store.clients``)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,6 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
-from urllib.parse import urlparse
-
-if TYPE_CHECKING:  # redis is imported by the functions that make clients: `tabula --help` needs none
-    from shared.store.redis_store import AsyncRedisClient, RedisClient
 
 # The platform's own processes. A game's rule service takes its default port from its manifest
 # (``services.games.game_port``): shared never learns which games exist.
@@ -67,52 +62,3 @@ def port_for(service: str, env: Mapping[str, str] | None = None, default: int | 
     e = env if env is not None else os.environ
     fallback = default if default is not None else PORTS[service]
     return int(e.get(f"TABULA_{service.upper()}_PORT", fallback))
-
-
-def redis_client(settings: Settings, max_connections: int | None = None) -> RedisClient:
-    """Bytes in, bytes out (payloads are protobuf). Cluster mode follows TABULA_REDIS_CLUSTER.
-
-    ``max_connections``: the pool's size (per node on a cluster), for a server sized from its caps
-    (``shared.grpc_server.Limits.redis_connections``); a caller past it waits for a connection
-    instead of failing. None: redis-py's default pool, unbounded in practice.
-    """
-    import redis
-    import redis.cluster
-
-    if settings.redis_cluster:
-        url = urlparse(settings.redis_url)
-        node = redis.cluster.ClusterNode(url.hostname or "127.0.0.1", url.port or 6379)  # type: ignore[no-untyped-call]
-        if max_connections is None:
-            return redis.cluster.RedisCluster(startup_nodes=[node], socket_timeout=30)
-        return redis.cluster.RedisCluster(
-            startup_nodes=[node], socket_timeout=30, max_connections=max_connections
-        )
-    if max_connections is None:
-        return redis.Redis.from_url(settings.redis_url, socket_timeout=30, health_check_interval=30)
-    pool = redis.BlockingConnectionPool.from_url(
-        settings.redis_url,
-        max_connections=max_connections,
-        timeout=20,
-        socket_timeout=30,
-        health_check_interval=30,
-    )
-    return redis.Redis(connection_pool=pool)
-
-
-def async_redis_client(settings: Settings, max_connections: int) -> AsyncRedisClient:
-    """A ``redis.asyncio`` client of at most ``max_connections`` (per node on a cluster), for the
-    watch hub's readers (``shared.watch``); bytes in, bytes out."""
-    import redis.asyncio
-    import redis.asyncio.cluster
-
-    from shared.cluster_client import AsyncCluster
-
-    if settings.redis_cluster:
-        url = urlparse(settings.redis_url)
-        node = redis.asyncio.cluster.ClusterNode(url.hostname or "127.0.0.1", url.port or 6379)
-        # many coroutines at once: initialized once, at most max_connections commands at a time
-        return AsyncCluster(startup_nodes=[node], socket_timeout=30, max_connections=max_connections)
-    pool = redis.asyncio.BlockingConnectionPool.from_url(
-        settings.redis_url, max_connections=max_connections, timeout=20, socket_timeout=30
-    )
-    return redis.asyncio.Redis(connection_pool=pool)

@@ -31,8 +31,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from shared.errors import ResourceExhausted
-from shared.resp import script_on
+from shared.serving.errors import ResourceExhausted
+from shared.store.resp import script_on
 
 T = TypeVar("T")
 PREFIX = "tabula:limit"

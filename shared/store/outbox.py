@@ -44,7 +44,7 @@ import redis
 import redis.cluster
 from prometheus_client import Counter
 
-from shared.observability import log_fields
+from shared.runtime.observability import log_fields
 from shared.store import OutboxNotice
 from shared.store.redis_store import RedisEventStore, notice_from_entry
 

@@ -31,9 +31,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from shared.decider import Actor, Outcome, Rules, RuleViolation
-from shared.rng import Rng
-from shared.runner import MatchRunner
+from shared.core.decider import Actor, Outcome, Rules, RuleViolation
+from shared.core.rng import Rng
+from shared.matches.runner import MatchRunner
 
 # (state, actor, legal commands, rng) -> the chosen command
 Policy = Callable[[Any, Actor, Sequence[Any], Rng], Any]

@@ -8,7 +8,7 @@ same slots, no frozen ``__setattr__``), copies every slot and sets the changed o
 assignment, then gives it the record's class. :func:`builder` does the same for a new record from
 its field values in order (every stored event read and decoded is built so). :func:`initializer` is
 an ``__init__`` with the dataclass's own parameters and defaults that sets each slot through its
-descriptor; ``shared.wire.message`` and :func:`record` give it to their classes, so commands, events
+descriptor; ``shared.core.wire.message`` and :func:`record` give it to their classes, so commands, events
 and states built by rules code are cheaper too."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def builder(cls: type[R]) -> Callable[..., R]:
 def record(cls: type[R]) -> type[R]:
     """``@dataclass(frozen=True, slots=True)`` with an :func:`initializer` ``__init__``: for records
     the rules build by the thousand that are not messages (a message gets the same from
-    ``shared.wire.message``)."""
+    ``shared.core.wire.message``)."""
     out: Any = dataclass(frozen=True, slots=True)(cls)
     if plain_record(out):
         out.__init__ = initializer(out)

@@ -25,12 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.archive import LocalArchive
-from shared.archiver import Archiver
-from shared.outbox import FollowerSettings, OutboxFollower, trim_outbox
-from shared.runner import MatchRunner
-from shared.simulate import play_match
+from shared.matches.archive import LocalArchive
+from shared.matches.archiver import Archiver
+from shared.matches.runner import MatchRunner
+from shared.matches.simulate import play_match
 from shared.store import OutboxNotice
+from shared.store.outbox import FollowerSettings, OutboxFollower, trim_outbox
 from shared.store.redis_store import RedisEventStore
 
 GROUPS = ("reactor", "lobby-projections", "lobby-notices")

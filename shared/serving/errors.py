@@ -21,11 +21,11 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from shared.codec import CodecError
-from shared.decider import RuleViolation
-from shared.runner import MatchExists, MatchNotFound
+from shared.core.codec import CodecError
+from shared.core.decider import RuleViolation
+from shared.matches.runner import MatchExists, MatchNotFound
+from shared.serving.tokens import TokenError, TokenRefused
 from shared.store import StoreError, VersionConflict
-from shared.tokens import TokenError, TokenRefused
 
 MAX_MESSAGE = 512  # characters of a status message
 MAX_DETAIL = 160  # characters of a metadata value, a field path or a violation description
@@ -82,7 +82,7 @@ class Unavailable(Exception):
 
 
 class ResourceExhausted(Exception):
-    """A rate limit or quota reached (``shared/ratelimit.py``): ``limit`` names it (ErrorInfo
+    """A rate limit or quota reached (``shared/serving/ratelimit.py``): ``limit`` names it (ErrorInfo
     metadata), ``retry_after_s`` is the RetryInfo delay; ``reason`` is ``rate_limited`` or
     ``quota_exceeded``."""
 

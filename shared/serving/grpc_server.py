@@ -3,7 +3,7 @@
 Every server of a process runs on one event loop, in a thread of its own (:func:`serving_loop`), so
 callers keep a plain synchronous API (:func:`start_server`, :meth:`RunningServer.stop`). Servicers
 stay thin: each unary RPC method is wrapped by :func:`rpc`, which records metrics and turns domain
-errors into ``google.rpc.Status`` (see ``shared.errors``); streams by :func:`stream_rpc`.
+errors into ``google.rpc.Status`` (see ``shared.serving.errors``); streams by :func:`stream_rpc`.
 
 **What runs where.** A unary method written as plain synchronous code runs on the server's
 bounded thread pool (``TABULA_RPC_WORKERS`` threads), never on the loop; one written as ``async def``
@@ -23,7 +23,7 @@ instance at its limit refuses the next caller instead of freezing everyone.
 Requests arrive as raw bytes (the method handlers are built here with no deserializer): grpc
 would log a traceback for every undecodable request and answer INTERNAL, so the bytes are parsed
 in the handler instead, where a failure is INVALID_ARGUMENT like any other bad input
-(``shared.bounds``). A client's mistake is never logged with a traceback; it is counted by
+(``shared.serving.bounds``). A client's mistake is never logged with a traceback; it is counted by
 reason (``tabula_rpc_errors_total``).
 """
 
@@ -53,9 +53,9 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
-from shared.bounds import check_request, parse
-from shared.errors import ResourceExhausted, map_error, to_status
-from shared.observability import RPC_ERRORS, RPC_SECONDS, RPCS, log_fields
+from shared.runtime.observability import RPC_ERRORS, RPC_SECONDS, RPCS, log_fields
+from shared.serving.bounds import check_request, parse
+from shared.serving.errors import ResourceExhausted, map_error, to_status
 
 log = logging.getLogger("tabula.grpc")
 MAX_MESSAGE = 8 * 1024 * 1024

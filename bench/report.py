@@ -13,7 +13,7 @@ from typing import Any
 
 import redis
 
-from shared.simulate import play_game
+from shared.matches.simulate import play_game
 from shared.store import MatchStatus, NewEvent, Progress
 from shared.store.redis_store import RedisEventStore
 

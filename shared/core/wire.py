@@ -18,7 +18,7 @@ is written next to the field and never derived from its position::
 * ``reserved``: numbers and names of removed fields, never to be used again (``buf breaking``
   wants both: the number for stored bytes, the name for JSON),
 * ``schema``: the payload's schema version, raised when a field's *meaning* changes; stored
-  events of an older version are upcast on read (``shared.codec`` ``Upcaster``).
+  events of an older version are upcast on read (``shared.core.codec`` ``Upcaster``).
 
 This module is pure (no protobuf import) so rules packages may use it.
 """
@@ -35,7 +35,7 @@ import tokenize
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, dataclass_transform, overload
 
-from shared.records import record
+from shared.core.records import record
 
 T = TypeVar("T")
 _MISSING: Any = dataclasses.MISSING
@@ -83,7 +83,7 @@ def message(
     """A frozen, slotted dataclass whose fields all carry ``pb(n)`` numbers (checked here)."""
 
     def wrap(klass: type[T]) -> type[T]:
-        out: Any = record(klass)  # frozen, slotted, with a fast __init__ (shared.records)
+        out: Any = record(klass)  # frozen, slotted, with a fast __init__ (shared.core.records)
         numbers: dict[int, str] = {}
         for f in dataclasses.fields(out):
             number = f.metadata.get(NUMBER)

@@ -24,7 +24,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from shared.bench import Result
+    from bench.report import Result
 
 PER_QUIET_MATCH = 10
 CHANNELS = 16
@@ -120,17 +120,17 @@ async def _client(plan: dict[str, Any]) -> dict[str, Any]:
 
 
 def watch_benchmarks() -> list[Result]:
+    from bench.bots import bench_seats
+    from bench.report import Result
     from services.games import default_game, load_game
-    from services.workers.bench import bench_seats
-    from shared.bench import Result
-    from shared.game_service import GameServicer
-    from shared.grpc_server import Limits, start_server
-    from shared.redis_server import private_redis
-    from shared.rng import Rng
-    from shared.runner import MatchRunner
+    from shared.core.rng import Rng
+    from shared.matches.runner import MatchRunner
+    from shared.runtime.redis_server import private_redis
+    from shared.serving.game_service import GameServicer
+    from shared.serving.grpc_server import Limits, start_server
+    from shared.serving.tokens import TokenSigner
+    from shared.serving.watch import WatchHub, watch_connections
     from shared.store.redis_store import RedisEventStore
-    from shared.tokens import TokenSigner
-    from shared.watch import WatchHub, watch_connections
 
     streams = int(os.environ.get("TABULA_BENCH_WATCH_STREAMS", "10000"))
     busy = int(os.environ.get("TABULA_BENCH_WATCH_BUSY", "1000"))
@@ -161,7 +161,7 @@ def watch_benchmarks() -> list[Result]:
             "versions": {m: store.version(m) for m in ["busy", *quiet]},
         }
         client = subprocess.Popen(
-            [sys.executable, "-m", "services.cli.watch_bench"],
+            [sys.executable, "-m", "bench.watch"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

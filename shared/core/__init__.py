@@ -1,0 +1,2 @@
+"""The pure core: the decider protocol, deterministic randomness, records, wire numbers, the codec,
+content loading, reason codes and game manifests. No Redis, gRPC, Celery or clock."""

@@ -1,0 +1,2 @@
+"""Process runtime: settings from the environment, logs and metrics, supervision of child processes
+and private Redis servers."""
