@@ -44,10 +44,10 @@ proto-update: install
 run: proto
 	$(PY) -m services.cli run
 
-# Two pytest-xdist workers (the machine and CI have 2 cores): 8 to 13 min for the whole suite (2026-12-01,
-# by machine) instead of ~20 serially. `make test PYTEST_JOBS=` runs it in one process. loadgroup would run
-# the tests of a module marked `xdist_group` on one worker, but pytest-xdist 3.8 on pytest 9.2 ignores the
-# mark (pytest-xdist#1386), so no test may rely on another's having run in its worker.
+# Two pytest-xdist workers (the machine and CI have 2 cores) take about half the time of one;
+# `make test PYTEST_JOBS=` runs the suite in one process. loadgroup would run the tests of a module
+# marked `xdist_group` on one worker, but pytest-xdist 3.8 on pytest 9.2 ignores the mark
+# (pytest-xdist#1386), so no test may rely on another's having run in its worker.
 PYTEST_JOBS ?= -n 2 --dist loadgroup
 
 test: proto $(TEST_STAMP) browser node

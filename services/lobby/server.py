@@ -45,8 +45,7 @@ BACKGROUND_THREADS = 3  # start_background's matcher, projector and notices: a R
 # a busy outbox comes in bigger pages (fewer reads, acknowledgements and notice writes per command).
 # Under load a "your turn" notice is written at most LINGER later (an idle projector reads at once);
 # a finished match's ratings and history, which nobody waits for to the second, at most
-# RATINGS_LINGER later. With 32 clients sending commands, 100 and 500 ms against 20 and 20 took the
-# lobby's CPU per command from 0.22-0.27 to 0.11-0.13 ms (bench/README.md, "Seventh pass").
+# RATINGS_LINGER later. Longer lingers halve the lobby's CPU per command under load (bench/README.md).
 LINGER_VAR, DEFAULT_LINGER_MS = "TABULA_LOBBY_LINGER_MS", 100
 RATINGS_LINGER_VAR, DEFAULT_RATINGS_LINGER_MS = "TABULA_LOBBY_RATINGS_LINGER_MS", 500
 

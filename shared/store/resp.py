@@ -1,9 +1,9 @@
 """Scripts on the hot path over one pipelined connection per Redis server and event loop.
 
 A rule service's ``SubmitCommand`` runs Lua scripts on the serving loop: the rate limits' bucket and
-the append. Through ``redis.asyncio`` each costs about 0.1-0.2 ms of Python besides the round trip
-(a connection taken from the pool and given back, the command packed in Python, the reply read
-through its parser's coroutines), as much as the rest of the handler. Here every script call of one
+the append. Through ``redis.asyncio`` each costs, besides the round trip, about as much Python as the
+rest of the handler (a connection taken from the pool and given back, the command packed in Python,
+the reply read through its parser's coroutines). Here every script call of one
 event loop goes over one TCP connection instead (:class:`PipelinedConnection`):
 
 * the command is packed by hiredis (C) and queued; the commands asked in one turn of the loop are
