@@ -5,7 +5,6 @@ from __future__ import annotations
 from services.lorenzo.rules.content_types import (
     AbilityKind,
     ActionKind,
-    Card,
     CardType,
     Content,
     ExcommunicationTile,
@@ -112,10 +111,6 @@ def reduce_gain(c: Content, p: PlayerState, goods: Goods) -> Goods:
     return goods.floor0()
 
 
-def card_count(p: PlayerState, card_type: CardType) -> int:
-    return len(p.cards_of(card_type))
-
-
 def meets_requirement(c: Content, p: PlayerState, leader: Leader) -> bool:
     req = leader.requirement
     counts = (len(p.territories), len(p.buildings), len(p.characters), len(p.ventures))
@@ -133,11 +128,6 @@ def faith_required(c: Content, s: State) -> int:
 def faith_victory(c: Content, faith: int) -> int:
     table = c.board.faith_victory
     return table[min(faith, len(table) - 1)]
-
-
-def card_of(c: Content, s: State, space: int) -> Card | None:
-    cid = s.towers[space - 1] if 1 <= space <= len(s.towers) else 0
-    return c.card[cid] if cid else None
 
 
 class SeatCache:

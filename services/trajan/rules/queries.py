@@ -51,10 +51,3 @@ def senate_votes(c: Content, p: PlayerState) -> int:
     """The senate space's value plus the senate tiles on the mat (seed (p9-10) 平衡元老院势力)."""
     tiles = sum(c.forum_tile[t].votes for t in p.forum_tiles if c.forum_tile[t].kind is ForumKind.SENATE)
     return c.board.senate_track[p.senate] + tiles
-
-
-def tokens_out(s: State, seat: int) -> int:
-    """Figures of a seat on the board: on construction sites and in provinces."""
-    on_sites = sum(x.workers.count(seat) for x in s.sites)
-    in_provinces = sum(x.legionnaires.count(seat) for x in s.provinces)
-    return on_sites + in_provinces
