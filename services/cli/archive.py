@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from services.cli.logs import REDIS_URL_HELP, _store
 from services.cli.main import app
+from services.cli.stack import REDIS_URL_HELP, event_store
 
 if TYPE_CHECKING:
     from shared.matches.archive import ArchiveStorage
@@ -60,7 +60,7 @@ def archive(
         typer.echo("no archive: pass --dir or set TABULA_ARCHIVE_DIR", err=True)
         raise typer.Exit(1)
     failed = 0
-    with _store(redis_url) as store:
+    with event_store(redis_url) as store:
         if match_ids:
             for match_id in match_ids:
                 try:

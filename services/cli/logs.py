@@ -9,8 +9,7 @@ A match archived out of Redis (``tabula archive``) is exported from the archive 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,39 +17,10 @@ from typing import TYPE_CHECKING
 import typer
 
 from services.cli.main import app
-from services.cli.stack import NoStack, redis_target
+from services.cli.stack import REDIS_URL_HELP, event_store
 
 if TYPE_CHECKING:
     from shared.matches.archive import Verification
-    from shared.store.redis_store import RedisEventStore
-
-REDIS_URL_HELP = "the Redis to use (default: REDIS_URL, else the stack `tabula run` recorded)"
-
-
-@contextmanager
-def _store(redis_url: str) -> Iterator[RedisEventStore]:
-    """The event store of the running stack; a missing stack or an unreachable Redis is one clear line."""
-    import redis
-
-    from shared.matches.runner import MatchNotFound
-    from shared.runtime.config import Settings
-    from shared.store.clients import redis_client
-    from shared.store.redis_store import RedisEventStore
-
-    try:
-        target = redis_target(redis_url)
-    except NoStack as err:
-        typer.echo(str(err), err=True)
-        raise typer.Exit(1) from err
-    settings = Settings.from_env({"REDIS_URL": target.url, "TABULA_REDIS_CLUSTER": str(int(target.cluster))})
-    try:
-        yield RedisEventStore(redis_client(settings), shards=target.shards)
-    except redis.ConnectionError as err:
-        typer.echo(f"cannot reach Redis at {target.url}: {err}", err=True)
-        raise typer.Exit(1) from err
-    except MatchNotFound as err:
-        typer.echo(f"{err} in the store at {target.url}", err=True)
-        raise typer.Exit(1) from err
 
 
 @app.command(name="export")
@@ -64,7 +34,7 @@ def export_command(
     from services.games import load_game
     from shared.matches.archive import export_lines
 
-    with _store(redis_url) as store:
+    with event_store(redis_url) as store:
         game = store.get_meta(match_id).get("game", "")
         archived = None if game else archived_lines(match_id)
         codec = load_game(game).codec if game else None
@@ -82,7 +52,7 @@ def import_command(
     """Append a JSON-lines log to the store."""
     from shared.matches.archive import import_lines
 
-    with _store(redis_url) as store:
+    with event_store(redis_url) as store:
         target = import_lines(store, log.read_text().splitlines(), match_id or None)
     typer.echo(f"imported {log} as match {target}")
 
@@ -106,7 +76,7 @@ def _match_lines(match_id: str, redis_url: str) -> list[str]:
     from services.games import load_game
     from shared.matches.archive import export_lines
 
-    with _store(redis_url) as store:
+    with event_store(redis_url) as store:
         game = store.get_meta(match_id).get("game", "")
         if game:
             return list(export_lines(store, match_id, load_game(game).codec))

@@ -19,9 +19,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from shared.store.redis_store import RedisEventStore
 
 STACK_FILE = "stack.json"
 STATE_DIR = "TABULA_STATE_DIR"
@@ -172,3 +177,33 @@ def service_address(
     if name not in stack.services:
         raise NoStack(f"the running stack has no {name!r}; set {key}_ADDR")
     return stack.services[name]
+
+
+REDIS_URL_HELP = "the Redis to use (default: REDIS_URL, else the stack `tabula run` recorded)"
+
+
+@contextmanager
+def event_store(redis_url: str) -> Iterator[RedisEventStore]:
+    """The event store of the running stack; a missing stack or an unreachable Redis is one clear line."""
+    import redis
+    import typer
+
+    from shared.matches.runner import MatchNotFound
+    from shared.runtime.config import Settings
+    from shared.store.clients import redis_client
+    from shared.store.redis_store import RedisEventStore
+
+    try:
+        target = redis_target(redis_url)
+    except NoStack as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(1) from err
+    settings = Settings.from_env({"REDIS_URL": target.url, "TABULA_REDIS_CLUSTER": str(int(target.cluster))})
+    try:
+        yield RedisEventStore(redis_client(settings), shards=target.shards)
+    except redis.ConnectionError as err:
+        typer.echo(f"cannot reach Redis at {target.url}: {err}", err=True)
+        raise typer.Exit(1) from err
+    except MatchNotFound as err:
+        typer.echo(f"{err} in the store at {target.url}", err=True)
+        raise typer.Exit(1) from err
