@@ -31,7 +31,7 @@ def build(
     store = RedisEventStore(client, shards=settings.shards, async_client=commands_client)
     runner = MatchRunner(loaded.rules, loaded.codec, store, cache_size=settings.state_cache)
     content = loaded.manifest.content.build if loaded.manifest.content is not None else None
-    limiter = Limiter.from_env(client, async_client=commands_client)
+    limiter = Limiter.from_env(client, signer.keys, async_client=commands_client)
     archive = storage_from_env()  # where finished matches went: Replay / ExportLog read them there
     watch_client = async_redis_client(settings, watch_connections(limits, settings.shards))
     hub = WatchHub(RedisStreamReader(watch_client, store))

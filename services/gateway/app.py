@@ -27,6 +27,7 @@ from services.games import game_names, manifest
 from services.gateway import http, rpc
 from services.gateway.backends import Backends
 from services.gateway.registry import Registry
+from shared.serving.tokens import Key
 
 log = logging.getLogger("tabula.gateway")
 STATIC = Path(__file__).parent / "static"
@@ -40,6 +41,9 @@ class GatewayConfig:
     limits: rpc.RpcLimits = field(default_factory=rpc.RpcLimits)
     cors_origins: frozenset[str] = frozenset()  # exact origins allowed to call from other sites
     static_dir: Path = field(default=STATIC)
+    forward_key: Key | None = (
+        None  # signs the caller's address for the services (shared/serving/forwarded.py)
+    )
 
 
 def _not_found(message: str) -> HTTPException:
@@ -166,7 +170,7 @@ RPC_PATH = "/{service:rpc_service}/{method:rpc_method}"
 
 def build_app(registry: Registry, config: GatewayConfig | None = None) -> Starlette:
     config = config or GatewayConfig()
-    ctx = rpc.RpcContext(registry, Backends(registry.addresses), config.limits, set())
+    ctx = rpc.RpcContext(registry, Backends(registry.addresses), config.limits, set(), config.forward_key)
     rpc_route = rpc.RpcRoute(ctx)
 
     @asynccontextmanager

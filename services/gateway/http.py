@@ -1,6 +1,7 @@
 """What every gateway response gets, whatever route made it and whatever HTTP version carried it:
 security headers, CORS for the allowed origins (preflight included), and the gateway's own refusals
-(unknown page, wrong verb, origin not allowed, a crash) in the Connect error JSON shape.
+(a header that is not UTF-8, unknown page, wrong verb, origin not allowed, a crash) in the Connect
+error JSON shape.
 
 ``Headers`` is a plain ASGI middleware around the whole application: it adds the headers to the
 ``http.response.start`` message (a server stream sends it before its handler is done), answers
@@ -67,6 +68,16 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return error_response(HTTP_CODES.get(exc.status_code, Code.UNKNOWN), exc.detail, exc.status_code)
 
 
+def undecodable_header(scope: Scope) -> str | None:
+    """The name of the first request header whose name or value is not UTF-8, if any."""
+    for name, value in scope["headers"]:
+        try:
+            name.decode(), value.decode()
+        except UnicodeDecodeError:
+            return str(name.decode("latin-1"))
+    return None
+
+
 def preflight(origin: str, origins: frozenset[str]) -> Response:
     """CORS preflight: 204 with what may be sent for an allowed origin, 403 for any other."""
     if origin not in origins:
@@ -83,7 +94,9 @@ def preflight(origin: str, origins: frozenset[str]) -> Response:
 
 class Headers:
     """Security headers on every response; CORS headers when the Origin is allowed; preflights;
-    a crash before the response started as a 500 ``internal`` error JSON."""
+    a request with a header that is not UTF-8 refused with a 400 ``invalid_argument`` on every route
+    (connectrpc decodes them and would crash); a crash before the response started as a 500
+    ``internal`` error JSON."""
 
     def __init__(self, app: ASGIApp, origins: frozenset[str]) -> None:
         self.app, self.origins = app, origins
@@ -109,6 +122,12 @@ class Headers:
                 headers["Vary"] = "Origin"
             await send(message)
 
+        bad = undecodable_header(scope)
+        if bad is not None:
+            log.info("refused %s %r: header %r is not UTF-8", scope["method"], scope["path"], bad)
+            refused = error_response(Code.INVALID_ARGUMENT, f"header {bad!r} is not UTF-8", 400)
+            await refused(scope, receive, send_with_headers)
+            return
         if scope["method"] == "OPTIONS" and "access-control-request-method" in request_headers:
             await preflight(origin, self.origins)(scope, receive, send_with_headers)
             return

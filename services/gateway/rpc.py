@@ -4,7 +4,7 @@ unary and server streaming, gRPC-Web; JSON and binary) and forwarded to the back
 connectrpc does the wire formats: content types, envelopes, timeouts, the request size limit, the
 error JSON and trailers. Its endpoint table is built here from the descriptors (no generated code, so
 no game is named): one ``Endpoint`` per method whose function calls the backend with the caller's
-``Authorization`` header and address as metadata, a deadline capped by the configuration, and turns
+``Authorization`` header and signed address as metadata, a deadline capped by the configuration, and turns
 the backend's gRPC status and ``google.rpc.Status`` details into a ``ConnectError``.
 """
 
@@ -21,6 +21,7 @@ import grpc
 from connectrpc.code import Code
 from connectrpc.compat import google_protobuf_binary_codec
 from connectrpc.errors import ConnectError, ErrorDetail
+from connectrpc.interceptor import MetadataInterceptor
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.request import RequestContext
 from connectrpc.server import ConnectASGIApplication, Endpoint
@@ -37,6 +38,8 @@ from starlette.types import Receive, Scope, Send
 from services.gateway import http
 from services.gateway.backends import Backends
 from services.gateway.registry import Method, Registry
+from shared.serving import forwarded
+from shared.serving.tokens import Key
 
 log = logging.getLogger("tabula.gateway")
 STATUS_DETAILS_KEY = "grpc-status-details-bin"
@@ -57,6 +60,7 @@ class RpcContext:
     backends: Backends
     limits: RpcLimits
     open_calls: set[Any]  # backend stream calls in flight, cancelled on shutdown
+    forward_key: Key | None = None  # signs the caller's address (None: no address is forwarded)
 
 
 # ------------------------------------------------------------------ codecs
@@ -127,16 +131,35 @@ def code_of(status: grpc.StatusCode) -> Code:
     return Code.CANCELED if status is grpc.StatusCode.CANCELLED else Code[status.name]
 
 
+# connectrpc's error for an envelope with the compressed flag while no compression is served
+COMPRESSED_FLAG = "sent compressed message without compression support"
+
+
+class CompressedRefused(MetadataInterceptor[None]):
+    """A message with the compressed flag set is ``unimplemented`` (the gateway serves no
+    compression), not the ``internal`` connectrpc makes of it; every other outcome is left as it is."""
+
+    async def on_start(self, ctx: RequestContext[Any, Any]) -> None:
+        return None
+
+    async def on_end(self, token: None, ctx: RequestContext[Any, Any], error: Exception | None, /) -> None:
+        internal = isinstance(error, ConnectError) and error.code is Code.INTERNAL
+        if internal and COMPRESSED_FLAG in str(error):
+            raise ConnectError(Code.UNIMPLEMENTED, "compression is not served: send messages uncompressed")
+
+
 # ------------------------------------------------------------------ forwarding
 
 
-def _metadata(request: RequestContext[Any, Any]) -> list[tuple[str, str]]:
+def _metadata(ctx: RpcContext, request: RequestContext[Any, Any]) -> list[tuple[str, str]]:
     """The caller's token, from the ``Authorization`` header only (never the URL), and the caller's
-    address for the services' per-address limits (believed from trusted gateways only:
-    ``shared/serving/ratelimit.py``). No other header of the caller is passed on."""
+    address for the services' per-address limits, signed with the token secret so that the services
+    believe it from the gateway only (``shared/serving/forwarded.py``). No other header of the caller is
+    passed on."""
     header = request.request_headers.get("authorization", "")
     peer = request.client_address  # "host:port" (an IPv6 host keeps its colons)
-    address = [("x-forwarded-for", peer.rsplit(":", 1)[0])] if peer else []
+    key = ctx.forward_key
+    address = [(forwarded.HEADER, forwarded.sign(key, peer.rsplit(":", 1)[0]))] if peer and key else []
     return ([("authorization", header)] if header else []) + address
 
 
@@ -155,7 +178,7 @@ def _unary(ctx: RpcContext, method: Method) -> UnaryFunction:
         call = ctx.backends.unary(method)
         timeout = _timeout_s(request, ctx.limits.deadline_s)
         try:
-            reply: Message = await call(message, metadata=_metadata(request), timeout=timeout)
+            reply: Message = await call(message, metadata=_metadata(ctx, request), timeout=timeout)
         except grpc.aio.AioRpcError as err:
             raise connect_error(err) from None
         return reply
@@ -169,7 +192,7 @@ def _server_stream(ctx: RpcContext, method: Method) -> StreamFunction:
         if len(ctx.open_calls) >= ctx.limits.max_streams:
             raise ConnectError(Code.RESOURCE_EXHAUSTED, "too many open streams; retry later")
         timeout = _timeout_s(request, ctx.limits.stream_deadline_s)
-        call = ctx.backends.server_stream(method)(message, metadata=_metadata(request), timeout=timeout)
+        call = ctx.backends.server_stream(method)(message, metadata=_metadata(ctx, request), timeout=timeout)
         ctx.open_calls.add(call)
         try:
             async for item in call:
@@ -235,6 +258,7 @@ class RpcRoute:
             read_max_bytes=ctx.limits.max_body,
             compressions=(),  # identity only: no client of ours compresses, and no decompression work
             codecs=[google_protobuf_binary_codec(), JsonCodec()],
+            interceptors=[CompressedRefused()],
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -4,7 +4,8 @@
 SIGTERM / Ctrl-C; open server streams end with UNAVAILABLE on the way out (clients reconnect).
 The server is hypercorn: on that one port it speaks HTTP/1.1 and cleartext HTTP/2 (h2c), either with
 prior knowledge (the connection opens with the HTTP/2 preface) or by ``Upgrade: h2c`` on a request
-without a body.
+without a body. Like every serving process it refuses to start without ``TABULA_SECRET``: with it,
+the gateway signs the client address it forwards to the services (``shared/serving/forwarded.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import asyncio
 import logging
 import os
 import signal
+import sys
 from collections.abc import Mapping
 from typing import cast
 
@@ -27,6 +29,7 @@ from services.gateway.registry import discover
 from services.gateway.rpc import RpcLimits, cancel_streams
 from shared.runtime.config import Settings, port_for
 from shared.runtime.observability import setup_logging, start_metrics
+from shared.serving.tokens import SECRET_VAR, SecretMissing, keyring_from_env
 
 log = logging.getLogger("tabula.gateway")
 
@@ -38,7 +41,9 @@ def config_from_env(env: Mapping[str, str]) -> GatewayConfig:
         max_streams=int(env.get("TABULA_GATEWAY_MAX_STREAMS", "1000")),
         max_body=int(env.get("TABULA_GATEWAY_MAX_BODY", str(64 * 1024))),
     )
-    return GatewayConfig(limits=limits, cors_origins=parse_origins(env.get("TABULA_CORS_ORIGINS", "")))
+    origins = parse_origins(env.get("TABULA_CORS_ORIGINS", ""))
+    key = keyring_from_env(env).current if env.get(SECRET_VAR) else None  # main() requires it
+    return GatewayConfig(limits=limits, cors_origins=origins, forward_key=key)
 
 
 def make_app(env: Mapping[str, str] | None = None) -> Starlette:
@@ -77,6 +82,10 @@ async def _serve_until_signal(app: Starlette, host: str, port: int) -> None:
 def main() -> None:
     settings = Settings.from_env()
     setup_logging(settings.log_level)
+    try:
+        keyring_from_env()  # the secret that signs the callers' addresses (shared/serving/forwarded.py)
+    except (SecretMissing, ValueError) as err:
+        sys.exit(f"gateway: {err}")
     start_metrics(settings.metrics_port)
     port = port_for("gateway")
     log.info("gateway on http://%s:%d/ (HTTP/1.1 and h2c)", settings.host, port)

@@ -104,7 +104,7 @@ def build(
     limits: Limits | None = None,
 ) -> Lobby:
     """``push``: the push-notification hook (default: ``TABULA_PUSH`` from ``env``, else a log line);
-    ``limiter``: the abuse limits (default: ``TABULA_LIMIT_*`` and ``TABULA_TRUSTED_GATEWAYS`` from
+    ``limiter``: the abuse limits (default: ``TABULA_LIMIT_*`` from
     ``env``, else the defaults of ``shared/serving/ratelimit.py``); ``limits``: the server's caps (default:
     ``TABULA_RPC_WORKERS`` ... from ``env``), which size the Redis pool (docs/operations.md)."""
     e = env if env is not None else os.environ
@@ -115,7 +115,7 @@ def build(
     catalog = GameCatalog(signer, env, index=MatchIndex(client), mine=mine, private=private)
     ratings = RatingsRepository(client)
     identity = Identity(signer, ratings, store, private)
-    limiter = limiter if limiter is not None else Limiter.from_env(client, e)
+    limiter = limiter if limiter is not None else Limiter.from_env(client, signer.keys, e)
     queue_repo = QueueRepository(client)
     notice_repo = NoticeRepository(client)
     push = push if push is not None else load_push(e)

@@ -14,16 +14,15 @@ a lease (refused with reason ``quota_exceeded`` when the token holds ``most`` li
 while it runs, and gives it back when the call ends (``context.add_callback``, which also fires
 when the client cancels). A lease of an instance that died runs out after :data:`LEASE_S`.
 
-**Who is calling.** :func:`client_address` is the gRPC peer's address, or, when the peer is a
-trusted gateway (``TABULA_TRUSTED_GATEWAYS``, CIDRs, default loopback), the client address the
-gateway forwards in ``x-forwarded-for``. Keys are single-key (no hash tag), so every script is
-single-slot on Redis Cluster and the buckets spread over the slots.
+**Who is calling.** :func:`client_address` is the gRPC peer's address, or the client address the
+gateway forwards, when the gateway signed it with the token secret (``shared/serving/forwarded.py``): a
+client calling a service directly cannot choose its address. Keys are single-key (no hash tag), so
+every script is single-slot on Redis Cluster and the buckets spread over the slots.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import os
 import time
 import uuid
@@ -31,16 +30,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from shared.serving import forwarded
 from shared.serving.errors import ResourceExhausted
+from shared.serving.tokens import Keyring
 from shared.store.resp import script_on
 
 T = TypeVar("T")
 PREFIX = "tabula:limit"
-FORWARDED = "x-forwarded-for"  # set by the gateway (services/gateway/rpc.py)
-TRUSTED_VAR = "TABULA_TRUSTED_GATEWAYS"
-DEFAULT_TRUSTED = "127.0.0.0/8,::1/128"
 LEASE_S = 30.0
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,16 +133,17 @@ class Limiter:
         client: Any,
         rates: Mapping[str, Rate | None] | None = None,
         quotas: Mapping[str, int] | None = None,
-        trusted: Sequence[Network] | None = None,
+        keys: Keyring | None = None,
         lease_s: float = LEASE_S,
         async_client: Any = None,
     ) -> None:
-        """``None``: the defaults (:data:`RATES`, :data:`QUOTAS`, loopback gateways). ``async_client``:
-        a ``redis.asyncio`` client of the same Redis, for :meth:`check_async` (without one, that runs
-        :meth:`check` on a thread)."""
+        """``None``: the defaults (:data:`RATES`, :data:`QUOTAS`). ``keys``: the token keys, with which
+        the gateway signs the client address it forwards (without them no forwarded address is
+        believed). ``async_client``: a ``redis.asyncio`` client of the same Redis, for
+        :meth:`check_async` (without one, that runs :meth:`check` on a thread)."""
         self.rates = dict(rates_from_env({}) if rates is None else rates)
         self.quotas = dict(quotas_from_env({}) if quotas is None else quotas)
-        self.trusted = tuple(trusted_from_env({}) if trusted is None else trusted)
+        self.keys = keys
         self.lease_ms = int(lease_s * 1000)
         self._bucket = client.register_script(BUCKET_LUA)
         self._lease = client.register_script(LEASE_LUA)
@@ -153,9 +151,10 @@ class Limiter:
         self.client = client
 
     @staticmethod
-    def from_env(client: Any, env: Mapping[str, str] | None = None, async_client: Any = None) -> Limiter:
-        rates, quotas, trusted = rates_from_env(env), quotas_from_env(env), trusted_from_env(env)
-        return Limiter(client, rates, quotas, trusted, async_client=async_client)
+    def from_env(
+        client: Any, keys: Keyring, env: Mapping[str, str] | None = None, async_client: Any = None
+    ) -> Limiter:
+        return Limiter(client, rates_from_env(env), quotas_from_env(env), keys, async_client=async_client)
 
     def _off(self, action: str) -> bool:
         """Whether every limit of ``action`` is off (``TABULA_LIMIT_<NAME>=off``): then its call takes
@@ -167,7 +166,7 @@ class Limiter:
         per-identity one if it has one. ``context`` is the call's gRPC context."""
         if self._off(action):
             return
-        address = client_address(context.peer(), context.invocation_metadata(), self.trusted)
+        address = client_address(context.peer(), context.invocation_metadata(), self.keys)
         for limit, subject in self._takes(action, address, identity):
             self.take(limit, subject)
 
@@ -178,7 +177,7 @@ class Limiter:
         if self._bucket_async is None:
             await asyncio.to_thread(self.check, action, context, identity)
             return
-        address = client_address(context.peer(), context.invocation_metadata(), self.trusted)
+        address = client_address(context.peer(), context.invocation_metadata(), self.keys)
         for limit, subject in self._takes(action, address, identity):
             rate = self.rates[limit]
             if rate is not None and subject:
@@ -285,13 +284,6 @@ class WatchLease:
 # ---------------------------------------------------------------- who is calling
 
 
-def trusted_from_env(env: Mapping[str, str] | None = None) -> tuple[Network, ...]:
-    """``TABULA_TRUSTED_GATEWAYS``: the networks whose ``x-forwarded-for`` is believed."""
-    e = env if env is not None else os.environ
-    text = e.get(TRUSTED_VAR, DEFAULT_TRUSTED)
-    return tuple(ipaddress.ip_network(part.strip()) for part in text.split(",") if part.strip())
-
-
 def peer_address(peer: str) -> str:
     """The address of a gRPC peer string (``ipv4:1.2.3.4:5``, ``ipv6:[::1]:5``; else as given)."""
     kind, _, rest = peer.partition(":")
@@ -302,27 +294,7 @@ def peer_address(peer: str) -> str:
     return peer
 
 
-def client_address(peer: str, metadata: Sequence[tuple[str, Any]], trusted: Sequence[Network]) -> str:
-    """The caller's address: the peer's, or the one a trusted gateway forwards (its last hop)."""
-    address = peer_address(peer)
-    if not _is_in(address, trusted):
-        return address
-    forwarded = [v for k, v in metadata if k == FORWARDED and isinstance(v, str)]
-    hops = [h.strip() for h in forwarded[-1].split(",")] if forwarded else []
-    return hops[-1] if hops and _is_address(hops[-1]) else address
-
-
-def _is_address(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_in(address: str, networks: Sequence[Network]) -> bool:
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return any(ip in net for net in networks)
+def client_address(peer: str, metadata: Sequence[tuple[str, Any]], keys: Keyring | None) -> str:
+    """The caller's address: the one the gateway forwarded and signed, else the peer's."""
+    signed = forwarded.verified(keys, metadata) if keys is not None else None
+    return signed if signed is not None else peer_address(peer)

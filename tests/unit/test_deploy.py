@@ -177,8 +177,8 @@ def test_the_token_secret_comes_only_from_the_required_secret() -> None:
     for name, doc in workloads().items():
         for container in containers(doc):
             secret = env_of(container).get("TABULA_SECRET")
-            if name in {*game_names(), "lobby"}:
-                assert secret is not None, f"{name} checks tokens"
+            if name in {*game_names(), "lobby", "gateway"}:
+                assert secret is not None, f"{name} checks tokens or signs the client address"
             if secret is not None:
                 ref = secret["valueFrom"]["secretKeyRef"]
                 assert ref["name"] == "tabula" and not ref.get("optional", False), name
@@ -198,6 +198,78 @@ def test_the_archive_is_shared_by_the_reactors_and_the_rule_services() -> None:
         (container,) = spec["containers"]
         mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
         assert mounts["archive"] == config["TABULA_ARCHIVE_DIR"], name
+
+
+# ---------------------------------------------------------------- who may reach whom
+
+PART_OF = {"app.kubernetes.io/part-of": "tabula"}
+
+
+def ingress(target: dict[str, str], port: int) -> list[list[dict[str, Any]]] | None:
+    """The ``from`` of every ingress rule that lets something reach ``port`` of the pods labelled
+    ``target`` (``[]``: a rule from anywhere), or None when no NetworkPolicy isolates those pods."""
+    isolated, found = False, []
+    for policy in of_kind("NetworkPolicy").values():
+        spec = policy["spec"]
+        assert "matchExpressions" not in spec["podSelector"], policy["metadata"]["name"]
+        selected = spec["podSelector"].get("matchLabels", {})
+        if "Ingress" not in spec.get("policyTypes", ["Ingress"]) or not selected.items() <= target.items():
+            continue
+        isolated = True
+        for rule in spec.get("ingress", []):
+            ports = [p["port"] for p in rule.get("ports", [])]
+            if not ports or port in ports or any(isinstance(p, str) for p in ports):  # a named port: maybe
+                found.append(rule.get("from", []))
+    return found if isolated else None
+
+
+def sources(rules: list[list[dict[str, Any]]] | None) -> list[dict[str, str]]:
+    """The pod labels the rules admit; fails for pods no policy isolates, and for a rule from
+    anywhere, from other namespaces or from addresses."""
+    assert rules is not None, "no NetworkPolicy isolates these pods"
+    admitted = []
+    for peers in rules:
+        assert peers, "a rule lets anything in"
+        for peer in peers:
+            assert set(peer) == {"podSelector"}, f"{peer}: only pods of the app's namespace may be named"
+            assert "matchExpressions" not in peer["podSelector"], peer
+            admitted.append(peer["podSelector"]["matchLabels"])
+    return admitted
+
+
+def pod_labels(name: str) -> dict[str, str]:
+    labels: dict[str, str] = workloads()[name]["spec"]["template"]["metadata"]["labels"]
+    return labels
+
+
+def test_only_the_gateway_reaches_the_lobby_and_only_it_and_the_lobby_the_rule_services() -> None:
+    """A client inside the cluster cannot call the lobby or a rule service around the gateway (the
+    metrics port stays open); the callers that must get in do."""
+    ports = service_ports()
+    callers = {"lobby": {"gateway"}, **{game: {"gateway", "lobby"} for game in game_names()}}
+    for name, allowed in callers.items():
+        admitted = sources(ingress(pod_labels(name), ports[name]))
+        assert all(labels.get("app") in allowed for labels in admitted), (name, admitted)
+        for caller in allowed:  # each caller's pods match one of the rules
+            assert any(labels.items() <= pod_labels(caller).items() for labels in admitted), (name, caller)
+        assert ingress(pod_labels(name), 9100) == [[]], f"{name}: the metrics port is open to scrapers"
+
+
+def test_only_the_apps_own_pods_reach_redis() -> None:
+    assert sources(ingress(pod_labels("redis"), 6379)) == [PART_OF]
+    for name in workloads():
+        if name != "redis":
+            assert PART_OF.items() <= pod_labels(name).items(), f"{name} must reach Redis"
+
+
+def test_a_policy_from_anywhere_or_another_namespace_is_caught() -> None:
+    """The checks above can fail: no policy, a rule without ``from``, or one naming namespaces or
+    addresses."""
+    for loose in (None, [[]], [[{"namespaceSelector": {}}]], [[{"ipBlock": {"cidr": "0.0.0.0/0"}}]]):
+        with pytest.raises(AssertionError):
+            sources(loose)
+    assert ingress({"app": "nobody"}, 50051) is None
+    assert sources(ingress(pod_labels("lobby"), service_ports()["lobby"])) == [{"app": "gateway"}]
 
 
 # ---------------------------------------------------------------- every registered game is deployed

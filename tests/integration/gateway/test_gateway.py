@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import http.client
 import json
+import logging
 import struct
 from collections.abc import Iterator
 from typing import Any
@@ -260,6 +262,80 @@ def test_a_bad_protocol_version_or_compression_is_refused(gw: GatewayThread) -> 
     assert status == 501 and json.loads(raw)["code"] == "unimplemented"
     status, _, raw = send(gw, f"{LORENZO}/GetView", body, "application/json", {"Connect-Timeout-Ms": "soon"})
     assert status == 400 and "timeout" in json.loads(raw)["message"]
+
+
+def compressed(payload: bytes) -> bytes:
+    """An envelope with the compressed flag (0x01) set."""
+    return struct.pack(">BI", 1, len(payload)) + payload
+
+
+def test_a_message_with_the_compressed_flag_is_unimplemented(gw: GatewayThread) -> None:
+    """In a Connect stream's envelope and in a gRPC-Web frame (unary and streaming): the gateway
+    serves no compression, so a compressed message is unimplemented, not internal."""
+    create(gw)
+    body = compressed(b'{"matchId": "m1"}')
+    status, _, raw = send(gw, f"{LORENZO}/WatchMatch", body, "application/connect+json")
+    ((flags, payload),) = frames(raw)
+    assert status == 200 and flags == 0x02 and json.loads(payload)["error"]["code"] == "unimplemented"
+    for method in ("GetView", "WatchMatch"):
+        status, _, raw = send(gw, f"{LORENZO}/{method}", body, "application/grpc-web+json")
+        ((flags, trailers),) = frames(raw)
+        assert status == 200 and flags == 0x80, method
+        assert trailers.decode().startswith("grpc-status: 12\r\n"), (method, trailers)
+
+
+# Every kind of route: Connect unary and streaming, gRPC-Web unary and streaming, health, the page.
+ROUTES = [
+    ("POST", f"/{LORENZO}/GetView", "application/json", b'{"matchId": "m1"}'),
+    ("POST", f"/{LORENZO}/WatchMatch", "application/connect+json", envelope(b'{"matchId": "m1"}')),
+    ("POST", f"/{LORENZO}/GetView", "application/grpc-web+json", envelope(b'{"matchId": "m1"}')),
+    ("POST", f"/{LORENZO}/WatchMatch", "application/grpc-web+json", envelope(b'{"matchId": "m1"}')),
+    ("GET", "/healthz", "", b""),
+    ("GET", "/", "", b""),
+]
+HEADER_NAMES = ["X-Foo", "Authorization", "Connect-Timeout-Ms", "Grpc-Timeout", "X-Forwarded-For"]
+
+
+def raw_request(
+    gw: GatewayThread, route: tuple[str, str, str, bytes], name: str, value: bytes
+) -> tuple[int, bytes]:
+    """``route`` over HTTP/1.1 with the header ``name: value`` sent as raw bytes."""
+    verb, path, content_type, body = route
+    connection = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=10)
+    try:
+        connection.putrequest(verb, path)
+        if content_type:
+            connection.putheader("Content-Type", content_type)
+        connection.putheader(name, value)
+        connection.putheader("Content-Length", str(len(body)))
+        connection.endheaders(body)
+        reply = connection.getresponse()
+        return reply.status, reply.read()
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=[f"{r[1].rsplit('/', 1)[-1] or 'page'}-{r[2]}" for r in ROUTES])
+def test_a_header_that_is_not_utf8_is_invalid_argument_with_one_log_line(
+    gw: GatewayThread, route: tuple[str, str, str, bytes], caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    assert raw_request(gw, ROUTES[-1], "X-Foo", b"ok")[0] == 200  # the server is up and has logged so
+    for name in HEADER_NAMES:
+        caplog.clear()
+        status, raw = raw_request(gw, route, name, b"caf\xe9")
+        assert status == 400, (name, raw)
+        assert json.loads(raw) == {
+            "code": "invalid_argument",
+            "message": f"header {name.lower()!r} is not UTF-8",
+        }
+        logged = [r for r in caplog.records if r.name.startswith("tabula.gateway")]
+        assert [r.getMessage() for r in logged] == [
+            f"refused {route[0]} {route[1]!r}: header {name.lower()!r} is not UTF-8"
+        ]
+        assert logged[0].exc_info is None  # one line, no traceback
+    status, _ = raw_request(gw, route, "X-Foo", "café".encode())  # UTF-8 is fine
+    assert status != 400 and status < 500
 
 
 def test_an_unreachable_backend_is_unavailable(gw: GatewayThread) -> None:

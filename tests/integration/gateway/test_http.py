@@ -14,6 +14,7 @@ from services.gateway.http import parse_origins
 from services.gateway.registry import default_areas
 from services.gateway.server import config_from_env
 from shared.runtime.redis_server import free_port
+from shared.serving.tokens import Keyring
 from tests.integration.gateway.support import GatewayThread, gateway
 
 ALLOWED = "https://play.example.com"
@@ -107,3 +108,6 @@ def test_the_configuration_comes_from_the_environment() -> None:
     assert config.cors_origins == {"https://a.example", "https://b.example"}
     assert config.limits.max_streams == 7 and config.limits.max_body == 1024
     assert parse_origins("") == frozenset()
+    assert config.forward_key is None  # no secret: no address forwarded (main() refuses to start)
+    secret = "gateway-config-secret-0123456789abcdef"
+    assert config_from_env({"TABULA_SECRET": secret}).forward_key == Keyring.of(secret.encode()).current

@@ -1,5 +1,5 @@
 """Abuse limits over real gRPC and a private Redis: token buckets shared by every instance, the
-sign-in and room floods of issue 13 cut off, quotas, the trusted gateway's client address, and
+sign-in and room floods of issue 13 cut off, quotas, the client address the gateway signs, and
 guest names that expire with their identity."""
 
 from __future__ import annotations
@@ -24,10 +24,12 @@ from services.games import load_game
 from services.lobby.adapters import keys
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from shared.matches.runner import MatchRunner
+from shared.serving import forwarded
 from shared.serving.errors import ResourceExhausted, error_info
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import RunningServer, on_loop, start_server
 from shared.serving.ratelimit import PREFIX, RATES, Limiter, Rate
+from shared.serving.tokens import Keyring
 from shared.store.redis_store import RedisEventStore
 from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, sign_in
 from tests.support.timing import scaled
@@ -38,7 +40,12 @@ EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
 def limiter(client: redis.Redis, watches: int = 8, **rates: str) -> Limiter:
     """The defaults, with ``rates`` (``sign_in_ip="3/1"``) instead."""
     chosen = {name: Rate.parse(rates.get(name, text)) for name, text in RATES.items()}
-    return Limiter(client, chosen, {"watches_per_token": watches})
+    return Limiter(client, chosen, {"watches_per_token": watches}, SIGNER.keys)
+
+
+def from_address(address: str) -> list[tuple[str, str]]:
+    """The metadata of a call the gateway forwards for a client at ``address``."""
+    return [(forwarded.HEADER, forwarded.sign(SIGNER.keys.current, address))]
 
 
 def retry_delay_s(err: grpc.RpcError) -> float:
@@ -135,6 +142,9 @@ class Unread(Peer):
 
     def peer(self) -> str:
         raise AssertionError("the limiter read the caller's address")
+
+    def invocation_metadata(self) -> tuple[tuple[str, str], ...]:
+        raise AssertionError("the limiter read the forwarded address")
 
 
 def test_an_action_whose_limits_are_off_takes_from_no_bucket(redis_client: redis.Redis) -> None:
@@ -390,7 +400,9 @@ def test_reads_on_the_rule_service_are_limited_per_player_and_per_address(
         assert game.GetView(view, metadata=bob, timeout=5).version == head
         eve = auth(SIGNER.spectator("race", "reads", "eve"))
         assert 0 < limited(lambda: game.GetView(view, metadata=eve, timeout=5), "read_ip") <= 5400 / 9
-        elsewhere = [*eve, ("x-forwarded-for", "203.0.113.5")]  # loopback is a trusted gateway
+        forged = [*eve, ("x-forwarded-for", "203.0.113.5")]  # a direct caller cannot choose its address
+        limited(lambda: game.GetView(view, metadata=forged, timeout=5), "read_ip")
+        elsewhere = [*eve, *from_address("203.0.113.5")]  # the gateway's signed address is believed
         assert game.GetView(view, metadata=elsewhere, timeout=5).version == head
     finally:
         channel.close()
@@ -400,26 +412,24 @@ def test_reads_on_the_rule_service_are_limited_per_player_and_per_address(
 # ---------------------------------------------------------------- who is calling
 
 
-def test_a_trusted_gateway_forwards_the_client_address(
+def test_the_address_the_gateway_signs_is_the_one_counted(
     make_lobby: LobbyFactory, redis_client: redis.Redis
 ) -> None:
-    """Loopback is trusted by default: the forwarded address is the one counted."""
     stub = stub_of(make_lobby(limiter=limiter(redis_client, sign_in_ip="2/600")))
     for _ in range(2):
-        stub.SignInGuest(sign_in_request(), metadata=[("x-forwarded-for", "203.0.113.7")], timeout=5)
-    from_there = [("x-forwarded-for", "203.0.113.7")]
+        stub.SignInGuest(sign_in_request(), metadata=from_address("203.0.113.7"), timeout=5)
+    from_there = from_address("203.0.113.7")
     limited(lambda: stub.SignInGuest(sign_in_request(), metadata=from_there, timeout=5), "sign_in_ip")
-    assert stub.SignInGuest(sign_in_request(), metadata=[("x-forwarded-for", "203.0.113.8")], timeout=5).token
+    assert stub.SignInGuest(sign_in_request(), metadata=from_address("203.0.113.8"), timeout=5).token
 
 
-def test_an_untrusted_peer_cannot_choose_its_address(
+def test_a_caller_without_the_secret_cannot_choose_its_address(
     make_lobby: LobbyFactory, redis_client: redis.Redis
 ) -> None:
-    limits = limiter(redis_client, sign_in_ip="2/600")
-    limits.trusted = ()  # no gateway trusted: x-forwarded-for is ignored, the peer is counted
-    stub = stub_of(make_lobby(limiter=limits))
-    for n in range(2):
-        stub.SignInGuest(sign_in_request(), metadata=[("x-forwarded-for", f"203.0.113.{n}")], timeout=5)
+    stub = stub_of(make_lobby(limiter=limiter(redis_client, sign_in_ip="2/600")))
+    other = forwarded.sign(Keyring.of(b"not-the-lobby-secret-0123456789abcdef").current, "203.0.113.1")
+    for metadata in ([("x-forwarded-for", "203.0.113.0")], [(forwarded.HEADER, other)]):
+        stub.SignInGuest(sign_in_request(), metadata=metadata, timeout=5)
     elsewhere = [("x-forwarded-for", "203.0.113.99")]
     limited(lambda: stub.SignInGuest(sign_in_request(), metadata=elsewhere, timeout=5), "sign_in_ip")
 

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
-import ipaddress
+import time
 
 import pytest
 
+from shared.serving import forwarded
 from shared.serving.ratelimit import (
     RATES,
     Rate,
@@ -11,10 +12,11 @@ from shared.serving.ratelimit import (
     peer_address,
     quotas_from_env,
     rates_from_env,
-    trusted_from_env,
 )
+from shared.serving.tokens import Keyring
 
-LOOPBACK = trusted_from_env({})
+OLD, NEW, OTHER = (bytes([n]) * 32 for n in (1, 2, 3))
+KEYS = Keyring.of(NEW, OLD)  # the services' ring during a rotation
 
 
 def test_rates_read_count_per_seconds_or_off() -> None:
@@ -40,14 +42,37 @@ def test_the_peer_address_is_read_from_grpc_peer_strings() -> None:
     assert peer_address("unix:/tmp/sock") == "unix:/tmp/sock"
 
 
-def test_only_a_trusted_gateway_chooses_the_client_address() -> None:
-    forwarded = [("authorization", "Bearer x"), ("x-forwarded-for", "198.51.100.1, 203.0.113.9")]
-    assert client_address("ipv4:127.0.0.1:1", forwarded, LOOPBACK) == "203.0.113.9"  # the last hop
-    assert client_address("ipv6:[::1]:1", forwarded, LOOPBACK) == "203.0.113.9"
-    assert client_address("ipv4:192.0.2.5:1", forwarded, LOOPBACK) == "192.0.2.5"  # not trusted
-    assert client_address("ipv4:127.0.0.1:1", [], LOOPBACK) == "127.0.0.1"  # nothing forwarded
-    assert client_address("ipv4:127.0.0.1:1", [("x-forwarded-for", "not-an-ip")], LOOPBACK) == "127.0.0.1"
-    gateways = trusted_from_env({"TABULA_TRUSTED_GATEWAYS": "10.0.0.0/8"})
-    assert gateways == (ipaddress.ip_network("10.0.0.0/8"),)
-    assert client_address("ipv4:10.4.0.2:1", forwarded, gateways) == "203.0.113.9"
-    assert client_address("ipv4:127.0.0.1:1", forwarded, gateways) == "127.0.0.1"
+def signed(secret: bytes, address: str, now: float | None = None) -> list[tuple[str, str]]:
+    return [
+        ("authorization", "Bearer x"),
+        (forwarded.HEADER, forwarded.sign(Keyring.of(secret).current, address, now)),
+    ]
+
+
+def test_the_address_the_gateway_signed_is_believed_from_any_peer() -> None:
+    assert client_address("ipv4:10.4.0.2:1", signed(NEW, "203.0.113.9"), KEYS) == "203.0.113.9"
+    assert client_address("ipv6:[::1]:1", signed(NEW, "2001:db8::7"), KEYS) == "2001:db8::7"
+    assert client_address("ipv4:10.4.0.2:1", signed(OLD, "203.0.113.9"), KEYS) == "203.0.113.9"  # rotation
+
+
+def test_a_caller_cannot_choose_its_address_without_the_secret() -> None:
+    peer = "ipv4:127.0.0.1:1"
+    assert client_address(peer, [], KEYS) == "127.0.0.1"  # nothing forwarded
+    assert client_address(peer, [("x-forwarded-for", "203.0.113.9")], KEYS) == "127.0.0.1"
+    assert client_address(peer, signed(OTHER, "203.0.113.9"), KEYS) == "127.0.0.1"  # another secret
+    assert client_address(peer, signed(NEW, "203.0.113.9"), None) == "127.0.0.1"  # no keys: nothing believed
+    stale = time.time() - forwarded.TTL_S - 1
+    assert client_address(peer, signed(NEW, "203.0.113.9", now=stale), KEYS) == "127.0.0.1"
+    value = forwarded.sign(KEYS.current, "203.0.113.9")
+    address, expires, kid, mac = value.split(" ")
+    for forged in (
+        f"203.0.113.10 {expires} {kid} {mac}",  # another address under the same mac
+        f"{address} {int(expires) + 3600} {kid} {mac}",  # a later expiry
+        f"{address} {expires} {kid} {'0' * len(mac)}",  # a made-up mac
+        f"{address} {expires} {mac}",
+        f"{address} soon {kid} {mac}",
+        "",
+    ):
+        assert client_address(peer, [(forwarded.HEADER, forged)], KEYS) == "127.0.0.1", forged
+    not_an_ip = forwarded.sign(KEYS.current, "gateway.local")
+    assert client_address(peer, [(forwarded.HEADER, not_an_ip)], KEYS) == "127.0.0.1"
