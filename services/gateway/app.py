@@ -41,9 +41,7 @@ class GatewayConfig:
     limits: rpc.RpcLimits = field(default_factory=rpc.RpcLimits)
     cors_origins: frozenset[str] = frozenset()  # exact origins allowed to call from other sites
     static_dir: Path = field(default=STATIC)
-    forward_key: Key | None = (
-        None  # signs the caller's address for the services (shared/serving/forwarded.py)
-    )
+    forward_key: Key | None = None  # signs the caller's address (shared/serving/forwarded.py)
 
 
 def _not_found(message: str) -> HTTPException:
