@@ -103,7 +103,10 @@ def verify(
     redis_url: str = typer.Option("", help=REDIS_URL_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Re-fold logs with the pure rules; report each final state hash and any inconsistency."""
+    """Re-fold logs with the pure rules; report each final state hash and the first inconsistency.
+
+    A bad log shows its first problem and how many more there are (``--json`` lists them all).
+    """
     from rich.console import Console
     from rich.progress import Progress
 
@@ -144,6 +147,9 @@ def verify(
             typer.echo(
                 f"{status} {r['file']}  events={r.get('events', '?')}  hash={r.get('state_hash', '?')}"
             )
-            for problem in r["problems"]:  # type: ignore[attr-defined]
-                typer.echo(f"    {problem}")
+            problems: list[str] = r["problems"]  # type: ignore[assignment]
+            if problems:
+                typer.echo(f"    {problems[0]}")
+            if len(problems) > 1:
+                typer.echo(f"    and {len(problems) - 1} more problems (--json lists them all)")
     raise typer.Exit(1 if bad else 0)

@@ -24,11 +24,14 @@ in different slots, so it reads shard by shard and sleeps when idle.
 **Trimming** (:func:`trim_outbox`, run periodically by the reactor): a shard's stream keeps only
 what some group still needs. Per stream, each group needs its oldest pending entry and everything
 after its last-delivered id; the stream is trimmed exactly (``XTRIM MINID``, not ``~``) below the
-lowest of those. A group that does not exist yet cannot say what it needs, so a stream is left
-alone while any of the ``required`` groups is missing on it (and while it has no group at all):
-every group is created when its process starts, before traffic (``ensure_groups``, at ``0``: a
-group created on a trimmed stream starts at its oldest entry kept). Every command names one key,
-so it works per shard on Redis Cluster.
+lowest of those. The group's summary (XINFO GROUPS) and its oldest pending entry (XPENDING) are
+two reads, not one: what a group acknowledges in between is no longer needed (all of it: no
+pending entry left), and what it reads in between lies after the last-delivered id read first, so
+a race only keeps more. A group that does not exist yet cannot say what it needs, so a stream is
+left alone while any of the ``required`` groups is missing on it (and while it has no group at
+all): every group is created when its process starts, before traffic (``ensure_groups``, at
+``0``: a group created on a trimmed stream starts at its oldest entry kept). Every command names
+one key, so it works per shard on Redis Cluster.
 """
 
 from __future__ import annotations
@@ -104,9 +107,10 @@ def lowest_needed(client: Any, key: str, required: Sequence[str] = ()) -> str | 
         return None
     needed = []
     for group in groups:
-        needed.append(_after(_text(group["last-delivered-id"])))
-        if group["pending"]:
-            needed.append(_text(client.xpending(key, group["name"])["min"]))
+        needed.append(_after(_text(group["last-delivered-id"] or "0-0")))  # none known: it needs all
+        oldest = client.xpending(key, group["name"])["min"] if group["pending"] else None
+        if oldest is not None:  # None: every pending entry was acknowledged since XINFO GROUPS
+            needed.append(_text(oldest))
     return min(needed, key=_id_key)
 
 

@@ -90,3 +90,21 @@ def test_cli_verifies_many_logs_and_fails_on_a_bad_one(
     assert report["ok"] and len(report["logs"]) == 3 and len({r["state_hash"] for r in report["logs"]}) == 1
     (tmp_path / "bad.jsonl").write_text("\n".join(lines[:10] + lines[11:]) + "\n")
     assert CliRunner().invoke(app, ["verify", str(tmp_path)]).exit_code == 1
+
+
+def test_cli_shows_a_bad_logs_first_problem_and_counts_the_rest(
+    game: LoadedGame, finished: tuple[MatchRunner, list[str]], tmp_path: Path
+) -> None:
+    _, lines = finished
+    gap = lines[:10] + lines[11:]  # one event removed: every later line is out of sequence
+    problems = verify_lines(game.rules, game.codec, gap).problems
+    assert len(problems) > 2
+    (tmp_path / "bad.jsonl").write_text("\n".join(gap) + "\n")
+    result = CliRunner().invoke(app, ["verify", str(tmp_path / "bad.jsonl")])
+    assert result.exit_code == 1
+    shown = result.stdout.splitlines()
+    assert shown[0].startswith("BAD ")
+    rest = f"    and {len(problems) - 1} more problems (--json lists them all)"
+    assert shown[1:] == [f"    {problems[0]}", rest]
+    listed = json.loads(CliRunner().invoke(app, ["verify", str(tmp_path / "bad.jsonl"), "--json"]).stdout)
+    assert listed["logs"][0]["problems"] == problems

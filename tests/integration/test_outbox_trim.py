@@ -115,6 +115,69 @@ def test_a_group_moved_back_needs_its_entries_again(store: RedisEventStore) -> N
     assert ids(store.client, key)[0] == first
 
 
+class AckBetweenReads:
+    """The Redis client, but a group's pending entries are all acknowledged (on the real Redis) just
+    before XPENDING reads them: the race between XINFO GROUPS and XPENDING, made to happen."""
+
+    def __init__(self, client: redis.Redis, group: str) -> None:
+        self.client, self.group = client, group
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client, name)
+
+    def xpending(self, key: str, group: str) -> Any:
+        if _text(group) == self.group:
+            pending = self.client.xpending_range(key, group, min="-", max="+", count=1000)
+            self.client.xack(key, group, *[p["message_id"] for p in pending])
+        return self.client.xpending(key, group)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def test_a_group_that_acknowledges_everything_between_the_two_reads_keeps_what_others_need(
+    store: RedisEventStore,
+) -> None:
+    slow = follower(store, "slow")
+    follower(store, "racer")
+    key = fill(store, "m1", 9)
+    before = ids(store.client, key)
+    store.client.xreadgroup("racer", "racer-1", {key: ">"})  # all 9 read, none acknowledged yet
+    slow.poll()  # reads and acknowledges the first 3 only
+    assert trim_outbox(AckBetweenReads(store.client, "racer"), key) == 3  # what "slow" read and acked
+    assert store.client.xpending(key, "racer")["pending"] == 0  # the hook did acknowledge them
+    assert ids(store.client, key) == before[3:]
+    assert slow.poll() + slow.poll() == 6  # "slow" still reads everything it had not read
+
+
+def test_when_the_racing_group_held_the_oldest_entries_they_go_once_acknowledged(
+    store: RedisEventStore,
+) -> None:
+    fast = follower(store, "fast")
+    follower(store, "racer")
+    key = fill(store, "m1", 5)
+    store.client.xreadgroup("racer", "racer-1", {key: ">"})
+    while fast.poll():
+        pass
+    assert trim_outbox(store.client, key) == 0  # "racer" has all 5 pending
+    assert trim_outbox(AckBetweenReads(store.client, "racer"), key) == 5
+    append(store, "m1", 5)
+    assert fast.poll() == 1 and store.client.xreadgroup("racer", "racer-1", {key: ">"})[0][1]
+
+
+def test_a_group_without_a_last_delivered_id_keeps_every_entry(store: RedisEventStore) -> None:
+    follower(store, "g")
+    key = fill(store, "m1", 4)
+
+    class NoLastDelivered(AckBetweenReads):
+        def xinfo_groups(self, key: str) -> Any:
+            return [{**group, "last-delivered-id": None} for group in self.client.xinfo_groups(key)]
+
+    assert trim_outbox(NoLastDelivered(store.client, ""), key) == 0
+    assert store.client.xlen(key) == 4
+
+
 def test_on_a_cluster_each_shard_stream_is_trimmed_in_its_own_slot(redis_cluster: RedisCluster) -> None:
     client = cluster_client(redis_cluster)
     store = RedisEventStore(client, shards=4)

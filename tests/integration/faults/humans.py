@@ -1,4 +1,4 @@
-"""Paced "human" clients of the Lorenzo rule service, retrying as a real client does.
+"""Paced "human" clients of a game's rule service, retrying as a real client does.
 
 Each client plays one seat over gRPC with a seat token: it polls its view, picks one of its legal
 commands, and submits it with a command id of its own. ``UNAVAILABLE`` and ``DEADLINE_EXCEEDED``
@@ -64,6 +64,7 @@ class Human(threading.Thread):
     def __init__(
         self,
         port: int,
+        game: str,
         modules: Any,
         signer: TokenSigner,
         match_id: str,
@@ -73,9 +74,10 @@ class Human(threading.Thread):
         stop: threading.Event,
     ) -> None:
         super().__init__(name=f"human-{match_id}-{seat}", daemon=True)
-        self.port, self.pb2, self.grpc = port, modules.pb2, modules.pb2_grpc
+        self.port, self.pb2 = port, modules.pb2
+        self.stub = getattr(modules.pb2_grpc, f"{modules.name}ServiceStub")
         self.match_id, self.seat, self.ledger, self.stop = match_id, seat, ledger, stop
-        token = signer.seat("lorenzo", match_id, seat, f"human-{match_id}-{seat}", TOKEN_TTL)
+        token = signer.seat(game, match_id, seat, f"human-{match_id}-{seat}", TOKEN_TTL)
         self.auth = [("authorization", f"Bearer {token}")]
         self.rng = random.Random(seed)
         self.sent = 0
@@ -83,7 +85,7 @@ class Human(threading.Thread):
 
     def run(self) -> None:
         with grpc.insecure_channel(f"127.0.0.1:{self.port}", options=CHANNEL_OPTIONS) as channel:
-            stub = self.grpc.LorenzoServiceStub(channel)
+            stub = self.stub(channel)
             try:
                 self._play(stub)
             except grpc.RpcError as err:  # an answer no retry cures: the test reports it

@@ -1,12 +1,13 @@
 """The processes of a fault soak, started by the test and SIGKILLed on purpose.
 
-Redis (AOF, restarted on its port and folder, so on its AOF), the Lorenzo rule service, one Celery
-worker (prefork, two pool children) and one reactor, each a real subprocess as ``tabula run`` starts
-them. After a kill the test itself starts the process again, as a supervisor would (``tabula run``'s
-own supervision is tested in tests/e2e/test_run_supervises.py), after a short random delay. Like
-``tabula run``, it also starts again a process that exits by itself, and lists it in ``exits``: none
-should (the Celery worker did when Redis went away while it held unacknowledged messages, until
-services/workers/broker.py), so the tests assert that the list stays empty.
+Redis (AOF, restarted on its port and folder, so on its AOF), the rule service of each game asked
+for, one Celery worker (prefork, two pool children) and one reactor, each a real subprocess as
+``tabula run`` starts them. After a kill the test itself starts the process again, as a supervisor
+would (``tabula run``'s own supervision is tested in tests/e2e/test_run_supervises.py), after a
+short random delay. Like ``tabula run``, it also starts again a process that exits by itself, and
+lists it in ``exits``: none should (the Celery worker did when Redis went away while it held
+unacknowledged messages, until services/workers/broker.py), so the tests assert that the list
+stays empty.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from tests.support.timing import scaled, wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
 SECRET = "fault-suite-secret-0123456789abcdefghijk"  # 32 bytes at least
-KINDS = ("rule_service", "worker", "pool_child", "reactor", "redis")
+RULE_SERVICE = "rule_service:"  # a game's rule service: "rule_service:<game>"
+KINDS = ("worker", "pool_child", "reactor", "redis")  # and one rule service per game
 POOL = 2  # prefork children of the worker
 
 # Short recovery times so a soak takes minutes: a killed worker's held messages come back after 10 s,
@@ -65,8 +67,9 @@ class FaultStack:
     folder: Path
     appendfsync: str
     rng: random.Random
+    games: tuple[str, ...] = ()  # whose rule services run
     redis: RedisServer | None = None
-    port: int = 0  # the rule service's
+    ports: dict[str, int] = field(default_factory=dict)  # each game's rule service's
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     strays: list[psutil.Process] = field(default_factory=list)  # pool children seen (may outlive a kill)
     kills: list[Kill] = field(default_factory=list)
@@ -80,7 +83,7 @@ class FaultStack:
     def start(self) -> None:
         self.redis = start_redis(folder=self.folder / "redis", appendfsync=self.appendfsync)
         self.redis.owns_folder = False
-        self._start_rule_service()
+        self._start_rule_services()
         self._spawn("worker")
         self._spawn("reactor")
         wait_until(lambda: len(self.pool()) == POOL, 60, "the worker's pool children")
@@ -108,14 +111,18 @@ class FaultStack:
             "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen")]),
             "REDIS_URL": self.redis.url,
             "TABULA_SECRET": SECRET,
-            "TABULA_LORENZO_PORT": str(self.port),
+            **{f"TABULA_{game.upper()}_PORT": str(port) for game, port in self.ports.items()},
         }
+
+    def kinds(self) -> list[str]:
+        """What may be killed: each game's rule service, then the platform's processes."""
+        return [*(RULE_SERVICE + game for game in self.games), *KINDS]
 
     def _spawn(self, name: str) -> subprocess.Popen[bytes]:
         self.starts += 1
         log = open(self.folder / f"{self.starts:02d}-{name}.log", "wb")  # noqa: SIM115 - the child keeps it
         proc = subprocess.Popen(
-            [sys.executable, "-m", "services.cli", "serve", "lorenzo" if name == "rule_service" else name],
+            [sys.executable, "-m", "services.cli", "serve", name.removeprefix(RULE_SERVICE)],
             env=self.env(),
             cwd=ROOT,
             stdout=log,
@@ -125,16 +132,20 @@ class FaultStack:
         self.procs[name] = proc
         return proc
 
-    def _start_rule_service(self) -> None:
-        """On a free port; another one if that port was taken meanwhile (the bind fails, we retry)."""
+    def _start_rule_services(self) -> None:
+        """Each on a free port (all started at once); another one if that port was taken meanwhile
+        (the bind fails, we retry)."""
+        waiting = list(self.games)
         for _ in range(5):
-            self.port = free_port()
-            proc = self._spawn("rule_service")
-            if wait_healthy(self.port, timeout=scaled(60)):
+            self.ports |= {game: free_port() for game in waiting}
+            started = {game: self._spawn(RULE_SERVICE + game) for game in waiting}
+            waiting = [game for game in waiting if not wait_healthy(self.ports[game], timeout=scaled(60))]
+            for game in waiting:
+                started[game].kill()
+                started[game].wait()
+            if not waiting:
                 return
-            proc.kill()
-            proc.wait()
-        raise RuntimeError("the rule service did not start on any of 5 free ports")
+        raise RuntimeError(f"the rule services of {waiting} did not start on any of 5 free ports")
 
     def _restart(self, kind: str) -> None:
         if kind == "redis":
@@ -143,9 +154,10 @@ class FaultStack:
                 folder=self.redis.folder, port=self.redis.port, appendfsync=self.appendfsync
             )
             self.redis.owns_folder = False
-        elif kind == "rule_service":
+        elif kind.startswith(RULE_SERVICE):
             self._spawn(kind)
-            assert wait_healthy(self.port, timeout=scaled(60)), "the rule service did not come back"
+            port = self.ports[kind.removeprefix(RULE_SERVICE)]
+            assert wait_healthy(port, timeout=scaled(60)), f"the {kind} did not come back"
         elif kind in ("worker", "reactor"):
             self._spawn(kind)
 

@@ -20,9 +20,9 @@ from tests.unit.client.fakes import FakeRpcError, rpc_error
 
 
 def human(ledger: Ledger) -> Human:
-    modules = SimpleNamespace(pb2=None, pb2_grpc=None)
+    modules = SimpleNamespace(pb2=None, pb2_grpc=SimpleNamespace(GameServiceStub=None), name="Game")
     signer = TokenSigner(b"humans-retry-secret-0123456789abcdef")
-    return Human(0, modules, signer, "m1", 0, ledger, 1, threading.Event())
+    return Human(0, "game", modules, signer, "m1", 0, ledger, 1, threading.Event())
 
 
 class Answers:

@@ -154,20 +154,31 @@ def lorenzo(redis_db: redis.Redis) -> Iterator[Served]:
     served.running.stop(0)
 
 
-@pytest.fixture(scope="module")
-def lobby(registered: None, redis_url: str, redis_db: redis.Redis, race: Served) -> Iterator[Served]:
-    """A lobby without its background threads (nothing writes to Redis but the calls)."""
+def serve_lobby(redis_url: str, games: dict[str, int]) -> tuple[Served, Callable[[], None]]:
+    """A lobby without its background threads (nothing writes to Redis but the calls), reaching the
+    rule service of each game of ``games`` on its port; and how to stop it."""
     settings = Settings.from_env({"REDIS_URL": redis_url})
-    env = {"TABULA_RACE_ADDR": f"127.0.0.1:{race.running.port}"}
+    env = {f"TABULA_{game.upper()}_ADDR": f"127.0.0.1:{port}" for game, port in games.items()}
     started: Lobby = build(settings, 0, SIGNER, env=env, keepalive_ms=200)
     served = Served(
         started.server,
         grpc.insecure_channel(f"127.0.0.1:{started.port}"),
         lobby_pb2.DESCRIPTOR.services_by_name["LobbyService"],
     )
+
+    def stop() -> None:
+        served.channel.close()
+        started.stop(0)
+
+    return served, stop
+
+
+@pytest.fixture(scope="module")
+def lobby(registered: None, redis_url: str, redis_db: redis.Redis, race: Served) -> Iterator[Served]:
+    """A lobby reaching the race rule service."""
+    served, stop = serve_lobby(redis_url, {"race": race.running.port})
     yield served
-    served.channel.close()
-    started.stop(0)
+    stop()
 
 
 @dataclass(frozen=True)

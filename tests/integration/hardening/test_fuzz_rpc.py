@@ -1,22 +1,27 @@
-"""A property-based fuzzer over every RPC of the rule services (the race test game, Lorenzo) and the
-lobby, over real gRPC and Redis: random well-typed requests (from the request's descriptor, with
-valid ids and versions mixed in, and legal commands with one field changed) and random bytes.
+"""A property-based fuzzer over every RPC of the rule services and the lobby, over real gRPC and Redis:
+random well-typed requests (from the request's descriptor, with valid ids and versions mixed in, and
+legal commands with one field changed) and random bytes.
+
+The rule services fuzzed are every game of the registry (services/games.py), found there, so a
+game added to it is fuzzed without a test naming it, and the race test game; the lobby reaches a
+rule service of each, and its valid ids (room, ticket, match) are drawn per game.
 
 For every call: never INTERNAL or UNKNOWN; INVALID_ARGUMENT names its field in a BadRequest; a
 refused call leaves all of Redis as it was; nothing is logged at ERROR. Each rule service's fuzz
-reaches its rules (a SubmitCommand answered OK). After the fuzz the services are healthy and serve a
-good request.
+reaches its rules (a SubmitCommand answered OK). After its fuzz each service is healthy and serves a
+good request (checked by the test that fuzzed it: no test relies on another's having run).
 
-Short by default (a few hundred examples, derandomized, well under a minute); ``TABULA_FUZZ=1``
-runs 40 times as many with fresh randomness.
+Short by default (a hundred examples per game and a few hundred for the lobby, derandomized);
+``TABULA_FUZZ=1`` runs 40 times as many with fresh randomness.
 """
 
 from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import grpc
@@ -27,7 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tabula.lobby.v1 import lobby_pb2 as lb
 
-from services.games import load_game
+from services.games import game_names, load_game
 from shared.serving.errors import bad_request, error_info
 from tests.integration.hardening.conftest import (
     SERVICE,
@@ -38,17 +43,13 @@ from tests.integration.hardening.conftest import (
     errors_logged,
     play,
     seat,
+    serve_game,
+    serve_lobby,
     service,
     view,
 )
 from tests.integration.hardening.strategies import NUDGES, messages, nudged
 
-# One worker for the module under pytest-xdist (make test: --dist loadgroup), so the last test's health
-# checks run where the fuzz ran. Nothing may depend on it: pytest-xdist 3.8 on pytest 9.2 ignores the
-# mark (pytest-xdist#1386: its group goes into a node id that pytest no longer reads) and deals the
-# module's tests out to both workers one by one; and between them a worker may run another module's
-# tests, after which pytest builds this module's fixtures afresh.
-pytestmark = pytest.mark.xdist_group("fuzz_rpc")
 TRIED: set[str] = set()  # "<service> <method> <outcome>" of every call the fuzz made in this process
 FUZZ = os.environ.get("TABULA_FUZZ") == "1"
 # A legal command (of a seat to act, or the system) as it is or with one field changed.
@@ -78,7 +79,7 @@ class Target:
     served: Served
     client: redis.Redis
     callers: list[list[tuple[str, str]] | None]
-    valid: Callable[[], dict[str, Any]]
+    valid: Callable[[st.DataObject], dict[str, Any]]  # the values for one example (it may draw)
     focus: tuple[str, ...] = ()  # methods drawn more often (where the rules are)
 
     def methods(self) -> list[str]:
@@ -127,7 +128,8 @@ def fuzz_once(
 ) -> None:
     method = data.draw(st.sampled_from(target.methods()), label="method")
     request: Any = data.draw(messages(target.served.request_type(method).DESCRIPTOR), label="request")
-    fix(request, target.valid(), data)
+    valid = target.valid(data)
+    fix(request, valid, data)
     caller = data.draw(st.sampled_from(target.callers), label="caller")
     if turn is not None and method == "SubmitCommand":
         # Always the same draws, whatever the match's state (hypothesis replays test cases).
@@ -137,7 +139,7 @@ def fuzz_once(
             caller, commands = actors[who % len(actors)]
             chosen = commands[which % len(commands)]
             request.command.CopyFrom(nudged(chosen, pick, value) if change else chosen)
-            valid = target.valid()
+            valid = target.valid(data)
             request.match_id, request.expected_version = valid["match_id"], valid["version"]
             request.command_id = valid["command_id"]
     target.send(method, request.SerializeToString(), caller, caplog)
@@ -160,7 +162,7 @@ def game_target(
     callers = [None, system, spectator, auth("garbage"), seat("elsewhere", 0, game)]
     callers += [seat(match_id, n, game) for n in range(seats)]
 
-    def valid() -> dict[str, Any]:
+    def valid(data: st.DataObject) -> dict[str, Any]:
         head = view(served, pb2, match_id, system).version
         fresh = uuid.uuid4().hex
         return {"match_id": match_id, "expected_version": head, "version": head, "command_id": fresh}
@@ -175,27 +177,36 @@ def game_target(
     return Target(served, client, callers, valid, ("SubmitCommand",)), turn
 
 
-@pytest.fixture(scope="module")
-def race_target(race: Served, redis_db: redis.Redis) -> tuple[Target, Any]:
-    pb2 = load_game("race").modules.pb2
-    create = pb2.CreateMatchRequest(match_id="fz-race", seats=3, options={"goal": "100"}, seed=11)
-    race.call("CreateMatch", create.SerializeToString(), SERVICE)
-    return game_target(race, "race", redis_db, "fz-race", 3)
+# Every game of the registry (services/games.py), and the race test game registered for this module.
+GAMES = list(dict.fromkeys([*game_names(), "race"]))
+OPTIONS = {"race": {"goal": "100"}}  # a long race: it must not end during the fuzz; others: defaults
+SEATS = 3  # within each game's seat range (clamped)
 
 
-@pytest.fixture(scope="module")
-def lorenzo_target(lorenzo: Served, redis_db: redis.Redis) -> tuple[Target, Any]:
-    pb2 = load_game("lorenzo").modules.pb2
-    create = pb2.CreateMatchRequest(match_id="fz-lorenzo", seats=3, options={"advanced": "true"}, seed=12)
-    lorenzo.call("CreateMatch", create.SerializeToString(), service("lorenzo"))
-    play(lorenzo, pb2, "fz-lorenzo", 12, seed=3)  # into the draft and the first actions
-    return game_target(lorenzo, "lorenzo", redis_db, "fz-lorenzo", 3)
+@pytest.fixture(scope="module", params=GAMES)
+def rule_target(
+    request: pytest.FixtureRequest, registered: None, redis_db: redis.Redis
+) -> Iterator[tuple[Target, Any]]:
+    """One game's rule service with a match a dozen legal commands in, under fuzz."""
+    game = load_game(request.param)
+    served = serve_game(game, redis_db)
+    seats = min(max(SEATS, game.manifest.min_seats), game.manifest.max_seats)
+    match_id = f"fz-{game.manifest.name}"
+    create = game.modules.pb2.CreateMatchRequest(
+        match_id=match_id, seats=seats, options=OPTIONS.get(game.manifest.name, {}), seed=12
+    )
+    served.call("CreateMatch", create.SerializeToString(), service(game.manifest.name))
+    play(served, game.modules.pb2, match_id, 12, seed=3)  # into the match's first moves
+    yield game_target(served, game.manifest.name, redis_db, match_id, seats)
+    served.channel.close()
+    served.running.stop(0)
 
 
 def fuzz_rules(target: Target, turn: Any, examples: int, caplog: pytest.LogCaptureFixture) -> None:
-    """``examples`` random requests to a rule service, then the proof that they reached its rules: a
-    SubmitCommand answered OK. Checked here, by the test that made the calls, and not by a later test
-    (which may run in another worker, see ``pytestmark``)."""
+    """``examples`` random requests to a rule service, then the proof that they reached its rules (a
+    SubmitCommand answered OK) and that the service is healthy and serves a good request. Checked
+    here, by the test that made the calls: a later test may run in another worker (pytest-xdist 3.8
+    on pytest 9.2 ignores ``xdist_group``, pytest-xdist#1386), with fixtures built afresh."""
     reached = f"{target.served.service.name} SubmitCommand OK"
     TRIED.discard(reached)
 
@@ -206,91 +217,98 @@ def fuzz_rules(target: Target, turn: Any, examples: int, caplog: pytest.LogCaptu
 
     requests()
     assert reached in TRIED, sorted(TRIED)
+    healthy(target)
+    game = target.served.game
+    match_id = f"fz-{game}"
+    assert view(target.served, load_game(game).modules.pb2, match_id, seat(match_id, 0, game)).version > 0
 
 
-def test_the_race_rule_service_survives_random_requests(
-    race_target: tuple[Target, Any], caplog: pytest.LogCaptureFixture
+def healthy(target: Target) -> None:
+    health = health_pb2_grpc.HealthStub(target.served.channel)
+    answer = health.Check(health_pb2.HealthCheckRequest(service=target.served.service.full_name), timeout=5)
+    assert answer.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_each_rule_service_survives_random_requests(
+    rule_target: tuple[Target, Any], caplog: pytest.LogCaptureFixture
 ) -> None:
-    fuzz_rules(*race_target, 100, caplog)
+    fuzz_rules(*rule_target, 100, caplog)
 
 
-def test_the_lorenzo_rule_service_survives_random_requests(
-    lorenzo_target: tuple[Target, Any], caplog: pytest.LogCaptureFixture
+def test_each_rule_service_survives_random_bytes(
+    rule_target: tuple[Target, Any], caplog: pytest.LogCaptureFixture
 ) -> None:
-    fuzz_rules(*lorenzo_target, 200, caplog)
+    @budget(20)
+    @given(data=st.data())
+    def calls(data: st.DataObject) -> None:
+        bytes_once(rule_target[0], data, caplog)
 
-
-@budget(60)
-@given(data=st.data())
-def test_the_rule_services_survive_random_bytes(
-    race_target: tuple[Target, Any],
-    lorenzo_target: tuple[Target, Any],
-    data: st.DataObject,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    target = data.draw(st.sampled_from([race_target[0], lorenzo_target[0]]), label="service")
-    bytes_once(target, data, caplog)
+    calls()
+    healthy(rule_target[0])
 
 
 # ---------------------------------------------------------------- the lobby
 
 
 @pytest.fixture(scope="module")
-def lobby_target(lobby: Served, redis_db: redis.Redis, race_target: tuple[Target, Any]) -> Target:
+def lobby_target(registered: None, redis_url: str, redis_db: redis.Redis) -> Iterator[Target]:
+    """The lobby, with a rule service for every game; per game, a private room, a queue ticket and a
+    match, the values the fuzz puts into requests that name that game."""
+    games = {name: serve_game(load_game(name), redis_db) for name in GAMES}
+    lobby, stop = serve_lobby(redis_url, {name: served.running.port for name, served in games.items()})
+
     def sign_in(name: str) -> tuple[str, list[tuple[str, str]]]:
         reply = lobby.call("SignInGuest", lb.SignInGuestRequest(display_name=name).SerializeToString())
         return reply.player_id, auth(reply.token)
 
-    host_id, host = sign_in("Host")
-    _, other = sign_in("Other")
-    private = lb.CreateRoomRequest(game="race", seats=3, visibility=lb.ROOM_VISIBILITY_PRIVATE)
-    room = lobby.call("CreateRoom", private.SerializeToString(), host).room
-    ticket = lobby.call("Enqueue", lb.EnqueueRequest(game="race").SerializeToString(), other).ticket_id
-    valid = {
-        "game": "race",
-        "room_id": room.room_id,
-        "invite_code": room.invite_code,
-        "ticket_id": ticket,
-        "match_id": "fz-race",
-        "player_id": host_id,
-        "display_name": "Fuzz",
-    }
-    callers = [host, other, None, auth("garbage"), SERVICE]
-    return Target(lobby, redis_db, callers, lambda: valid)
+    valid: dict[str, dict[str, Any]] = {}
+    callers: list[list[tuple[str, str]] | None] = [None, auth("garbage"), SERVICE]
+    for name, served in games.items():
+        host_id, host = sign_in(f"Host {name}")
+        _, other = sign_in(f"Other {name}")  # one room or queue at a time: a player per game
+        callers += [host, other]
+        private = lb.CreateRoomRequest(game=name, seats=3, visibility=lb.ROOM_VISIBILITY_PRIVATE)
+        room = lobby.call("CreateRoom", private.SerializeToString(), host).room
+        ticket = lobby.call("Enqueue", lb.EnqueueRequest(game=name).SerializeToString(), other).ticket_id
+        create = load_game(name).modules.pb2.CreateMatchRequest(match_id=f"fz-lobby-{name}", seats=3, seed=5)
+        served.call("CreateMatch", create.SerializeToString(), service(name))
+        valid[name] = {
+            "game": name,
+            "room_id": room.room_id,
+            "invite_code": room.invite_code,
+            "ticket_id": ticket,
+            "match_id": f"fz-lobby-{name}",
+            "player_id": host_id,
+            "display_name": "Fuzz",
+        }
+    yield Target(lobby, redis_db, callers, partial(_one_game, valid))
+    stop()
+    for served in games.values():
+        served.channel.close()
+        served.running.stop(0)
 
 
-@budget(150)
-@given(data=st.data())
-def test_the_lobby_survives_random_requests(
-    lobby_target: Target, data: st.DataObject, caplog: pytest.LogCaptureFixture
-) -> None:
-    fuzz_once(lobby_target, data, caplog)
+def _one_game(valid: dict[str, dict[str, Any]], data: st.DataObject) -> dict[str, Any]:
+    return valid[data.draw(st.sampled_from(GAMES), label="game")]
 
 
-@budget(50)
-@given(data=st.data())
-def test_the_lobby_survives_random_bytes(
-    lobby_target: Target, data: st.DataObject, caplog: pytest.LogCaptureFixture
-) -> None:
-    bytes_once(lobby_target, data, caplog)
+def test_the_lobby_survives_random_requests(lobby_target: Target, caplog: pytest.LogCaptureFixture) -> None:
+    @budget(150)
+    @given(data=st.data())
+    def requests(data: st.DataObject) -> None:
+        fuzz_once(lobby_target, data, caplog)
 
-
-# ---------------------------------------------------------------- after
-
-
-def test_every_service_is_healthy_and_serves_after_the_fuzz(
-    race_target: tuple[Target, Any], lorenzo_target: tuple[Target, Any], lobby_target: Target
-) -> None:
-    for target in (race_target[0], lorenzo_target[0], lobby_target):
-        health = health_pb2_grpc.HealthStub(target.served.channel)
-        answer = health.Check(
-            health_pb2.HealthCheckRequest(service=target.served.service.full_name), timeout=5
-        )
-        assert answer.status == health_pb2.HealthCheckResponse.SERVING
-    for target, game, match_id in (
-        (race_target[0], "race", "fz-race"),
-        (lorenzo_target[0], "lorenzo", "fz-lorenzo"),
-    ):
-        assert view(target.served, load_game(game).modules.pb2, match_id, seat(match_id, 0, game)).version > 0
+    requests()
+    healthy(lobby_target)
     listed = lobby_target.served.call("ListGames", b"", None)
-    assert "race" in {g.name for g in listed.games}
+    assert set(GAMES) <= {g.name for g in listed.games}
+
+
+def test_the_lobby_survives_random_bytes(lobby_target: Target, caplog: pytest.LogCaptureFixture) -> None:
+    @budget(50)
+    @given(data=st.data())
+    def calls(data: st.DataObject) -> None:
+        bytes_once(lobby_target, data, caplog)
+
+    calls()
+    healthy(lobby_target)
