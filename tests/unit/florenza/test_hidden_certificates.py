@@ -24,7 +24,7 @@ from services.florenza.rules.events import (
     PrestigeBankedHidden,
     PrestigeChanged,
 )
-from services.florenza.rules.model import Phase, Source, State
+from services.florenza.rules.model import Config, Phase, Source, State
 from services.games import load_game
 from services.workers.bots.base import sample_for_seat
 from shared.decider import PUBLIC, SPECTATOR, SYSTEM, Actor, Visibility
@@ -57,10 +57,10 @@ def test_a_hidden_match_records_its_option_in_a_public_setup_event() -> None:
     hidden = list(RULES.setup(RULES.make_config(3, {}), Rng(4)))
     assert of_type(hidden, CertificatesKeptHidden) == [CertificatesKeptHidden()]
     assert RULES.visibility(CertificatesKeptHidden()) == PUBLIC
-    assert fold(hidden).config.hidden_certificates is True  # type: ignore[union-attr]
+    assert fold(hidden).config == Config(3, hidden_certificates=True)
     open_ = list(RULES.setup(RULES.make_config(3, {"hidden_certificates": "false"}), Rng(4)))
     assert not of_type(open_, CertificatesKeptHidden)
-    assert fold(open_).config.hidden_certificates is False  # type: ignore[union-attr]
+    assert fold(open_).config == Config(3, hidden_certificates=False)
 
 
 def test_the_hidden_captain_banks_in_a_seat_only_event_and_the_feed_of_the_others_has_no_amount() -> None:
