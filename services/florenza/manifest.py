@@ -1,8 +1,7 @@
 """Florenza as the platform sees it: the one manifest the registry lists.
 
 Content, rules, bots and the terminal presentation are loaded on first use (the loaders below), so
-listing games stays cheap. Florenza takes no options: the seed's rules have no variants
-(docs/rules/florenza.md).
+listing games stays cheap. One option, ``hidden_certificates`` (docs/rules/florenza.md, D24).
 """
 
 from __future__ import annotations
@@ -11,7 +10,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shared.core.manifest import BalanceHook, BotHooks, ContentHook, GameManifest, Presentation
+from shared.core.manifest import (
+    BalanceHook,
+    BotHooks,
+    ContentHook,
+    GameManifest,
+    GameOption,
+    OptionType,
+    Presentation,
+)
 
 if TYPE_CHECKING:
     from services.florenza.rules.rules import FlorenzaRules
@@ -74,12 +81,23 @@ def _content_counts() -> Mapping[str, int]:
     return content_counts(load_content())
 
 
+# The reference keeps certificates hidden (R game_structure.json prestige.certificates_hidden, VERIFIED
+# S3); the seed says nothing of it. Default "true", as make_config has it (docs/rules/florenza.md, D24).
+HIDDEN_CERTIFICATES = GameOption(
+    "hidden_certificates",
+    OptionType.BOOL,
+    "true",
+    "Each family's certificates (the prestige a Captain of the People banks) are hidden from the others "
+    "until the final scoring reveals them. false: every family's certificates are open on the table.",
+)
+
 MANIFEST = GameManifest(
     name="florenza",
     title="Florenza",
     min_seats=2,
     max_seats=5,
     default_port=50063,
+    options=(HIDDEN_CERTIFICATES,),
     rules=_rules,
     bots=_bots,
     presentation=_presentation,

@@ -75,12 +75,14 @@ def header(view: Msg, version: int, names: Sequence[str], match_id: str) -> Text
 
 
 def tracks_table(view: Msg, names: Sequence[str]) -> Table:
-    """Every family: the prestige and church influence tracks, certificates, money, cubes, workers."""
+    """Every family: the prestige and church influence tracks, certificates ("?" while hidden from the
+    viewer), money, cubes, workers."""
     g = view.game
     table = Table(title="Families and tracks", box=box.SIMPLE_HEAVY, title_justify="left")
     for column in ("player", "prestige", "certificates", "church", "fiorini", *RESOURCE_FIELDS, "workers"):
         table.add_column(column, justify="left" if column == "player" else "right")
     table.add_column("this round")
+    hidden = set(view.hidden_certificates)  # other families' certificates, until the end (D24)
     for p in g.players:
         name = seat_text(names, p.seat)
         if p.seat == view.viewer_seat:
@@ -93,7 +95,7 @@ def tracks_table(view: Msg, names: Sequence[str]) -> Table:
         table.add_row(
             name,
             str(p.prestige),
-            str(p.certificates),
+            "?" if p.seat in hidden else str(p.certificates),
             str(p.church),
             str(p.goods.money),
             *(str(getattr(p.goods, r)) for r in RESOURCE_FIELDS),

@@ -188,6 +188,12 @@ class FlorenzaDescriber(Describer):
                 return f"{who} completed {lab.work(e.work)} with {artist}"
             case "ArtWorkFailed":
                 return f"{who} could not pay for {lab.work(e.work)}"
+            case "CertificatesKeptHidden":
+                return "Each family's certificates stay hidden from the others until the final scoring"
+            case "CertificatesTaken":
+                return f"{who} banks {e.amount} prestige as certificates (seen by {who} alone)"
+            case "PrestigeBankedHidden":
+                return f"{who} banks the prestige track as hidden certificates; the track goes back to 0"
             case "GameScored":
                 scores = ", ".join(f"{self.who(s.seat)} {s.total}" for s in e.scores)
                 return f"The game ends: {scores}"

@@ -383,6 +383,29 @@ class GameScored:
     placings: tuple[int, ...] = pb(2)
 
 
+@message(tag=44)
+class CertificatesKeptHidden:
+    """Setup: this match keeps each family's certificates hidden from the others until the end (option
+    ``hidden_certificates``); then step 8 banks with ``CertificatesTaken`` and ``PrestigeBankedHidden``."""
+
+
+@message(tag=45)
+class CertificatesTaken:
+    """Step 8, certificates hidden: the new Captain took certificates worth his prestige track. Seen by
+    his seat alone (and the server); the public ``PrestigeBankedHidden`` follows."""
+
+    seat: int = pb(1)
+    amount: int = pb(2)
+
+
+@message(tag=46)
+class PrestigeBankedHidden:
+    """Step 8, certificates hidden: the new Captain banked his prestige track as certificates (how many
+    is his alone, ``CertificatesTaken``); the track went back to 0."""
+
+    seat: int = pb(1)
+
+
 Event = (
     GameStarted
     | CharactersArrived
@@ -427,6 +450,9 @@ Event = (
     | CharactersDeparted
     | LifeShifted
     | GameScored
+    | CertificatesKeptHidden
+    | CertificatesTaken
+    | PrestigeBankedHidden
 )
 
 EVENT_TYPES: tuple[type, ...] = typing.get_args(Event)  # in tag order

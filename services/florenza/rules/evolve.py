@@ -10,6 +10,8 @@ from services.florenza.rules.events import (
     ArtWorkCompleted,
     ArtWorkFailed,
     CardinalCreated,
+    CertificatesKeptHidden,
+    CertificatesTaken,
     CharactersArrived,
     CharactersDeparted,
     ChurchInfluenceChanged,
@@ -32,6 +34,7 @@ from services.florenza.rules.events import (
     PlacementPassed,
     PreacherExpelled,
     PrestigeBanked,
+    PrestigeBankedHidden,
     PrestigeChanged,
     PrivilegeDeclined,
     RoundCleared,
@@ -204,6 +207,13 @@ def _round_end(s: State, e: Event) -> State:
         case PrestigeBanked(seat, amount):
             p = s.players[seat]
             return _player(s, seat, certificates=p.certificates + amount, prestige=p.prestige - amount)
+        case CertificatesKeptHidden():
+            seats = s.config.seats if s.config is not None else len(s.players)
+            return _copy(s, config=Config(seats, hidden_certificates=True))
+        case CertificatesTaken(seat, amount):
+            return _player(s, seat, certificates=s.players[seat].certificates + amount)
+        case PrestigeBankedHidden(seat):
+            return _player(s, seat, prestige=0)
         case WorkersReturned(seat, board, elsewhere):
             p = s.players[seat]
             return _player(s, seat, workers=p.workers - board, reserve=p.reserve + board + elsewhere)

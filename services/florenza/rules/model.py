@@ -74,6 +74,9 @@ class DieUse(enum.IntEnum):
 @message
 class Config:
     seats: int = pb(1)
+    # Option ``hidden_certificates``: other seats' certificates hidden until the end (D24). False in a
+    # match stored before the option existed: it was played with open certificates.
+    hidden_certificates: bool = pb(2, default=False)
 
 
 @message

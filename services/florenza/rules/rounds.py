@@ -7,6 +7,8 @@ from services.florenza.rules.content_types import NOTHING, Area, Content, Effect
 from services.florenza.rules.effects import Ctx, gain, lowest_free_slot
 from services.florenza.rules.events import (
     CardinalCreated,
+    CertificatesKeptHidden,
+    CertificatesTaken,
     CharactersArrived,
     CharactersDeparted,
     ChurchInfluenceChanged,
@@ -17,6 +19,7 @@ from services.florenza.rules.events import (
     LifeShifted,
     PhaseChanged,
     PrestigeBanked,
+    PrestigeBankedHidden,
     PrestigeChanged,
     RoundCleared,
     RoundStarted,
@@ -63,6 +66,8 @@ def setup(ctx: Ctx, config: Config, rng: Rng) -> None:
             works, b.district_slots, b.workers_per_family, pickers,
         )
     )  # fmt: skip
+    if config.hidden_certificates:
+        ctx.emit(CertificatesKeptHidden())
     for seat in order:
         ctx.emit(GoodsGained(seat, b.starting_resources + Goods(money=b.starting_money), Source.SETUP))
         ctx.emit(WorkersGained(seat, b.starting_workers, Source.SETUP))
@@ -152,7 +157,7 @@ def titles(ctx: Ctx) -> None:
     captain = elect([p.prestige for p in s.players], 1)
     bishop = elect([p.church for p in s.players], b.bishop_min_church)
     if captain != NO_SEAT:
-        ctx.emit(PrestigeBanked(captain, s.players[captain].prestige))
+        bank(ctx, captain)
     ctx.emit(TitlesAssigned(captain, bishop))
     for seat in s.turn_order:
         p = ctx.state.players[seat]
@@ -161,6 +166,18 @@ def titles(ctx: Ctx) -> None:
             ctx.emit(PrestigeChanged(seat, b.cardinal_prestige, Source.CARDINAL))
             if p.church:
                 ctx.emit(ChurchInfluenceChanged(seat, -p.church, Source.CARDINAL))
+
+
+def bank(ctx: Ctx, captain: int) -> None:
+    """8.1: the Captain takes certificates worth his track, which goes back to 0; with certificates
+    hidden (D24) the amount is told to his seat alone."""
+    s = ctx.state
+    amount = s.players[captain].prestige
+    if s.config is not None and s.config.hidden_certificates:
+        ctx.emit(CertificatesTaken(captain, amount))
+        ctx.emit(PrestigeBankedHidden(captain))
+    else:
+        ctx.emit(PrestigeBanked(captain, amount))
 
 
 def next_turn_order(s: State) -> tuple[int, ...]:

@@ -44,6 +44,8 @@ from services.florenza.rules.view import FlorenzaView, determinize, view, visibi
 from shared.core.decider import Actor, Outcome, RuleViolation, Visibility
 from shared.core.rng import Rng
 
+_BOOL = {"true": True, "false": False}
+
 
 class FlorenzaRules:
     """Pure rules over one ``Content``; holds nothing else."""
@@ -64,12 +66,17 @@ class FlorenzaRules:
         self.content = content
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> Config:
-        """Florenza has no options."""
+        """Options: ``hidden_certificates`` = "true" (default: each family's certificates hidden from
+        the others until the end, D24) or "false" (open on the table)."""
         if not self.min_seats <= seats <= self.max_seats:
             raise RuleViolation("bad_seats", f"Florenza seats 2 to 5 players, not {seats}")
-        if options:
-            raise RuleViolation("bad_option", f"unknown option {sorted(options)[0]!r}")
-        return Config(seats)
+        unknown = sorted(set(options) - {"hidden_certificates"})
+        if unknown:
+            raise RuleViolation("bad_option", f"unknown option {unknown[0]!r}")
+        raw = options.get("hidden_certificates", "true").strip().lower()
+        if raw not in _BOOL:
+            raise RuleViolation("bad_option", f"hidden_certificates must be 'true' or 'false', not {raw!r}")
+        return Config(seats, hidden_certificates=_BOOL[raw])
 
     def initial_state(self) -> State:
         return State()

@@ -221,7 +221,7 @@ function districtWorks(ctx, L, g, seat, area) {
     }));
 }
 
-function renderPlayer(p, g, toAct, ctx, L) {
+function renderPlayer(p, g, toAct, ctx, L, hidden) {
   const { el } = ctx;
   const seat = num(p.seat);
   const goods = p.goods || {};
@@ -232,7 +232,7 @@ function renderPlayer(p, g, toAct, ctx, L) {
     el("h3", {}, ctx.chip(seat), ...titles.map((t) => el("span", { class: `title title-${t.toLowerCase()}`, text: t })),
       p.passed ? el("span", { class: "passed-note", text: "passed" }) : "", toAct ? el("span", { class: "acting", text: "to act" }) : ""),
     el("div", { class: "stats" },
-      stat("prestige", "prestige", num(p.prestige)), stat("certificates", "certificates", num(p.certificates)),
+      stat("prestige", "prestige", num(p.prestige)), stat("certificates", "certificates", hidden.has(seat) ? "?" : num(p.certificates)),
       stat("church", "church", num(p.church)), stat("workers", "workers", `${num(p.workers)}+${num(p.reserve)}`)),
     el("div", { class: "goods" }, el("span", { class: "good money", "data-good": "money" }, el("span", { class: "v", text: String(num(goods.money)) }), " fiorini"),
       ...CUBES.map((k) => el("span", { class: "good", "data-good": k }, cube(el, k, goods[k])))),
@@ -267,7 +267,8 @@ export function render(root, reply, ctx) {
   renderTracks(root, view, ctx);
   renderMarket(root, view, ctx, L);
   renderLife(root, view, ctx, L);
-  root.querySelector("#players").replaceChildren(...(g.players || []).map((p) => renderPlayer(p, g, toAct.has(num(p.seat)), ctx, L)));
+  const hidden = new Set((view.hiddenCertificates || []).map(num)); // others' certificates, until the end
+  root.querySelector("#players").replaceChildren(...(g.players || []).map((p) => renderPlayer(p, g, toAct.has(num(p.seat)), ctx, L, hidden)));
   renderFinal(root, view, ctx);
 }
 
@@ -324,6 +325,9 @@ export function describeEvent(item, ctx) {
     case "masterpieceCreated": return `${L.character(e.artist)} made a masterpiece for ${who}`;
     case "titlesAssigned": return `Captain of the People: ${num(e.captain) === NO_SEAT ? "nobody" : ctx.seatName(num(e.captain))}; Bishop: ${num(e.bishop) === NO_SEAT ? "nobody" : ctx.seatName(num(e.bishop))}`;
     case "prestigeBanked": return `${who} banks ${num(e.amount)} prestige as certificates`;
+    case "certificatesKeptHidden": return "Each family's certificates stay hidden from the others until the final scoring";
+    case "certificatesTaken": return `${who} banks ${num(e.amount)} prestige as certificates (seen by ${who} alone)`;
+    case "prestigeBankedHidden": return `${who} banks the prestige track as hidden certificates; the track goes back to 0`;
     case "cardinalCreated": return `${who} is made Cardinal`;
     case "workersReturned": return `${who}'s workers go home`;
     case "roundCleared": return "Withheld and expelled characters and the preachers go back to their cards";

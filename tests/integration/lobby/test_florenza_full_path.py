@@ -134,9 +134,18 @@ def test_a_guest_and_four_bots_play_a_five_seat_florenza_room_to_the_end(
     channel.close()
 
 
-def test_the_lobby_lists_florenza_with_two_to_five_seats_and_no_options(make_lobby: LobbyFactory) -> None:
+def test_the_lobby_lists_florenza_with_two_to_five_seats_and_its_hidden_certificates_option(
+    make_lobby: LobbyFactory,
+) -> None:
     lobby = make_lobby()
     with grpc.insecure_channel(f"127.0.0.1:{lobby.port}") as channel:
         reply = lobby_pb2_grpc.LobbyServiceStub(channel).ListGames(pb.ListGamesRequest(), timeout=5)
     (game,) = [g for g in reply.games if g.name == "florenza"]
-    assert (game.title, game.min_seats, game.max_seats, list(game.options)) == ("Florenza", 2, 5, [])
+    assert (game.title, game.min_seats, game.max_seats) == ("Florenza", 2, 5)
+    (option,) = game.options
+    assert (option.name, option.type, option.default_value) == (
+        "hidden_certificates",
+        pb.GAME_OPTION_TYPE_BOOL,
+        "true",
+    )
+    assert "certificates" in option.description

@@ -9,6 +9,7 @@ from services.florenza.content import load_content
 from services.florenza.rules import FlorenzaRules
 from services.florenza.rules.commands import Command
 from services.florenza.rules.events import (
+    CertificatesKeptHidden,
     CharactersArrived,
     ChurchInfluenceChanged,
     Event,
@@ -72,6 +73,19 @@ def game(
 ) -> State:
     """A match in ``phase`` of ``round``: empty districts, no goods, ``workers`` each, turn order 0, 1, ...
     and the named characters ``present`` ({character: Life in Florenza card}) in Florence."""
+    return fold(game_events(seats, order, present, phase, round, workers))
+
+
+def game_events(
+    seats: int = 2,
+    order: tuple[int, ...] | None = None,
+    present: dict[int, int] | None = None,
+    phase: Phase = Phase.PLACEMENT,
+    round: int = 1,
+    workers: int = 4,
+    hidden_certificates: bool = False,
+) -> list[Event]:
+    """The events of :func:`game`'s match (with ``CertificatesKeptHidden`` if ``hidden_certificates``)."""
     order = order or tuple(range(seats))
     works = tuple(WorkSpot(w.id, seat) for seat in range(seats) for w in C.district_works)
     works += tuple(WorkSpot(w.id) for w in C.public_works)
@@ -89,7 +103,9 @@ def game(
     ]  # fmt: skip
     if present:
         events.insert(1, CharactersArrived(tuple(Presence(x, card) for x, card in present.items())))
-    return fold(events)
+    if hidden_certificates:
+        events.insert(1, CertificatesKeptHidden())
+    return events
 
 
 def with_player(state: State, seat: int, **fields: Any) -> State:

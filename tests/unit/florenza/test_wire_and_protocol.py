@@ -79,10 +79,12 @@ def test_two_to_five_seats(seats: int) -> None:
         RULES.make_config(seats, {})
 
 
-def test_florenza_has_no_options() -> None:
-    assert RULES.make_config(5, {}) == Config(5)
-    with pytest.raises(RuleViolation, match="bad_option"):
-        RULES.make_config(3, {"advanced": "true"})
+def test_florenzas_one_option_hides_certificates_by_default() -> None:
+    assert RULES.make_config(5, {}) == Config(5, hidden_certificates=True)
+    assert RULES.make_config(5, {"hidden_certificates": " False"}) == Config(5, hidden_certificates=False)
+    for bad in ({"advanced": "true"}, {"hidden_certificates": "maybe"}):
+        with pytest.raises(RuleViolation, match="bad_option"):
+            RULES.make_config(3, bad)
 
 
 def test_the_same_seed_gives_the_same_setup() -> None:
