@@ -41,8 +41,10 @@ proto: install
 proto-update: install
 	$(PY) -m services.cli proto --update
 
+# tabula run's options, e.g. make run RUN_ARGS='--ports auto' (a free port for each one taken)
+RUN_ARGS ?=
 run: proto
-	$(PY) -m services.cli run
+	$(PY) -m services.cli run $(RUN_ARGS)
 
 # Two pytest-xdist workers (the machine and CI have 2 cores): 8 to 13 min for the whole suite (2026-12-01,
 # by machine) instead of ~20 serially. `make test PYTEST_JOBS=` runs it in one process. loadgroup would run
