@@ -80,7 +80,7 @@ def port_var(name: str) -> str:
 
 def port_taken(port: int, host: str = "127.0.0.1") -> bool:
     """Something listens on ``port`` (one left only in TIME_WAIT is free: the servers bind it again)."""
-    with socket.socket() as probe:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
