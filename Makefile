@@ -41,8 +41,10 @@ proto: install
 proto-update: install
 	$(PY) -m services.cli proto --update
 
+# tabula run's options, e.g. make run RUN_ARGS='--ports auto' (a free port for each one taken)
+RUN_ARGS ?=
 run: proto
-	$(PY) -m services.cli run
+	$(PY) -m services.cli run $(RUN_ARGS)
 
 # Two pytest-xdist workers (the machine and CI have 2 cores) take about half the time of one;
 # `make test PYTEST_JOBS=` runs the suite in one process. loadgroup would run the tests of a module

@@ -1,9 +1,10 @@
 """``tabula archive``: finished matches out of Redis into the archive (shared/matches/archiver.py).
 
-The archive is ``--dir``, else ``TABULA_ARCHIVE_STORAGE`` / ``TABULA_ARCHIVE_DIR``. Without match
-ids it does what the reactor does between reads, over every shard, until nothing is due: matches
-finished ``--after`` seconds ago whose end every outbox group acknowledged. With match ids it
-archives those (finished) matches now: the operator's call, no wait for the groups.
+The archive is ``--dir``, else ``TABULA_ARCHIVE_STORAGE`` / ``TABULA_ARCHIVE_DIR``, else the running
+stack's (``.tabula/archive/`` under ``make run``). Without match ids it does what the reactor does
+between reads, over every shard, until nothing is due: matches finished ``--after`` seconds ago
+whose end every outbox group acknowledged. With match ids it archives those (finished) matches now:
+the operator's call, no wait for the groups.
 
 Also the archive's readers for the other commands: :func:`archive_storage` and
 :func:`archived_replay` (``tabula replay`` of a match no longer in Redis).
@@ -24,13 +25,24 @@ if TYPE_CHECKING:
     from shared.matches.archive import ArchiveStorage
     from shared.matches.runner import EventCodec
 
-DIR_HELP = "the archive folder (default: TABULA_ARCHIVE_STORAGE, else TABULA_ARCHIVE_DIR)"
+DIR_HELP = (
+    "the archive folder (default: TABULA_ARCHIVE_STORAGE, else TABULA_ARCHIVE_DIR, else the running stack's)"
+)
 
 
 def archive_storage(directory: Path | None = None) -> ArchiveStorage | None:
+    """``--dir``, else the environment's archive, else the one the running stack records (``make run``
+    archives into ``.tabula/archive/``), else None."""
+    from services.cli.stack import find_stack
     from shared.matches.archive import LocalArchive, storage_from_env
 
-    return LocalArchive(directory) if directory is not None else storage_from_env()
+    if directory is not None:
+        return LocalArchive(directory)
+    configured = storage_from_env()
+    if configured is not None:
+        return configured
+    stack = find_stack()
+    return LocalArchive(Path(stack.archive_dir)) if stack is not None and stack.archive_dir else None
 
 
 def _games(name: str) -> tuple[Any, EventCodec]:

@@ -2,7 +2,8 @@
 
 ``tabula run`` writes ``stack.json`` beside its data folder (``.tabula/stack.json`` by default,
 git-ignored) once every service is up, and removes it when it stops: its pid, the Redis URL (the
-embedded Redis listens on a free port, never 6379), the shard count and each service's address.
+embedded Redis listens on a free port, never 6379), the shard count, each service's address and the
+archive folder of finished matches.
 The tools (``export``, ``import``, ``replay``, ``watch``, ``health``, ``play``) take an address from,
 in order: an explicit flag, the environment (``REDIS_URL``; ``TABULA_<SERVICE>_ADDR`` or
 ``TABULA_<SERVICE>_PORT``), this file. With none of them they stop with :data:`NO_STACK` rather
@@ -50,6 +51,7 @@ class Stack:
     shards: int = 16
     services: Mapping[str, str] = field(default_factory=dict)  # name -> host:port
     http: tuple[str, ...] = ()  # the services whose port speaks HTTP (health: GET /healthz)
+    archive_dir: str = ""  # the archive folder of finished matches (TABULA_ARCHIVE_DIR), if any
     path: Path | None = None
 
     def to_json(self) -> str:
@@ -61,6 +63,7 @@ class Stack:
                 "shards": self.shards,
                 "services": dict(self.services),
                 "http": list(self.http),
+                "archive_dir": self.archive_dir,
             },
             indent=2,
         )
@@ -75,6 +78,7 @@ class Stack:
             shards=int(data.get("shards", 16)),
             services={str(k): str(v) for k, v in data.get("services", {}).items()},
             http=tuple(str(x) for x in data.get("http", ())),
+            archive_dir=str(data.get("archive_dir", "")),
             path=path,
         )
 

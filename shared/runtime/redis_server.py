@@ -138,16 +138,19 @@ def start_redis(
     extra: list[str] | None = None,
     appendfsync: str = "everysec",
     port: int | None = None,
+    own_session: bool = False,
 ) -> RedisServer:
     """A new redis-server on ``port`` (``tabula run`` restarts its Redis where the services look
     for it), else on a free one (another one if that port was taken meanwhile); waits until it
-    answers PING."""
+    answers PING. ``own_session``: in a session of its own, so a Ctrl-C at the terminal (SIGINT to
+    the whole foreground process group) does not reach it and its owner stops it when it chooses."""
     owns = folder is None
     folder = (folder or Path(tempfile.mkdtemp(prefix="tabula-redis-"))).resolve()
     folder.mkdir(parents=True, exist_ok=True)
     cluster = "--cluster-enabled" in (extra or [])
     for attempt in range(5):
-        server = _launch(folder, owns, extra or [], appendfsync, port or free_port(cluster=cluster))
+        chosen = port or free_port(cluster=cluster)
+        server = _launch(folder, owns, extra or [], appendfsync, chosen, own_session)
         try:
             _wait_ready(server)
         except PortTaken:
@@ -162,7 +165,9 @@ class PortTaken(RuntimeError):
     """redis-server exited because its port was in use."""
 
 
-def _launch(folder: Path, owns: bool, extra: list[str], appendfsync: str, port: int) -> RedisServer:
+def _launch(
+    folder: Path, owns: bool, extra: list[str], appendfsync: str, port: int, own_session: bool
+) -> RedisServer:
     args = [
         redis_binary(),
         "--port",
@@ -183,7 +188,9 @@ def _launch(folder: Path, owns: bool, extra: list[str], appendfsync: str, port: 
         str(folder / "redis.log"),
         *extra,
     ]
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=own_session
+    )
     return RedisServer(port, folder, process, owns, list(extra))
 
 

@@ -30,9 +30,11 @@ def tool_env() -> dict[str, str]:
 
 
 @contextmanager
-def running_stack(folder: Path) -> Iterator[tuple[dict[str, str], str]]:
-    """`tabula run` in ``folder`` on free ports; yields (the tools' environment, run's output so far)."""
-    env = run_env({**tool_env(), "TABULA_SECRET": "e2e-stack-dir-secret-0123456789abcdef"}, service_ports())
+def running_stack(folder: Path, **settings: str) -> Iterator[tuple[dict[str, str], str]]:
+    """`tabula run` in ``folder`` on free ports, with ``settings`` in its environment; yields (the tools'
+    environment, run's output so far)."""
+    base = {**tool_env(), "TABULA_SECRET": "e2e-stack-dir-secret-0123456789abcdef", **settings}
+    env = run_env(base, service_ports())
     with tabula_run(env, cwd=folder) as (_, output):
         yield tool_env(), output
 

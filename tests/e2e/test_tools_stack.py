@@ -8,11 +8,18 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import redis
 
 from services.cli.stack import NO_STACK
+from services.games import load_game
+from shared.matches.archive import archive_name
+from shared.matches.runner import MatchRunner
+from shared.store.redis_store import RedisEventStore
 from tests.e2e.stack_dir import cli, running_stack, tool_env
+from tests.support.timing import wait_until
 
 
 @pytest.fixture(scope="module")
@@ -99,3 +106,29 @@ def test_without_a_stack_the_tools_say_so(tmp_path: Path, args: tuple[str, ...])
     result = cli(tmp_path, tool_env(), *args)
     assert result.returncode == 1, result.stdout + result.stderr
     assert NO_STACK in result.stderr and "Traceback" not in result.stderr + result.stdout
+
+
+def test_a_finished_match_goes_to_the_stacks_own_archive_and_export_still_finds_it(tmp_path: Path) -> None:
+    """No archive configured: `tabula run` archives into .tabula/archive/ after TABULA_ARCHIVE_AFTER
+    (here 0 s) and records it in stack.json, so `tabula export` from the folder still finds the match."""
+    settings = {"TABULA_ARCHIVE_AFTER": "0", "TABULA_ARCHIVE_INTERVAL": "0.5"}
+    with running_stack(tmp_path, **settings) as (env, output):
+        archive = tmp_path / ".tabula" / "archive"
+        url = re.search(r"^redis\s+(redis://\S+)", output, re.M)
+        assert url is not None
+        client = redis.Redis.from_url(url.group(1))
+        try:
+            store = RedisEventStore(client)
+            game = load_game("lorenzo")
+            runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, store)
+            bots = json.dumps({"0": "random", "1": "random"})
+            runner.create("done", 2, {}, seed=5, extra_meta={"bots": bots, "turn_seconds": "0"})
+            wait_until(lambda: (archive / archive_name("done")).exists(), 120, "the match to be archived")
+            wait_until(lambda: not store.get_meta("done"), 30, "the match to leave Redis")
+        finally:
+            client.close()
+        assert f"archive    {archive}  (finished matches, 0 s after they end)" in output
+        assert json.loads((tmp_path / ".tabula" / "stack.json").read_text())["archive_dir"] == str(archive)
+        exported = cli(tmp_path, env, "export", "done", "--out", "m.jsonl")
+        assert exported.returncode == 0, exported.stdout + exported.stderr
+        assert json.loads((tmp_path / "m.jsonl").read_text().splitlines()[0])["match_id"] == "done"

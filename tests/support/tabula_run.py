@@ -3,6 +3,7 @@ until it says "all services up", stopped with Ctrl-C as a user stops it."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -32,9 +33,12 @@ def start_run(
     cwd: Path = REPO,
     stderr: int | IO[Any] = subprocess.DEVNULL,
     timeout: float = 180,
+    new_session: bool = False,
 ) -> tuple[subprocess.Popen[str], str]:
     """``tabula run ARGS``, and what it printed up to "all services up"; stopped again if it never
-    says so in ``timeout`` seconds (scaled by TABULA_TEST_SLOWDOWN; the test fails with its output)."""
+    says so in ``timeout`` seconds (scaled by TABULA_TEST_SLOWDOWN; the test fails with its output).
+    ``new_session``: in a session (and process group) of its own, as a terminal's foreground job,
+    so that the test can send its process group a Ctrl-C."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "services.cli", "run", *args],
         cwd=cwd,
@@ -42,6 +46,7 @@ def start_run(
         stdout=subprocess.PIPE,
         stderr=stderr,
         text=True,
+        start_new_session=new_session,
     )
     assert proc.stdout is not None
     lines: list[str] = []
@@ -68,6 +73,31 @@ def stop_run(proc: subprocess.Popen[str], timeout: float = 60) -> int:
     except subprocess.TimeoutExpired:
         proc.kill()
         return proc.wait()
+
+
+def run_to_end(env: Mapping[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``tabula run ARGS`` that is expected to stop by itself (a refused start). Still running after
+    ``timeout`` seconds, it is stopped (Ctrl-C, then SIGKILL to its process group) and the test fails."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "services.cli", "run", *args],
+        cwd=REPO,
+        env=dict(env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=scaled(timeout))
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=scaled(60))
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+        raise AssertionError(f"tabula run still ran after {timeout} s:\n{out}\n{err[-3000:]}") from None
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 @contextmanager
