@@ -100,6 +100,7 @@ class Viewer:
     notices: list[Text] = field(default_factory=list)  # explanations kept on screen until the next move
     response: Any = None
     version: int = 0
+    seen: int = 0  # the newest version the match stream has delivered (an event or a keepalive head)
 
     def __post_init__(self) -> None:
         self.client.on_limited = self.busy  # a rate-limited call waits and is sent again: say so
@@ -138,11 +139,21 @@ class Viewer:
             del self.notices[0]
         self.console.print(text)
 
-    def log_event(self, item: Followed) -> None:
+    def take(self, item: Followed) -> bool:
+        """One item of the match stream: its event logged (True), or a keepalive's head noted."""
+        self.seen = max(self.seen, item.version)
+        if item.event is None:
+            return False
         line = event_line(item.event, self.presentation, self.names)
         self.recent.append(line)
         if not self.live:
             self.console.print(line)
+        return True
+
+    def caught_up(self) -> bool:
+        """The stream has delivered every event up to the version the board shows (GetView may be
+        ahead of it: the box of recent events must not run behind the board)."""
+        return self.seen >= self.version
 
     def finished(self) -> bool:
         return self.response is not None and self.response.HasField("outcome")
@@ -169,6 +180,8 @@ class Player(Viewer):
     reaction_s: float = REACTION_S
     question: int = 0  # the question on screen: counts the redraws because the match moved
     redrawn_at: float = 0.0  # when the last one was on screen (time.monotonic)
+    catch_up_s: float = 0.5  # how long a redraw waits for the stream to reach the view's version
+    _inbox: Inbox | None = None
     _later: list[Item] = field(default_factory=list)
     _reader: LineReader | None = None
     _line_open: bool = False  # the cursor is on the prompt's line (after it, or what is typed)
@@ -181,7 +194,8 @@ class Player(Viewer):
     def play(self) -> Any:
         """Returns the ``MatchOutcome`` (None if the player left before the end)."""
         self.refresh()
-        inbox = Inbox()
+        self.seen = self.version  # the events before it are not shown
+        inbox = self._inbox = Inbox()
         follower = Follower(self.client.follow(self.version + 1), inbox).start()
         if self.read_keys is not None:
             reader: LineReader = KeyReader(self.read_keys, inbox, self.answering, self._echo)
@@ -228,15 +242,17 @@ class Player(Viewer):
 
     # ------------------------------------------------------------ the match moved
     def on_moved(self, items: Sequence[Followed]) -> None:
-        for item in items:
-            if item.event is not None:
-                self.log_event(item)
-        if max(i.version for i in items) <= self.version:
+        logged = [self.take(item) for item in items]
+        if self.seen <= self.version:  # events the board already shows: the box catches up
+            if any(logged) and self.live:
+                self._off_prompt()
+                self.show()
+                self.offer()
             return
         choosing = self.chooser is not None and self.my_turn()
         self._off_prompt()
         before, options = self.version, list(self.response.legal_commands)
-        self.refresh()
+        self.fetch_view()
         if not self.my_turn():
             self.chooser = None
             self.show()
@@ -254,6 +270,30 @@ class Player(Viewer):
             self.notice(Text(moved, "yellow"))
         self.show(force=not choosing)
         self.offer(redrawn=True)
+
+    def fetch_view(self) -> None:
+        """The view now, and the stream's events up to its version (the stream may run behind
+        GetView), so the board and the recent events show the same moment."""
+        self.refresh()
+        for _ in range(3):
+            self.catch_up()
+            if self.seen <= self.version:
+                return
+            self.refresh()  # the match moved on while the events came: never a board behind them
+
+    def catch_up(self) -> None:
+        """Take the stream's items until it reaches the shown version, waiting at most
+        ``catch_up_s`` (events hidden from this seat may end a batch unannounced); what else comes
+        meanwhile (a typed line) is handled after, in order."""
+        deadline = time.monotonic() + self.catch_up_s
+        while self._inbox is not None and not self.caught_up():
+            item = self._inbox.get(timeout=max(deadline - time.monotonic(), 0.0))
+            if item is None:
+                return
+            if isinstance(item, Moved):
+                self.take(item.item)
+            else:
+                self._later.append(item)
 
     def _steps(self) -> Steps:
         view = self.response.view
@@ -408,7 +448,7 @@ class Player(Viewer):
                     Text(f"The match moved on (v{before} -> v{self.version}); still possible: sending again.")
                 )
         self.chooser = None
-        self.refresh()
+        self.fetch_view()
         self.show(force=self.my_turn())
         self.offer()
 
@@ -439,21 +479,27 @@ class Spectator(Viewer):
     def watch(self) -> Any:
         started = time.monotonic()
         self.refresh()
+        self.seen = self.version
         self.show(force=True)
         events = self.client.follow(self.version + 1)
+        behind = False  # the view is newer than the board drawn: drawn once its events are in
 
         def done() -> bool:
-            if self.finished() or (self.until_version and self.version >= self.until_version):
+            if self.max_seconds and time.monotonic() - started >= self.max_seconds:
                 return True
-            return bool(self.max_seconds) and time.monotonic() - started >= self.max_seconds
+            if not self.caught_up():  # the events up to the view's version come first
+                return False
+            return self.finished() or bool(self.until_version and self.version >= self.until_version)
 
         while not done():
             for item in events:
-                if item.event is not None:
-                    self.log_event(item)
+                self.take(item)
                 if item.version > self.version:
                     self.refresh()
+                    behind = True
+                if behind and self.caught_up():
                     self.show()
+                    behind = False
                 if done():
                     break
         if self.finished():

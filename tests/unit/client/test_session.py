@@ -321,3 +321,57 @@ def test_live_mode_redraws_the_table_with_recent_events() -> None:
     assert player.play() is None
     text = screen(player)
     assert "recent events" in text and text.count("Towers") > 3
+
+
+# ------------------------------------------------------------------ the recent events keep up with the board
+def _record_draws(viewer: Player | Spectator) -> list[tuple[int, list[int]]]:
+    """Every live redraw: the version the board shows and the versions of the recent events under it."""
+    draws: list[tuple[int, list[int]]] = []
+    show = viewer.show
+
+    def recording(force: bool = False) -> None:
+        show(force)
+        shown = [re.match(r"\[[^\]]*\] v(\d+) ", line.plain) for line in viewer.recent]
+        draws.append((viewer.version, [int(m.group(1)) for m in shown if m is not None]))
+
+    viewer.show = recording  # type: ignore[method-assign]
+    return draws
+
+
+def _visible(stub: FakeLorenzoStub) -> list[int]:
+    from shared.decider import Visibility
+
+    events = stub.runner.store.read(stub.match_id, 1)
+    return [e.version for e in events if Visibility.decode(e.visibility).visible_to(stub.viewer)]
+
+
+def _assert_box_keeps_up(draws: list[tuple[int, list[int]]], visible: list[int], keep: int) -> None:
+    start = draws[0][0]  # the events before the first board are not shown
+    assert len(draws) > 3
+    for version, shown in draws[1:]:
+        expected = [v for v in visible if start < v <= version][-keep:]
+        assert shown == expected, f"board at v{version}, events up to {shown[-1:]}"
+
+
+def test_the_recent_events_reach_the_version_the_board_shows_own_moves_and_bots_alike() -> None:
+    stub = new_match(seats=2, seed=3)
+    player = _player(stub, Script(*["1"] * 12, then="q"), live=True)
+    player.catch_up_s = 10.0  # a loaded machine must not make the stream look silent
+    draws = _record_draws(player)
+    player.play()
+    assert any(stub.submitted)
+    _assert_box_keeps_up(draws, _visible(stub), player.recent.maxlen or 0)
+
+
+def test_a_spectator_sees_the_events_up_to_the_version_its_board_shows() -> None:
+    stub = new_match(seats=2, seed=3, viewer=SPECTATOR)
+    spectator = Spectator(
+        client=_client(stub),
+        presentation=presentation_for("lorenzo"),
+        console=_console(),
+        live=True,
+        until_version=60,
+    )
+    draws = _record_draws(spectator)
+    spectator.watch()
+    _assert_box_keeps_up(draws, _visible(stub), spectator.recent.maxlen or 0)
