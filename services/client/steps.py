@@ -66,6 +66,14 @@ class Step:
     options: tuple[Option, ...]
 
 
+def distinct(options: Sequence[Option]) -> tuple[Option, ...]:
+    """Options worded alike read as one to the player (two copies of one card): the first is kept."""
+    first: dict[str, Option] = {}
+    for option in options:
+        first.setdefault(option.label, option)
+    return tuple(first.values())
+
+
 def kind_of(command: Msg) -> str:
     """The set member of a ``Command`` wrapper (``place_family_member``)."""
     return str(command.WhichOneof(command.DESCRIPTOR.oneofs[0].name) or "")
@@ -146,15 +154,17 @@ class Steps:
         for fd in member.DESCRIPTOR.fields:
             values = _groups(commands, _by_field(fd))
             if len(values) > 1:
-                options = tuple(
-                    Option(self.value_label(member_of(g[0]), fd), Choice(fd.name, k), tuple(g))
-                    for k, g in values.items()
+                options = distinct(
+                    [
+                        Option(self.value_label(member_of(g[0]), fd), Choice(fd.name, k), tuple(g))
+                        for k, g in values.items()
+                    ]
                 )
                 return Step(self.title(member.DESCRIPTOR.name, fd.name), options)
         # Commands that agree on every field (not expected of legal commands): one option each.
         return Step(
             self.title(member.DESCRIPTOR.name, ""),
-            tuple(Option(self.describe(c), Choice(KIND, kind_of(c)), (c,)) for c in commands),
+            distinct([Option(self.describe(c), Choice(KIND, kind_of(c)), (c,)) for c in commands]),
         )
 
     def title(self, command: str, field: str) -> str:
@@ -223,11 +233,11 @@ class Chooser:
         """The question to ask now (one option when a single command is legal)."""
         if self.found is not None:
             title = f"Commands matching {self.query!r}"
-            return Step(title, tuple(self._single(c) for c in self.found))
+            return Step(title, distinct([self._single(c) for c in self.found]))
         left = self.remaining()
         step = self.steps.next_step(left)
         if step is None:
-            return Step("The only possible command:", tuple(self._single(c) for c in left))
+            return Step("The only possible command:", distinct([self._single(c) for c in left]))
         return step
 
     def _single(self, command: Msg) -> Option:
