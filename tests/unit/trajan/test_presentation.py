@@ -323,3 +323,12 @@ def test_a_name_typed_after_a_question_mark_explains_the_component() -> None:
     ]
     assert pres.explain("roof") == ["Construction tile roof: the first one brings the Trajan action"]
     assert len(pres.explain("wild")) == 4 and pres.explain("nothing like this") == []
+
+
+def test_every_forum_tile_explained_says_what_it_does() -> None:
+    pres = load()
+    wild = pres.explain("wild commodity")
+    assert len(wild) == 1 and "stands for any commodity card in a shipment" in wild[0], wild
+    for spec in pres.labels.content.forum_tiles:
+        found = [t for t in pres.explain(pres.labels.forum_tile(spec.tile)) if t.startswith("Forum tile")]
+        assert found and all(re.search(r"of the 70\): \w+", t) for t in found), found
