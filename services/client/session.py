@@ -101,6 +101,7 @@ class Viewer:
     response: Any = None
     version: int = 0
     seen: int = 0  # the newest version the match stream has delivered (an event or a keepalive head)
+    _cause: tuple[str, str] = ("", "")  # the actor and command of the last event logged
 
     def __post_init__(self) -> None:
         self.client.on_limited = self.busy  # a rate-limited call waits and is sent again: say so
@@ -144,7 +145,10 @@ class Viewer:
         self.seen = max(self.seen, item.version)
         if item.event is None:
             return False
-        line = event_line(item.event, self.presentation, self.names)
+        envelope = item.event.envelope
+        cause = (envelope.actor, envelope.command_id)
+        line = event_line(item.event, self.presentation, self.names, continued=cause == self._cause)
+        self._cause = cause
         self.recent.append(line)
         if not self.live:
             self.console.print(line)

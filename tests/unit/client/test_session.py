@@ -331,7 +331,7 @@ def _record_draws(viewer: Player | Spectator) -> list[tuple[int, list[int]]]:
 
     def recording(force: bool = False) -> None:
         show(force)
-        shown = [re.match(r"\[[^\]]*\] v(\d+) ", line.plain) for line in viewer.recent]
+        shown = [re.match(r"(?:\[[^\]]*\])? *v(\d+) ", line.plain) for line in viewer.recent]
         draws.append((viewer.version, [int(m.group(1)) for m in shown if m is not None]))
 
     viewer.show = recording  # type: ignore[method-assign]
@@ -375,3 +375,28 @@ def test_a_spectator_sees_the_events_up_to_the_version_its_board_shows() -> None
     draws = _record_draws(spectator)
     spectator.watch()
     _assert_box_keeps_up(draws, _visible(stub), spectator.recent.maxlen or 0)
+
+
+def test_what_the_rules_do_after_a_players_command_is_not_credited_to_that_player() -> None:
+    """Trajan's setup ends with Ada's last markers: the events that follow (a bonus tile drawn by
+    the bot ...) are indented under her move, never marked "[Ada]"."""
+    from services.games import load_game
+    from shared.decider import Actor
+    from shared.runner import MatchRunner
+    from shared.store import MemoryEventStore
+
+    game = load_game("trajan")
+    runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, MemoryEventStore())
+    runner.create("m1", 2, {}, 3, {})
+    stub = FakeLorenzoStub(game, runner, "m1", Actor.of_seat(0))
+    player = Player(
+        client=_client(stub),
+        presentation=presentation_for("trajan"),
+        console=_console(),
+        names=("Ada", "random bot"),
+        read_line=Script(*["1"] * 12, then="q"),
+    )
+    player.play()
+    lines = screen(player).splitlines()
+    assert not [line for line in lines if re.match(r"\[Ada\] v\d+ random bot", line)]
+    assert [line for line in lines if re.match(r" {6}v\d+ random bot", line)]  # under "[Ada] "
