@@ -48,7 +48,7 @@ from services.client.inbox import (
     stdin_line,
 )
 from services.client.keyboard import ReadKeys
-from services.client.presentation import glossary_of, wording_of
+from services.client.presentation import glossary_of, planner_of, wording_of
 from services.client.render import (
     command_text,
     error_text,
@@ -307,6 +307,7 @@ class Player(Viewer):
             wording=wording_of(self.presentation),
             view=view,
             names=self.names,
+            planner=planner_of(self.presentation),
         )
 
     def _update_chooser(self) -> bool:
@@ -426,15 +427,36 @@ class Player(Viewer):
 
     # ------------------------------------------------------------ submitting
     def submit(self, command: Any) -> None:
-        """Send ``command``; a stale one is sent again while it is still legal, else explained."""
+        """Send ``command`` (and the rest of the plan it starts, each while it is still legal)."""
+        then = self.chooser.then if self.chooser is not None else ()
+        self.notices.clear()
+        sent = self._send(command)
+        for following in then:
+            if not sent:
+                break
+            self.refresh()
+            if not self.my_turn() or following not in list(self.response.legal_commands):
+                described = command_text(following, self.presentation, self.response.view, self.names)
+                self.notice(
+                    Text(f"Not played: {described}. It is no longer possible; choose again.", "yellow")
+                )
+                break
+            sent = self._send(following)
+        self.chooser = None
+        self.fetch_view()
+        self.show(force=self.my_turn())
+        self.offer()
+
+    def _send(self, command: Any) -> bool:
+        """Send one command; a stale one is sent again while it is still legal, else explained.
+        True when it was played."""
         described = command_text(command, self.presentation, self.response.view, self.names)
         self.console.print(Text(f"> {described}", "bold green"))
-        self.notices.clear()
         for _ in range(self.resends + 1):
             before = self.version
             try:
                 self.client.submit(command, self.version)
-                break
+                return True
             except grpc.RpcError as err:
                 if err.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
                     raise
@@ -444,17 +466,14 @@ class Player(Viewer):
                 self.refresh()
                 if err.code() is grpc.StatusCode.FAILED_PRECONDITION:
                     self.notice(refusal(err))
-                    break
+                    return False
                 if self.finished() or command not in list(self.response.legal_commands):
                     self.notice(self._gone(described, before))
-                    break
+                    return False
                 self.console.print(
                     Text(f"The match moved on (v{before} -> v{self.version}); still possible: sending again.")
                 )
-        self.chooser = None
-        self.fetch_view()
-        self.show(force=self.my_turn())
-        self.offer()
+        return False
 
     def _stale(self, text: str) -> Text:
         then = "choose again" if self.my_turn() else "it is not your turn now"

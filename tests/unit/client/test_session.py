@@ -377,9 +377,8 @@ def test_a_spectator_sees_the_events_up_to_the_version_its_board_shows() -> None
     _assert_box_keeps_up(draws, _visible(stub), spectator.recent.maxlen or 0)
 
 
-def test_what_the_rules_do_after_a_players_command_is_not_credited_to_that_player() -> None:
-    """Trajan's setup ends with Ada's last markers: the events that follow (a bonus tile drawn by
-    the bot ...) are indented under her move, never marked "[Ada]"."""
+def _trajan_player(answers: int) -> tuple[FakeLorenzoStub, Player]:
+    """Ada plays seat 0 of a two-seat Trajan match, answering 1 ``answers`` times, then leaves."""
     from services.games import load_game
     from shared.decider import Actor
     from shared.runner import MatchRunner
@@ -394,9 +393,31 @@ def test_what_the_rules_do_after_a_players_command_is_not_credited_to_that_playe
         presentation=presentation_for("trajan"),
         console=_console(),
         names=("Ada", "random bot"),
-        read_line=Script(*["1"] * 12, then="q"),
+        read_line=Script(*["1"] * answers, then="q"),
     )
     player.play()
+    return stub, player
+
+
+def test_what_the_rules_do_after_a_players_command_is_not_credited_to_that_player() -> None:
+    """Trajan's setup ends with Ada's last markers: the events that follow (a bonus tile drawn by
+    the bot ...) are indented under her move, never marked "[Ada]"."""
+    _, player = _trajan_player(12)
     lines = screen(player).splitlines()
     assert not [line for line in lines if re.match(r"\[Ada\] v\d+ random bot", line)]
     assert [line for line in lines if re.match(r" {6}v\d+ random bot", line)]  # under "[Ada] "
+
+
+def test_one_answer_to_a_plan_sends_its_commands_one_after_the_other() -> None:
+    """Trajan's sowing is one question of order; the one answer sends the rules' own SowMarker
+    commands, each against the version the one before made."""
+    stub, player = _trajan_player(60)
+    text = screen(player)
+    asked = [m.end() for m in re.finditer(r"In which order do you sow your markers", text)]
+    assert asked, "no sowing of two colours in 60 answers"
+    answered = [text[at:].split("Your choice", 2)[1] for at in asked]  # what each one answer did
+    sows = [len(re.findall(r"^> Sow an? [\w ]+ marker into bowl", after, re.M)) for after in answered]
+    assert max(sows) >= 2, sows  # (the last question may have been left with q)
+    kinds = [type(c).__name__ for c in stub.submitted]
+    assert "SowMarker,SowMarker" in ",".join(kinds)
+    assert "Not played" not in text and "Refused" not in text
