@@ -1,8 +1,9 @@
 """Which presentation shows a game in the terminal: its manifest's own, else the generic one.
 
 Beyond ``shared.core.manifest.Presentation`` (board, commands, events, final scoring), a game's
-presentation may offer two optional parts the client looks for by their shape: words for the steps
-of a choice (:class:`services.client.steps.StepWording`) and a glossary of its components for the
+presentation may offer optional parts the client looks for by their shape: words for the steps
+of a choice (:class:`services.client.steps.StepWording`), plans that make several commands in a row
+one choice (:class:`services.client.steps.Planner`) and a glossary of its components for the
 ``? NAME`` input (:class:`Glossary`). A presentation without them gets the client's defaults.
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from services.client.generic import GenericPresentation
-from services.client.steps import StepWording
+from services.client.steps import Planner, StepWording
 from services.games import manifest
 from shared.core.manifest import Presentation
 
@@ -36,6 +37,10 @@ def presentation_for(game: str) -> Presentation:
 
 def wording_of(presentation: Any) -> StepWording | None:
     return presentation if isinstance(presentation, StepWording) else None
+
+
+def planner_of(presentation: Any) -> Planner | None:
+    return presentation if isinstance(presentation, Planner) else None
 
 
 def glossary_of(presentation: Any) -> Glossary | None:

@@ -101,8 +101,12 @@ def outcome_table(scores: Sequence[int], placings: Sequence[int], names: Sequenc
     return table
 
 
-def event_line(match_event: Msg, presentation: Presentation, names: Sequence[str] = ()) -> Text:
-    """``[Ada] v12 Die rolled: ...``: one ``MatchEvent``, marked with who caused it."""
+def event_line(
+    match_event: Msg, presentation: Presentation, names: Sequence[str] = (), continued: bool = False
+) -> Text:
+    """``[Ada] v12 Die rolled: ...``: one ``MatchEvent``, marked with who caused it. An event that
+    follows from the same command as the line before (``continued``: what the rules did next, often
+    to or for another player) is indented under it instead, so it is not read as that player's move."""
     envelope = match_event.envelope
     actor = envelope.actor
     parts = actor.split(":")  # "seat:N", "bot:N[:level]" or "system"
@@ -111,7 +115,8 @@ def event_line(match_event: Msg, presentation: Presentation, names: Sequence[str
         who = seat_name(names, int(parts[1]))
     member = union_member(match_event.event)
     text = presentation.describe_event(member, names) if member is not None else envelope.type
-    line = Text(f"[{who}] ", style="dim")
+    prefix = f"[{who}] "
+    line = Text(" " * len(prefix) if continued else prefix, style="dim")
     line.append(f"v{envelope.version} {text}")
     return line
 

@@ -48,7 +48,7 @@ from services.client.inbox import (
     stdin_line,
 )
 from services.client.keyboard import ReadKeys
-from services.client.presentation import glossary_of, wording_of
+from services.client.presentation import glossary_of, planner_of, wording_of
 from services.client.render import (
     command_text,
     error_text,
@@ -100,6 +100,8 @@ class Viewer:
     notices: list[Text] = field(default_factory=list)  # explanations kept on screen until the next move
     response: Any = None
     version: int = 0
+    seen: int = 0  # the newest version the match stream has delivered (an event or a keepalive head)
+    _cause: tuple[str, str] = ("", "")  # the actor and command of the last event logged
 
     def __post_init__(self) -> None:
         self.client.on_limited = self.busy  # a rate-limited call waits and is sent again: say so
@@ -138,11 +140,24 @@ class Viewer:
             del self.notices[0]
         self.console.print(text)
 
-    def log_event(self, item: Followed) -> None:
-        line = event_line(item.event, self.presentation, self.names)
+    def take(self, item: Followed) -> bool:
+        """One item of the match stream: its event logged (True), or a keepalive's head noted."""
+        self.seen = max(self.seen, item.version)
+        if item.event is None:
+            return False
+        envelope = item.event.envelope
+        cause = (envelope.actor, envelope.command_id)
+        line = event_line(item.event, self.presentation, self.names, continued=cause == self._cause)
+        self._cause = cause
         self.recent.append(line)
         if not self.live:
             self.console.print(line)
+        return True
+
+    def caught_up(self) -> bool:
+        """The stream has delivered every event up to the version the board shows (GetView may be
+        ahead of it: the box of recent events must not run behind the board)."""
+        return self.seen >= self.version
 
     def finished(self) -> bool:
         return self.response is not None and self.response.HasField("outcome")
@@ -169,6 +184,8 @@ class Player(Viewer):
     reaction_s: float = REACTION_S
     question: int = 0  # the question on screen: counts the redraws because the match moved
     redrawn_at: float = 0.0  # when the last one was on screen (time.monotonic)
+    catch_up_s: float = 0.5  # how long a redraw waits for the stream to reach the view's version
+    _inbox: Inbox | None = None
     _later: list[Item] = field(default_factory=list)
     _reader: LineReader | None = None
     _line_open: bool = False  # the cursor is on the prompt's line (after it, or what is typed)
@@ -181,7 +198,8 @@ class Player(Viewer):
     def play(self) -> Any:
         """Returns the ``MatchOutcome`` (None if the player left before the end)."""
         self.refresh()
-        inbox = Inbox()
+        self.seen = self.version  # the events before it are not shown
+        inbox = self._inbox = Inbox()
         follower = Follower(self.client.follow(self.version + 1), inbox).start()
         if self.read_keys is not None:
             reader: LineReader = KeyReader(self.read_keys, inbox, self.answering, self._echo)
@@ -228,15 +246,17 @@ class Player(Viewer):
 
     # ------------------------------------------------------------ the match moved
     def on_moved(self, items: Sequence[Followed]) -> None:
-        for item in items:
-            if item.event is not None:
-                self.log_event(item)
-        if max(i.version for i in items) <= self.version:
+        logged = [self.take(item) for item in items]
+        if self.seen <= self.version:  # events the board already shows: the box catches up
+            if any(logged) and self.live:
+                self._off_prompt()
+                self.show()
+                self.offer()
             return
         choosing = self.chooser is not None and self.my_turn()
         self._off_prompt()
         before, options = self.version, list(self.response.legal_commands)
-        self.refresh()
+        self.fetch_view()
         if not self.my_turn():
             self.chooser = None
             self.show()
@@ -255,6 +275,30 @@ class Player(Viewer):
         self.show(force=not choosing)
         self.offer(redrawn=True)
 
+    def fetch_view(self) -> None:
+        """The view now, and the stream's events up to its version (the stream may run behind
+        GetView), so the board and the recent events show the same moment."""
+        self.refresh()
+        for _ in range(3):
+            self.catch_up()
+            if self.seen <= self.version:
+                return
+            self.refresh()  # the match moved on while the events came: never a board behind them
+
+    def catch_up(self) -> None:
+        """Take the stream's items until it reaches the shown version, waiting at most
+        ``catch_up_s`` (events hidden from this seat may end a batch unannounced); what else comes
+        meanwhile (a typed line) is handled after, in order."""
+        deadline = time.monotonic() + self.catch_up_s
+        while self._inbox is not None and not self.caught_up():
+            item = self._inbox.get(timeout=max(deadline - time.monotonic(), 0.0))
+            if item is None:
+                return
+            if isinstance(item, Moved):
+                self.take(item.item)
+            else:
+                self._later.append(item)
+
     def _steps(self) -> Steps:
         view = self.response.view
         return Steps(
@@ -263,6 +307,7 @@ class Player(Viewer):
             wording=wording_of(self.presentation),
             view=view,
             names=self.names,
+            planner=planner_of(self.presentation),
         )
 
     def _update_chooser(self) -> bool:
@@ -382,15 +427,36 @@ class Player(Viewer):
 
     # ------------------------------------------------------------ submitting
     def submit(self, command: Any) -> None:
-        """Send ``command``; a stale one is sent again while it is still legal, else explained."""
+        """Send ``command`` (and the rest of the plan it starts, each while it is still legal)."""
+        then = self.chooser.then if self.chooser is not None else ()
+        self.notices.clear()
+        sent = self._send(command)
+        for following in then:
+            if not sent:
+                break
+            self.refresh()
+            if not self.my_turn() or following not in list(self.response.legal_commands):
+                described = command_text(following, self.presentation, self.response.view, self.names)
+                self.notice(
+                    Text(f"Not played: {described}. It is no longer possible; choose again.", "yellow")
+                )
+                break
+            sent = self._send(following)
+        self.chooser = None
+        self.fetch_view()
+        self.show(force=self.my_turn())
+        self.offer()
+
+    def _send(self, command: Any) -> bool:
+        """Send one command; a stale one is sent again while it is still legal, else explained.
+        True when it was played."""
         described = command_text(command, self.presentation, self.response.view, self.names)
         self.console.print(Text(f"> {described}", "bold green"))
-        self.notices.clear()
         for _ in range(self.resends + 1):
             before = self.version
             try:
                 self.client.submit(command, self.version)
-                break
+                return True
             except grpc.RpcError as err:
                 if err.code() not in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
                     raise
@@ -400,17 +466,14 @@ class Player(Viewer):
                 self.refresh()
                 if err.code() is grpc.StatusCode.FAILED_PRECONDITION:
                     self.notice(refusal(err))
-                    break
+                    return False
                 if self.finished() or command not in list(self.response.legal_commands):
                     self.notice(self._gone(described, before))
-                    break
+                    return False
                 self.console.print(
                     Text(f"The match moved on (v{before} -> v{self.version}); still possible: sending again.")
                 )
-        self.chooser = None
-        self.refresh()
-        self.show(force=self.my_turn())
-        self.offer()
+        return False
 
     def _stale(self, text: str) -> Text:
         then = "choose again" if self.my_turn() else "it is not your turn now"
@@ -439,21 +502,27 @@ class Spectator(Viewer):
     def watch(self) -> Any:
         started = time.monotonic()
         self.refresh()
+        self.seen = self.version
         self.show(force=True)
         events = self.client.follow(self.version + 1)
+        behind = False  # the view is newer than the board drawn: drawn once its events are in
 
         def done() -> bool:
-            if self.finished() or (self.until_version and self.version >= self.until_version):
+            if self.max_seconds and time.monotonic() - started >= self.max_seconds:
                 return True
-            return bool(self.max_seconds) and time.monotonic() - started >= self.max_seconds
+            if not self.caught_up():  # the events up to the view's version come first
+                return False
+            return self.finished() or bool(self.until_version and self.version >= self.until_version)
 
         while not done():
             for item in events:
-                if item.event is not None:
-                    self.log_event(item)
+                self.take(item)
                 if item.version > self.version:
                     self.refresh()
+                    behind = True
+                if behind and self.caught_up():
                     self.show()
+                    behind = False
                 if done():
                     break
         if self.finished():

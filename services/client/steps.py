@@ -35,13 +35,33 @@ KIND = ""  # the Choice key of the first step: which kind of command (the oneof 
 class StepWording(Protocol):
     """Optional part of a game's presentation: its own names for steps and for field values."""
 
-    def step_title(self, command: str, field: str) -> str | None:
+    def step_title(
+        self, command: str, field: str, member: Msg | None = None, view: Msg | None = None
+    ) -> str | None:
         """The question of the step that picks ``field`` of ``command`` (a message name); ``command``
-        and ``field`` are "" for the first step (which kind of command). None: the default."""
+        and ``field`` are "" for the first step (which kind of command). ``member`` is one of the
+        commands left (what they agree on may name the question: the bowl being filled), ``view``
+        the view shown. None: the default."""
         ...
 
     def option_text(self, member: Msg, field: str, view: Msg | None, names: Sequence[str]) -> str | None:
         """``member``'s value of ``field`` in words (e.g. a space with the card on it). None: the default."""
+        ...
+
+
+Plan = tuple[str, Sequence[Msg]]  # a label and the commands it sends, one after the other
+
+
+@runtime_checkable
+class Planner(Protocol):
+    """Optional part of a game's presentation: one choice that stands for several commands in a row
+    (sowing markers one by one is one choice of their order)."""
+
+    def plans(
+        self, view: Msg, commands: Sequence[Msg], names: Sequence[str]
+    ) -> tuple[str, Sequence[Plan]] | None:
+        """The question and its plans when every command of ``commands`` (the legal ones) starts one;
+        each plan's commands are legal one after the other. None: ask in steps as usual."""
         ...
 
 
@@ -58,12 +78,21 @@ class Option:
     label: str
     choice: Choice
     commands: tuple[Msg, ...]  # the Command wrappers this option leaves
+    then: tuple[Msg, ...] = ()  # a plan's commands sent after the chosen one
 
 
 @dataclass(frozen=True)
 class Step:
     title: str
     options: tuple[Option, ...]
+
+
+def distinct(options: Sequence[Option]) -> tuple[Option, ...]:
+    """Options worded alike read as one to the player (two copies of one card): the first is kept."""
+    first: dict[str, Option] = {}
+    for option in options:
+        first.setdefault(option.label, option)
+    return tuple(first.values())
 
 
 def kind_of(command: Msg) -> str:
@@ -131,6 +160,20 @@ class Steps:
     wording: StepWording | None = None
     view: Msg | None = None
     names: Sequence[str] = ()
+    planner: Planner | None = None
+
+    def plans(self, commands: Sequence[Msg]) -> Step | None:
+        """The game's plans for ``commands`` as one step; None when it has none."""
+        planned = self.planner.plans(self.view, commands, self.names) if self.planner is not None else None
+        if not planned:
+            return None
+        title, plans = planned
+        options = [
+            Option(label, Choice(KIND, kind_of(sent[0])), (sent[0],), tuple(sent[1:]))
+            for label, sent in plans
+            if sent
+        ]
+        return Step(title, distinct(options)) if options else None
 
     def next_step(self, commands: Sequence[Msg]) -> Step | None:
         """The question that splits ``commands``; None when one command is left (or none)."""
@@ -146,19 +189,22 @@ class Steps:
         for fd in member.DESCRIPTOR.fields:
             values = _groups(commands, _by_field(fd))
             if len(values) > 1:
-                options = tuple(
-                    Option(self.value_label(member_of(g[0]), fd), Choice(fd.name, k), tuple(g))
-                    for k, g in values.items()
+                options = distinct(
+                    [
+                        Option(self.value_label(member_of(g[0]), fd), Choice(fd.name, k), tuple(g))
+                        for k, g in values.items()
+                    ]
                 )
-                return Step(self.title(member.DESCRIPTOR.name, fd.name), options)
+                return Step(self.title(member.DESCRIPTOR.name, fd.name, member), options)
         # Commands that agree on every field (not expected of legal commands): one option each.
         return Step(
             self.title(member.DESCRIPTOR.name, ""),
-            tuple(Option(self.describe(c), Choice(KIND, kind_of(c)), (c,)) for c in commands),
+            distinct([Option(self.describe(c), Choice(KIND, kind_of(c)), (c,)) for c in commands]),
         )
 
-    def title(self, command: str, field: str) -> str:
-        named = self.wording.step_title(command, field) if self.wording is not None else None
+    def title(self, command: str, field: str, member: Msg | None = None) -> str:
+        wording = self.wording
+        named = wording.step_title(command, field, member, self.view) if wording is not None else None
         if named:
             return named
         if not command:
@@ -215,6 +261,7 @@ class Chooser:
     choices: list[Choice]
     found: list[Msg] | None = None  # the matches of a typed filter, shown as a step of their own
     query: str = ""
+    then: tuple[Msg, ...] = ()  # what the picked plan sends after the command ``pick`` returned
 
     def remaining(self) -> list[Msg]:
         return narrow(self.commands, self.choices)
@@ -223,11 +270,14 @@ class Chooser:
         """The question to ask now (one option when a single command is legal)."""
         if self.found is not None:
             title = f"Commands matching {self.query!r}"
-            return Step(title, tuple(self._single(c) for c in self.found))
+            return Step(title, distinct([self._single(c) for c in self.found]))
+        planned = self.steps.plans(self.commands) if not self.choices else None
+        if planned is not None:
+            return planned
         left = self.remaining()
         step = self.steps.next_step(left)
         if step is None:
-            return Step("The only possible command:", tuple(self._single(c) for c in left))
+            return Step("The only possible command:", distinct([self._single(c) for c in left]))
         return step
 
     def _single(self, command: Msg) -> Option:
@@ -236,6 +286,7 @@ class Chooser:
     def pick(self, index: int) -> Msg | None:
         """Choose option ``index`` (0-based) of the current step; the command once one is left."""
         option = self.step().options[index]
+        self.then = option.then
         if len(option.commands) == 1:
             return option.commands[0]
         self.choices.append(option.choice)
@@ -257,6 +308,7 @@ class Chooser:
         """Filter the legal commands by words: (how many match, the command when exactly one does).
         Up to FILTER_LIMIT matches become the current step."""
         found = search(self.commands, text, self.steps.describe)
+        self.then = ()
         if len(found) == 1:
             return 1, found[0]
         if 1 < len(found) <= FILTER_LIMIT:

@@ -14,15 +14,24 @@ from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
 
-from services.florenza.presentation.labels import Labels, amounts_text, roman, skill_name
+from services.florenza.presentation.labels import Labels, amounts_text, goods_text, roman, skill_name
+from services.florenza.rules.content_types import Skill
+from services.florenza.rules.goods import GOODS_FIELDS, Goods
+from services.florenza.rules.resolution import art_work_price, failure_loss
 from shared.core.describe import Describer, enum_label, words
 
 Msg = Any
+TITLE_NAMES = {1: "Captain of the People", 2: "Bishop"}
 
 
 def goods_of(message: Msg) -> str:
     """A ``Goods`` message as ``"100 fiorini, 1 wood"``."""
     return amounts_text({f.name: getattr(message, f.name) for f in message.DESCRIPTOR.fields})
+
+
+def goods_record(message: Msg) -> Goods:
+    """A ``Goods`` message as the rules' record."""
+    return Goods(**{f: int(getattr(message, f)) for f in GOODS_FIELDS})
 
 
 def enum_of(message: Msg, field: str) -> str:
@@ -130,16 +139,37 @@ class FlorenzaDescriber(Describer):
             return f"{m.die} ({workers} worker{plural} from {self.labels.character(pending.character)})"
         return f"{m.die} ({self.labels.character(pending.character)}'s bonus die)"
 
-    def _complete(self, m: Msg, view: Msg | None) -> str:
-        skill = skill_name(m.skill)
-        spots = list(getattr(getattr(view, "game", None), "works", []) or [])
+    def _my_spot(self, view: Msg | None, work: int) -> Msg | None:
+        """The viewer's hired spot of ``work`` (the artist on it), if any."""
         seat = view.viewer_seat if view is not None else -1
-        spot = next((w for w in spots if w.work == m.work and w.worker == seat and seat >= 0), None)
-        text = f"{self.labels.work(m.work)} with {skill}"
-        if spot is not None:
-            price = self.labels.work_price(m.work, spot.artist, m.skill)
-            text += f" by {self.labels.character(spot.artist)}; price {price}"
-        return text
+        spots = list(getattr(getattr(view, "game", None), "works", []) or [])
+        return next((w for w in spots if w.work == work and w.worker == seat and seat >= 0), None)
+
+    def _complete(self, m: Msg, view: Msg | None) -> str:
+        text = f"{self.labels.work(m.work)} with {skill_name(m.skill)}"
+        spot = self._my_spot(view, m.work)
+        if spot is None or spot.artist not in self.labels.content.artist:
+            return text
+        price = art_work_price(self.labels.content, m.work, spot.artist, Skill(m.skill))
+        text += f" by {self.labels.character(spot.artist)}; price {goods_text(price)}"
+        return text + self.doomed(view, m.work, (Skill(m.skill),))
+
+    def doomed(self, view: Msg | None, work: int, skills: Sequence[Skill] = ()) -> str:
+        """Completing ``work`` can only fail: the viewer's goods cover its price with none of
+        ``skills`` (default: every talent its artist and the work share). The warning, else ""."""
+        c, spot = self.labels.content, self._my_spot(view, work)
+        players = list(getattr(getattr(view, "game", None), "players", []) or [])
+        if view is None or spot is None or spot.artist not in c.artist or work not in c.work or not players:
+            return ""
+        have = goods_record(players[view.viewer_seat].goods)
+        skills = skills or [k for k in c.work[work].skills if k in c.artist[spot.artist].skills]
+        prices = [art_work_price(c, work, spot.artist, k) for k in skills]
+        if not prices or any(have.covers(p) for p in prices):
+            return ""
+        cheapest = min(prices, key=lambda p: p.money)
+        lacking = Goods(**{f: max(getattr(cheapest - have, f), 0) for f in GOODS_FIELDS})
+        loss = failure_loss(c, work, spot.artist)
+        return f" - cannot be paid (you lack {goods_text(lacking)}): it can only fail, -{loss} prestige"
 
     # ------------------------------------------------------------ events
     def event(self, member: Msg) -> str:
@@ -197,4 +227,67 @@ class FlorenzaDescriber(Describer):
             case "GameScored":
                 scores = ", ".join(f"{self.who(s.seat)} {s.total}" for s in e.scores)
                 return f"The game ends: {scores}"
+        return self._step_event(e, who)
+
+    def _step_event(self, e: Msg, who: str) -> str | None:
+        """The privileges, the market, the districts, the art works and the round's end."""
+        lab = self.labels
+        match e.DESCRIPTOR.name:
+            case "StartingWorkshopChosen":
+                return f"{who} takes {lab.workshop(e.workshop)} as a starting workshop (space {e.slot})"
+            case "StartingPoolReturned":
+                left = ", ".join(lab.workshop(w) for w in e.workshops) or "none"
+                return f"The starting workshops nobody chose go back to the supply: {left}"
+            case "WorkerWithheld":
+                return f"{self.who(e.captain)} holds one worker of {who} on {lab.life(6)} this round"
+            case "ArtistWithheld":
+                return f"{self.who(e.captain)} holds {lab.character(e.artist)} back this round"
+            case "WorkerLured":
+                return f"{self.who(e.bishop)} lures one worker of {who} back to its reserve"
+            case "PreacherExpelled":
+                return f"{self.who(e.bishop)} expels {lab.character(e.preacher)} this round"
+            case "PrivilegeDeclined":
+                return f"{who} uses no privilege of the {TITLE_NAMES.get(e.title, 'title')}"
+            case "MarketVisited":
+                return f"{who} sends a worker to the market"
+            case "DiceRolled":
+                dice = " and ".join(str(d) for d in e.dice)
+                return f"{who} rolls {dice} for {lab.character(e.character)}"
+            case "DiceChoiceOffered":
+                return f"{self.who(e.pending.seat)} keeps one of the dice rolled"
+            case "DieChosen":
+                return f"{who} keeps the {e.die}"
+            case "PlacementPassed":
+                if e.forced:
+                    return f"{who} has no worker left to place this round"
+                return f"{who} places no more workers this round"
+            case "MarketTraded":
+                return f"{who} trades at the market: {goods_of(e.paid)} for {goods_of(e.got)}"
+            case "MarketLeft":
+                return f"{who} leaves the market"
+            case "WorkshopWorked":
+                where = "" if e.owner == e.seat else f" of {self.who(e.owner)}"
+                return f"{lab.workshop(e.workshop)}{where} (space {e.slot}) produces for {who}"
+            case "WorkshopBuilt":
+                return f"{who} builds {lab.workshop(e.workshop)} in space {e.slot}"
+            case "WorkshopBuildFailed":
+                return f"{who} cannot pay for {lab.workshop(e.workshop)}: it goes back to the supply"
+            case "MasterpieceCreated":
+                return f"{who} makes {lab.character(e.artist)}'s masterpiece"
+            case "TitlesAssigned":
+                captain = self.who(e.captain) if e.captain >= 0 else "nobody"
+                bishop = self.who(e.bishop) if e.bishop >= 0 else "nobody"
+                return f"Next round: Captain of the People {captain}, Bishop {bishop}"
+            case "PrestigeBanked":
+                return f"{who} banks {e.amount} prestige as certificates"
+            case "CardinalCreated":
+                return f"{who} becomes Cardinal"
+            case "WorkersReturned":
+                return f"{who}'s workers are back in the reserve"
+            case "RoundCleared":
+                return "Withheld and expelled characters and the preachers on pulpits go back to their cards"
+            case "CharactersDeparted":
+                return "Left Florence: " + (", ".join(lab.character(x) for x in e.characters) or "nobody")
+            case "LifeShifted":
+                return "Every character moves one Life in Florenza card to the left"
         return None

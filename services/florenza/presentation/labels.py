@@ -136,18 +136,6 @@ class Labels:
             text += f"; income {reward_text(found.income)} a round"
         return text
 
-    def fee(self, artist: int, skill: int) -> int:
-        found = self.content.artist.get(artist)
-        if found is None or found.anonymous or skill not in found.skills:
-            return 0
-        return found.row(Skill(skill)).fee
-
-    def work_price(self, work: int, artist: int, skill: int) -> str:
-        found = self.content.work.get(work)
-        if found is None:
-            return ""
-        return goods_text(found.cost + Goods(money=self.fee(artist, skill)))
-
     def preacher_workers(self, preacher: int, face: int) -> int:
         found = self.content.preacher.get(preacher)
         return found.faces[face - 1] if found is not None and 1 <= face <= len(found.faces) else 0

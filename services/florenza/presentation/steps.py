@@ -53,7 +53,8 @@ def option_text(
         case "preacher":
             return labels.preacher_text(raw)
         case "work":
-            return labels.work_text(raw)
+            doomed = describer.doomed(view, raw) if name == "CompleteArtWork" else ""
+            return labels.work_text(raw) + doomed
         case "seat" | "owner":
             return describer.who(raw) + ("" if name != "WorkWorkshop" else "'s district")
         case "slot":

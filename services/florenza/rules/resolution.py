@@ -145,13 +145,27 @@ def check_complete(c: Content, s: State, seat: int, work: int, skill: Skill) -> 
     return spot
 
 
+def art_work_price(c: Content, work: int, artist: int, skill: Skill) -> Goods:
+    """Seed 7.1: what completing ``work`` by ``artist`` with ``skill`` costs: the work's price and
+    the artist's fee for that talent (an anonymous artist works for free)."""
+    hired = c.artist[artist]
+    fee = 0 if hired.anonymous else hired.row(skill).fee
+    return c.work[work].cost + Goods(money=fee)
+
+
+def failure_loss(c: Content, work: int, artist: int) -> int:
+    """Seed 7.4 and the FAQ: the prestige an unpaid art work costs (by location, one more for a
+    named artist)."""
+    named = 0 if c.artist[artist].anonymous else c.board.unpaid_artist_penalty
+    return c.board.failure(c.work[work].area) + named
+
+
 def complete_art_work(ctx: Ctx, seat: int, work: int, skill: Skill, rng: Rng) -> None:
     """Seed 7.1-7.5: pay the work and the artist's fee for the talent, or fail with the penalties."""
     c = ctx.content
     spot = check_complete(c, ctx.state, seat, work, skill)
     artist, w = c.artist[spot.artist], c.work[work]
-    fee = 0 if artist.anonymous else artist.row(skill).fee
-    price = w.cost + Goods(money=fee)
+    price = art_work_price(c, work, artist.id, skill)
     if not ctx.state.players[seat].goods.covers(price):
         fail_art_work(ctx, seat, spot)
         next_at_art_works(ctx, seat)

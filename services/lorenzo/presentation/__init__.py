@@ -37,7 +37,7 @@ class LorenzoPresentation:
         return final_table(view, names)
 
     # The terminal client's optional parts (services/client/steps.py, ``? NAME``).
-    def step_title(self, command: str, field: str) -> str | None:
+    def step_title(self, command: str, field: str, member: Any = None, view: Any = None) -> str | None:
         return steps.step_title(command, field)
 
     def option_text(self, member: Any, field: str, view: Any | None, names: Sequence[str]) -> str | None:

@@ -18,12 +18,15 @@ from rich.text import Text
 from services.lorenzo.presentation.describe import LorenzoDescriber
 from services.lorenzo.presentation.labels import Labels, lower
 from services.lorenzo.rules.content_types import CardType, SpaceKind
+from services.lorenzo.rules.model import Member
 from shared.core.describe import enum_label, seat_name
 
 Msg = Any
 
 GOODS_COLUMNS = ("coins", "wood", "stone", "servants", "military", "faith", "victory")
 CARD_COLUMNS = ("territories", "characters", "buildings", "ventures")
+DICE = ("black", "white", "orange")  # LorenzoView.dice, in order
+MEMBERS = (Member.BLACK, Member.WHITE, Member.ORANGE)
 MEMBER_STYLE = {"black": "bold", "white": "bold white", "orange": "bold dark_orange", "neutral": "dim"}
 
 
@@ -40,19 +43,23 @@ def _occupants(view: Msg, names: Sequence[str]) -> dict[int, list[Text]]:
     return out
 
 
-def header(view: Msg, version: int, names: Sequence[str], match_id: str = "") -> Text:
-    phase = _enum(view, "phase")
+def header(view: Msg, version: int, describer: LorenzoDescriber, match_id: str = "") -> Text:
+    phase, names = _enum(view, "phase"), describer.names
     text = Text()
     text.append("Lorenzo il Magnifico", style="bold")
     if match_id:
         text.append(f"  match {match_id}")
     text.append(f"  v{version}\n")
-    text.append(f"Period {view.period}  Round {view.round}  Phase: {phase}", style="bold cyan")
+    when = f"Period {view.period}  Round {view.round}" if view.period else "Setup"
+    text.append(f"{when}  Phase: {phase}", style="bold cyan")
     if view.active_seat >= 0 and phase == "actions":
         text.append(f"  Turn: {seat_name(names, view.active_seat)}", style="bold yellow")
     if len(view.dice) == 3:
-        black, white, orange = view.dice
-        text.append(f"\nDice: black {black}  white {white}  orange {orange}")
+        text.append("\nDice: " + "  ".join(f"{c} {d}" for c, d in zip(DICE, view.dice, strict=True)))
+        worth = [describer.worth(view, m) for m in MEMBERS]
+        if any(w is not None and w != d for w, d in zip(worth, view.dice, strict=True)):
+            mine = ", ".join(f"{c} {w}" for c, w in zip(DICE, worth, strict=True))
+            text.append(f"  (your members are worth {mine}: your leaders and excommunications)")
     if view.turn_order:
         text.append("\nTurn order: " + ", ".join(seat_name(names, s) for s in view.turn_order))
     return text
@@ -171,9 +178,7 @@ def hand_panel(view: Msg, describer: LorenzoDescriber) -> Panel | None:
             lines.append(f"\n  {labels.leader_text(leader)}")
     if view.pending and view.active_seat == view.viewer_seat:
         lines.append("\nPending: ", style="bold")
-        lines.append(
-            "; ".join(f"{_enum(d, 'kind')} ({describer.fields(d, skip=('kind',))})" for d in view.pending)
-        )
+        lines.append("; then ".join(describer.decision(d) for d in view.pending))
     if view.excommunication_tiles:
         lines.append("\nExcommunications of this match (period I, II, III):", style="bold")
         for tile in view.excommunication_tiles:
@@ -188,7 +193,7 @@ def hand_panel(view: Msg, describer: LorenzoDescriber) -> Panel | None:
 def board(view: Msg, labels: Labels, names: Sequence[str], version: int, match_id: str) -> RenderableType:
     """The whole table as a player (or a spectator, ``viewer_seat`` -1) sees it."""
     parts: list[RenderableType] = [
-        header(view, version, names, match_id),
+        header(view, version, LorenzoDescriber(labels, names), match_id),
         towers_table(view, labels, names),
         spaces_table(view, labels, names),
         players_table(view, labels, names),

@@ -15,6 +15,10 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 
 from services.lorenzo.presentation.labels import Labels, amounts_text
+from services.lorenzo.rules.model import Member
+from services.lorenzo.rules.queries import die_value
+from services.lorenzo.rules.view import PlayerView
+from shared.core.codec import from_proto
 from shared.core.describe import Describer, enum_label, words
 
 Msg = Any
@@ -22,6 +26,11 @@ Msg = Any
 # The die of each coloured member in LorenzoView.dice (black, white, orange).
 DICE_INDEX = {"black": 0, "white": 1, "orange": 2}
 LEADER_COMMANDS = ("DraftLeader", "DiscardLeader", "PlayLeader")
+SEAT_LISTS = ("turn_order", "turn_queue", "pickers")  # repeated fields of seats
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 class LorenzoDescriber(Describer):
@@ -49,6 +58,8 @@ class LorenzoDescriber(Describer):
             return amounts_text({f.name: getattr(raw, f.name) for f in raw.DESCRIPTOR.fields})
         if fd.type != FieldDescriptor.TYPE_INT32 or isinstance(raw, bool):
             return None
+        if fd.name in SEAT_LISTS:
+            return self.seat_alone(raw)
         if context.startswith("Excommunicat") and fd.name in ("tile", "tiles"):
             return self.labels.excommunication(raw)
         name = self._id_names().get(fd.name)
@@ -64,12 +75,46 @@ class LorenzoDescriber(Describer):
         return f"{title}: {special}" if special else title
 
     def member_text(self, member: Msg, view: Msg | None) -> str:
+        """``black member (die 5)``; ``(die 5, worth 4)`` when the rules count it otherwise (an
+        excommunication's -1, a leader's fixed value)."""
         fd = member.DESCRIPTOR.fields_by_name["member"]
         colour = enum_label(fd.enum_type, member.member)
         dice = list(getattr(view, "dice", []) or [])
         if colour in DICE_INDEX and DICE_INDEX[colour] < len(dice):
-            return f"{colour} member (die {dice[DICE_INDEX[colour]]})"
+            die = dice[DICE_INDEX[colour]]
+            worth = self.worth(view, member.member)
+            return f"{colour} member (die {die}{f', worth {worth}' if worth not in (None, die) else ''})"
         return f"{colour} member"
+
+    def worth(self, view: Msg | None, member: int, seat: int | None = None) -> int | None:
+        """What ``seat``'s (default: the viewer's) ``member`` is worth by the rules before servants:
+        the die, a leader's value, the excommunications' modifiers. None without the dice or the seat."""
+        seat = view.viewer_seat if seat is None and view is not None else seat
+        players = list(getattr(view, "players", []) or [])
+        holder = next((p for p in players if p.seat == seat), None)
+        dice = list(getattr(view, "dice", []) or [])
+        if holder is None or len(dice) != len(DICE_INDEX):
+            return None
+        typed: PlayerView = from_proto(PlayerView, holder)
+        return die_value(self.labels.content, dice, typed, Member(member))
+
+    def decision(self, d: Msg) -> str:
+        """A pending decision in words: ``choose 2 different council privileges``."""
+        kind = enum_label(d.DESCRIPTOR.fields_by_name["kind"].enum_type, d.kind)
+        if kind == "privileges":
+            return f"choose {plural(d.count, 'council privilege')}{' (all different)' if d.count > 1 else ''}"
+        if kind == "exchange":
+            return f"choose the exchange of {self.labels.card(d.card)}"
+        if kind == "take card":
+            fd = d.DESCRIPTOR.fields_by_name["card_type"]
+            which = enum_label(fd.enum_type, d.card_type) if d.HasField("card_type") else "any"
+            discount = amounts_text(
+                {f.name: getattr(d.discount, f.name) for f in d.discount.DESCRIPTOR.fields}
+            )
+            text = f"take a card ({which}) with action value {d.value}"
+            return text + (f", {discount} off" if discount != "nothing" else "")
+        only = " (servants only)" if d.servants_only else ""
+        return f"take a {kind} action of value {d.value}{only}"
 
     def _card_parts(self, member: Msg, view: Msg | None) -> list[str]:
         """The card on a tower space (with the chosen cost when it has alternatives)."""
@@ -141,6 +186,18 @@ class LorenzoDescriber(Describer):
     # ------------------------------------------------------------ events
     def event(self, member: Msg) -> str:
         """An event; a shuffle is named only (its deck orders are the server's secret anyway)."""
-        if member.DESCRIPTOR.name == "DecksShuffled":
-            return words(member.DESCRIPTOR.name)
+        name = member.DESCRIPTOR.name
+        if name == "DecksShuffled":
+            return words(name)
+        if name == "RoundStarted":
+            order = ", ".join(self.seat_alone(s) for s in dict.fromkeys(member.turn_queue))
+            return f"Round {member.round} begins; turn order {order}"
+        if name == "DecisionsQueued":
+            return f"{self.seat_alone(member.seat)} must " + "; then ".join(
+                self.decision(d) for d in member.decisions
+            )
         return super().event(member)
+
+    def seat_alone(self, seat: int) -> str:
+        """A seat by its player's name (``Ada``), ``seat N`` without one."""
+        return self.names[seat] if 0 <= seat < len(self.names) and self.names[seat] else f"seat {seat}"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 from services.lorenzo.rules.content_types import (
     AbilityKind,
     ActionKind,
@@ -15,14 +18,25 @@ from services.lorenzo.rules.content_types import (
     take_action,
 )
 from services.lorenzo.rules.goods import ZERO, Goods
-from services.lorenzo.rules.model import COLORED, Member, PlayerState, State
+from services.lorenzo.rules.model import COLORED, Member, PlayedLeader, PlayerState, State
 
 MAX_ACTIVATION = (
     6  # highest harvest/production activation value printed on a card; checked at import of content
 )
 
 
-def ability(c: Content, p: PlayerState, kind: AbilityKind) -> Leader | None:
+class Holder(Protocol):
+    """What leader abilities and penalties read of a player: a ``PlayerState``, or a seat's view."""
+
+    @property
+    def played(self) -> tuple[PlayedLeader, ...]: ...
+    @property
+    def excommunications(self) -> tuple[int, ...]: ...
+    @property
+    def six_member(self) -> Member | None: ...
+
+
+def ability(c: Content, p: Holder, kind: AbilityKind) -> Leader | None:
     """The played leader (or Lorenzo de' Medici's copy) giving ``kind``, if any."""
     if not p.played:
         return None
@@ -37,7 +51,7 @@ def effective_leader(c: Content, leader_id: int, copied: int | None) -> Leader:
     return c.leader[copied if copied is not None else leader_id]
 
 
-def penalties(c: Content, p: PlayerState, kind: PenaltyKind) -> list[ExcommunicationTile]:
+def penalties(c: Content, p: Holder, kind: PenaltyKind) -> list[ExcommunicationTile]:
     if not p.excommunications:
         return []
     return [c.tile[t] for t in p.excommunications if c.tile[t].penalty is kind]
@@ -57,6 +71,11 @@ def servant_rate(c: Content, p: PlayerState) -> int:
 
 def member_value(c: Content, s: State, p: PlayerState, member: Member) -> int:
     """A member's value before servants and action bonuses (dice, leaders, excommunication 1_7)."""
+    return die_value(c, s.dice, p, member)
+
+
+def die_value(c: Content, dice: Sequence[int], p: Holder, member: Member) -> int:
+    """``member_value`` from the dice rolled (black, white, orange) and what ``p`` holds."""
     if member is Member.NEUTRAL:
         bonus = ability(c, p, AbilityKind.NEUTRAL_BONUS)
         return bonus.value if bonus else 0
@@ -65,7 +84,7 @@ def member_value(c: Content, s: State, p: PlayerState, member: Member) -> int:
         value = six.value if six else 6
     else:
         fixed = ability(c, p, AbilityKind.COLORED_VALUE)
-        value = fixed.value if fixed else s.dice[COLORED.index(member)]
+        value = fixed.value if fixed else dice[COLORED.index(member)]
     plus = ability(c, p, AbilityKind.COLORED_BONUS)
     if plus:
         value += plus.value

@@ -60,8 +60,12 @@ class TrajanPresentation:
         return final_table(typed_view(view), names)
 
     # The terminal client's optional parts (docs/client.md): words for the steps of a choice, ``? NAME``.
-    def step_title(self, command: str, field: str) -> str | None:
-        return steps.step_title(command, field)
+    def step_title(self, command: str, field: str, member: Any = None, view: Any = None) -> str | None:
+        cls = COMMANDS.get(command)
+        typed = from_proto(cls, member) if cls is not None and member is not None else None
+        return steps.step_title(
+            command, field, typed, self.labels, typed_view(view) if view is not None else None
+        )
 
     def option_text(self, member: Any, field: str, view: Any | None, names: Sequence[str]) -> str | None:
         cls = COMMANDS.get(member.DESCRIPTOR.name)
@@ -69,6 +73,10 @@ class TrajanPresentation:
             return None
         typed = typed_view(view) if view is not None else None
         return steps.option_text(TrajanDescriber(self.labels, names), from_proto(cls, member), field, typed)
+
+    def plans(self, view: Any, commands: Sequence[Any], names: Sequence[str]) -> tuple[str, list[Any]] | None:
+        """Sowing as one choice of order (services/client/steps.py ``Planner``)."""
+        return steps.sowing_plans(self.labels, typed_view(view), commands) if view is not None else None
 
     def explain(self, query: str) -> list[str]:
         """``? NAME`` in the terminal: Trajan tiles, provinces, bonus, forum and construction tiles, ships."""

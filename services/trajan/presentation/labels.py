@@ -254,6 +254,27 @@ class Labels:
                 return f"an extra {self.action(action)} action" if action else "an extra action"
 
 
+AGAIN = "that action once more (twice with a [+2] marker beside it)"
+# What a forum tile on the mat does (docs/rules/trajan.md: Forum, Demands, Decisions 14 and 30).
+FORUM_EFFECTS = {
+    ForumKind.SENATE: "its votes count in this quarter's senate scoring, then it leaves the game",
+    ForumKind.DEMAND: "pays one demand of its kind at the quarter's end, then leaves the game",
+    ForumKind.WILD_COMMODITY: (
+        "stands for any commodity card in a shipment and leaves the game once delivered; unused at "
+        "the end, it counts as one card for one commodity bonus tile"
+    ),
+    ForumKind.WILD_DEMAND: "pays any one demand at the quarter's end, then leaves the game",
+    ForumKind.WILD_CONSTRUCTION: "fills in for one construction tile of any kind in the final sets",
+    ForumKind.WILD_EXTRA_ACTION: f"spent after any action: {AGAIN}",
+}
+
+
+def forum_effect(labels: Labels, kind: ForumKind, action: Action | None) -> str:
+    if kind is ForumKind.EXTRA_ACTION and action is not None:
+        return f"spent after the {labels.action(action)} action: {AGAIN}"
+    return FORUM_EFFECTS.get(kind, "")
+
+
 def explain(labels: Labels, query: str) -> list[str]:
     """Components named by ``query`` (the terminal's ``? NAME``): a Trajan tile (``T19``), a province, a
     bonus tile (``bonus 5``), a forum tile or a construction kind by name, a ship by its kind."""
@@ -274,14 +295,15 @@ def explain(labels: Labels, query: str) -> list[str]:
                 f"{p.name}: {p.vp} VP for a legionnaire where no other player's stands; next to {near}"
             )
     for spec in c.forum_tiles:
-        if q and q in labels.forum_tile(spec.tile):
-            out.append(f"Forum tile: {labels.forum_tile(spec.tile)} ({spec.count} of the 70)")
+        if q and q in labels.forum_tile(spec.tile).lower():
+            effect = forum_effect(labels, spec.kind, spec.action)
+            out.append(f"Forum tile: {labels.forum_tile(spec.tile)} ({spec.count} of the 70): {effect}")
     for kind in c.construction_kinds:
         if q == kind.name:
             action = labels.action(kind.bonus_action)
             out.append(f"Construction tile {kind.name}: the first one brings the {action} action")
     for ship in c.ships:
-        if q and q in labels.ship(ship.id):
+        if q and q in labels.ship(ship.id).lower():
             grey = labels.ship_values(ship.id, False)
             out.append(f"{labels.ship(ship.id)}: {labels.ship_values(ship.id, True)} (grey side {grey})")
     return out

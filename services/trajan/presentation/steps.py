@@ -4,20 +4,32 @@ The client asks for a command in steps: first its kind, then each field on which
 differ (``services/client/steps.py``). Here each step gets a question and each value the words a player
 needs to choose it: a bowl with the markers it holds and where the last one lands, a Trajan tile with
 its VP, colours and effect, a province with its VP and tile, a site with its construction tile.
+Sowing is one choice of the markers' order (the optional ``Planner`` part), which the client then
+sends as the rules' ``SowMarker`` commands one by one.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from math import factorial, prod
+from typing import Any
+
 from services.trajan.presentation.describe import TrajanDescriber
-from services.trajan.presentation.labels import PILE, lower
+from services.trajan.presentation.labels import NUMERALS, PILE, Labels, lower
 from services.trajan.rules.commands import (
     Command,
     DiscardCommodity,
     DrawStartCommodity,
     PlaceStartMarkers,
+    SowMarker,
     TakeStartTrajanTile,
 )
+from services.trajan.rules.content_types import Colour
 from services.trajan.rules.view import TrajanView
+from shared.core.describe import union_member
+
+ORDER_LIMIT = 24  # more orders of the markers in hand than this: asked marker by marker
 
 TITLES = {
     ("ChooseBowl", "bowl"): "Which bowl do you pick up?",
@@ -44,7 +56,18 @@ TITLES = {
 }
 
 
-def step_title(command: str, field: str) -> str | None:
+def step_title(
+    command: str,
+    field: str,
+    cmd: Command | None = None,
+    labels: Labels | None = None,
+    view: TrajanView | None = None,
+) -> str | None:
+    """The question for ``field`` of ``command``, naming the bowl a marker goes into."""
+    if labels is not None and isinstance(cmd, PlaceStartMarkers) and field in ("first", "second"):
+        return f"The {field} marker for {labels.bowl(cmd.bowl)}?"
+    if labels is not None and isinstance(cmd, SowMarker) and view is not None and view.next_bowl:
+        return f"Which marker goes into {labels.bowl(view.next_bowl)}?"
     return TITLES.get((command, field))
 
 
@@ -64,3 +87,40 @@ def option_text(describer: TrajanDescriber, cmd: Command, field: str, view: Traj
             return describer.command(cmd, view).removeprefix("Take a starting card from ")
         case _:
             return describer.command(cmd, view)
+
+
+def orders(hand: Sequence[Colour]) -> Iterator[tuple[Colour, ...]]:
+    """Every distinct order of the markers in ``hand``, each once."""
+    if not hand:
+        yield ()
+        return
+    for first in sorted(set(hand)):
+        rest = list(hand)
+        rest.remove(first)
+        yield from ((first, *tail) for tail in orders(rest))
+
+
+def sowing_plans(labels: Labels, view: TrajanView, commands: Sequence[Any]) -> tuple[str, list[Any]] | None:
+    """Sowing as one choice: each order of the markers in hand is a plan of ``SowMarker`` commands (up
+    to the point where the rules sow the rest themselves: markers of one colour). None when the legal
+    commands are not the sowing or there are more than ORDER_LIMIT orders (then marker by marker)."""
+    by_colour: dict[Colour, Any] = {}
+    for command in commands:
+        member = union_member(command)
+        if member is None or member.DESCRIPTOR.name != SowMarker.__name__:
+            return None
+        by_colour[Colour(member.colour)] = command
+    hand = view.in_hand
+    if (
+        len(by_colour) < 2
+        or factorial(len(hand)) // prod(map(factorial, Counter(hand).values())) > ORDER_LIMIT
+    ):
+        return None
+    bowls = [(view.next_bowl - 1 + i) % len(view.players[0].bowls) + 1 for i in range(len(hand))]
+    plans = []
+    for order in orders(hand):
+        sent = next(i for i in range(len(order) + 1) if len(set(order[i:])) <= 1)
+        label = ", ".join(f"{NUMERALS[b]} {lower(c)}" for b, c in zip(bowls, order, strict=True))
+        plans.append((label, [by_colour[c] for c in order[:sent]]))
+    title = f"In which order do you sow your markers (the last lands in {labels.bowl(bowls[-1])})?"
+    return title, plans

@@ -321,3 +321,103 @@ def test_live_mode_redraws_the_table_with_recent_events() -> None:
     assert player.play() is None
     text = screen(player)
     assert "recent events" in text and text.count("Towers") > 3
+
+
+# ------------------------------------------------------------------ the recent events keep up with the board
+def _record_draws(viewer: Player | Spectator) -> list[tuple[int, list[int]]]:
+    """Every live redraw: the version the board shows and the versions of the recent events under it."""
+    draws: list[tuple[int, list[int]]] = []
+    show = viewer.show
+
+    def recording(force: bool = False) -> None:
+        show(force)
+        shown = [re.match(r"(?:\[[^\]]*\])? *v(\d+) ", line.plain) for line in viewer.recent]
+        draws.append((viewer.version, [int(m.group(1)) for m in shown if m is not None]))
+
+    viewer.show = recording  # type: ignore[method-assign]
+    return draws
+
+
+def _visible(stub: FakeLorenzoStub) -> list[int]:
+    from shared.core.decider import Visibility
+
+    events = stub.runner.store.read(stub.match_id, 1)
+    return [e.version for e in events if Visibility.decode(e.visibility).visible_to(stub.viewer)]
+
+
+def _assert_box_keeps_up(draws: list[tuple[int, list[int]]], visible: list[int], keep: int) -> None:
+    start = draws[0][0]  # the events before the first board are not shown
+    assert len(draws) > 3
+    for version, shown in draws[1:]:
+        expected = [v for v in visible if start < v <= version][-keep:]
+        assert shown == expected, f"board at v{version}, events up to {shown[-1:]}"
+
+
+def test_the_recent_events_reach_the_version_the_board_shows_own_moves_and_bots_alike() -> None:
+    stub = new_match(seats=2, seed=3)
+    player = _player(stub, Script(*["1"] * 12, then="q"), live=True)
+    player.catch_up_s = 10.0  # a loaded machine must not make the stream look silent
+    draws = _record_draws(player)
+    player.play()
+    assert any(stub.submitted)
+    _assert_box_keeps_up(draws, _visible(stub), player.recent.maxlen or 0)
+
+
+def test_a_spectator_sees_the_events_up_to_the_version_its_board_shows() -> None:
+    stub = new_match(seats=2, seed=3, viewer=SPECTATOR)
+    spectator = Spectator(
+        client=_client(stub),
+        presentation=presentation_for("lorenzo"),
+        console=_console(),
+        live=True,
+        until_version=60,
+    )
+    draws = _record_draws(spectator)
+    spectator.watch()
+    _assert_box_keeps_up(draws, _visible(stub), spectator.recent.maxlen or 0)
+
+
+def _trajan_player(answers: int) -> tuple[FakeLorenzoStub, Player]:
+    """Ada plays seat 0 of a two-seat Trajan match, answering 1 ``answers`` times, then leaves."""
+    from services.games import load_game
+    from shared.core.decider import Actor
+    from shared.matches.runner import MatchRunner
+    from shared.store import MemoryEventStore
+
+    game = load_game("trajan")
+    runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, MemoryEventStore())
+    runner.create("m1", 2, {}, 3, {})
+    stub = FakeLorenzoStub(game, runner, "m1", Actor.of_seat(0))
+    player = Player(
+        client=_client(stub),
+        presentation=presentation_for("trajan"),
+        console=_console(),
+        names=("Ada", "random bot"),
+        read_line=Script(*["1"] * answers, then="q"),
+    )
+    player.play()
+    return stub, player
+
+
+def test_what_the_rules_do_after_a_players_command_is_not_credited_to_that_player() -> None:
+    """Trajan's setup ends with Ada's last markers: the events that follow (a bonus tile drawn by
+    the bot ...) are indented under her move, never marked "[Ada]"."""
+    _, player = _trajan_player(12)
+    lines = screen(player).splitlines()
+    assert not [line for line in lines if re.match(r"\[Ada\] v\d+ random bot", line)]
+    assert [line for line in lines if re.match(r" {6}v\d+ random bot", line)]  # under "[Ada] "
+
+
+def test_one_answer_to_a_plan_sends_its_commands_one_after_the_other() -> None:
+    """Trajan's sowing is one question of order; the one answer sends the rules' own SowMarker
+    commands, each against the version the one before made."""
+    stub, player = _trajan_player(60)
+    text = screen(player)
+    asked = [m.end() for m in re.finditer(r"In which order do you sow your markers", text)]
+    assert asked, "no sowing of two colours in 60 answers"
+    answered = [text[at:].split("Your choice", 2)[1] for at in asked]  # what each one answer did
+    sows = [len(re.findall(r"^> Sow an? [\w ]+ marker into bowl", after, re.M)) for after in answered]
+    assert max(sows) >= 2, sows  # (the last question may have been left with q)
+    kinds = [type(c).__name__ for c in stub.submitted]
+    assert "SowMarker,SowMarker" in ",".join(kinds)
+    assert "Not played" not in text and "Refused" not in text

@@ -194,3 +194,43 @@ def test_every_path_ends_at_exactly_the_command_it_describes(index: int) -> None
     walk([])
     assert len(reached) == len(COMMANDS) and all(c in reached for c in COMMANDS)
     assert reached[index] in COMMANDS
+
+
+class TwoPlans:
+    """A game's planner: two discards in either order, as one choice."""
+
+    def plans(self, view: Any, commands: Any, names: Any) -> Any:
+        if not all(c.WhichOneof("kind") == "discard_leader" for c in commands):
+            return None
+        return "In which order?", [
+            ("3 then 7", [discard(3), discard(7)]),
+            ("7 then 3", [discard(7), discard(3)]),
+        ]
+
+
+def test_a_plan_is_one_option_that_sends_its_commands_in_order() -> None:
+    chooser = Chooser(
+        Steps(describe=words_of, describer=Describer(()), planner=TwoPlans()), [discard(3), discard(7)], []
+    )
+    step = chooser.step()
+    assert step.title == "In which order?" and [o.label for o in step.options] == ["3 then 7", "7 then 3"]
+    assert chooser.pick(1) == discard(7) and chooser.then == (discard(3),)
+    plain = Chooser(Steps(describe=words_of, describer=Describer(()), planner=TwoPlans()), COMMANDS, [])
+    assert plain.step().title == "What do you do?"  # not every command starts a plan: steps as usual
+
+
+class SameWords:
+    """A game's wording that names two leaders alike (two copies of one card)."""
+
+    def step_title(self, command: str, field: str, member: Any = None, view: Any = None) -> None:
+        return None
+
+    def option_text(self, member: Any, field: str, view: Any, names: Any) -> str:
+        return "the same words"
+
+
+def test_options_worded_alike_are_offered_once() -> None:
+    steps = Steps(describe=words_of, describer=Describer(()), wording=SameWords())
+    assert [o.label for o in Chooser(steps, [discard(3), discard(7)], []).step().options] == [
+        "the same words"
+    ]

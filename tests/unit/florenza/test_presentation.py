@@ -267,3 +267,93 @@ def test_explain_finds_components_with_their_costs_and_effects() -> None:
     assert len(found) == 4 and all(" -> " in text for text in found)  # Palazzo, two city, Duomo
     assert presentation.explain("savonarola")[0].startswith("Girolamo Savonarola (offering 200")
     assert presentation.explain("") == [] and presentation.explain("zzz") == []
+
+
+# ------------------------------------------------------------------ what can only fail says so
+def _art_work_turns() -> Iterator[tuple[Step, Any]]:
+    """The art-works turns of a few random playouts, with the acting seat's view."""
+    for seed in (3, 4, 5):
+        for step in playout(seed=seed):
+            if step.state.phase is Phase.ART_WORKS and step.actor.is_seat and step.state.pending is None:
+                yield step, view_of(step.state, step.actor.seat)
+
+
+def test_an_art_work_that_cannot_be_paid_says_it_can_only_fail_and_what_it_costs() -> None:
+    """The warning is the rules' own outcome: every command the rules then fail is marked, with the
+    prestige they then take; no command the rules complete is."""
+    presentation, rules = load(), GAME.rules
+    warned = paid = 0
+    for step, view in _art_work_turns():
+        for command in step.legal:
+            text = presentation.describe_command(GAME.codec.to_message(command), view, NAMES)
+            events = list(rules.decide(step.state, step.actor, command, Rng(1)))
+            failed = any(type(e).__name__ == "ArtWorkFailed" for e in events)
+            lost = -sum(e.delta for e in events if type(e).__name__ == "PrestigeChanged" and e.delta < 0)
+            assert ("can only fail" in text) == failed, text
+            if failed:
+                assert text.endswith(f"it can only fail, -{lost} prestige"), text
+                assert re.search(r"you lack \d+ \w+", text), text
+                warned += 1
+            else:
+                paid += 1
+    assert warned and paid
+
+
+def test_the_choice_of_an_unpayable_art_work_warns_before_it_is_chosen() -> None:
+    from services.client.render import command_text
+    from services.client.steps import Chooser, Steps
+    from shared.core.codec import wrap_union
+    from shared.core.describe import Describer
+
+    presentation = load()
+    for step, view in _art_work_turns():
+        commands = [wrap_union(GAME.modules.pb2.Command(), GAME.codec.to_message(c)) for c in step.legal]
+        texts = [command_text(c, presentation, view, NAMES) for c in commands]
+        if not all("can only fail" in t for t in texts):
+            continue
+        steps = Steps(
+            lambda c, v=view: command_text(c, presentation, v, NAMES), Describer(NAMES), presentation, view
+        )
+        options = Chooser(steps, commands, []).step().options
+        assert all("can only fail" in o.label for o in options), [o.label for o in options]
+        return
+    raise AssertionError("no turn whose every art work fails")
+
+
+def test_events_read_as_sentences_without_jargon() -> None:
+    """No "(seat 0)", "forced yes" or raw field lists in any event of a playout."""
+    presentation = load()
+    for step in STEPS:
+        for e in step.events:
+            text = presentation.describe_event(GAME.codec.to_message(e), NAMES)
+            assert "(seat" not in text and "forced" not in text and "; slot" not in text, text
+
+
+def test_no_question_offers_two_options_worded_alike() -> None:
+    """Two anonymous painters are one option of "Which artist?"."""
+    from services.client.render import command_text
+    from services.client.steps import Chooser, Steps
+    from shared.core.codec import wrap_union
+    from shared.core.describe import Describer
+
+    presentation = load()
+    hires = 0
+    for step in STEPS:
+        if not step.actor.is_seat or not any(type(c).__name__ == "HireArtist" for c in step.legal):
+            continue
+        view = view_of(step.state, step.actor.seat)
+        commands = [wrap_union(GAME.modules.pb2.Command(), GAME.codec.to_message(c)) for c in step.legal]
+        steps = Steps(
+            lambda c, v=view: command_text(c, presentation, v, NAMES), Describer(NAMES), presentation, view
+        )
+        chooser = Chooser(steps, commands, [])
+        kinds = chooser.step().options
+        if chooser.pick(next(i for i, o in enumerate(kinds) if o.label.startswith("Hire artist"))):
+            continue  # a single hire: no question
+        question = chooser.step()
+        while question.title != "Which artist?" and chooser.pick(0) is None:
+            question = chooser.step()
+        labels = [o.label for o in question.options]
+        assert len(labels) == len(set(labels)), labels
+        hires += any(label.startswith("Anonymous") for label in labels)
+    assert hires

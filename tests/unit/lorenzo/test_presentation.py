@@ -349,3 +349,57 @@ def test_action_spaces_covered_at_this_player_count_are_left_out() -> None:
     for covered in ("market: 2 privileges", "market: 2 coins, 3 military", "harvest (large, -3)"):
         assert covered not in two_text and covered in four_text  # min_players 4 and 3 in board.yaml
     assert "market: 5 coins" in two_text and "council palace" in two_text
+
+
+# ------------------------------------------------------------------ wording a new player reads
+def test_the_setup_is_called_setup_not_period_0_round_0() -> None:
+    first = next(iter(playout(seats=2, seed=3)))
+    text = text_of(load().board(view_message(first.state, 0), 1, NAMES, "m"))
+    assert "Setup  Phase:" in text and "Period 0" not in text and "Round 0" not in text
+
+
+def test_events_name_the_players_of_a_turn_queue_and_word_the_decisions_owed() -> None:
+    pb2, presentation = load_game("lorenzo").modules.pb2, load()
+    started = pb2.RoundStarted(round=1, turn_queue=[1, 0, 1, 0])
+    assert presentation.describe_event(started, NAMES) == "Round 1 begins; turn order greedy bot, Ada"
+    game = pb2.GameStarted(seats=2, turn_order=[1, 0])
+    assert presentation.describe_event(game, NAMES).endswith("turn order: greedy bot, Ada")
+    queued = pb2.DecisionsQueued(seat=0)
+    queued.decisions.add(kind=pb2.DECISION_KIND_PRIVILEGES, count=2)
+    assert (
+        presentation.describe_event(queued, NAMES) == "Ada must choose 2 council privileges (all different)"
+    )
+    for step in playout(seats=4, seed=5):  # the pending decisions under the board read alike
+        if step.state.pending and step.actor.is_seat:
+            text = text_of(presentation.board(view_message(step.state, step.actor.seat), 1, NAMES, "m"))
+            pending = text[text.index("Pending: ") :].splitlines()[0]
+            assert "kind" not in pending and "(" not in pending.split("Pending: ")[1][:3], pending
+            assert re.search(r"Pending: (choose|take) ", pending), pending
+            return
+    raise AssertionError("no pending decision in the playout")
+
+
+def test_a_die_is_shown_with_the_value_the_rules_give_it_under_an_excommunication() -> None:
+    """Excommunication I/7 (every coloured member 1 less): the member's option shows the die and
+    what it is worth, the rules' own value; so does the board."""
+    from dataclasses import replace
+
+    from services.lorenzo.rules.content_types import PenaltyKind
+    from services.lorenzo.rules.model import Member
+    from services.lorenzo.rules.queries import member_value
+
+    tile = next(t for t in CONTENT.tile.values() if t.penalty is PenaltyKind.COLORED_MEMBER_MODIFIER)
+    step = _first_action_step()
+    players = list(step.state.players)
+    players[0] = replace(players[0], excommunications=(tile.id,))
+    state = replace(step.state, players=tuple(players))
+    view, presentation = view_message(state, 0), load()
+    for command in step.commands:
+        member = union_member(command)
+        if member.DESCRIPTOR.name != "PlaceFamilyMember" or member.member == Member.NEUTRAL:
+            continue
+        worth = member_value(CONTENT, state, state.players[0], Member(member.member))
+        die = state.dice[(Member.BLACK, Member.WHITE, Member.ORANGE).index(Member(member.member))]
+        assert worth == die + tile.value != die
+        assert f"(die {die}, worth {worth})" in command_text(command, presentation, view, NAMES)
+    assert "your members are worth" in text_of(presentation.board(view, 1, NAMES, "m"))

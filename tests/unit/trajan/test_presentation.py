@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -323,3 +325,72 @@ def test_a_name_typed_after_a_question_mark_explains_the_component() -> None:
     ]
     assert pres.explain("roof") == ["Construction tile roof: the first one brings the Trajan action"]
     assert len(pres.explain("wild")) == 4 and pres.explain("nothing like this") == []
+
+
+def test_every_forum_tile_explained_says_what_it_does() -> None:
+    pres = load()
+    wild = pres.explain("wild commodity")
+    assert len(wild) == 1 and "stands for any commodity card in a shipment" in wild[0], wild
+    for spec in pres.labels.content.forum_tiles:
+        found = [t for t in pres.explain(pres.labels.forum_tile(spec.tile)) if t.startswith("Forum tile")]
+        assert found and all(re.search(r"of the 70\): \w+", t) for t in found), found
+
+
+# ------------------------------------------------------------------ the client's questions
+def _chooser(point: Point) -> Any:
+    from services.client.presentation import planner_of
+    from services.client.steps import Chooser, Steps
+
+    pres, view = load(), view_message(point.state, point.actor)
+    commands = [wrap_union(PB2.Command(), CODEC.to_message(c)) for c in point.legal]
+    steps = Steps(
+        lambda c: command_text(c, pres, view, NAMES), Describer(NAMES), pres, view, NAMES, planner_of(pres)
+    )
+    return Chooser(steps, commands, [])
+
+
+def test_the_start_markers_question_names_the_bowl_it_fills() -> None:
+    points, _, _ = game_points(2, 3)
+    first = next(p for p in points if p.actor.is_seat and p.state.phase is Phase.MARKERS)
+    bowl = first.command.bowl  # type: ignore[union-attr]
+    assert _chooser(first).step().title == f"The first marker for {load().labels.bowl(bowl)}?"
+
+
+def test_sowing_is_one_choice_of_order_sent_as_the_rules_own_commands() -> None:
+    """Each order of the markers in hand is one option; its commands, played one after the other,
+    are each legal and put the markers where the option says; every order is there once."""
+    from services.trajan.presentation.labels import NUMERALS, lower
+    from services.trajan.rules.commands import SowMarker
+    from services.trajan.rules.model import StepKind
+
+    tried = 0
+    for seed in (3, 4):
+        points, _, _ = game_points(2, seed)
+        for point in points:
+            s = point.state
+            if not point.actor.is_seat or not s.pending or s.pending[0].kind is not StepKind.SOW:
+                continue
+            if len(s.in_hand) > 4:
+                continue  # more than ORDER_LIMIT orders may be asked marker by marker
+            chooser = _chooser(point)
+            step = chooser.step()
+            assert step.title.startswith("In which order do you sow your markers"), step.title
+            labels = [o.label for o in step.options]
+            assert len(labels) == len(set(labels)) == len(set(itertools.permutations(s.in_hand)))
+            for n, option in enumerate(step.options):
+                state, sent = s, [chooser.pick(n), *chooser.then]
+                for command in sent:
+                    typed = CODEC.from_message(getattr(command, command.WhichOneof("kind")))
+                    assert isinstance(typed, SowMarker) and typed in RULES.legal_commands(state, point.actor)
+                    for e in RULES.decide(state, point.actor, typed, Rng(1)):
+                        state = RULES.evolve(state, e)
+                before, now = s.players[point.actor.seat].bowls, state.players[point.actor.seat].bowls
+                sown = [
+                    f"{NUMERALS[b]} {lower(c)}"
+                    for b in range(1, 7)
+                    for c in (Counter(now[b - 1].markers) - Counter(before[b - 1].markers)).elements()
+                ]
+                assert sorted(sown) == sorted(option.label.split(", ")), (option.label, sown)
+                assert not state.in_hand  # the rules sowed the rest
+            tried += len(s.in_hand) >= 3
+    assert tried  # orders of three markers or more, once per marker before
