@@ -319,12 +319,12 @@ class GameServicer:
         async for batch, head in self.hub.watch(match_id, request.from_version, self.keepalive_ms / 1000):
             if not batch:
                 yield pb2.WatchMatchResponse(keepalive=common_pb2.Keepalive(head_version=head))
-            shown = False
+            shown = 0
             for event in batch:
                 if Visibility.decode(event.visibility).visible_to(viewer):
-                    shown = True
+                    shown = event.version
                     yield self._shown_event(match_id, event, seats)
-            if batch and not shown:  # the match moved out of the viewer's sight (a draft pick): say so now
+            if batch and shown != batch[-1].version:  # it ends out of the viewer's sight: say so now
                 last = batch[-1].version
                 yield pb2.WatchMatchResponse(keepalive=common_pb2.Keepalive(head_version=last))
 

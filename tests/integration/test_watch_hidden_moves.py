@@ -90,6 +90,43 @@ def test_another_seats_hidden_pick_reaches_the_watcher_as_a_keepalive_at_once(se
     assert seen[-1].keepalive.head_version == runner.load("h").version
 
 
+def test_a_batch_that_ends_out_of_sight_is_followed_by_a_keepalive_with_its_last_version(served: Any) -> None:
+    """Given one append whose first event the watcher may see and whose last it may not: the watcher
+    gets the first, then at once a keepalive at the append's last version (its board may show it)."""
+    runner, stub, pb2 = served
+    head = runner.load("h").version
+    first = runner.store.read("h", 1, 1)[0]
+    shown, hidden = (
+        NewEvent(first.type, first.payload, visibility, "seat:1", first.schema_version)
+        for visibility in ("public", "seat:1")
+    )
+    token = SIGNER.seat("lorenzo", "h", 0, "p0")
+    stream = stub.WatchMatch(
+        pb2.WatchMatchRequest(match_id="h", from_version=head + 1),
+        metadata=[("authorization", f"Bearer {token}")],
+        timeout=20,
+    )
+    seen: list[Any] = []
+
+    def read() -> None:
+        for item in stream:
+            seen.append(item)
+            if item.WhichOneof("item") == "keepalive" and item.keepalive.head_version >= head + 2:
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    time.sleep(0.5)  # the watch is open before the append
+    runner.store.append("h", head, [shown, hidden], "mixed")
+    started = time.monotonic()
+    reader.join(timeout=10)
+    stream.cancel()
+    assert not reader.is_alive(), f"no keepalive after the hidden end of the batch: {seen}"
+    assert time.monotonic() - started < IDLE_KEEPALIVE_S / 3
+    assert [item.event.envelope.version for item in seen if item.HasField("event")] == [head + 1]
+    assert seen[-1].keepalive.head_version == head + 2
+
+
 @pytest.fixture
 def florenza(redis_client: redis.Redis) -> Iterator[tuple[MatchRunner[Any], Any, Any]]:
     """Given: a 3-seat Florenza match with hidden certificates at step 8, seat 1 alone ahead on
