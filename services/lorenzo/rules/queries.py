@@ -18,10 +18,6 @@ from services.lorenzo.rules.content_types import (
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import COLORED, Member, PlayerState, State
 
-MAX_ACTIVATION = (
-    6  # highest harvest/production activation value printed on a card; checked at import of content
-)
-
 
 def ability(c: Content, p: PlayerState, kind: AbilityKind) -> Leader | None:
     """The played leader (or Lorenzo de' Medici's copy) giving ``kind``, if any."""
@@ -119,7 +115,7 @@ def card_count(p: PlayerState, card_type: CardType) -> int:
 def meets_requirement(c: Content, p: PlayerState, leader: Leader) -> bool:
     req = leader.requirement
     counts = (len(p.territories), len(p.buildings), len(p.characters), len(p.ventures))
-    if any(have < need for have, need in zip(counts, req.cards, strict=True)):
+    if any(have < need for have, need in zip(counts, req.counts, strict=True)):
         return False
     if req.same_type and max(counts) < req.same_type:
         return False
