@@ -1,9 +1,14 @@
 """Game content files (YAML) validated by pydantic, with errors that name file, entry and field.
 
-A game describes each of its content files with a pydantic model (or a ``TypeAdapter``) and loads
-it with :func:`load`. Everything pydantic finds wrong comes back as one :class:`ContentError` that
-lists every problem as a :class:`Problem`: the file's name, the *entry* (the ``id`` of the failing
-list item, else ``#index``) and the dotted field path inside it::
+A game's components are the rules' own records (frozen dataclasses): a :class:`File` names a file,
+its record class and its checks across records, and :func:`load_file` validates the file onto the
+records, through the form each record class declares in its fields' metadata
+(``shared.core.form``: keys, groups, bounds); :func:`dump` writes a record back as the files write
+it (front-ends' tables). :func:`load` validates a file by any pydantic model or ``TypeAdapter``.
+
+Everything pydantic finds wrong comes back as one :class:`ContentError` that lists every problem
+as a :class:`Problem`: the file's name, the *entry* (the ``id`` of the failing list item, else
+``#index``) and the dotted field path inside it::
 
     cards.yaml: entry 25: field costs[0].pay.wood: Input should be greater than or equal to 0
 
@@ -15,11 +20,11 @@ the full path as their field. Two helpers cover what plain field constraints can
 * :data:`UNIQUE_IDS`: a list of records whose ``id`` values must differ; each repeat is reported
   at its own entry.
 
-Checks across fields are ordinary pydantic validators: a ``field_validator`` reading
-``info.data`` (fields declared above it) reports at its own field; cross-references to other
-files arrive as ``info.context`` (see :func:`load`). As always in pydantic, a validator of a
-list or model runs only once its items are valid, so duplicate ids or counts are reported after
-the entries' own problems are fixed.
+Checks across fields are the record's ``__post_init__`` raising ``Invalid(field, problem)``
+(reported at that field), or, in a hand-written model, ordinary pydantic validators; checks across
+records and files are a :class:`File`'s ``check``, with the other files as context. As always in
+pydantic, a validator of a list or model runs only once its items are valid, so duplicate ids,
+counts and checks across fields are reported after the entries' own problems are fixed.
 
 Models use ``model_config = CONTENT_CONFIG``: unknown keys refused, no coercion (``"3"`` is not
 an integer, ``1`` is not ``true``), so YAML lists are validated as ``list`` fields.
