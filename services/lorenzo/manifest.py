@@ -34,21 +34,21 @@ def _presentation() -> Presentation:
 
 
 def _content_tables() -> Mapping[str, Any]:
-    from services.lorenzo.content.tables import content_tables
+    from services.lorenzo.content import content_tables
 
     return content_tables()
 
 
 def _content_type() -> type:
-    from services.lorenzo.catalog import message_type
+    from services.lorenzo.texts import LorenzoContent
 
-    return message_type()
+    return LorenzoContent
 
 
 def _content() -> Any:
-    from services.lorenzo.catalog import build
+    from services.lorenzo.texts import packaged_content_message
 
-    return build()
+    return packaged_content_message()
 
 
 def _content_counts() -> Mapping[str, int]:

@@ -1,6 +1,6 @@
 """Lorenzo's components in English, one wording for every front-end: the ``text`` fields of
-GetContent (``catalog/``) and the terminal client's board, steps and ``? NAME`` look-up
-(``presentation/``).
+GetContent (:func:`content_message`: the content's own records with their texts) and the terminal
+client's board, steps and ``? NAME`` look-up (``presentation/``).
 
 Generated from the validated content (``Content``, the records the rules read), so a text cannot
 drift from the rules. One function per kind of component or effect; what each effect means is the
@@ -11,6 +11,8 @@ owned, not paid; excommunication names use the printed code (``I/5`` for ``1_5``
 
 from __future__ import annotations
 
+import functools
+from dataclasses import replace
 from typing import assert_never
 
 from services.lorenzo.rules.content_types import (
@@ -21,6 +23,7 @@ from services.lorenzo.rules.content_types import (
     BonusTile,
     Card,
     CardType,
+    Content,
     Cost,
     ExcommunicationTile,
     Gain,
@@ -34,7 +37,9 @@ from services.lorenzo.rules.content_types import (
     Space,
     SpaceKind,
 )
-from services.lorenzo.rules.goods import GOODS_FIELDS, Goods
+from services.lorenzo.rules.goods import GOODS_FIELDS, ZERO, Goods
+from services.lorenzo.rules.model import Privilege
+from shared.core.wire import message, pb
 
 # Singular units; coins, servants and privileges take an "s" (``3 coins``), the others do not.
 UNITS = {"victory": "VP", "privileges": "privilege"}
@@ -178,8 +183,8 @@ def card_effects(c: Card) -> str:
 
 def requirement(r: LeaderRequirement) -> str:
     """``"5 venture cards"``, ``"6 cards of one type"``, ``"10 wood"``: owned, not paid."""
-    cards = [f"{n} {lower(t)}" for t, n in zip(CardType, r.cards, strict=True) if n]
-    parts = [and_join(cards) + (" cards" if sum(r.cards) > 1 else " card")] if cards else []
+    cards = [f"{n} {lower(t)}" for t, n in zip(CardType, r.counts, strict=True) if n]
+    parts = [and_join(cards) + (" cards" if sum(r.counts) > 1 else " card")] if cards else []
     if r.same_type:
         parts.append(f"{r.same_type} cards of one type")
     return and_join(parts + _amounts(r.goods)) or "nothing"
@@ -331,3 +336,85 @@ def board(b: Board) -> str:
         f"military track {' and '.join(map(str, b.military_victory))} VP for the first and second; "
         f"1 VP per {b.resources_per_victory} resources."
     )
+
+
+# ---------------------------------------------------------------- GetContent
+
+
+@message
+class PrivilegeInfo:
+    """A council privilege, as `ChooseCouncilPrivileges` names it."""
+
+    privilege: Privilege = pb(1)
+    goods: Goods = pb(2, default=ZERO)
+    text: str = pb(3, default="")
+
+
+@message
+class LorenzoContent:
+    """Every component of Lorenzo il Magnifico, as the rules read it, with English texts."""
+
+    cards: tuple[Card, ...] = pb(1, default=())
+    leaders: tuple[Leader, ...] = pb(2, default=())
+    excommunications: tuple[ExcommunicationTile, ...] = pb(3, default=())
+    bonus_tiles: tuple[BonusTile, ...] = pb(4, default=())
+    spaces: tuple[Space, ...] = pb(5, default=())
+    privileges: tuple[PrivilegeInfo, ...] = pb(6, default=())  # in printed order
+    board: Board | None = pb(7, default=None)
+
+
+def content_message(content: Content) -> LorenzoContent:
+    """The content's records with their texts filled in (what ``GetContent`` answers)."""
+    from services.lorenzo.presentation.labels import Labels
+
+    labels = Labels(content)
+    b = content.board
+    return LorenzoContent(
+        cards=tuple(_card(c) for c in content.cards),
+        leaders=tuple(
+            replace(
+                x,
+                requirement=replace(x.requirement, text=requirement(x.requirement)),
+                ability_text=ability_line(x),
+                text=leader(x),
+            )
+            for x in content.leaders
+        ),
+        excommunications=tuple(replace(t, text=excommunication(t)) for t in content.excommunications),
+        bonus_tiles=tuple(replace(t, text=bonus_tile(t)) for t in content.bonus_tiles),
+        spaces=tuple(
+            replace(s, name=labels.space(s.id), text=space(s, labels.space(s.id))) for s in b.spaces
+        ),
+        privileges=tuple(
+            PrivilegeInfo(Privilege(n), goods, privilege(n, goods))
+            for n, goods in enumerate(b.privileges, start=1)
+        ),
+        board=replace(b, spaces=(), privileges=(), text=board(b)),  # spaces and privileges: above
+    )
+
+
+def _card(c: Card) -> Card:
+    p, h, b = c.production, c.harvest, c.action_bonus
+    return replace(
+        c,
+        costs=tuple(replace(x, text=cost(x)) for x in c.costs),
+        immediate=tuple(replace(e, text=immediate(e, c)) for e in c.immediate),
+        harvest=replace(h, text=harvest(h)) if h else None,
+        production=replace(
+            p,
+            exchanges=tuple(replace(x, text=exchange(x.pay, x.gain)) for x in p.exchanges),
+            text=production(p),
+        )
+        if p
+        else None,
+        action_bonus=replace(b, text=action_bonus(b)) if b else None,
+        text=card(c),
+    )
+
+
+@functools.cache
+def packaged_content_message() -> LorenzoContent:
+    """:func:`content_message` of the packaged content, made once per process."""
+    from services.lorenzo.content import load_content
+
+    return content_message(load_content())

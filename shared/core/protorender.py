@@ -12,7 +12,7 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 
 from shared.core.codec import CodecError, FieldSpec, fields_of, snake
-from shared.core.wire import comments_of, wire_of
+from shared.core.wire import comments_of, proto_name, wire_of
 
 
 def _collect(roots: Iterable[type]) -> tuple[list[type], list[type[enum.IntEnum]]]:
@@ -37,7 +37,7 @@ def _collect(roots: Iterable[type]) -> tuple[list[type], list[type[enum.IntEnum]
 
 def _proto_type(spec: FieldSpec) -> str:
     if spec.target is not None:
-        return spec.target.__name__
+        return proto_name(spec.target)
     return {"int": "int32", "bool": "bool", "str": "string"}[spec.kind]
 
 
@@ -69,7 +69,7 @@ def _render_message(cls: type) -> list[str]:
     if wire is None:
         raise CodecError(f"{cls.__name__}: a type in a .proto must be a @message (stable field numbers)")
     notes = comments_of(cls)
-    lines = [*_comment(notes.doc, ""), f"message {cls.__name__} {{", *_reserved(wire.reserved)]
+    lines = [*_comment(notes.doc, ""), f"message {proto_name(cls)} {{", *_reserved(wire.reserved)]
     for spec in sorted(fields_of(cls), key=lambda s: s.number or 0):
         if spec.number is None:  # not reachable through @message, which checks every field
             raise CodecError(f"{cls.__name__}.{spec.name}: the field has no number, pb(n)")

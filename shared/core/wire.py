@@ -35,6 +35,7 @@ import tokenize
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar, dataclass_transform, overload
 
+from shared.core.form import FORM, checked
 from shared.core.records import record
 
 T = TypeVar("T")
@@ -50,26 +51,31 @@ class Wire:
     tag: int | None
     reserved: tuple[int | str, ...]  # numbers and names of removed fields
     schema: int
+    name: str = ""  # the message's name in the .proto when it differs from the class's
 
 
 @overload
-def pb(number: int, *, default: T) -> T: ...
+def pb(number: int, *, default: T, **form: Any) -> T: ...
 @overload
-def pb(number: int, *, default_factory: Callable[[], T]) -> T: ...
+def pb(number: int, *, default_factory: Callable[[], T], **form: Any) -> T: ...
 @overload
-def pb(number: int) -> Any: ...
-def pb(number: int, *, default: Any = _MISSING, default_factory: Any = _MISSING) -> Any:
-    """A dataclass field with protobuf field number ``number`` (1..536870911, never reused)."""
+def pb(number: int, **form: Any) -> Any: ...
+def pb(number: int, *, default: Any = _MISSING, default_factory: Any = _MISSING, **form: Any) -> Any:
+    """A dataclass field with protobuf field number ``number`` (1..536870911, never reused).
+
+    ``form`` says how a content file writes the field (``shared.core.form``: ``key="type"``, ``ge=0``).
+    """
     if not 1 <= number <= 536_870_911 or 19_000 <= number <= 19_999:
         raise ValueError(f"protobuf field number {number} is out of range or reserved by protobuf")
-    return dataclasses.field(default=default, default_factory=default_factory, metadata={NUMBER: number})
+    metadata: dict[str, Any] = {NUMBER: number} | ({FORM: checked(form)} if form else {})
+    return dataclasses.field(default=default, default_factory=default_factory, metadata=metadata)
 
 
 @overload
 def message(cls: type[T], /) -> type[T]: ...
 @overload
 def message(
-    *, tag: int | None = None, reserved: tuple[int | str, ...] = (), schema: int = 1
+    *, tag: int | None = None, reserved: tuple[int | str, ...] = (), schema: int = 1, name: str = ""
 ) -> Callable[[type[T]], type[T]]: ...
 @dataclass_transform(frozen_default=True, field_specifiers=(pb, dataclasses.field))
 def message(
@@ -79,8 +85,12 @@ def message(
     tag: int | None = None,
     reserved: tuple[int | str, ...] = (),
     schema: int = 1,
+    name: str = "",
 ) -> Any:
-    """A frozen, slotted dataclass whose fields all carry ``pb(n)`` numbers (checked here)."""
+    """A frozen, slotted dataclass whose fields all carry ``pb(n)`` numbers (checked here).
+
+    ``name``: the message's name in the ``.proto`` when it differs from the class's (a record the
+    rules name ``Card`` that clients have always known as ``CardInfo``)."""
 
     def wrap(klass: type[T]) -> type[T]:
         out: Any = record(klass)  # frozen, slotted, with a fast __init__ (shared.core.records)
@@ -96,7 +106,7 @@ def message(
             numbers[number] = f.name
         if tag is not None and tag < 1:
             raise TypeError(f"{klass.__name__}: oneof tag must be >= 1")
-        out.__wire__ = Wire(tag, tuple(reserved), schema)
+        out.__wire__ = Wire(tag, tuple(reserved), schema, name)
         klass_out: type[T] = out
         return klass_out
 
@@ -107,6 +117,12 @@ def wire_of(cls: type) -> Wire | None:
     """The wire facts of a ``@message`` class; None for a plain dataclass."""
     found = cls.__dict__.get("__wire__")
     return found if isinstance(found, Wire) else None
+
+
+def proto_name(cls: type) -> str:
+    """The name of ``cls`` in a ``.proto``."""
+    wire = wire_of(cls)
+    return (wire.name if wire is not None else "") or cls.__name__
 
 
 def field_number(f: dataclasses.Field[Any]) -> int | None:

@@ -16,6 +16,7 @@ from typing import Any
 from shared.core.decider import Rules
 from shared.core.protorender import render_proto
 from shared.core.reasons import proto_comment, rule_reasons
+from shared.core.wire import proto_name
 
 SERVICE = """
 // The rule service of one game: matches, views, commands, live events, replays and logs.
@@ -183,7 +184,7 @@ def render_game_proto(rules: Rules[Any, Any, Any, Any, Any], source: str, conten
     lines = text.splitlines()
     at = lines.index(f"package tabula.{game}.v1;") + 1
     lines[at:at] = ["", 'import "tabula/common/v1/common.proto";']
-    tail = CONTENT.format(Content=content.__name__) if content is not None else NO_CONTENT
+    tail = CONTENT.format(Content=proto_name(content)) if content is not None else NO_CONTENT
     service = SERVICE.format(Name=game.capitalize(), View=rules.view_type.__name__, content=tail)
     reasons = proto_comment(rule_reasons(source))  # a code that is not a literal: ReasonError
     return "\n".join([*lines, "", *reasons, ""]) + service

@@ -8,6 +8,7 @@ that reaches the space's value; harvest/production: any amount up to the highest
 from __future__ import annotations
 
 from services.lorenzo.rules.content_types import (
+    MAX_ACTIVATION,
     NO_GAIN,
     ActionKind,
     Card,
@@ -31,7 +32,6 @@ from services.lorenzo.rules.events import (
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import Decision, DecisionKind, Member, Privilege, Source, State
 from services.lorenzo.rules.queries import (
-    MAX_ACTIVATION,
     SeatCache,
     action_modifier,
     servant_rate,

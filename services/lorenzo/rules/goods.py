@@ -12,13 +12,13 @@ GOODS_FIELDS = ("coins", "wood", "stone", "servants", "military", "faith", "vict
 class Goods:
     """Coins, wood, stone, servants and Military / Faith / Victory points."""
 
-    coins: int = pb(1, default=0)
-    wood: int = pb(2, default=0)
-    stone: int = pb(3, default=0)
-    servants: int = pb(4, default=0)
-    military: int = pb(5, default=0)
-    faith: int = pb(6, default=0)
-    victory: int = pb(7, default=0)
+    coins: int = pb(1, default=0, ge=0)
+    wood: int = pb(2, default=0, ge=0)
+    stone: int = pb(3, default=0, ge=0)
+    servants: int = pb(4, default=0, ge=0)
+    military: int = pb(5, default=0, ge=0)
+    faith: int = pb(6, default=0, ge=0)
+    victory: int = pb(7, default=0, ge=0)
 
     def __add__(self, o: Goods) -> Goods:
         return _goods(

@@ -20,10 +20,6 @@ from services.lorenzo.rules.content_types import (
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import COLORED, Member, PlayedLeader, PlayerState, State
 
-MAX_ACTIVATION = (
-    6  # highest harvest/production activation value printed on a card; checked at import of content
-)
-
 
 class Holder(Protocol):
     """What leader abilities and penalties read of a player: a ``PlayerState``, or a seat's view."""
@@ -133,7 +129,7 @@ def reduce_gain(c: Content, p: PlayerState, goods: Goods) -> Goods:
 def meets_requirement(c: Content, p: PlayerState, leader: Leader) -> bool:
     req = leader.requirement
     counts = (len(p.territories), len(p.buildings), len(p.characters), len(p.ventures))
-    if any(have < need for have, need in zip(counts, req.cards, strict=True)):
+    if any(have < need for have, need in zip(counts, req.counts, strict=True)):
         return False
     if req.same_type and max(counts) < req.same_type:
         return False

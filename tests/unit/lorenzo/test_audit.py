@@ -146,7 +146,7 @@ def test_all_20_leader_requirements_match_the_reference_tables() -> None:
         owned = {**(req.get("resources") or {}), **(req.get("points") or {})}
         cards = tuple(req.get("cards", {}).get(t.name.lower(), 0) for t in CardType)
         assert leader.name == r["name"]
-        assert leader.requirement.cards == cards
+        assert leader.requirement.counts == cards
         assert leader.requirement.same_type == req.get("cards_of_one_type", 0)
         assert _goods(leader.requirement.goods) == _ref_goods(owned)
         assert leader.once_per_round == (r["kind"] == "once_per_round")

@@ -3,17 +3,20 @@ says, and the English texts are generated from the same data, for every kind of 
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from dataclasses import replace
+from typing import Any
 
 from services.games import load_game
-from services.lorenzo.catalog import build
-from services.lorenzo.catalog.messages import LorenzoContent
 from services.lorenzo.content import load_content
 from services.lorenzo.rules.content_types import AbilityKind, ImmediateKind, PenaltyKind
+from services.lorenzo.texts import LorenzoContent, packaged_content_message
 from shared.core.codec import from_proto, to_proto
+from shared.core.form import form_of
 
 CONTENT = load_content()
-API = build()
+API = packaged_content_message()
 
 
 def card(name: str) -> str:
@@ -117,4 +120,30 @@ def test_leaders_tiles_and_spaces_read_as_the_rules_apply_them() -> None:
     assert large == (
         "Harvest (large, -3). Action value 1 or more; perform a harvest action; -3 to the action's value; "
         "any number of family members; only with 3 or more players."
+    )
+
+
+def _without_texts(value: Any) -> Any:
+    """``value`` with every field the files never hold (texts, labels) back to its default."""
+    if isinstance(value, tuple):
+        return tuple(_without_texts(v) for v in value)
+    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+        return value
+    fields = dataclasses.fields(value)
+    return type(value)(
+        **{
+            f.name: f.default if form_of(f).get("skip") else _without_texts(getattr(value, f.name))
+            for f in fields
+        }
+    )
+
+
+def test_getcontent_serves_the_rules_own_records_with_their_texts() -> None:
+    assert _without_texts(API.cards) == CONTENT.cards
+    assert _without_texts(API.leaders) == CONTENT.leaders
+    assert _without_texts(API.excommunications) == CONTENT.excommunications
+    assert _without_texts(API.bonus_tiles) == CONTENT.bonus_tiles
+    assert _without_texts(API.spaces) == CONTENT.board.spaces
+    assert API.board is not None and _without_texts(API.board) == replace(
+        CONTENT.board, spaces=(), privileges=()
     )

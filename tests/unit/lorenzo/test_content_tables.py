@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from services.lorenzo.content import CONTENT_DIR, load_content
-from services.lorenzo.content.tables import content_tables, tables
+from services.lorenzo.content import CONTENT_DIR, content_tables, load_content, tables
 from services.lorenzo.rules.content_types import Cost, Gain, Production
 from services.lorenzo.rules.goods import Goods
 

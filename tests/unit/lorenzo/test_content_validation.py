@@ -64,7 +64,7 @@ def test_yaml_names_become_typed_records() -> None:
     assert preacher.no_floor_bonus and preacher.card_type is CardType.CHARACTER
     take_any = [e for card in c.cards for e in card.immediate if e.kind is ImmediateKind.TAKE_CARD]
     assert any(e.card_type is None for e in take_any) and any(e.card_type for e in take_any)
-    assert c.leader[10].ability is AbilityKind.PRODUCTION and c.leader[10].requirement.cards == (2, 0, 4, 0)
+    assert c.leader[10].ability is AbilityKind.PRODUCTION and c.leader[10].requirement.counts == (2, 0, 4, 0)
     assert c.tile[18].penalty is PenaltyKind.LOSE_PER_VICTORY and c.tile[18].value == 5  # every: 5
     assert c.space[23].kind is SpaceKind.HARVEST and (c.space[23].capacity, c.space[23].modifier) == (0, -3)
     assert c.space[1].tower is CardType.TERRITORY and c.space[17].tower is None

@@ -1,0 +1,124 @@
+"""The generic content loader on records declared once: a file's form read from the records' field
+metadata (``shared.core.form``), validated onto the records, and written back the same way."""
+
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+
+import pytest
+
+from shared.core.content import ContentError, File, dump, load_file
+from shared.core.form import Invalid, field
+from shared.core.protorender import render_proto
+from shared.core.records import record
+from shared.core.wire import message, pb
+
+
+class Kind(enum.IntEnum):
+    PLAIN = 1
+    BONUS = 2
+
+
+@message
+class Amounts:
+    gold: int = pb(1, default=0, ge=0)
+    silver: int = pb(2, default=0, ge=0)
+
+
+@record
+class KindCount:  # a plain dataclass takes its form in shared.core.form.field
+    kind: Kind
+    count: int = field(ge=0)
+
+
+@message
+class KindNeed:
+    kind: Kind = pb(1)
+    count: int = pb(2, ge=0)
+
+
+@message(name="PieceInfo")
+class Piece:
+    """A piece."""
+
+    id: int = pb(1, ge=1)
+    colour: Kind = pb(2, key="type")
+    amounts: Amounts = pb(3, default=Amounts(), inline=True)  # written beside id and type
+    effect: Kind = pb(4, default=Kind.PLAIN, key="effect.kind", keys={Kind.PLAIN: (), Kind.BONUS: ("value",)})
+    value: int = pb(5, default=0, key=("effect.value", "effect.every"))
+    needs: tuple[KindNeed, ...] = pb(6, default=(), by_key=KindNeed)
+    text: str = pb(7, default="", skip=True)
+
+    def __post_init__(self) -> None:
+        if self.colour is Kind.BONUS and not self.needs:
+            raise Invalid("needs", "a bonus piece needs something")
+
+
+PIECES = File("pieces.yaml", Piece, "pieces", count=2)
+
+
+def _load(tmp_path: Path, text: str) -> tuple[Piece, ...]:
+    (tmp_path / "pieces.yaml").write_text(text)
+    loaded: tuple[Piece, ...] = load_file(tmp_path, PIECES)
+    return loaded
+
+
+GOOD = """pieces:
+- {id: 1, type: plain, gold: 2}
+- {id: 2, type: bonus, effect: {kind: bonus, value: 3}, needs: {bonus: 1, plain: 2}}
+"""
+
+
+def test_a_file_loads_onto_the_records_and_is_written_back_as_it_was(tmp_path: Path) -> None:
+    one, two = _load(tmp_path, GOOD)
+    assert one == Piece(1, Kind.PLAIN, Amounts(gold=2))
+    assert two.effect is Kind.BONUS and two.value == 3
+    assert two.needs == (KindNeed(Kind.PLAIN, 2), KindNeed(Kind.BONUS, 1))  # in the enum's order
+    assert [dump(p) for p in (one, two)] == [
+        {"id": 1, "type": "plain", "gold": 2, "effect": {"kind": "plain"}},
+        {
+            "id": 2,
+            "type": "bonus",
+            "effect": {"kind": "bonus", "value": 3},
+            "needs": {"plain": 2, "bonus": 1},
+        },
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "entry", "field", "words"),
+    [
+        ("gold: 2", "gold: -2", 1, "gold", "greater than or equal to 0"),
+        ("type: plain", "type: round", 1, "type", "unknown name 'round'"),
+        ("value: 3}", "every: 3}", 2, "effect", "bonus needs value; takes no every"),
+        ("needs: {bonus: 1, plain: 2}", "needs: {}", 2, "needs", "a bonus piece needs something"),
+        ("plain: 2}", "plains: 2}", 2, "needs.plains", "Extra inputs"),
+        ("{id: 2,", "{id: 1,", 1, "id", "duplicate id"),
+    ],
+)
+def test_a_broken_entry_is_named_by_its_file_key(
+    tmp_path: Path, old: str, new: str, entry: int, field: str, words: str
+) -> None:
+    with pytest.raises(ContentError) as e:
+        _load(tmp_path, GOOD.replace(old, new, 1))
+    assert (e.value.file, e.value.entry, e.value.field) == ("pieces.yaml", entry, field)
+    assert words in e.value.problem
+
+
+def test_the_count_of_a_file_is_checked(tmp_path: Path) -> None:
+    with pytest.raises(ContentError, match="at least 2 items"):
+        _load(tmp_path, GOOD.split("- {id: 2")[0])
+
+
+def test_a_record_keeps_the_name_clients_know_in_the_proto() -> None:
+    text = render_proto("t.v1", [Piece], {}, "header")
+    assert "message PieceInfo {" in text and "message Piece {" not in text
+
+
+def test_a_misspelt_form_key_is_refused() -> None:
+    with pytest.raises(TypeError, match="unknown content form key"):
+        pb(1, kee="type")
+    with pytest.raises(TypeError, match="unknown content form key"):
+        field(gee=0)
+    assert KindCount(Kind.PLAIN, 1).count == 1
