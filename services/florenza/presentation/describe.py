@@ -173,121 +173,126 @@ class FlorenzaDescriber(Describer):
 
     # ------------------------------------------------------------ events
     def event(self, member: Msg) -> str:
-        special = self._event(member)
-        return special if special is not None else super().event(member)
+        """One sentence for the events a player follows (:data:`EVENT_WORDS`); the generic wording else."""
+        words_of = EVENT_WORDS.get(member.DESCRIPTOR.name)
+        if words_of is None:
+            return super().event(member)
+        who = self.who(member.seat) if "seat" in member.DESCRIPTOR.fields_by_name else ""
+        return words_of(self, member, who)
 
-    def _event(self, e: Msg) -> str | None:
-        """One sentence for the events a player follows; None: the generic wording."""
-        lab = self.labels
-        who = self.who(e.seat) if "seat" in e.DESCRIPTOR.fields_by_name else ""
-        match e.DESCRIPTOR.name:
-            case "GameStarted":
-                order = ", ".join(self.who(s) for s in e.turn_order)
-                return f"The game starts with {e.seats} families; turn order {order}"
-            case "CharactersArrived":
-                return "Arrived in Florence: " + ", ".join(
-                    f"{lab.character(p.character)} ({roman(p.card)})" for p in e.arrivals
-                )
-            case "RoundStarted":
-                return f"Round {e.round} begins; turn order " + ", ".join(self.who(s) for s in e.turn_order)
-            case "PhaseChanged":
-                return f"Step: {enum_of(e, 'phase')}"
-            case "TurnBegan":
-                return f"{who} is to act"
-            case "GoodsGained" | "GoodsPaid":
-                verb = "gained" if e.DESCRIPTOR.name == "GoodsGained" else "paid"
-                return f"{who} {verb} {goods_of(e.goods)} ({enum_of(e, 'source')})"
-            case "PrestigeChanged" | "ChurchInfluenceChanged":
-                track = "prestige" if e.DESCRIPTOR.name == "PrestigeChanged" else "church influence"
-                return f"{who} {'+' if e.delta > 0 else ''}{e.delta} {track} ({enum_of(e, 'source')})"
-            case "WorkersGained":
-                return f"{who} +{e.count} worker{'s' if e.count != 1 else ''} ({enum_of(e, 'source')})"
-            case "IncomeDieRolled":
-                return f"Income die: {e.face}, everybody takes {enum_of(e, 'resource')}"
-            case "ArtistHired":
-                return f"{who} hired {lab.character(e.artist)} for {lab.work(e.work)}"
-            case "WorkshopPlanned":
-                return f"{who} planned {lab.workshop(e.workshop)} in space {e.slot}"
-            case "WorkerSentToWorkshop":
-                return f"{who} sent a worker to {self.who(e.owner)}'s space {e.slot}"
-            case "OfferingMade":
-                where = " in the Duomo" if e.duomo else ""
-                return f"{who} made an offering to {lab.character(e.preacher)}{where}"
-            case "ArtWorkCompleted":
-                artist = f"{lab.character(e.artist)} ({skill_name(e.skill)})"
-                return f"{who} completed {lab.work(e.work)} with {artist}"
-            case "ArtWorkFailed":
-                return f"{who} could not pay for {lab.work(e.work)}"
-            case "CertificatesKeptHidden":
-                return "Each family's certificates stay hidden from the others until the final scoring"
-            case "CertificatesTaken":
-                return f"{who} banks {e.amount} prestige as certificates (seen by {who} alone)"
-            case "PrestigeBankedHidden":
-                return f"{who} banks the prestige track as hidden certificates; the track goes back to 0"
-            case "GameScored":
-                scores = ", ".join(f"{self.who(s.seat)} {s.total}" for s in e.scores)
-                return f"The game ends: {scores}"
-        return self._step_event(e, who)
 
-    def _step_event(self, e: Msg, who: str) -> str | None:
-        """The privileges, the market, the districts, the art works and the round's end."""
-        lab = self.labels
-        match e.DESCRIPTOR.name:
-            case "StartingWorkshopChosen":
-                return f"{who} takes {lab.workshop(e.workshop)} as a starting workshop (space {e.slot})"
-            case "StartingPoolReturned":
-                left = ", ".join(lab.workshop(w) for w in e.workshops) or "none"
-                return f"The starting workshops nobody chose go back to the supply: {left}"
-            case "WorkerWithheld":
-                return f"{self.who(e.captain)} holds one worker of {who} on {lab.life(6)} this round"
-            case "ArtistWithheld":
-                return f"{self.who(e.captain)} holds {lab.character(e.artist)} back this round"
-            case "WorkerLured":
-                return f"{self.who(e.bishop)} lures one worker of {who} back to its reserve"
-            case "PreacherExpelled":
-                return f"{self.who(e.bishop)} expels {lab.character(e.preacher)} this round"
-            case "PrivilegeDeclined":
-                return f"{who} uses no privilege of the {TITLE_NAMES.get(e.title, 'title')}"
-            case "MarketVisited":
-                return f"{who} sends a worker to the market"
-            case "DiceRolled":
-                dice = " and ".join(str(d) for d in e.dice)
-                return f"{who} rolls {dice} for {lab.character(e.character)}"
-            case "DiceChoiceOffered":
-                return f"{self.who(e.pending.seat)} keeps one of the dice rolled"
-            case "DieChosen":
-                return f"{who} keeps the {e.die}"
-            case "PlacementPassed":
-                if e.forced:
-                    return f"{who} has no worker left to place this round"
-                return f"{who} places no more workers this round"
-            case "MarketTraded":
-                return f"{who} trades at the market: {goods_of(e.paid)} for {goods_of(e.got)}"
-            case "MarketLeft":
-                return f"{who} leaves the market"
-            case "WorkshopWorked":
-                where = "" if e.owner == e.seat else f" of {self.who(e.owner)}"
-                return f"{lab.workshop(e.workshop)}{where} (space {e.slot}) produces for {who}"
-            case "WorkshopBuilt":
-                return f"{who} builds {lab.workshop(e.workshop)} in space {e.slot}"
-            case "WorkshopBuildFailed":
-                return f"{who} cannot pay for {lab.workshop(e.workshop)}: it goes back to the supply"
-            case "MasterpieceCreated":
-                return f"{who} makes {lab.character(e.artist)}'s masterpiece"
-            case "TitlesAssigned":
-                captain = self.who(e.captain) if e.captain >= 0 else "nobody"
-                bishop = self.who(e.bishop) if e.bishop >= 0 else "nobody"
-                return f"Next round: Captain of the People {captain}, Bishop {bishop}"
-            case "PrestigeBanked":
-                return f"{who} banks {e.amount} prestige as certificates"
-            case "CardinalCreated":
-                return f"{who} becomes Cardinal"
-            case "WorkersReturned":
-                return f"{who}'s workers are back in the reserve"
-            case "RoundCleared":
-                return "Withheld and expelled characters and the preachers on pulpits go back to their cards"
-            case "CharactersDeparted":
-                return "Left Florence: " + (", ".join(lab.character(x) for x in e.characters) or "nobody")
-            case "LifeShifted":
-                return "Every character moves one Life in Florenza card to the left"
-        return None
+Words = Callable[[FlorenzaDescriber, Msg, str], str]
+"""An event's words from the describer, the event and the name of its seat (``""`` without one)."""
+
+
+def _track_moved(e: Msg, who: str, track: str) -> str:
+    return f"{who} {'+' if e.delta > 0 else ''}{e.delta} {track} ({enum_of(e, 'source')})"
+
+
+def _titles(d: FlorenzaDescriber, e: Msg, who: str) -> str:
+    captain = d.who(e.captain) if e.captain >= 0 else "nobody"
+    bishop = d.who(e.bishop) if e.bishop >= 0 else "nobody"
+    return f"Next round: Captain of the People {captain}, Bishop {bishop}"
+
+
+EVENT_WORDS: dict[str, Words] = {
+    "GameStarted": lambda d, e, who: (
+        f"The game starts with {e.seats} families; turn order " + ", ".join(d.who(s) for s in e.turn_order)
+    ),
+    "CharactersArrived": lambda d, e, who: (
+        "Arrived in Florence: "
+        + ", ".join(f"{d.labels.character(p.character)} ({roman(p.card)})" for p in e.arrivals)
+    ),
+    "RoundStarted": lambda d, e, who: (
+        f"Round {e.round} begins; turn order " + ", ".join(d.who(s) for s in e.turn_order)
+    ),
+    "PhaseChanged": lambda d, e, who: f"Step: {enum_of(e, 'phase')}",
+    "TurnBegan": lambda d, e, who: f"{who} is to act",
+    "GoodsGained": lambda d, e, who: f"{who} gained {goods_of(e.goods)} ({enum_of(e, 'source')})",
+    "GoodsPaid": lambda d, e, who: f"{who} paid {goods_of(e.goods)} ({enum_of(e, 'source')})",
+    "PrestigeChanged": lambda d, e, who: _track_moved(e, who, "prestige"),
+    "ChurchInfluenceChanged": lambda d, e, who: _track_moved(e, who, "church influence"),
+    "WorkersGained": lambda d, e, who: (
+        f"{who} +{e.count} worker{'s' if e.count != 1 else ''} ({enum_of(e, 'source')})"
+    ),
+    "IncomeDieRolled": lambda d, e, who: f"Income die: {e.face}, everybody takes {enum_of(e, 'resource')}",
+    "ArtistHired": lambda d, e, who: (
+        f"{who} hired {d.labels.character(e.artist)} for {d.labels.work(e.work)}"
+    ),
+    "WorkshopPlanned": lambda d, e, who: f"{who} planned {d.labels.workshop(e.workshop)} in space {e.slot}",
+    "WorkerSentToWorkshop": lambda d, e, who: f"{who} sent a worker to {d.who(e.owner)}'s space {e.slot}",
+    "OfferingMade": lambda d, e, who: (
+        f"{who} made an offering to {d.labels.character(e.preacher)}{' in the Duomo' if e.duomo else ''}"
+    ),
+    "ArtWorkCompleted": lambda d, e, who: (
+        f"{who} completed {d.labels.work(e.work)} with {d.labels.character(e.artist)} ({skill_name(e.skill)})"
+    ),
+    "ArtWorkFailed": lambda d, e, who: f"{who} could not pay for {d.labels.work(e.work)}",
+    "CertificatesKeptHidden": lambda d, e, who: (
+        "Each family's certificates stay hidden from the others until the final scoring"
+    ),
+    "CertificatesTaken": lambda d, e, who: (
+        f"{who} banks {e.amount} prestige as certificates (seen by {who} alone)"
+    ),
+    "PrestigeBankedHidden": lambda d, e, who: (
+        f"{who} banks the prestige track as hidden certificates; the track goes back to 0"
+    ),
+    "GameScored": lambda d, e, who: (
+        "The game ends: " + ", ".join(f"{d.who(s.seat)} {s.total}" for s in e.scores)
+    ),
+    # the privileges, the market, the districts, the art works and the round's end
+    "StartingWorkshopChosen": lambda d, e, who: (
+        f"{who} takes {d.labels.workshop(e.workshop)} as a starting workshop (space {e.slot})"
+    ),
+    "StartingPoolReturned": lambda d, e, who: (
+        "The starting workshops nobody chose go back to the supply: "
+        + (", ".join(d.labels.workshop(w) for w in e.workshops) or "none")
+    ),
+    "WorkerWithheld": lambda d, e, who: (
+        f"{d.who(e.captain)} holds one worker of {who} on {d.labels.life(6)} this round"
+    ),
+    "ArtistWithheld": lambda d, e, who: (
+        f"{d.who(e.captain)} holds {d.labels.character(e.artist)} back this round"
+    ),
+    "WorkerLured": lambda d, e, who: f"{d.who(e.bishop)} lures one worker of {who} back to its reserve",
+    "PreacherExpelled": lambda d, e, who: (
+        f"{d.who(e.bishop)} expels {d.labels.character(e.preacher)} this round"
+    ),
+    "PrivilegeDeclined": lambda d, e, who: (
+        f"{who} uses no privilege of the {TITLE_NAMES.get(e.title, 'title')}"
+    ),
+    "MarketVisited": lambda d, e, who: f"{who} sends a worker to the market",
+    "DiceRolled": lambda d, e, who: (
+        f"{who} rolls {' and '.join(str(x) for x in e.dice)} for {d.labels.character(e.character)}"
+    ),
+    "DiceChoiceOffered": lambda d, e, who: f"{d.who(e.pending.seat)} keeps one of the dice rolled",
+    "DieChosen": lambda d, e, who: f"{who} keeps the {e.die}",
+    "PlacementPassed": lambda d, e, who: (
+        f"{who} has no worker left to place this round"
+        if e.forced
+        else f"{who} places no more workers this round"
+    ),
+    "MarketTraded": lambda d, e, who: f"{who} trades at the market: {goods_of(e.paid)} for {goods_of(e.got)}",
+    "MarketLeft": lambda d, e, who: f"{who} leaves the market",
+    "WorkshopWorked": lambda d, e, who: (
+        f"{d.labels.workshop(e.workshop)}{'' if e.owner == e.seat else f' of {d.who(e.owner)}'} "
+        f"(space {e.slot}) produces for {who}"
+    ),
+    "WorkshopBuilt": lambda d, e, who: f"{who} builds {d.labels.workshop(e.workshop)} in space {e.slot}",
+    "WorkshopBuildFailed": lambda d, e, who: (
+        f"{who} cannot pay for {d.labels.workshop(e.workshop)}: it goes back to the supply"
+    ),
+    "MasterpieceCreated": lambda d, e, who: f"{who} makes {d.labels.character(e.artist)}'s masterpiece",
+    "TitlesAssigned": _titles,
+    "PrestigeBanked": lambda d, e, who: f"{who} banks {e.amount} prestige as certificates",
+    "CardinalCreated": lambda d, e, who: f"{who} becomes Cardinal",
+    "WorkersReturned": lambda d, e, who: f"{who}'s workers are back in the reserve",
+    "RoundCleared": lambda d, e, who: (
+        "Withheld and expelled characters and the preachers on pulpits go back to their cards"
+    ),
+    "CharactersDeparted": lambda d, e, who: (
+        "Left Florence: " + (", ".join(d.labels.character(x) for x in e.characters) or "nobody")
+    ),
+    "LifeShifted": lambda d, e, who: "Every character moves one Life in Florenza card to the left",
+}
+"""The words of each event a player follows, by message name, looked up by :meth:`FlorenzaDescriber.event`."""

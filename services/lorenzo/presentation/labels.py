@@ -70,10 +70,6 @@ class Labels:
         tile = self.content.tile.get(tile_id)
         return texts.excommunication_name(tile) if tile else f"excommunication #{tile_id}"
 
-    def excommunication_code(self, tile_id: int) -> str:
-        tile = self.content.tile.get(tile_id)
-        return tile.code if tile else f"#{tile_id}"
-
     # ------------------------------------------------------------ whole texts (costs and effects)
     def card_text(self, card_id: int) -> str:
         card = self.content.card.get(card_id)

@@ -1,14 +1,16 @@
 """Trajan's commands and events in words, from the typed records the rules use.
 
 The terminal client hands protobuf messages; ``presentation/__init__.py`` turns them back into the rules'
-dataclasses (``shared.core.codec.from_proto``), so every wording here is a ``match`` over typed commands and
-events, with ids named through :class:`Labels` and seats by their players' names.
+dataclasses (``shared.core.codec.from_proto``), so every wording here works on typed records: a ``match`` over
+the commands, a table of words per event type (:data:`EVENT_WORDS`), with ids named through :class:`Labels`
+and seats by their players' names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from services.trajan.presentation.labels import (
     PAYMENT,
@@ -152,9 +154,6 @@ class TrajanDescriber:
             f"time +{n}, the last lands in {self.labels.bowl(target)}"
         )
 
-    def _owed(self, view: TrajanView | None) -> StepKind | None:
-        return view.pending[0].kind if view is not None and view.pending else None
-
     def _effect(self, view: TrajanView | None) -> str:
         if view is None or not view.pending or not view.pending[0].tile:
             return "its effect"
@@ -248,162 +247,296 @@ class TrajanDescriber:
 
     # ------------------------------------------------------------ events
     def event(self, event: e.Event) -> str:
-        """One event in words."""
-        lab, who = self.labels, self.who
-        match event:
-            case e.GameStarted(seats, lap, tokens):
-                return (
-                    f"The game starts: {seats} players, {tokens} figures each, a time track of {lap} spaces"
-                )
-            case e.SuppliesPrepared(forum, extra, deck, bag, demands, stacks):
-                return (
-                    f"The supplies are laid out face down: {len(forum)} forum tiles, "
-                    f"{len(extra)} extra action tiles, {len(deck)} commodity cards, {len(bag)} bonus tiles, "
-                    f"{len(demands)} demand tiles, {sum(len(s.rest) for s in stacks)} Trajan tiles "
-                    f"in {len(stacks)} stacks"
-                )
-            case e.ConstructionTilesPlaced(tiles):
-                return f"{len(tiles)} construction tiles are laid on the construction sites"
-            case e.ProvinceTilesPlaced(provinces, tiles):
-                laid = ", ".join(
-                    f"{lab.province(p)} ({lab.forum_tile(t)})" for p, t in zip(provinces, tiles, strict=False)
-                )
-                return f"Forum tiles into the provinces: {laid}"
-            case e.ForumFilled(forum, extra):
-                extras = lab.forum_tiles(extra)
-                return f"The forum is filled: {lab.forum_tiles(forum)}; extra action tiles: {extras}"
-            case e.TokensMoved(seat, source, destination, count):
-                role = {Place.WORK_AREA: " (workers)", Place.CAMP: " (legionnaires)"}.get(destination, "")
-                moved = f"{plural(count, 'figure')} from {PLACE[source]} to {PLACE[destination]}"
-                return f"{who(seat)}: {moved}{role}"
-            case e.PhaseChanged(p):
-                return f"Phase: {phase(p)}"
-            case e.StartMarkersPlaced(seat, bowl, markers):
-                return f"{who(seat)} puts {colours(markers)} markers into {lab.bowl(bowl)}"
-            case e.TrajanStackTopRevealed(stack, tile):
-                return f"Trajan {lab.trajan_stack(stack)} shows tile {tile} on top: {lab.trajan_tile(tile)}"
-            case e.StartPlayerChosen(seat):
-                return f"{who(seat)} is the start player"
-            case e.SenateRestacked(order):
-                discs = ", ".join(who(s) for s in order)
-                return f"The senate discs are stacked on the start space, bottom to top: {discs}"
-            case e.BonusTileDealt(seat, tile):
-                return f"{who(seat)} draws bonus tile {tile}, yellow side up ({lab.bonus_tile(tile)})"
-            case e.SenateOfferDrawn(tiles):
-                offer = "; ".join(f"{t} ({lab.bonus_tile(t)})" for t in tiles)
-                return f"Bonus tiles beside the senate: {offer}"
-            case e.CommodityFlipped(pile, commodity):
-                return f"A {lower(commodity)} card is turned face up onto {PILE[pile]}"
-            case e.CommoditiesDrawn(seat, cards):
-                return f"{who(seat)} draws {commodities(cards)}"
-            case e.DiscardTaken(seat, pile, commodity):
-                return f"{who(seat)} takes {lower(commodity)} from {PILE[pile]}"
-            case e.TrajanTileTaken(seat, stack, slot, tile):
-                taken = f"Trajan tile {tile} ({lab.trajan_tile(tile)}) from stack {stack}"
-                return f"{who(seat)} takes {taken} onto {lab.slot(slot)}"
-            case e.ArchMoved(seat, slot):
-                where = lab.slot(slot) if slot else "the middle of the circle (all six slots are full)"
-                return f"{who(seat)}'s arch moves to {where}"
-            case e.RoundStarted(n):
-                return f"Round {n} of 16 begins"
-            case e.TurnStarted(seat):
-                return f"{who(seat)}'s turn"
-            case e.BowlEmptied(seat, bowl, markers):
-                picked = plural(len(markers), "marker")
-                return f"{who(seat)} picks up {picked} from {lab.bowl(bowl)}: {colours(markers)}"
-            case e.TimeAdvanced(spaces):
-                return f"The time marker moves {plural(spaces, 'space')}"
-            case e.MarkerSown(seat, bowl, colour):
-                return f"{who(seat)} sows {article(lower(colour))} marker into {lab.bowl(bowl)}"
-            case e.PendingSet(seat, steps):
-                if not steps:
-                    return f"{who(seat)} has nothing more to do this turn"
-                return f"{who(seat)} to do: " + ", then ".join(lab.step(s.kind, s.action) for s in steps)
-            case e.TrajanTileCompleted(seat, slot, tile):
-                return (
-                    f"{who(seat)} completes Trajan tile {tile} on {lab.slot(slot)}: {lab.trajan_tile(tile)}"
-                )
-            case e.TrajanTileKept(seat, tile):
-                return f"{who(seat)} keeps Trajan tile {tile} on the mat to meet demands"
-            case e.PointsScored(seat, points, reason):
-                if points < 0:
-                    return f"{who(seat)} loses {-points} VP for {REASON[reason]}"
-                return f"{who(seat)} scores {points} VP for {REASON[reason]}"
-            case e.PlusTwoPlaced(seat, action):
-                return f"{who(seat)} puts a [+2] marker beside the {lab.action(action)} action"
-            case e.ExtraActionTileUsed(seat, tile):
-                return f"{who(seat)} spends the {lab.forum_tile(tile)} tile"
-            case e.CommodityDiscarded(seat, commodity, pile):
-                return f"{who(seat)} discards {lower(commodity)} onto {PILE[pile]}"
-            case e.CommoditiesDisplayed(seat, cards):
-                return f"{who(seat)} plays {commodities(cards)} face up"
-            case e.DiscardsReshuffled(cards):
-                under = plural(len(cards), "card")
-                return f"The draw pile ran out: {under} from under the discard piles' tops form a new one"
-            case e.CommodityLoaded(seat, commodity):
-                return f"{who(seat)} loads {lower(commodity)} onto the ship"
-            case e.WildCommodityLoaded(seat):
-                return f"{who(seat)} loads a wild commodity tile onto the ship"
-            case e.ShipmentDelivered(seat, ship):
-                return f"{who(seat)} delivers the shipment on {lab.ship(ship)}"
-            case e.ForumTileTaken(seat, tile):
-                return f"{who(seat)} takes {lab.forum_tile(tile)} from the forum"
-            case e.LeaderMoved(seat, province):
-                return f"{who(seat)}'s leader moves to {lab.province(province)}"
-            case e.ProvinceTileTaken(seat, province, tile):
-                return (
-                    f"{who(seat)}'s leader takes the {lab.forum_tile(tile)} tile in {lab.province(province)}"
-                )
-            case e.LegionnaireDeployed(seat, province):
-                return f"{who(seat)} deploys a legionnaire in {lab.province(province)}"
-            case e.SenateAdvanced(seat, space):
-                votes = (
-                    lab.content.board.senate_track[space]
-                    if space < len(lab.content.board.senate_track)
-                    else 0
-                )
-                return f"{who(seat)} advances in the senate to the {votes} space"
-            case e.WorkerPlaced(seat, site):
-                return f"{who(seat)} places a worker on {lab.site(site)}"
-            case e.ConstructionTileTaken(seat, site, tile):
-                return f"{who(seat)} takes the {lab.construction_tile(tile)} tile from site {site}"
-            case e.TurnEnded(seat):
-                return f"{who(seat)} ends the turn"
-            case e.RoundEnded(n):
-                return f"Round {n} ends"
-            case e.DemandRevealed(demand):
-                return f"The people demand {lab.demand(demand)}"
-            case e.DemandChoicesAsked(seats):
-                if not seats:
-                    return "Every player has one way to meet the demands"
-                verb = "chooses" if len(seats) == 1 else "choose"
-                return f"{', '.join(who(s) for s in seats)} {verb} how to meet the demands"
-            case e.DemandsMet(seat, payments, spent):
-                if all(x is Payment.UNMET for x in payments):
-                    return f"{who(seat)} meets none of the {plural(len(payments), 'demand')}"
-                paid = ", ".join(PAYMENT[x] for x in payments)
-                gone = f"; {lab.forum_tiles(spent)} leave the game" if spent else ""
-                return f"{who(seat)} meets the demands: {paid}{gone}"
-            case e.SenateScored(ranking, votes):
-                ranks = ", ".join(f"{who(s)} {votes[s]}" for s in ranking)
-                consul = f"; consul {who(ranking[0])}" if ranking else ""
-                proconsul = f", proconsul {who(ranking[1])}" if len(ranking) > 1 else ""
-                return f"Senate votes: {ranks}{consul}{proconsul}"
-            case e.BonusTileAwarded(seat, tile, yellow):
-                side = "yellow" if yellow else "grey"
-                return f"{who(seat)} takes bonus tile {tile} {side} side up ({lab.bonus_tile(tile)})"
-            case e.MatTilesRemoved(seat, tiles):
-                return f"{who(seat)}'s senate tiles leave the game: {lab.forum_tiles(tiles)}"
-            case e.ForumCleared(tiles):
-                return f"The forum is cleared: {plural(len(tiles), 'tile')} leave the game"
-            case e.ShipsReset():
-                return "The ships turn back to their yellow sides"
-            case e.QuarterEnded(n):
-                return f"Quarter {n} ends"
-            case e.QuarterStarted(n):
-                return f"Quarter {n} of 4 begins"
-            case e.FinalScored(scores):
-                return "Final scoring: " + ", ".join(f"{who(f.seat)} {f.total} VP" for f in scores)
-            case e.GameEnded(placings):
-                ranked = sorted(range(len(placings)), key=lambda s: placings[s])
-                return "The game ends: " + ", ".join(f"{ordinal(placings[s])} {who(s)}" for s in ranked)
+        """One event in words (:data:`EVENT_WORDS` holds the wording of each event type)."""
+        return EVENT_WORDS[type(event)](self, event)
+
+
+Words = Callable[[TrajanDescriber, Any], str]
+E = TypeVar("E")
+
+
+def _words(kind: type[E], words: Callable[[TrajanDescriber, E], str]) -> tuple[type[Any], Words]:
+    """One entry of :data:`EVENT_WORDS`, ``words`` checked against the event type's fields."""
+    return kind, words
+
+
+def _supplies(d: TrajanDescriber, ev: e.SuppliesPrepared) -> str:
+    return (
+        f"The supplies are laid out face down: {len(ev.forum_stack)} forum tiles, "
+        f"{len(ev.extra_stack)} extra action tiles, {len(ev.deck)} commodity cards, "
+        f"{len(ev.bonus_bag)} bonus tiles, {len(ev.demand_pool)} demand tiles, "
+        f"{sum(len(s.rest) for s in ev.trajan_stacks)} Trajan tiles in {len(ev.trajan_stacks)} stacks"
+    )
+
+
+def _province_tiles(d: TrajanDescriber, ev: e.ProvinceTilesPlaced) -> str:
+    lab = d.labels
+    laid = ", ".join(
+        f"{lab.province(p)} ({lab.forum_tile(t)})" for p, t in zip(ev.provinces, ev.tiles, strict=False)
+    )
+    return f"Forum tiles into the provinces: {laid}"
+
+
+def _tokens_moved(d: TrajanDescriber, ev: e.TokensMoved) -> str:
+    role = {Place.WORK_AREA: " (workers)", Place.CAMP: " (legionnaires)"}.get(ev.destination, "")
+    moved = f"{plural(ev.count, 'figure')} from {PLACE[ev.source]} to {PLACE[ev.destination]}"
+    return f"{d.who(ev.seat)}: {moved}{role}"
+
+
+def _pending(d: TrajanDescriber, ev: e.PendingSet) -> str:
+    if not ev.steps:
+        return f"{d.who(ev.seat)} has nothing more to do this turn"
+    return f"{d.who(ev.seat)} to do: " + ", then ".join(d.labels.step(s.kind, s.action) for s in ev.steps)
+
+
+def _points(d: TrajanDescriber, ev: e.PointsScored) -> str:
+    if ev.points < 0:
+        return f"{d.who(ev.seat)} loses {-ev.points} VP for {REASON[ev.reason]}"
+    return f"{d.who(ev.seat)} scores {ev.points} VP for {REASON[ev.reason]}"
+
+
+def _senate_advanced(d: TrajanDescriber, ev: e.SenateAdvanced) -> str:
+    track = d.labels.content.board.senate_track
+    votes = track[ev.space] if ev.space < len(track) else 0
+    return f"{d.who(ev.seat)} advances in the senate to the {votes} space"
+
+
+def _choices_asked(d: TrajanDescriber, ev: e.DemandChoicesAsked) -> str:
+    if not ev.seats:
+        return "Every player has one way to meet the demands"
+    verb = "chooses" if len(ev.seats) == 1 else "choose"
+    return f"{', '.join(d.who(s) for s in ev.seats)} {verb} how to meet the demands"
+
+
+def _demands_met(d: TrajanDescriber, ev: e.DemandsMet) -> str:
+    if all(x is Payment.UNMET for x in ev.payments):
+        return f"{d.who(ev.seat)} meets none of the {plural(len(ev.payments), 'demand')}"
+    paid = ", ".join(PAYMENT[x] for x in ev.payments)
+    gone = f"; {d.labels.forum_tiles(ev.spent)} leave the game" if ev.spent else ""
+    return f"{d.who(ev.seat)} meets the demands: {paid}{gone}"
+
+
+def _senate_scored(d: TrajanDescriber, ev: e.SenateScored) -> str:
+    who, ranking = d.who, ev.ranking
+    ranks = ", ".join(f"{who(s)} {ev.votes[s]}" for s in ranking)
+    consul = f"; consul {who(ranking[0])}" if ranking else ""
+    proconsul = f", proconsul {who(ranking[1])}" if len(ranking) > 1 else ""
+    return f"Senate votes: {ranks}{consul}{proconsul}"
+
+
+def _game_ended(d: TrajanDescriber, ev: e.GameEnded) -> str:
+    placings = ev.placings
+    ranked = sorted(range(len(placings)), key=lambda s: placings[s])
+    return "The game ends: " + ", ".join(f"{ordinal(placings[s])} {d.who(s)}" for s in ranked)
+
+
+EVENT_WORDS: dict[type[Any], Words] = dict(
+    [
+        _words(
+            e.GameStarted,
+            lambda d, ev: (
+                f"The game starts: {ev.seats} players, {ev.tokens} figures each, "
+                f"a time track of {ev.lap} spaces"
+            ),
+        ),
+        _words(e.SuppliesPrepared, _supplies),
+        _words(
+            e.ConstructionTilesPlaced,
+            lambda d, ev: f"{len(ev.tiles)} construction tiles are laid on the construction sites",
+        ),
+        _words(e.ProvinceTilesPlaced, _province_tiles),
+        _words(
+            e.ForumFilled,
+            lambda d, ev: (
+                f"The forum is filled: {d.labels.forum_tiles(ev.forum_tiles)}; "
+                f"extra action tiles: {d.labels.forum_tiles(ev.extra_tiles)}"
+            ),
+        ),
+        _words(e.TokensMoved, _tokens_moved),
+        _words(e.PhaseChanged, lambda d, ev: f"Phase: {phase(ev.phase)}"),
+        _words(
+            e.StartMarkersPlaced,
+            lambda d, ev: (
+                f"{d.who(ev.seat)} puts {colours(ev.markers)} markers into {d.labels.bowl(ev.bowl)}"
+            ),
+        ),
+        _words(
+            e.TrajanStackTopRevealed,
+            lambda d, ev: (
+                f"Trajan {d.labels.trajan_stack(ev.stack)} shows tile {ev.tile} on top: "
+                f"{d.labels.trajan_tile(ev.tile)}"
+            ),
+        ),
+        _words(e.StartPlayerChosen, lambda d, ev: f"{d.who(ev.seat)} is the start player"),
+        _words(
+            e.SenateRestacked,
+            lambda d, ev: (
+                "The senate discs are stacked on the start space, bottom to top: "
+                + ", ".join(d.who(s) for s in ev.order)
+            ),
+        ),
+        _words(
+            e.BonusTileDealt,
+            lambda d, ev: (
+                f"{d.who(ev.seat)} draws bonus tile {ev.tile}, yellow side up "
+                f"({d.labels.bonus_tile(ev.tile)})"
+            ),
+        ),
+        _words(
+            e.SenateOfferDrawn,
+            lambda d, ev: (
+                "Bonus tiles beside the senate: "
+                + "; ".join(f"{t} ({d.labels.bonus_tile(t)})" for t in ev.tiles)
+            ),
+        ),
+        _words(
+            e.CommodityFlipped,
+            lambda d, ev: f"A {lower(ev.commodity)} card is turned face up onto {PILE[ev.pile]}",
+        ),
+        _words(e.CommoditiesDrawn, lambda d, ev: f"{d.who(ev.seat)} draws {commodities(ev.cards)}"),
+        _words(
+            e.DiscardTaken,
+            lambda d, ev: f"{d.who(ev.seat)} takes {lower(ev.commodity)} from {PILE[ev.pile]}",
+        ),
+        _words(
+            e.TrajanTileTaken,
+            lambda d, ev: (
+                f"{d.who(ev.seat)} takes Trajan tile {ev.tile} ({d.labels.trajan_tile(ev.tile)}) "
+                f"from stack {ev.stack} onto {d.labels.slot(ev.slot)}"
+            ),
+        ),
+        _words(
+            e.ArchMoved,
+            lambda d, ev: (
+                f"{d.who(ev.seat)}'s arch moves to "
+                + (d.labels.slot(ev.slot) if ev.slot else "the middle of the circle (all six slots are full)")
+            ),
+        ),
+        _words(e.RoundStarted, lambda d, ev: f"Round {ev.round} of 16 begins"),
+        _words(e.TurnStarted, lambda d, ev: f"{d.who(ev.seat)}'s turn"),
+        _words(
+            e.BowlEmptied,
+            lambda d, ev: (
+                f"{d.who(ev.seat)} picks up {plural(len(ev.markers), 'marker')} "
+                f"from {d.labels.bowl(ev.bowl)}: {colours(ev.markers)}"
+            ),
+        ),
+        _words(e.TimeAdvanced, lambda d, ev: f"The time marker moves {plural(ev.spaces, 'space')}"),
+        _words(
+            e.MarkerSown,
+            lambda d, ev: (
+                f"{d.who(ev.seat)} sows {article(lower(ev.colour))} marker into {d.labels.bowl(ev.bowl)}"
+            ),
+        ),
+        _words(e.PendingSet, _pending),
+        _words(
+            e.TrajanTileCompleted,
+            lambda d, ev: (
+                f"{d.who(ev.seat)} completes Trajan tile {ev.tile} on {d.labels.slot(ev.slot)}: "
+                f"{d.labels.trajan_tile(ev.tile)}"
+            ),
+        ),
+        _words(
+            e.TrajanTileKept,
+            lambda d, ev: f"{d.who(ev.seat)} keeps Trajan tile {ev.tile} on the mat to meet demands",
+        ),
+        _words(e.PointsScored, _points),
+        _words(
+            e.PlusTwoPlaced,
+            lambda d, ev: (
+                f"{d.who(ev.seat)} puts a [+2] marker beside the {d.labels.action(ev.action)} action"
+            ),
+        ),
+        _words(
+            e.ExtraActionTileUsed,
+            lambda d, ev: f"{d.who(ev.seat)} spends the {d.labels.forum_tile(ev.tile)} tile",
+        ),
+        _words(
+            e.CommodityDiscarded,
+            lambda d, ev: f"{d.who(ev.seat)} discards {lower(ev.commodity)} onto {PILE[ev.pile]}",
+        ),
+        _words(
+            e.CommoditiesDisplayed,
+            lambda d, ev: f"{d.who(ev.seat)} plays {commodities(ev.cards)} face up",
+        ),
+        _words(
+            e.DiscardsReshuffled,
+            lambda d, ev: (
+                f"The draw pile ran out: {plural(len(ev.cards), 'card')} "
+                "from under the discard piles' tops form a new one"
+            ),
+        ),
+        _words(
+            e.CommodityLoaded,
+            lambda d, ev: f"{d.who(ev.seat)} loads {lower(ev.commodity)} onto the ship",
+        ),
+        _words(
+            e.WildCommodityLoaded,
+            lambda d, ev: f"{d.who(ev.seat)} loads a wild commodity tile onto the ship",
+        ),
+        _words(
+            e.ShipmentDelivered,
+            lambda d, ev: f"{d.who(ev.seat)} delivers the shipment on {d.labels.ship(ev.ship)}",
+        ),
+        _words(
+            e.ForumTileTaken,
+            lambda d, ev: f"{d.who(ev.seat)} takes {d.labels.forum_tile(ev.tile)} from the forum",
+        ),
+        _words(
+            e.LeaderMoved,
+            lambda d, ev: f"{d.who(ev.seat)}'s leader moves to {d.labels.province(ev.province)}",
+        ),
+        _words(
+            e.ProvinceTileTaken,
+            lambda d, ev: (
+                f"{d.who(ev.seat)}'s leader takes the {d.labels.forum_tile(ev.tile)} tile "
+                f"in {d.labels.province(ev.province)}"
+            ),
+        ),
+        _words(
+            e.LegionnaireDeployed,
+            lambda d, ev: f"{d.who(ev.seat)} deploys a legionnaire in {d.labels.province(ev.province)}",
+        ),
+        _words(e.SenateAdvanced, _senate_advanced),
+        _words(
+            e.WorkerPlaced,
+            lambda d, ev: f"{d.who(ev.seat)} places a worker on {d.labels.site(ev.site)}",
+        ),
+        _words(
+            e.ConstructionTileTaken,
+            lambda d, ev: (
+                f"{d.who(ev.seat)} takes the {d.labels.construction_tile(ev.tile)} tile from site {ev.site}"
+            ),
+        ),
+        _words(e.TurnEnded, lambda d, ev: f"{d.who(ev.seat)} ends the turn"),
+        _words(e.RoundEnded, lambda d, ev: f"Round {ev.round} ends"),
+        _words(e.DemandRevealed, lambda d, ev: f"The people demand {d.labels.demand(ev.demand)}"),
+        _words(e.DemandChoicesAsked, _choices_asked),
+        _words(e.DemandsMet, _demands_met),
+        _words(e.SenateScored, _senate_scored),
+        _words(
+            e.BonusTileAwarded,
+            lambda d, ev: (
+                f"{d.who(ev.seat)} takes bonus tile {ev.tile} {'yellow' if ev.yellow else 'grey'} side up "
+                f"({d.labels.bonus_tile(ev.tile)})"
+            ),
+        ),
+        _words(
+            e.MatTilesRemoved,
+            lambda d, ev: f"{d.who(ev.seat)}'s senate tiles leave the game: {d.labels.forum_tiles(ev.tiles)}",
+        ),
+        _words(
+            e.ForumCleared,
+            lambda d, ev: f"The forum is cleared: {plural(len(ev.tiles), 'tile')} leave the game",
+        ),
+        _words(e.ShipsReset, lambda d, ev: "The ships turn back to their yellow sides"),
+        _words(e.QuarterEnded, lambda d, ev: f"Quarter {ev.quarter} ends"),
+        _words(e.QuarterStarted, lambda d, ev: f"Quarter {ev.quarter} of 4 begins"),
+        _words(
+            e.FinalScored,
+            lambda d, ev: "Final scoring: " + ", ".join(f"{d.who(f.seat)} {f.total} VP" for f in ev.scores),
+        ),
+        _words(e.GameEnded, _game_ended),
+    ]
+)
+"""The words of each event type, looked up by :meth:`TrajanDescriber.event`."""

@@ -213,6 +213,14 @@ def test_events_read_as_sentences_naming_the_players() -> None:
     assert texts[-2].startswith("The game ends: ") and texts[-1] == "Step: finished"
 
 
+def test_every_event_type_of_the_union_has_its_words_in_the_describers_table() -> None:
+    """A type without an entry (or an entry naming no event) would fall back to the generic wording."""
+    from services.florenza.presentation.describe import EVENT_WORDS
+    from services.florenza.rules.events import EVENT_TYPES
+
+    assert set(EVENT_WORDS) == {t.__name__ for t in EVENT_TYPES}
+
+
 # ------------------------------------------------------------------ the terminal client's steps
 def test_every_step_of_every_decision_is_asked_in_florenzas_words() -> None:
     """Walk every step of every seat decision of the playout (the options taken in turns): each question is

@@ -9,7 +9,7 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from rich.console import Console
 
@@ -26,13 +26,16 @@ from services.trajan.rules.commands import (
     DeployLegionnaire,
     PlaceWorker,
 )
+from services.trajan.rules.content_types import Commodity
 from services.trajan.rules.events import (
     EVENT_TYPES,
     BowlEmptied,
     ConstructionTileTaken,
+    DiscardsReshuffled,
     Event,
     MarkerSown,
     PointsScored,
+    WildCommodityLoaded,
 )
 from services.trajan.rules.model import Phase, Reason, State
 from shared.core.codec import wrap_union
@@ -237,6 +240,24 @@ def test_every_event_type_has_its_own_words_naming_the_players() -> None:
     assert {t.__name__ for t in EVENT_TYPES} - set(seen) <= {"DiscardsReshuffled", "WildCommodityLoaded"}
     assert seen["StartPlayerChosen"].endswith("is the start player")
     assert re.match(r"^The game ends: 1st \S", seen["GameEnded"])
+
+
+def test_every_type_of_the_event_union_is_worded_by_the_describers_table() -> None:
+    # one instance per type: the first of the random games, else built (random play never empties the deck)
+    instances: dict[type, Event] = {DiscardsReshuffled: DiscardsReshuffled((Commodity.WINE,) * 3)}
+    instances[WildCommodityLoaded] = WildCommodityLoaded(1)
+    for seed in (3, 4, 5):
+        for event in game_points(4, seed)[1]:
+            instances.setdefault(type(event), event)
+    assert set(instances) == set(get_args(Event)) == set(EVENT_TYPES)
+    for kind, event in instances.items():
+        text = load().describe_event(CODEC.to_message(event), NAMES)
+        assert text and text != Describer(NAMES).event(CODEC.to_message(event)), kind
+    assert load().describe_event(CODEC.to_message(instances[DiscardsReshuffled]), NAMES) == (
+        "The draw pile ran out: 3 cards from under the discard piles' tops form a new one"
+    )
+    wild = load().describe_event(CODEC.to_message(instances[WildCommodityLoaded]), NAMES)
+    assert wild == "greedy bot loads a wild commodity tile onto the ship"
 
 
 def test_points_read_as_gains_and_losses() -> None:
