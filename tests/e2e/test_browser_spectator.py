@@ -433,6 +433,41 @@ def test_the_replay_slider_and_buttons_show_earlier_states(page: Any, stack: Sta
     shows(page, stack.view().view, stack.pb2)
 
 
+def test_a_short_event_list_reads_the_events_before_a_replayed_version(browser: Any, stack: Stack) -> None:
+    """With ?events=8 the list holds the 8 newest events up to the version shown: at the head only the
+    newest are read; replaying an early version reads the ones before it (backwards) and lists those."""
+    rng, n = Rng(13), 20_000
+    while stack.view().version < 60:
+        stack.step(rng, n)
+        n += 1
+    head = stack.view().version
+    page, errors = _open(
+        browser,
+        f"{stack.gateway_url}/?game=lorenzo&match={stack.live}&events=8#token={stack.spectator_token()}",
+    )
+    _wait_label(page, f"live at version {head} of {head}")
+    public = sorted(stack.public_versions(head), reverse=True)
+
+    def listed() -> list[int]:
+        return [
+            int(v) for v in page.locator("#event-log li").evaluate_all("ls => ls.map(l => l.dataset.version)")
+        ]
+
+    page.wait_for_function("() => document.querySelectorAll('#event-log li').length === 8")
+    assert listed() == public[:8]
+    early = 20
+    page.locator("#replay-slider").fill(str(early))
+    _wait_label(page, f"replaying version {early} of {head}")
+    wanted = [v for v in public if v <= early][:8]
+    page.wait_for_function(
+        "v => document.querySelector('#event-log li')?.dataset.version === String(v)", arg=wanted[0]
+    )
+    page.wait_for_function("n => document.querySelectorAll('#event-log li').length === n", arg=len(wanted))
+    assert listed() == wanted
+    assert not errors, errors
+    page.close()
+
+
 def test_lorenzo_cards_tiles_and_spaces_have_their_texts_and_the_page_a_legend(
     page: Any, stack: Stack
 ) -> None:

@@ -20,7 +20,7 @@ const S = {
   game: "", matchId: "", token: "", head: 0, shown: -1, follow: true,
   client: null, abort: null, generation: 0, lastSeen: 0, refreshing: false, dirty: false,
   games: new Map(), module: null, content: null, texts: null, names: [], labels: [], events: new Map(),
-  finished: false, from: 1, older: null, urlToken: "",
+  finished: false, from: 1, older: false, urlToken: "",
 };
 
 // ------------------------------------------------------------------ small DOM helpers
@@ -415,18 +415,20 @@ function renderEventsSoon() {
   eventsTimer = setTimeout(() => { eventsTimer = null; renderEvents(); }, 100);
 }
 
-// Older events, newest first: read backwards in chunks of CHUNK versions (each a bounded WatchMatch, its
-// events added to the list once the chunk is whole), from the oldest already read down to `from`. So the
-// list always shows the newest events without a gap, however slowly they come. One reader at a time;
-// a request for older events while it reads moves its goal.
+// Older events, newest first: read backwards (each a bounded WatchMatch, its events added to the list
+// once whole), 50 versions at a time, or at once down to a replayed version far back, until the list
+// has its EVENTS events up to the version shown (or reaches version 1). So the list always shows the
+// newest events without a gap, however slowly they come. One reader at a time: it looks at the
+// version shown again after every read.
 const CHUNK = 50;
-async function loadOlder(from) {
-  if (S.older) { S.older.want = Math.min(S.older.want, from); return; }
+const listedUpTo = (version) => [...S.events.keys()].filter((v) => v <= version).length;
+async function fillList() {
+  if (S.older) return;
   const generation = S.generation;
-  S.older = { want: from };
+  S.older = true;
   try {
-    while (S.older.want < S.from) {
-      const start = Math.max(S.older.want, S.from - CHUNK);
+    while (S.from > 1 && listedUpTo(S.shown) < EVENTS) {
+      const start = Math.max(1, Math.min(S.from - CHUNK, S.shown - EVENTS + 1));
       const chunk = await readRange(start, S.from - 1, generation);
       if (!chunk) return;  // another match, or the stream ended early: the next replay step asks again
       for (const event of chunk) S.events.set(num(event.envelope.version), event);
@@ -436,7 +438,7 @@ async function loadOlder(from) {
   } catch (err) {
     if (generation === S.generation) setStatus(describeError(err), "error");
   } finally {
-    if (generation === S.generation) S.older = null;
+    if (generation === S.generation) S.older = false;
   }
 }
 
@@ -461,7 +463,7 @@ async function watch(game, matchId, token) {
   S.generation += 1;
   if (S.abort) S.abort.abort();
   Object.assign(S, { game, matchId, token, head: 0, shown: -1, follow: true, lastSeen: 0, events: new Map(),
-    finished: false, labels: [], from: 1, older: null, texts: null });
+    finished: false, labels: [], from: 1, older: false, texts: null });
   $("game").value = game;
   $("match-id").value = matchId;
   $("token").value = token;
@@ -496,7 +498,7 @@ async function watch(game, matchId, token) {
     return;
   }
   follow(S.generation);
-  loadOlder(Math.max(1, S.head - EVENTS + 1));
+  fillList();
 }
 
 // ------------------------------------------------------------------ replay
@@ -507,7 +509,7 @@ async function showVersion(version) {
   S.shown = Math.max(0, Math.min(S.head, version));
   updateReplayBar();
   setStatus("replay", "replay");
-  loadOlder(Math.max(1, S.shown - EVENTS + 1));
+  fillList();
   try {
     const reply = await S.client.call("Replay", { matchId: S.matchId, version: String(S.shown) });
     if (!S.follow && num(reply.version) === S.shown) render({ ...reply, outcome: null });
