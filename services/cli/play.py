@@ -104,6 +104,29 @@ def _remember(started: Started, game: str, lobby: Lobby, name: str) -> SavedMatc
     return saved
 
 
+def page_link(gateway: str, game: str, match_id: str, seat_token: str = "") -> str:
+    """The spectator page of one match. With a seat token (in the URL fragment, which the browser
+    never sends to a server) the page reads the match as that seat: what a private match needs."""
+    from urllib.parse import urlencode
+
+    fragment = f"#token={seat_token}" if seat_token else ""
+    return f"http://{gateway}/?{urlencode({'game': game, 'match': match_id})}{fragment}"
+
+
+def _print_link(console: Console, seat: SavedMatch, public: bool) -> None:
+    """The page's link for this match, when the gateway's address is known (else nothing)."""
+    try:
+        gateway = service_address("gateway")
+    except NoStack:
+        return
+    if public:
+        link = page_link(gateway, seat.game, seat.match_id)
+        console.print(f"Watch it in a browser (listed on the spectator page): {link}", soft_wrap=True)
+    else:
+        link = page_link(gateway, seat.game, seat.match_id, seat.seat_token)
+        console.print(f"Watch it in a browser (your seat's link, for you only): {link}", soft_wrap=True)
+
+
 def _rejoin(console: Console, lobby: Lobby, match_id: str) -> SavedMatch:
     """The saved seat of ``match_id``, with a fresh seat token and names from the lobby's GetRoom."""
     import dataclasses
@@ -143,6 +166,9 @@ def play(
         [], "--option", "-o", help="a game option name=value, repeatable (`tabula games` lists them)"
     ),
     turn_seconds: int = typer.Option(0, help="turn clock in seconds (0: none)"),
+    public: bool = typer.Option(
+        False, "--public", help="a public room: the spectator page lists the match, anyone may watch it"
+    ),
     deadline: float = typer.Option(10.0, help="deadline of each call in seconds"),
 ) -> None:
     """Start a match against bots (signed in as a guest) and play it in the terminal; or rejoin one."""
@@ -166,7 +192,7 @@ def play(
                 except ValueError as err:
                     raise typer.BadParameter(str(err), param_hint="--bots") from err
                 client.sign_in(name)
-                started = client.start_with_bots(game, seats, levels, options, turn_seconds)
+                started = client.start_with_bots(game, seats, levels, options, turn_seconds, public)
                 seat = _remember(started, game, client, name)
                 console.print(
                     f"Match {started.match_id}: you are {name} at seat {started.seat}; "
@@ -174,6 +200,7 @@ def play(
                 )
         except grpc.RpcError as err:
             raise _fail(console, err, "rejoining the match" if match else "starting the match") from err
+    _print_link(console, seat, public and not match)
     outcome = _play_seat(console, seat, _address(seat.game, game_addr), deadline)
     console.print(f"replay it: tabula replay {seat.match_id} --at VERSION")
     if outcome is None:

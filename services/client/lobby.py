@@ -82,16 +82,23 @@ class Lobby:
         return str(reply.player_id)
 
     def start_with_bots(
-        self, game: str, seats: int, bots: Sequence[str], options: dict[str, str], turn_seconds: int = 0
+        self,
+        game: str,
+        seats: int,
+        bots: Sequence[str],
+        options: dict[str, str],
+        turn_seconds: int = 0,
+        public: bool = False,
     ) -> Started:
-        """Create a private room, add one bot per level, start it (the host's start is its ready)."""
+        """Create a room (private unless ``public``: a public room's match is listed to spectators),
+        add one bot per level, start it (the host's start is its ready)."""
         md = auth(self.token)
         request = pb.CreateRoomRequest(
             game=game,
             seats=seats,
             options=options,
             turn_seconds=turn_seconds,
-            visibility=pb.ROOM_VISIBILITY_PRIVATE,
+            visibility=pb.ROOM_VISIBILITY_PUBLIC if public else pb.ROOM_VISIBILITY_PRIVATE,
         )
         room = self._call(self.stub.CreateRoom, request, metadata=md, timeout=self.deadline_s).room
         for level in bots:

@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,11 +89,12 @@ class Stack:
         request = self.pb2.ReplayRequest(match_id=self.live, version=version)
         return self.stub.Replay(request, metadata=self.spectator(), timeout=10)
 
-    def public_versions(self, up_to: int) -> list[int]:
-        """The versions of the live match's events a spectator sees, up to ``up_to`` (WatchMatch)."""
-        request = self.pb2.WatchMatchRequest(match_id=self.live, from_version=1)
+    def public_versions(self, up_to: int, match: str = "") -> list[int]:
+        """The versions of a match's events (the live one's by default) a spectator sees, up to
+        ``up_to`` (WatchMatch)."""
+        request = self.pb2.WatchMatchRequest(match_id=match or self.live, from_version=1)
         seen: list[int] = []
-        for item in self.stub.WatchMatch(request, metadata=self.spectator(), timeout=10):
+        for item in self.stub.WatchMatch(request, metadata=self.spectator(match), timeout=10):
             top = item.event.envelope.version if item.HasField("event") else item.keepalive.head_version
             if item.HasField("event") and top <= up_to:
                 seen.append(top)
@@ -220,6 +222,57 @@ def _shot(page: Any, name: str) -> None:
     folder = ARTIFACTS / "spectator"
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def content(stack: Stack) -> Any:
+    """The game's components with their English texts (GetContent), as the rule service serves them."""
+    return stack.stub.GetContent(stack.pb2.GetContentRequest(), timeout=10).content
+
+
+def tips(page: Any, selector: str, key: str) -> dict[str, str]:
+    """The hover text (data-tip) of every node ``selector`` matches, by its ``data-<key>``."""
+    found = page.locator(selector).evaluate_all(
+        "(ns, key) => ns.map((n) => [n.dataset[key], n.dataset.tip ?? null])", key
+    )
+    return {str(k): v for k, v in found}
+
+
+def hover_and_tap(page: Any, target: Any, text: str) -> None:
+    """Pointing at ``target`` shows ``text`` in the tip box; a tap (click) on it keeps it shown when the
+    pointer leaves; a tap elsewhere hides it."""
+    target.hover()
+    page.wait_for_selector("#tip:not([hidden])")
+    assert page.locator("#tip").inner_text() == text
+    page.mouse.move(1, 1)
+    page.wait_for_selector("#tip", state="hidden")
+    target.click()
+    page.mouse.move(1, 1)
+    assert page.locator("#tip").is_visible() and page.locator("#tip").inner_text() == text
+    page.locator("h1").click()
+    page.wait_for_selector("#tip", state="hidden")
+    target.hover()  # shown again for the screenshot
+    page.wait_for_selector("#tip:not([hidden])")
+
+
+def legend(page: Any) -> str:
+    assert page.locator("#legend").is_visible()
+    return str(page.locator("#legend-items").inner_text())
+
+
+# Nodes of the board and the legend that cut their one-line content off (overflow hidden, or an
+# ellipsis): each measured at its content's whole width (CSSOM, so the page's CSP allows it), to the
+# fraction of a pixel, since a tiny overflow already turns "+2 cards" into "+2 car...".
+CUT = """() => [...document.querySelectorAll('#board *, #legend *')].filter((n) => {
+  const s = getComputedStyle(n);
+  const clips = s.overflowX !== 'visible' && (s.whiteSpace === 'nowrap' || s.textOverflow !== 'clip');
+  if (!clips || !n.textContent.trim()) return false;
+  const shown = n.getBoundingClientRect().width;
+  const saved = [n.style.width, n.style.flexShrink, n.style.maxWidth];
+  Object.assign(n.style, { width: 'max-content', flexShrink: '0', maxWidth: 'none' });
+  const whole = n.getBoundingClientRect().width;
+  [n.style.width, n.style.flexShrink, n.style.maxWidth] = saved;
+  return whole > shown + 0.01;
+}).map((n) => `${n.className}: ${n.textContent.slice(0, 60)}`)"""
 
 
 @pytest.fixture(scope="module")
@@ -378,6 +431,96 @@ def test_the_replay_slider_and_buttons_show_earlier_states(page: Any, stack: Sta
     page.click("#live")
     _wait_label(page, f"live at version {new_head} of {new_head}")
     shows(page, stack.view().view, stack.pb2)
+
+
+def test_a_short_event_list_reads_the_events_before_a_replayed_version(browser: Any, stack: Stack) -> None:
+    """With ?events=8 the list holds the 8 newest events up to the version shown: at the head only the
+    newest are read; replaying an early version reads the ones before it (backwards) and lists those."""
+    rng, n = Rng(13), 20_000
+    while stack.view().version < 60:
+        stack.step(rng, n)
+        n += 1
+    head = stack.view().version
+    page, errors = _open(
+        browser,
+        f"{stack.gateway_url}/?game=lorenzo&match={stack.live}&events=8#token={stack.spectator_token()}",
+    )
+    _wait_label(page, f"live at version {head} of {head}")
+    public = sorted(stack.public_versions(head), reverse=True)
+
+    def listed() -> list[int]:
+        return [
+            int(v) for v in page.locator("#event-log li").evaluate_all("ls => ls.map(l => l.dataset.version)")
+        ]
+
+    page.wait_for_function("() => document.querySelectorAll('#event-log li').length === 8")
+    assert listed() == public[:8]
+    early = 20
+    page.locator("#replay-slider").fill(str(early))
+    _wait_label(page, f"replaying version {early} of {head}")
+    wanted = [v for v in public if v <= early][:8]
+    page.wait_for_function(
+        "v => document.querySelector('#event-log li')?.dataset.version === String(v)", arg=wanted[0]
+    )
+    page.wait_for_function("n => document.querySelectorAll('#event-log li').length === n", arg=len(wanted))
+    assert listed() == wanted
+    assert not errors, errors
+    page.close()
+
+
+def test_lorenzo_cards_tiles_and_spaces_have_their_texts_and_the_page_a_legend(
+    page: Any, stack: Stack
+) -> None:
+    """Every card on the towers and in the players' hands, every leader, bonus tile, excommunication
+    tile and action space shows its GetContent text (cost and effect) on hover or tap; the
+    excommunication tiles read "II/5" with their penalty, not the code "2_5"; a legend says what the
+    dice, pawns, values, borders and hatching mean."""
+    rng, n = Rng(9), 10_000
+    while not any(stack.view().view.towers):
+        stack.step(rng, n)  # through the set-up until the towers are filled (when this test runs alone)
+        n += 1
+    head = stack.view()
+    _wait_label(page, f"live at version {head.version} of {head.version}")
+    texts = content(stack)
+    cards = {str(c.id): c.text for c in texts.cards}
+    towers = {str(space): cards[str(card)] for space, card in enumerate(head.view.towers, start=1) if card}
+    assert towers
+    for space, text in towers.items():
+        assert page.locator(f'.floor[data-space="{space}"] .card').get_attribute("data-tip") == text
+    spaces = {str(x.id): x.text for x in texts.spaces if x.kind != stack.pb2.SPACE_KIND_TOWER}
+    assert tips(page, "#spaces .space", "space") == spaces
+    excommunications = {str(x.id): x for x in texts.excommunications}
+    drawn = [str(t) for t in head.view.excommunication_tiles]
+    assert drawn and tips(page, "#vatican .tile", "excommunication") == {
+        t: excommunications[t].text for t in drawn
+    }
+    for tile in drawn:
+        label = page.locator(f'#vatican [data-excommunication="{tile}"] b').inner_text()
+        period, number = excommunications[tile].code.split("_")
+        assert label == f"{'I' * int(period)}/{number}", label  # periods I, II, III
+    owned = {
+        cards[str(c)]
+        for p in head.view.players
+        for k in ("territories", "characters", "buildings", "ventures")
+        for c in getattr(p, k)
+    }
+    shown = set(
+        page.locator(".player [data-cards] .named").evaluate_all("ns => ns.map((n) => n.dataset.tip)")
+    )
+    assert shown == owned
+    bonus = {x.text for x in texts.bonus_tiles if any(p.bonus_tile == x.id for p in head.view.players)}
+    assert bonus <= set(page.locator(".player [data-tip]").evaluate_all("ns => ns.map((n) => n.dataset.tip)"))
+    words = legend(page)
+    assert "black, white, orange" in words and "excommunication tile" in words and "covered" in words
+    assert page.evaluate(CUT) == []
+    first = next(iter(towers))
+    hover_and_tap(page, page.locator(f'.floor[data-space="{first}"] .card'), towers[first])
+    _shot(page, "lorenzo-hover-card")
+    hover_and_tap(
+        page, page.locator(f'#vatican [data-excommunication="{drawn[0]}"]'), excommunications[drawn[0]].text
+    )
+    _shot(page, "lorenzo-hover-excommunication")
+    page.mouse.move(1, 1)
 
 
 def test_a_finished_match_shows_its_final_scores_with_names(browser: Any, stack: Stack) -> None:
@@ -584,6 +727,98 @@ def test_florenza_is_drawn_by_its_module_and_follows_commands_live(
     page.close()
 
 
+def test_florenza_works_workshops_and_characters_have_their_texts_and_the_page_a_legend(
+    browser: Any, florenza: FlorenzaStack
+) -> None:
+    """Every art work, workshop (supply and districts), artist, preacher and Life in Florenza card shows
+    its GetContent text (cost and effect) on hover or tap; the legend says what P/A/S, the star, the cross
+    and the colours mean; no label is cut off."""
+    page, errors = _open(
+        browser,
+        f"{florenza.gateway_url}/?game=florenza&match={florenza.live}#token={florenza.spectator_token()}",
+    )
+    rng, n = Rng(9), 10_000
+    while not any(x.workshop for p in florenza.view().view.game.players for x in p.district):
+        florenza.step(rng, n)  # the starting workshops (when this test runs alone)
+        n += 1
+    head = florenza.view()
+    _wait_label(page, f"live at version {head.version} of {head.version}")
+    texts = content(florenza)
+    works = {str(w.id): w.text for w in texts.works}
+    workshops = {str(w.id): w.text for w in texts.workshops}
+    people = {str(c.id): c.text for c in [*texts.artists, *texts.preachers]}
+    g = head.view.game
+    assert tips(page, ".fz-work", "work") == {
+        str(w.work): works[str(w.work)] for w in g.works if w.district == -1
+    }
+    assert tips(page, ".fz-players .dwork", "work") == {
+        str(w.work): works[str(w.work)] for w in g.works if w.district != -1
+    }
+    supply = tips(page, "#workshop-supply .tile", "workshop")
+    assert supply and supply == {str(w): workshops[str(w)] for w in g.workshop_supply}
+    built = tips(page, ".slot:not(.empty)", "workshop")
+    assert built and built == {k: workshops[k] for k in built}
+    assert tips(page, ".life-card li[data-character]", "character") == {
+        str(x.character): people[str(x.character)] for x in g.present
+    }
+    life = page.locator(".life-card .numeral").evaluate_all("ns => ns.map((n) => n.dataset.tip)")
+    assert life == [x.text for x in texts.life]
+    words = legend(page)
+    assert all(
+        w in words for w in ("P painting", "A architecture", "S sculpture", "prestige", "church influence")
+    )
+    assert "★" in words and "✝" in words
+    assert page.evaluate(CUT) == []
+    work = next(w for w in g.works if w.district == -1)
+    hover_and_tap(page, page.locator(f'.fz-work[data-work="{work.work}"]'), works[str(work.work)])
+    _shot(page, "florenza-hover")
+    assert not errors, errors
+    page.close()
+
+
+# Every state the event list passes through, newest first (a MutationObserver on #event-log).
+RECORD_LIST = """() => {
+  window.listStates = [];
+  const log = document.getElementById('event-log');
+  const versions = () => [...log.children].map((li) => Number(li.dataset.version));
+  new MutationObserver(() => window.listStates.push(versions()))
+    .observe(log, { childList: true });
+}"""
+
+
+def test_the_event_list_is_newest_first_and_current_however_slowly_events_come(
+    browser: Any, florenza: FlorenzaStack
+) -> None:
+    """Over a slow network (Chromium's throttling, set once the page has loaded): the list's top line is
+    the newest event, marked current, within seconds of the board being drawn, and every state the list
+    passes through is a run of the newest events without a gap. (The page used to read the history from
+    version 1, so meanwhile it showed the oldest events, or none, below a board at the head.)"""
+    final = florenza.view(florenza.finished)
+    public = sorted(florenza.public_versions(final.version, florenza.finished), reverse=True)
+    shown = 120  # ?events=120: the list's length
+    page, errors = _open(browser, f"{florenza.gateway_url}/?events={shown}")
+    item = page.locator(f'#match-list .match[data-match="{florenza.finished}"]')
+    item.wait_for()
+    page.evaluate(RECORD_LIST)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    slow = {"offline": False, "latency": 20, "downloadThroughput": 6000, "uploadThroughput": -1}
+    cdp.send("Network.emulateNetworkConditions", slow)
+    item.click()
+    page.wait_for_function(f"() => document.body.dataset.rendered === '{final.version}'", timeout=60_000)
+    drawn = time.monotonic()
+    top = f"() => document.querySelector('#event-log li.current')?.dataset.version === '{public[0]}'"
+    page.wait_for_function(top, timeout=60_000)
+    assert time.monotonic() - drawn < scaled(5), "the newest event came long after the board"
+    assert page.locator("#event-log li").first.get_attribute("data-version") == str(public[0])
+    whole = f"() => document.querySelectorAll('#event-log li').length === {min(shown, len(public))}"
+    page.wait_for_function(whole, timeout=120_000)
+    states = [s for s in page.evaluate("() => window.listStates") if s]
+    assert states and all(s == public[: len(s)] for s in states), [s[:5] for s in states]
+    assert not errors, errors
+    page.close()
+
+
 def test_a_finished_florenza_match_shows_its_final_scoring_with_names(
     browser: Any, florenza: FlorenzaStack
 ) -> None:
@@ -748,6 +983,56 @@ def test_trajan_is_drawn_by_its_module_and_follows_commands_live(browser: Any, t
     page.click("#prev")  # a replayed earlier version is drawn by the module too
     _wait_label(page, f"replaying version {version - 1} of {version}")
     trajan_shows(page, trajan.replay(version - 1).view, trajan.pb2)
+    assert not errors, errors
+    page.close()
+
+
+def test_trajan_tiles_provinces_and_bowls_have_their_texts_and_the_page_a_legend(
+    browser: Any, trajan: TrajanStack
+) -> None:
+    """Every Trajan tile, forum tile, construction site, province, ship and bowl shows its GetContent text
+    on hover or tap; the legend says what the tiles' parts, markers, figures and symbols mean; no label is
+    cut off (the tiles' effects used to end in "+2 car...")."""
+    page, errors = _open(
+        browser, f"{trajan.gateway_url}/?game=trajan&match={trajan.live}#token={trajan.spectator_token()}"
+    )
+    rng, n = Rng(9), 10_000
+    while not any(tile for p in trajan.view().view.players for tile in p.slots):
+        trajan.step(rng, n)  # the set-up's Trajan tiles (when this test runs alone)
+        n += 1
+    head = trajan.view()
+    _wait_label(page, f"live at version {head.version} of {head.version}")
+    texts = content(trajan)
+    tiles = tips(page, ".ttile[data-tile]", "tile")
+    assert tiles and tiles == {str(t.id): t.text for t in texts.trajan_tiles if str(t.id) in tiles}
+    names = {t: trajan.pb2.ForumTile.Name(t) for t in trajan.pb2.ForumTile.values()}
+    forum = {names[x.tile]: x.text for x in texts.forum_tiles}
+    shown = tips(page, ".ftile[data-forum]", "forum")
+    assert shown and shown == {k: forum[k] for k in shown}
+    assert tips(page, ".site", "site") == {
+        str(x.site): " ".join(
+            [t.text for t in texts.construction_tiles if t.id == x.tile]
+            + [s.text for s in texts.sites if s.id == x.site]
+        )
+        for x in head.view.sites
+    }
+    provinces = page.locator(".prov[data-province] .prov-head b").evaluate_all(
+        "ns => ns.map((n) => n.dataset.tip)"
+    )
+    assert provinces == [p.text for x in head.view.provinces for p in texts.provinces if p.id == x.province]
+    assert tips(page, ".ship", "ship") == {str(s.id): s.text for s in texts.ships}
+    bowls = page.locator('.tj-players .player[data-seat="0"] .bowl').evaluate_all(
+        "ns => ns.map((n) => n.dataset.tip)"
+    )
+    assert bowls == [b.text for b in texts.bowls]
+    words = legend(page)
+    assert all(
+        w in words for w in ("Trajan tile", "legionnaire", "leader", "arch", "forum tiles", "yellow side")
+    )
+    assert page.evaluate(CUT) == []
+    tile = page.locator(".tj-players .ttile[data-tile]").first
+    hover_and_tap(page, tile, tiles[str(tile.get_attribute("data-tile"))])
+    _shot(page, "trajan-hover")
     assert not errors, errors
     page.close()
 

@@ -3,10 +3,14 @@
 // market and the bank's cubes, the seven Life in Florenza cards, every family's board (workshops, Palazzo,
 // Chiesa, pulpit, goods, workers), the final scoring, and the events in words. An ES module loaded by the
 // page's shell (services/gateway/static/spectator.js) from /games/florenza/florenza.js; the shell calls
-//   render(root, reply, ctx)      for every view it shows, and
-//   describeEvent(item, ctx)      for every event of the list (a MatchEvent as protobuf JSON).
+//   render(root, reply, ctx)      for every view it shows,
+//   describeEvent(item, ctx)      for every event of the list (a MatchEvent as protobuf JSON), and
+//   legend(ctx)                   once per match: [symbol, meaning] rows for the page's legend.
 //   reply: GetView or Replay as protobuf JSON ({version, view, seatsToAct, systemToAct, outcome})
-//   ctx:   {content: GET /content/florenza or null, el(tag, attrs, ...children), seatName(seat), chip(seat)}
+//   ctx:   {content: GET /content/florenza or null, texts: GetContent's content (every workshop, artist,
+//          preacher, art work, Life in Florenza card and track with its English text) or null,
+//          el(tag, attrs, ...children), seatName(seat), chip(seat), tip(node, text): the text shown on hover or tap}
+// Every workshop, art work, character and Life in Florenza card carries its GetContent text as its hover text.
 // The page's CSP allows no inline style attributes: positions are set through element.style (CSSOM).
 
 const CUBES = ["marble", "wood", "metal", "gold", "fabric", "spices"];
@@ -34,8 +38,17 @@ function rows(ctx, file, key) {
 }
 const byId = (ctx, file, key) => new Map(rows(ctx, file, key).map((r) => [num(r.id), r]));
 
+// GetContent's texts by id (or by another key: life cards by number, tracks by name).
+function texts(ctx, key, id = "id") {
+  const list = (ctx.texts && ctx.texts[key]) || [];
+  return new Map(list.map((r) => [String(r[id] ?? 0), r.text || ""]));
+}
+
 function lookups(ctx) {
   const works = byId(ctx, "artworks", "works");
+  const said = { works: texts(ctx, "works"), workshops: texts(ctx, "workshops"), life: texts(ctx, "life", "number"),
+    tracks: texts(ctx, "tracks", "name"), trades: texts(ctx, "trades", "trade"),
+    characters: new Map([...texts(ctx, "artists"), ...texts(ctx, "preachers")]) };
   const characters = new Map([...byId(ctx, "artists", "artists"), ...byId(ctx, "preachers", "preachers")]);
   const workshops = byId(ctx, "workshops", "workshops");
   return {
@@ -44,6 +57,7 @@ function lookups(ctx) {
     character: (id) => (characters.get(num(id)) || {}).name || `character #${id}`,
     isArtist: (id) => rows(ctx, "artists", "artists").some((a) => num(a.id) === num(id)),
     workshop: (id) => (workshops.get(num(id)) || {}).name || `workshop #${id}`,
+    said: (kind, key) => said[kind].get(String(key)) || "",
     work: (id) => {
       const w = works.get(num(id));
       if (!w) return `art work #${id}`;
@@ -102,15 +116,19 @@ function workCard(ctx, L, spot) {
   const crest = num(spot.crest), worker = num(spot.worker);
   const state = crest !== NO_SEAT ? "done" : worker !== NO_SEAT ? "hired" : "open";
   const status = crest !== NO_SEAT ? el("div", { class: "status" }, ctx.chip(crest))
-    : worker !== NO_SEAT ? el("div", { class: "status" }, ctx.chip(worker), el("span", { class: "artist", text: L.character(spot.artist) }))
+    : worker !== NO_SEAT ? el("div", { class: "status" }, ctx.chip(worker), characterName(ctx, L, spot.artist, { class: "artist" }))
       : el("div", { class: "status open", text: "open" });
   const reward = [`★ ${num(w.reward.prestige)}`, w.reward.church ? `✝ ${num(w.reward.church)}` : ""].filter(Boolean).join("  ");
-  return el("div", { class: `fz-work ${state}`, "data-work": String(spot.work), "data-district": String(spot.district), "data-state": state },
+  return ctx.tip(el("div", { class: `fz-work ${state}`, "data-work": String(spot.work), "data-district": String(spot.district), "data-state": state },
     el("div", { class: "work-head" }, el("b", { text: w.name }), talents(el, w.skills)),
     el("div", { class: "cost", text: goodsText(w.cost) }),
     el("div", { class: "reward", text: reward + (w.income ? ` · +${goodsText(w.income)}/round` : "") }),
-    status);
+    status), L.said("works", spot.work));
 }
+
+// A character's name with its text on hover.
+const characterName = (ctx, L, id, attrs = {}, tag = "span") =>
+  ctx.tip(ctx.el(tag, { ...attrs, text: L.character(id) }), L.said("characters", num(id)));
 
 function renderCity(root, view, ctx, L) {
   const { el } = ctx;
@@ -120,7 +138,7 @@ function renderCity(root, view, ctx, L) {
   root.querySelector("#duomo").replaceChildren(...spots.filter((s) => area(s) === "duomo").map((s) => workCard(ctx, L, s)));
   const duomo = (g.pulpits || []).find((p) => p.duomo);
   root.querySelector("#duomo-pulpit").replaceChildren(el("span", { class: "k", text: "pulpit: " }),
-    ...(duomo ? [L.character(duomo.preacher), " ", ctx.chip(duomo.seat)] : ["free"]));
+    ...(duomo ? [characterName(ctx, L, duomo.preacher), " ", ctx.chip(duomo.seat)] : ["free"]));
   const buildings = new Map();
   for (const s of spots.filter((x) => area(x) === "city")) {
     const name = (L.works.get(num(s.work)) || {}).building || "city";
@@ -132,7 +150,7 @@ function renderCity(root, view, ctx, L) {
 }
 
 // A track as one lane per family: its chip at its value along the scale, the value beside it.
-function track(ctx, label, id, values, scale) {
+function track(ctx, label, id, values, scale, text) {
   const { el } = ctx;
   const [low, high] = scale;
   const lanes = values.map(([seat, value]) => {
@@ -141,18 +159,19 @@ function track(ctx, label, id, values, scale) {
     return el("div", { class: "lane" }, marker);
   });
   const ticks = el("div", { class: "ticks" }, el("span", { text: String(low) }), el("span", { text: String(high) }));
-  return el("div", { class: "track-box", "data-track": id }, el("div", { class: "k", text: label }),
-    el("div", { class: "track" }, ...lanes), ticks);
+  return ctx.tip(el("div", { class: "track-box", "data-track": id }, el("div", { class: "k", text: label }),
+    el("div", { class: "track" }, ...lanes), ticks), text);
 }
 
-function renderTracks(root, view, ctx) {
+function renderTracks(root, view, ctx, L) {
   const players = (view.game && view.game.players) || [];
   const prestige = players.map((p) => [num(p.seat), num(p.prestige)]);
   const church = players.map((p) => [num(p.seat), num(p.church)]);
   const low = Math.min(0, ...prestige.map(([, v]) => v)), high = Math.max(20, ...prestige.map(([, v]) => v));
   root.querySelector("#tracks").replaceChildren(ctx.el("h3", { text: "Tracks" }),
-    track(ctx, "Prestige (the Captain of the People banks his)", "prestige", prestige, [low, high]),
-    track(ctx, "Church influence (10: Cardinal)", "church", church, [0, Math.max(10, ...church.map(([, v]) => v))]));
+    track(ctx, "Prestige (the Captain of the People banks his)", "prestige", prestige, [low, high], L.said("tracks", "prestige")),
+    track(ctx, "Church influence (10: Cardinal)", "church", church, [0, Math.max(10, ...church.map(([, v]) => v))],
+      L.said("tracks", "church")));
 }
 
 function cube(el, kind, n, named = false) {
@@ -168,14 +187,15 @@ function renderMarket(root, view, ctx, L) {
   for (const id of g.workshopSupply || []) supply.set(num(id), (supply.get(num(id)) || 0) + 1);
   root.querySelector("#market").replaceChildren(el("h3", { text: "Market and bank" }),
     el("div", { class: "bank", id: "bank" }, ...CUBES.map((k) => cube(el, k, (g.supply || {})[k], true))),
-    el("div", { class: "rates", text: "sell one for 100 · buy one for 200 · 2 alike for 1 other" }),
+    ctx.tip(el("div", { class: "rates", text: "sell one for 100 · buy one for 200 · 2 alike for 1 other" }),
+      ["TRADE_SELL", "TRADE_BUY", "TRADE_EXCHANGE"].map((t) => L.said("trades", t)).filter(Boolean).join(" ")),
     el("div", { class: "at-market" }, el("span", { class: "k", text: "at the market: " }),
       ...(at.length ? at.map((p) => el("span", { class: "visitor" }, ctx.chip(p.seat),
         (p.trades || []).length ? ` ${(p.trades || []).map((t) => enumName(t, "TRADE_")).join(", ")}` : "")) : ["nobody"])),
     el("h3", { class: "supply-head", text: `Workshop supply (${(g.workshopSupply || []).length} tiles)` }),
     el("div", { class: "supply", id: "workshop-supply" }, ...[...supply].map(([id, n]) =>
-      el("span", { class: "tile", "data-workshop": String(id), title: effectText(L.workshops.get(id)) },
-        L.workshop(id), n > 1 ? el("sub", { text: `×${n}` }) : ""))));
+      ctx.tip(el("span", { class: "tile", "data-workshop": String(id) },
+        L.workshop(id), n > 1 ? el("sub", { text: `×${n}` }) : ""), L.said("workshops", id) || effectText(L.workshops.get(id))))));
 }
 
 function renderLife(root, view, ctx, L) {
@@ -187,12 +207,12 @@ function renderLife(root, view, ctx, L) {
       const id = num(x.character);
       const cls = [L.isArtist(id) ? "artist" : "preacher", busy.has(id) ? "busy" : "",
         id === num(g.withheldArtist) || id === num(g.expelled) ? "kept" : ""].filter(Boolean).join(" ");
-      return el("li", { class: cls, "data-character": String(id), text: L.character(id) });
+      return characterName(ctx, L, id, { class: cls, "data-character": String(id) }, "li");
     });
     const extra = [];
     if (n === 6 && num(g.withheldWorker) !== NO_SEAT) extra.push(el("li", { class: "kept" }, "a worker of ", ctx.chip(g.withheldWorker)));
     return el("div", { class: `life-card${n === 6 ? " gendarme" : ""}`, "data-life": String(n) },
-      el("div", { class: "numeral", text: ROMAN[n] }), el("ul", {}, ...here, ...extra));
+      ctx.tip(el("div", { class: "numeral", text: ROMAN[n] }), L.said("life", n)), el("ul", {}, ...here, ...extra));
   });
   root.querySelector("#life").replaceChildren(el("h3", {}, "Life in Florenza ",
     el("span", { class: "sub", text: `· in the bag ${(g.bag || []).length} · gone ${(g.departed || []).length}` })),
@@ -203,10 +223,10 @@ function slotTile(ctx, L, seat, x, i) {
   const { el } = ctx;
   if (!num(x.workshop)) return el("div", { class: "slot empty", "data-slot": String(i + 1) }, el("span", { class: "n", text: String(i + 1) }));
   const w = L.workshops.get(num(x.workshop));
-  return el("div", { class: `slot ${x.built ? "built" : "planned"}${w && w.effect && w.effect.kind === "income" ? " purple" : ""}`, "data-slot": String(i + 1) },
+  return ctx.tip(el("div", { class: `slot ${x.built ? "built" : "planned"}${w && w.effect && w.effect.kind === "income" ? " purple" : ""}`, "data-slot": String(i + 1), "data-workshop": String(num(x.workshop)) },
     el("span", { class: "n", text: String(i + 1) }), el("b", { text: L.workshop(x.workshop) }),
     el("div", { class: "does", text: x.built ? effectText(w) : "planned" }),
-    num(x.worker) !== NO_SEAT ? ctx.chip(x.worker) : "");
+    num(x.worker) !== NO_SEAT ? ctx.chip(x.worker) : ""), L.said("workshops", x.workshop));
 }
 
 function districtWorks(ctx, L, g, seat, area) {
@@ -217,7 +237,7 @@ function districtWorks(ctx, L, g, seat, area) {
       const state = num(s.crest) !== NO_SEAT ? "done" : num(s.worker) !== NO_SEAT ? "hired" : "open";
       const w = L.works.get(num(s.work)) || { name: `#${s.work}` };
       const text = state === "hired" ? `${w.name} · ${L.character(s.artist)}` : w.name;
-      return ctx.el("span", { class: `dwork ${state}`, "data-work": String(s.work), title: state, text });
+      return ctx.tip(ctx.el("span", { class: `dwork ${state}`, "data-work": String(s.work), text }), L.said("works", s.work));
     }));
 }
 
@@ -238,7 +258,7 @@ function renderPlayer(p, g, toAct, ctx, L, hidden) {
       ...CUBES.map((k) => el("span", { class: "good", "data-good": k }, cube(el, k, goods[k])))),
     el("div", { class: "district" }, ...(p.district || []).map((x, i) => slotTile(ctx, L, seat, x, i))),
     districtWorks(ctx, L, g, seat, "palazzo"), districtWorks(ctx, L, g, seat, "chiesa"),
-    el("div", { class: "pulpit" }, el("span", { class: "k", text: "pulpit: " }), pulpit ? L.character(pulpit.preacher) : "free"));
+    el("div", { class: "pulpit" }, el("span", { class: "k", text: "pulpit: " }), pulpit ? characterName(ctx, L, pulpit.preacher) : "free"));
 }
 
 function renderFinal(root, view, ctx) {
@@ -264,12 +284,33 @@ export function render(root, reply, ctx) {
   const toAct = new Set(reply.seatsToAct || []);
   renderSummary(root, reply, view, ctx);
   renderCity(root, view, ctx, L);
-  renderTracks(root, view, ctx);
+  renderTracks(root, view, ctx, L);
   renderMarket(root, view, ctx, L);
   renderLife(root, view, ctx, L);
   const hidden = new Set((view.hiddenCertificates || []).map(num)); // others' certificates, until the end
   root.querySelector("#players").replaceChildren(...(g.players || []).map((p) => renderPlayer(p, g, toAct.has(num(p.seat)), ctx, L, hidden)));
   renderFinal(root, view, ctx);
+}
+
+// ------------------------------------------------------------------ the legend
+
+export function legend(ctx) {
+  const { el } = ctx;
+  const box = (cls, text) => el("span", { class: cls, text });
+  return [
+    [talents(el, ["painting", "architecture", "sculpture"]), "the talents an art work needs: P painting, A architecture, S sculpture"],
+    [box("sym-prestige", "★ 4"), "prestige the art work gives"],
+    [box("sym-church", "✝ 2"), "church influence it gives"],
+    [el("span", {}, box("dwork", "open"), box("dwork hired", "hired"), box("dwork done", "done")),
+      "an art work: open, an artist hired for it, completed (the family's chip)"],
+    [el("span", {}, box("slot-key built", "built"), box("slot-key built purple", "income"), box("slot-key planned", "planned")),
+      "a district space's workshop: built, built and paying each round, planned (not yet paid for)"],
+    [box("stat-key", "3+4"), "workers: on the family's board + in reserve"],
+    [el("span", {}, box("life-key artist", "artist"), box("life-key preacher", "preacher"), box("life-key busy", "busy"), box("life-key kept", "held back")),
+      "Life in Florenza: an artist, a preacher, working elsewhere this round, held back or expelled"],
+    [el("span", {}, ...CUBES.map((k) => el("span", { class: `cube cube-${k}` }, el("i", {}), el("span", { class: "name", text: k })))),
+      "the six resources (the number beside a cube: how many)"],
+  ];
 }
 
 // ------------------------------------------------------------------ events in words

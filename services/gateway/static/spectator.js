@@ -2,11 +2,16 @@
 // (tabula-client.js, built from clients/ts: Connect, JSON on the wire) and never names a game.
 //   Pick:   the lobby's ListMatches (live and recent matches, with names, a page at a time: "more" asks for
 //           the next); a spectator token from the lobby.
-//   Live:   GetView, then the WatchMatch stream (every event from version 1, then live ones).
-//   Replay: Replay(version); the event list follows the version shown.
+//   Live:   GetView, then the WatchMatch stream from the newest events the list shows (`?events=N`, 1 to
+//           1000, default 300), then live ones; the list is newest first and follows the board.
+//   Replay: Replay(version); the event list follows the version shown (older events are read when needed).
+//   A token in the URL fragment (#token=..., never sent to a server) reads the match as that token's
+//   holder: a spectator token, or a seat token (`tabula play` prints such a link for a private match).
 // The board is drawn by the game's module, /games/<game>/<game>.js (an ES module exporting
-// render(root, reply, ctx) and, optionally, describeEvent(item, ctx) -> words), with /games/<game>/<game>.css,
-// when GET /games says it has one; otherwise the view is shown as a readable tree.
+// render(root, reply, ctx) and, optionally, describeEvent(item, ctx) -> words and legend(ctx) -> rows of
+// [symbol, meaning]), with /games/<game>/<game>.css, when GET /games says it has one; otherwise the view
+// is shown as a readable tree. ctx.texts is the game's GetContent (every component with its English
+// text); ctx.tip(node, text) gives a node the text shown on hover or tap.
 import { describeError, game as gameClient, lobby } from "/static/tabula-client.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,7 +19,8 @@ const $ = (id) => document.getElementById(id);
 const S = {
   game: "", matchId: "", token: "", head: 0, shown: -1, follow: true,
   client: null, abort: null, generation: 0, lastSeen: 0, refreshing: false, dirty: false,
-  games: new Map(), module: null, content: null, names: [], events: new Map(), finished: false,
+  games: new Map(), module: null, content: null, texts: null, names: [], labels: [], events: new Map(),
+  finished: false, from: 1, older: false, urlToken: "",
 };
 
 // ------------------------------------------------------------------ small DOM helpers
@@ -29,7 +35,8 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 const num = (v) => Number(v || 0);
-const seatName = (seat) => S.names[seat] || `Seat ${seat}`;
+// The labels the rule service sends with every view (GetViewResponse.seats), else the lobby list's names.
+const seatName = (seat) => S.labels[seat] || S.names[seat] || `Seat ${seat}`;
 // A seat's name as a coloured chip (spectator.css: .seat-0 ... .seat-4).
 const chip = (seat) => el("span", { class: `chip seat-${num(seat) % 5}`, text: seatName(num(seat)) });
 
@@ -53,6 +60,9 @@ async function guestToken() {
 // "more" asks for the page after the last one shown (its next_page_token; "" when none is left).
 const perPage = Math.floor(Number(new URLSearchParams(location.search).get("per_page")));
 const PER_PAGE = Math.min(100, Math.max(1, perPage || 30));
+// The event list's length (`?events=N`, 1 to 1000): the newest N events up to the version shown.
+const eventsWanted = Math.floor(Number(new URLSearchParams(location.search).get("events")));
+const EVENTS = Math.min(1000, Math.max(1, eventsWanted || 300));
 let listed = [];
 let more = "";
 let laterPages = false;  // pages past the first are shown: refreshing the first keeps them
@@ -116,12 +126,16 @@ function namesFor(matchId) {
 }
 
 async function watchFromLobby(game, matchId) {
+  let reply;
   try {
-    const reply = await lobby(await guestToken()).call("GetSpectatorToken", { matchId });
-    await watch(reply.game || game, matchId, reply.token);
+    reply = await lobby(await guestToken()).call("GetSpectatorToken", { matchId });
   } catch (err) {
-    setStatus(`lobby: ${describeError(err)}`, "error");
+    const text = describeError(err);
+    const hint = text.startsWith("PermissionDenied") ? " (a private match: open the link `tabula play` printed for your seat)" : "";
+    setStatus(`lobby: ${text}${hint}`, "error");
+    return;
   }
+  await watch(reply.game || game, matchId, reply.token);
 }
 
 // ------------------------------------------------------------------ the game's module and content tables
@@ -131,6 +145,7 @@ async function loadGame(game) {
   S.module = null;
   $("game-css").removeAttribute("href");
   $("board").replaceChildren();
+  $("legend").hidden = true;
   if (info.content) {
     try {
       const reply = await fetch(`/content/${game}`);
@@ -146,7 +161,71 @@ async function loadGame(game) {
   }
 }
 
-const ctx = () => ({ content: S.content, el, game: S.game, seatName, chip });
+// The game's components with their texts (GetContent: public, the same for every match), once per game.
+const textsByGame = new Map();
+async function loadTexts(game) {
+  if (!textsByGame.has(game)) {
+    try {
+      textsByGame.set(game, (await S.client.call("GetContent", {})).content || null);
+    } catch (_) {
+      return null;  // no hover texts this time; asked again for the next match
+    }
+  }
+  return textsByGame.get(game);
+}
+
+const ctx = () => ({ content: S.content, texts: S.texts, el, game: S.game, seatName, chip, tip });
+
+function renderLegend() {
+  const box = $("legend");
+  const rows = S.module && S.module.legend ? S.module.legend(ctx()) : [];
+  box.hidden = !rows.length;
+  $("legend-items").replaceChildren(...rows.map(([symbol, meaning]) =>
+    el("li", {}, el("span", { class: "sym" }, symbol), el("span", { class: "means", text: meaning }))));
+}
+
+// ------------------------------------------------------------------ hover and tap texts
+// One floating box (#tip) for every node with data-tip: shown while the pointer is over it or after a
+// tap (a click) on it, hidden by a tap elsewhere. The board is drawn again on every view: the box then
+// follows whatever node is under the same point.
+const pointer = { x: -1, y: -1, pinned: false };
+function tip(node, text) {
+  if (text) node.dataset.tip = text;
+  return node;
+}
+function showTip(target) {
+  const box = $("tip");
+  box.textContent = target.dataset.tip;
+  box.hidden = false;
+  const r = target.getBoundingClientRect();
+  const left = Math.min(window.innerWidth - box.offsetWidth - 8, Math.max(8, r.left));
+  const below = r.bottom + box.offsetHeight + 8 < window.innerHeight;
+  box.style.left = `${left + window.scrollX}px`;
+  box.style.top = `${(below ? r.bottom + 4 : r.top - box.offsetHeight - 4) + window.scrollY}px`;
+}
+function hideTip() { $("tip").hidden = true; }
+function tipAt() {
+  const node = document.elementFromPoint(pointer.x, pointer.y);
+  return node && node.closest("[data-tip]");
+}
+function followTip() {
+  if ($("tip").hidden) return;
+  const target = tipAt();
+  if (target) showTip(target); else hideTip();
+}
+function wireTips() {
+  document.addEventListener("pointermove", (ev) => {
+    Object.assign(pointer, { x: ev.clientX, y: ev.clientY });
+    const target = ev.target.closest && ev.target.closest("[data-tip]");
+    if (target) showTip(target); else if (!pointer.pinned) hideTip();
+  });
+  document.addEventListener("click", (ev) => {
+    Object.assign(pointer, { x: ev.clientX, y: ev.clientY });
+    const target = ev.target.closest && ev.target.closest("[data-tip]");
+    pointer.pinned = Boolean(target);
+    if (target) showTip(target); else hideTip();
+  });
+}
 
 // ------------------------------------------------------------------ the generic drawing: the view as a tree
 function scalar(value) {
@@ -215,7 +294,7 @@ function eventText(item) {
 
 function renderEvents() {
   const shown = [...S.events.values()].filter((e) => num(e.envelope.version) <= S.shown)
-    .sort((a, b) => num(b.envelope.version) - num(a.envelope.version)).slice(0, 300);
+    .sort((a, b) => num(b.envelope.version) - num(a.envelope.version)).slice(0, EVENTS);
   $("event-log").replaceChildren(...shown.map((item) => {
     const v = num(item.envelope.version);
     const line = el("li", { class: v === S.shown ? "current" : "", "data-version": String(v) },
@@ -223,7 +302,7 @@ function renderEvents() {
     line.addEventListener("click", () => showVersion(v));
     return line;
   }));
-  $("event-count").textContent = `(${shown.length} of ${S.events.size}, newest first)`;
+  $("event-count").textContent = `(${shown.length} up to version ${Math.max(0, S.shown)}, newest first)`;
 }
 
 // ------------------------------------------------------------------ rendering
@@ -252,10 +331,12 @@ function renderOutcome(reply) {
 function render(reply) {
   S.shown = num(reply.version);
   S.finished = Boolean(reply.outcome);
+  if ((reply.seats || []).length) S.labels = reply.seats.map((s) => s.label || s.displayName || "");
   if (S.module) S.module.render($("board"), reply, ctx()); else renderTree($("board"), reply);
   renderSeats(reply);
   renderOutcome(reply);
   renderEvents();
+  followTip();
   document.body.dataset.rendered = String(S.shown);  // the version on screen (tests wait for it)
   updateReplayBar();
 }
@@ -327,36 +408,97 @@ async function follow(generation) {
   }
 }
 
+// While events stream in, the list is drawn again at most every 100 ms (never put off longer).
 let eventsTimer = null;
 function renderEventsSoon() {
-  clearTimeout(eventsTimer);
-  eventsTimer = setTimeout(renderEvents, 50);
+  if (eventsTimer) return;
+  eventsTimer = setTimeout(() => { eventsTimer = null; renderEvents(); }, 100);
+}
+
+// Older events, newest first: read backwards (each a bounded WatchMatch, its events added to the list
+// once whole), 50 versions at a time, or at once down to a replayed version far back, until the list
+// has its EVENTS events up to the version shown (or reaches version 1). So the list always shows the
+// newest events without a gap, however slowly they come. One reader at a time: it looks at the
+// version shown again after every read.
+const CHUNK = 50;
+const listedUpTo = (version) => [...S.events.keys()].filter((v) => v <= version).length;
+async function fillList() {
+  if (S.older) return;
+  const generation = S.generation;
+  S.older = true;
+  try {
+    while (S.from > 1 && listedUpTo(S.shown) < EVENTS) {
+      const start = Math.max(1, Math.min(S.from - CHUNK, S.shown - EVENTS + 1));
+      const chunk = await readRange(start, S.from - 1, generation);
+      if (!chunk) return;  // another match, or the stream ended early: the next replay step asks again
+      for (const event of chunk) S.events.set(num(event.envelope.version), event);
+      S.from = start;
+      renderEvents();
+    }
+  } catch (err) {
+    if (generation === S.generation) setStatus(describeError(err), "error");
+  } finally {
+    if (generation === S.generation) S.older = false;
+  }
+}
+
+// The events of versions start..until this viewer may see (null if cut short).
+async function readRange(start, until, generation) {
+  const abort = new AbortController();
+  const chunk = [];
+  try {
+    for await (const item of S.client.stream("WatchMatch", { matchId: S.matchId, fromVersion: String(start) }, abort.signal)) {
+      if (generation !== S.generation) return null;
+      const top = item.event ? num(item.event.envelope.version) : num(item.keepalive && item.keepalive.headVersion);
+      if (item.event && top <= until) chunk.push(item.event);
+      if (top >= until) return chunk;
+    }
+    return null;
+  } finally {
+    abort.abort();
+  }
 }
 
 async function watch(game, matchId, token) {
   S.generation += 1;
   if (S.abort) S.abort.abort();
-  Object.assign(S, { game, matchId, token, head: 0, shown: -1, follow: true, lastSeen: 0, events: new Map(), finished: false });
+  Object.assign(S, { game, matchId, token, head: 0, shown: -1, follow: true, lastSeen: 0, events: new Map(),
+    finished: false, labels: [], from: 1, older: false, texts: null });
   $("game").value = game;
   $("match-id").value = matchId;
   $("token").value = token;
-  history.replaceState(null, "", `?game=${encodeURIComponent(game)}&match=${encodeURIComponent(matchId)}`);
+  // A token that came in the URL stays in its fragment, so the page can be reloaded (or bookmarked).
+  const fragment = token && token === S.urlToken ? `#token=${encodeURIComponent(token)}` : "";
+  const keep = ["per_page", "events"].filter((k) => new URLSearchParams(location.search).has(k))
+    .map((k) => `&${k}=${encodeURIComponent(new URLSearchParams(location.search).get(k))}`).join("");
+  history.replaceState(null, "", `?game=${encodeURIComponent(game)}&match=${encodeURIComponent(matchId)}${keep}${fragment}`);
   namesFor(matchId);
   for (const item of document.querySelectorAll("#match-list .match")) item.classList.toggle("current", item.dataset.match === matchId);
   $("match-title").textContent = `${(S.games.get(game) || {}).title || game} · ${matchId}`;
   $("event-log").replaceChildren();
   setStatus("connecting…", "idle");
   await loadGame(game);
+  const generation = S.generation;
   try {
     S.client = await gameClient(game, token);
+    const texts = await loadTexts(game);
+    if (generation !== S.generation) return;
+    S.texts = texts;
+    renderLegend();
     const reply = await S.client.call("GetView", { matchId });
+    if (generation !== S.generation) return;
     S.head = num(reply.version);
+    // The newest event first: the live stream starts at the head, the list's older events are read
+    // backwards beside it.
+    S.lastSeen = Math.max(0, S.head - 1);
+    S.from = S.head || 1;
     render(reply);
   } catch (err) {
     setStatus(describeError(err), "error");
     return;
   }
   follow(S.generation);
+  fillList();
 }
 
 // ------------------------------------------------------------------ replay
@@ -367,6 +509,7 @@ async function showVersion(version) {
   S.shown = Math.max(0, Math.min(S.head, version));
   updateReplayBar();
   setStatus("replay", "replay");
+  fillList();
   try {
     const reply = await S.client.call("Replay", { matchId: S.matchId, version: String(S.shown) });
     if (!S.follow && num(reply.version) === S.shown) render({ ...reply, outcome: null });
@@ -411,6 +554,8 @@ async function init() {
   // A token in the URL fragment (never sent to a server) or typed in; else the lobby gives one.
   const q = new URLSearchParams(location.search);
   const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+  S.urlToken = token;
+  wireTips();
   await loadMatches();
   if (q.get("match")) {
     const game = q.get("game") || $("game").value;

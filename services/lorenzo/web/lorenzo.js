@@ -2,10 +2,15 @@
 // palace, harvest and production, the Vatican's excommunication tiles), each player's board, the final
 // scoring, and the events in words. An ES module loaded by the page's shell (services/gateway/static/
 // spectator.js) from /games/lorenzo/lorenzo.js; the shell calls
-//   render(root, reply, ctx)      for every view it shows, and
-//   describeEvent(item, ctx)      for every event of the list (a MatchEvent as protobuf JSON).
+//   render(root, reply, ctx)      for every view it shows,
+//   describeEvent(item, ctx)      for every event of the list (a MatchEvent as protobuf JSON), and
+//   legend(ctx)                   once per match: [symbol, meaning] rows for the page's legend.
 //   reply: GetView or Replay as protobuf JSON ({version, view, seatsToAct, systemToAct, outcome})
-//   ctx:   {content: GET /content/lorenzo or null, el(tag, attrs, ...children), seatName(seat), chip(seat)}
+//   ctx:   {content: GET /content/lorenzo or null, texts: GetContent's content (every card, leader, tile,
+//          excommunication and space with its English text) or null, el(tag, attrs, ...children),
+//          seatName(seat), chip(seat), tip(node, text): the text shown on hover or tap}
+// Every card, leader, personal bonus tile, excommunication tile and action space carries its GetContent
+// text as its hover text.
 
 const GOODS = ["coins", "wood", "stone", "servants", "military", "faith", "victory"];
 const CARD_LISTS = ["territories", "characters", "buildings", "ventures"];
@@ -28,6 +33,17 @@ const named = (ctx, file, key, what) => (id) => {
   const record = table(ctx, file, key).get(Number(id));
   return record && record.name ? record.name : `${what} #${id}`;
 };
+
+// GetContent's texts: "cards" 12 -> "Woods: territory card, period 1. ..." ("" when not known).
+function texts(ctx, key, id = "id") {
+  const rows = (ctx.texts && ctx.texts[key]) || [];
+  return new Map(rows.map((r) => [Number(r[id] || 0), r.text || ""]));
+}
+const ROMAN = ["", "I", "II", "III"];
+// An excommunication tile's printed code "2_5" as "II/5".
+const tileLabel = (tile, id) => (tile && tile.code ? tile.code.replace(/^(\d)_/, (_, p) => `${ROMAN[Number(p)] || p}/`) : `#${id}`);
+// An excommunication's penalty in words: its text after "Excommunication II/5: ".
+const penaltyWords = (text) => text.replace(/^[^:]*:\s*/, "");
 
 function boardSpaces(ctx) {
   const spaces = [...table(ctx, "board", "spaces").values()];
@@ -84,6 +100,7 @@ function occupantChip(ctx, o) {
 function renderTowers(root, view, ctx, bySpace) {
   const { el } = ctx;
   const cardName = named(ctx, "cards", "cards", "card");
+  const cardText = texts(ctx, "cards"), spaceText = texts(ctx, "spaces");
   const cards = view.towers || [];
   const towers = new Map(TOWERS.map((t) => [t, []]));
   for (const space of boardSpaces(ctx).filter((s) => s.kind === "tower")) towers.get(space.tower).push(space);
@@ -92,10 +109,10 @@ function renderTowers(root, view, ctx, bySpace) {
       const card = num(cards[space.id - 1]);
       const here = bySpace.get(space.id) || [];
       return el("div", { class: `floor${card ? "" : " empty"}${here.length ? " occupied" : ""}`, "data-space": String(space.id) },
-        el("div", { class: "floor-head" },
+        ctx.tip(el("div", { class: "floor-head" },
           el("span", { class: "value", text: space.value ? `${space.value}` : `floor ${space.floor}` }),
-          el("span", { class: "bonus", text: space.bonus ? `+${goodsText(space.bonus)}` : "" })),
-        el("div", { class: "card", text: card ? cardName(card) : "(taken)" }),
+          el("span", { class: "bonus", text: space.bonus ? `+${goodsText(space.bonus)}` : "" })), spaceText.get(space.id)),
+        ctx.tip(el("div", { class: "card", text: card ? cardName(card) : "(taken)" }), card ? cardText.get(card) : ""),
         el("div", { class: "who" }, ...here.map((o) => occupantChip(ctx, o))));
     });
     return el("div", { class: `tower tower-${name}`, "data-tower": name }, el("h3", { text: TOWER_TITLES[name] || name }), ...floors);
@@ -106,15 +123,16 @@ function renderAreas(root, view, ctx, bySpace) {
   const { el } = ctx;
   const seats = (view.players || []).length;
   const spaces = boardSpaces(ctx).filter((s) => s.kind !== "tower");
+  const spaceText = texts(ctx, "spaces");
   root.querySelector("#spaces").replaceChildren(...AREAS.map(([kind, title]) => {
     const boxes = spaces.filter((s) => s.kind === kind).map((s) => {
       const here = bySpace.get(s.id) || [];
       const covered = num(s.min_players) > seats;  // rulebook: covered with fewer players
       const label = [s.modifier ? `large, ${s.modifier} to the action` : (kind === "harvest" || kind === "production" ? "small" : ""),
         s.bonus ? goodsText(s.bonus) : ""].filter(Boolean).join(" · ");
-      return el("div", { class: `space${here.length ? " occupied" : ""}${covered ? " covered" : ""}`, "data-space": String(s.id) },
+      return ctx.tip(el("div", { class: `space${here.length ? " occupied" : ""}${covered ? " covered" : ""}`, "data-space": String(s.id) },
         el("span", { class: "k", text: covered ? `covered below ${s.min_players} players` : (label || `value ${s.value}`) }),
-        el("div", { class: "who" }, ...here.map((o) => occupantChip(ctx, o))));
+        el("div", { class: "who" }, ...here.map((o) => occupantChip(ctx, o)))), spaceText.get(s.id));
     });
     return el("div", { class: `area area-${kind}`, "data-area": kind }, el("h3", { text: title }), ...boxes);
   }));
@@ -123,10 +141,18 @@ function renderAreas(root, view, ctx, bySpace) {
 function renderVatican(root, view, ctx) {
   const { el } = ctx;
   const tiles = table(ctx, "excommunications", "tiles");
+  const text = texts(ctx, "excommunications");
   const drawn = view.excommunicationTiles || [];
   root.querySelector("#vatican").replaceChildren(el("h3", { text: "Vatican" }),
-    ...drawn.map((id, i) => el("div", { class: "tile" }, el("span", { class: "k", text: `period ${i + 1}` }),
-      el("b", { text: (tiles.get(Number(id)) || {}).code || `#${id}` }))));
+    ...drawn.map((id, i) => ctx.tip(el("div", { class: "tile", "data-excommunication": String(id) },
+      el("span", { class: "k", text: `period ${i + 1}` }), el("b", { text: tileLabel(tiles.get(Number(id)), id) }),
+      el("span", { class: "penalty", text: penaltyWords(text.get(Number(id)) || "") })), text.get(Number(id)))));
+}
+
+// Named components, each with its text on hover: "Woods, Village" as spans, "-" when none.
+function namedList(ctx, ids, name, text) {
+  if (!ids.length) return ["-"];
+  return ids.flatMap((id, i) => [i ? ", " : "", ctx.tip(ctx.el("span", { class: "named", text: name(id) }), text.get(Number(id)))]).filter(Boolean);
 }
 
 function renderPlayer(p, toAct, ctx) {
@@ -137,19 +163,25 @@ function renderPlayer(p, toAct, ctx) {
   const grid = el("div", { class: "goods" },
     ...GOODS.map((k) => el("div", { "data-good": k, class: `good good-${k}` },
       el("div", { class: "k", text: k }), el("div", { class: "v", text: String(num(goods[k])) }))));
+  const cardText = texts(ctx, "cards"), leaderText = texts(ctx, "leaders");
   const cards = el("div", { class: "cards" }, ...CARD_LISTS.map((k) =>
     el("div", { "data-cards": k }, el("span", { class: "k", text: `${k} (${(p[k] || []).length}):` }),
-      (p[k] || []).map(cardName).join(", ") || "-")));
+      ...namedList(ctx, p[k] || [], cardName, cardText))));
   const excommunications = table(ctx, "excommunications", "tiles");
-  const tileCode = (id) => (excommunications.get(Number(id)) || {}).code || `#${id}`;
+  const tileCode = (id) => tileLabel(excommunications.get(Number(id)), id);
+  const bonusName = named(ctx, "bonus_tiles", "tiles", "tile");
+  const hand = p.hand || [];  // a seat's own hand (a seat's link), else only how many
   cards.append(
-    el("div", {}, el("span", { class: "k", text: "leaders played:" }),
-      (p.played || []).map((l) => leaderName(l.leader)).join(", ") || "-"),
-    el("div", {}, el("span", { class: "k", text: "in hand:" }), `${num(p.handSize)} leader${num(p.handSize) === 1 ? "" : "s"}`),
+    el("div", { "data-leaders": "played" }, el("span", { class: "k", text: "leaders played:" }),
+      ...namedList(ctx, (p.played || []).map((l) => l.leader), leaderName, leaderText)),
+    el("div", { "data-leaders": "hand" }, el("span", { class: "k", text: "in hand:" }),
+      ...(hand.length ? namedList(ctx, hand, leaderName, leaderText) : [`${num(p.handSize)} leader${num(p.handSize) === 1 ? "" : "s"}`])),
+    el("div", {}, el("span", { class: "k", text: "personal bonus tile:" }),
+      ...(num(p.bonusTile) ? namedList(ctx, [p.bonusTile], bonusName, texts(ctx, "bonusTiles")) : ["-"])),
     el("div", {}, el("span", { class: "k", text: "family placed:" }),
       (p.placed || []).map((m) => enumName(m, "MEMBER_")).join(", ") || "-"),
-    el("div", {}, el("span", { class: "k", text: "excommunications:" }),
-      (p.excommunications || []).map(tileCode).join(", ") || "-"));
+    el("div", { "data-excommunications": "" }, el("span", { class: "k", text: "excommunications:" }),
+      ...namedList(ctx, p.excommunications || [], tileCode, texts(ctx, "excommunications"))));
   return el("div", { class: `player${toAct ? " to-act" : ""}`, "data-seat": String(p.seat) },
     el("h3", {}, ctx.chip(p.seat), toAct ? el("span", { class: "acting", text: "to act" }) : ""), grid, cards);
 }
@@ -180,6 +212,22 @@ export function render(root, reply, ctx) {
   renderFinal(root, view, ctx);
 }
 
+// ------------------------------------------------------------------ the legend
+
+export function legend(ctx) {
+  const { el } = ctx;
+  const pawn = (m) => el("span", { class: `pawn pawn-${m}` });
+  return [
+    [el("span", {}, die(el, "black", 5), die(el, "white", 3), die(el, "orange", 1)), "this round's dice: black, white, orange"],
+    [el("span", {}, pawn("black"), pawn("white"), pawn("orange"), pawn("neutral")), "family members: black, white, orange, neutral"],
+    [el("span", { class: "floor-head" }, el("span", { class: "value", text: "5" })), "the action value a tower floor needs"],
+    [el("span", { class: "bonus", text: "+1 wood" }), "the floor's bonus, taken with its card"],
+    [el("span", { class: "swatch occupied" }), "red border: a family member stands there"],
+    [el("span", { class: "swatch covered" }), "covered: not used with this many players"],
+    [el("b", { text: "II/5" }), "excommunication tile: period II, tile 5"],
+  ];
+}
+
 // ------------------------------------------------------------------ events in words
 
 const SOURCES = { SOURCE_TOWER_FEE: "the occupied tower's fee", SOURCE_FLOOR_BONUS: "the floor's bonus",
@@ -208,6 +256,7 @@ export function describeEvent(item, ctx) {
     case "turnEnded": return `${who} ended the turn`;
     case "councilPrivilegesChosen":
       return `${who} chose the council privilege${(e.privileges || []).length > 1 ? "s" : ""} ${(e.privileges || []).map((p) => enumName(p, "PRIVILEGE_")).join(", ")}`;
+    case "leadersDealt": return `${who} was dealt ${(e.leaders || []).map(leader).join(", ")}`;
     case "leaderDrafted": return `${who} drafted ${leader(e.leader)}`;
     case "leaderPlayed": return `${who} played ${leader(e.leader)}`;
     case "leaderDiscarded": return `${who} discarded ${leader(e.leader)}`;

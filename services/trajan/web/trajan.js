@@ -4,10 +4,15 @@
 // their markers and the Trajan tile beside each, the arch, figures, cards and tiles), the final scoring,
 // and the events in words. An ES module loaded by the page's shell (services/gateway/static/spectator.js)
 // from /games/trajan/trajan.js; the shell calls
-//   render(root, reply, ctx)      for every view it shows, and
-//   describeEvent(item, ctx)      for every event of the list (a MatchEvent as protobuf JSON).
+//   render(root, reply, ctx)      for every view it shows,
+//   describeEvent(item, ctx)      for every event of the list (a MatchEvent as protobuf JSON), and
+//   legend(ctx)                   once per match: [symbol, meaning] rows for the page's legend.
 //   reply: GetView or Replay as protobuf JSON ({version, view, seatsToAct, systemToAct, outcome})
-//   ctx:   {content: GET /content/trajan or null, el(tag, attrs, ...children), seatName(seat), chip(seat)}
+//   ctx:   {content: GET /content/trajan or null, texts: GetContent's content (every tile, province, site,
+//          ship and bowl with its English text) or null, el(tag, attrs, ...children), seatName(seat),
+//          chip(seat), tip(node, text): the text shown on hover or tap}
+// Every Trajan, forum, construction and bonus tile, province, ship and bowl carries its GetContent text as
+// its hover text.
 
 const ACTIONS = ["seaport", "forum", "military", "senate", "trajan", "construction"];  // bowl I..VI
 const NUMERALS = ["", "I", "II", "III", "IV", "V", "VI"];
@@ -29,6 +34,15 @@ const actionWord = (a) => (a === "trajan" ? "Trajan" : a);
 function table(ctx, file, key, id = "id") {
   const rows = ctx.content && ctx.content[file] && ctx.content[file][key];
   return new Map(list(rows).map((r) => [String(r[id]), r]));
+}
+// GetContent's text of one component: said(ctx, "trajanTiles", 12), said(ctx, "forumTiles", "FORUM_TILE_BREAD", "tile").
+function said(ctx, key, value, field = "id") {
+  const row = ((ctx.texts && ctx.texts[key]) || []).find((r) => String(r[field]) === String(value));
+  return (row && row.text) || "";
+}
+function forumTip(ctx, node, tile) {
+  node.dataset.forum = tile;
+  return ctx.tip(node, said(ctx, "forumTiles", tile, "tile"));
 }
 const trajanTile = (ctx, id) => table(ctx, "trajan_tiles", "tiles").get(String(id));
 const province = (ctx, id) => table(ctx, "provinces", "provinces").get(String(id));
@@ -88,10 +102,10 @@ function tileCard(ctx, id, extra = "") {
   if (!num(id)) return el("div", { class: `ttile empty ${extra}`, text: extra === "arch" ? "⌂ arch" : "no tile" });
   const colours = t ? t.colours : [];
   const effect = t ? (t.effect === "demand" ? t.demand : (t.amount ? `+${t.amount} ${EFFECT_SHORT[t.effect]}` : EFFECT_SHORT[t.effect])) : "";
-  return el("div", { class: `ttile ${t ? `fx-${t.effect}` : ""} ${extra}`, title: `Trajan tile ${id}: ${tileWords(ctx, id)}`, "data-tile": String(id) },
+  return ctx.tip(el("div", { class: `ttile ${t ? `fx-${t.effect}` : ""} ${extra}`, "data-tile": String(id) },
     el("span", { class: "tvp", text: t ? `${t.vp}` : "?" }),
     el("span", { class: "tcol" }, ...colours.map((c) => marker(el, `COLOUR_${c.toUpperCase()}`))),
-    el("span", { class: "tfx", text: effect }));
+    el("span", { class: "tfx", text: effect })), said(ctx, "trajanTiles", id) || `Trajan tile ${id}: ${tileWords(ctx, id)}`);
 }
 
 // ------------------------------------------------------------------ drawing
@@ -150,8 +164,9 @@ function renderProvinces(root, view, ctx) {
     const id = num(x.province);
     const spec = province(ctx, id) || {};
     return el("div", { class: "prov", "data-province": String(id) },
-      el("div", { class: "prov-head" }, el("span", { class: "vp", text: String(spec.vp ?? "?") }), el("b", { text: spec.name || `province ${id}` }),
-        x.tile ? el("span", { class: `ftile fk-${forumKind(x.tile)}`, text: forumWord(x.tile) }) : ""),
+      el("div", { class: "prov-head" }, el("span", { class: "vp", text: String(spec.vp ?? "?") }),
+        ctx.tip(el("b", { text: spec.name || `province ${id}` }), said(ctx, "provinces", id)),
+        x.tile ? forumTip(ctx, el("span", { class: `ftile fk-${forumKind(x.tile)}`, text: forumWord(x.tile) }), x.tile) : ""),
       el("div", { class: "who" }, ...list(x.legionnaires).map((s) => figure(el, s, `${ctx.seatName(num(s))}'s legionnaire`)),
         ...leadersAt(id).map((s) => el("span", { class: "leader", title: `${ctx.seatName(num(s))}'s leader` }, "⚑", ctx.chip(s)))));
   });
@@ -166,18 +181,19 @@ function renderConstruction(root, view, ctx) {
     const place = sites.get(id) || { row: Math.floor((id - 1) / 5) + 1, column: ((id - 1) % 5) + 1 };
     const tile = constructionTile(ctx, x.tile);
     // grid places by class: the page's Content-Security-Policy refuses inline styles
-    return el("div", { class: `site r${place.row} c${place.column}${num(x.tile) ? ` kind-${tile ? tile.kind : "x"}` : " taken"}`,
+    const text = [num(x.tile) ? said(ctx, "constructionTiles", x.tile) : "", said(ctx, "sites", id)].filter(Boolean).join(" ");
+    return ctx.tip(el("div", { class: `site r${place.row} c${place.column}${num(x.tile) ? ` kind-${tile ? tile.kind : "x"}` : " taken"}`,
       "data-site": String(id) },
       el("span", { class: "site-id", text: String(id) }),
       el("span", { class: "site-tile", text: num(x.tile) ? (tile ? `${tile.kind} ${tile.vp}` : `#${x.tile}`) : "" }),
-      el("div", { class: "who" }, ...list(x.workers).map((s) => figure(el, s, `${ctx.seatName(num(s))}'s worker`))));
+      el("div", { class: "who" }, ...list(x.workers).map((s) => figure(el, s, `${ctx.seatName(num(s))}'s worker`)))), text);
   });
   root.querySelector("#tj-construction").replaceChildren(el("h3", { text: "Construction area" }), el("div", { class: "grid" }, ...cells));
 }
 
 function renderForum(root, view, ctx) {
   const { el } = ctx;
-  const tiles = list(view.forum).map((t) => el("span", { class: `ftile fk-${forumKind(t)}`, text: forumWord(t) }));
+  const tiles = list(view.forum).map((t) => forumTip(ctx, el("span", { class: `ftile fk-${forumKind(t)}`, text: forumWord(t) }), t));
   root.querySelector("#tj-forum").replaceChildren(el("h3", { text: "Forum" }),
     el("div", { class: "ftiles" }, ...(tiles.length ? tiles : [el("span", { class: "none", text: "empty" })])),
     el("div", { class: "k", text: `face down: ${num(view.forumStackSize)} forum tiles, ${num(view.extraStackSize)} extra action tiles` }));
@@ -193,7 +209,7 @@ function renderSenate(root, view, ctx) {
     return el("div", { class: `space${here.length ? " occupied" : ""}`, "data-senate": String(space) },
       el("span", { class: `vp${space ? "" : " start"}`, text: space ? String(votes) : "start" }), el("span", { class: "who" }, ...here.map((s) => ctx.chip(s))));
   });
-  const offer = list(view.senateOffer).map((t) => el("div", { class: "bonus yellow", title: `bonus tile ${t}` }, bonusWords(ctx, t)));
+  const offer = list(view.senateOffer).map((t) => ctx.tip(el("div", { class: "bonus yellow" }, bonusWords(ctx, t)), said(ctx, "bonusTiles", t)));
   root.querySelector("#tj-senate").replaceChildren(el("h3", { text: "Senate" }), el("div", { class: "track" }, ...spaces),
     el("div", { class: "k", text: "bonus tiles beside the senate" }), ...(offer.length ? offer : [el("div", { class: "none", text: "none" })]));
 }
@@ -210,8 +226,8 @@ function renderPort(root, view, ctx) {
   const ships = list(view.shipsYellow).map((yellow, i) => {
     const s = shipRecord(ctx, i + 1);
     const values = s ? (yellow ? s.yellow : s.grey).join("/") : "";
-    return el("div", { class: `ship ${yellow ? "yellow" : "grey"}`, "data-ship": String(i + 1) },
-      el("b", { text: s ? s.kind : `ship ${i + 1}` }), el("span", { class: "k", text: ` ${values} VP` }));
+    return ctx.tip(el("div", { class: `ship ${yellow ? "yellow" : "grey"}`, "data-ship": String(i + 1) },
+      el("b", { text: s ? s.kind : `ship ${i + 1}` }), el("span", { class: "k", text: ` ${values} VP` })), said(ctx, "ships", i + 1));
   });
   const top = (pile) => (list(pile).length ? words(pile[pile.length - 1], "COMMODITY_") : "empty");
   root.querySelector("#tj-port").replaceChildren(el("h3", { text: "Seaport" }), ...ships,
@@ -230,9 +246,10 @@ function circle(ctx, p, view) {
     const slot = num(list(p.slots)[i]);
     return el("div", { class: `bowl-box b${bowl}${target ? " target" : ""}`, "data-bowl": String(bowl) },
       el("span", { class: "bowl-name", text: actionWord(ACTIONS[i]) }),
-      el("div", { class: "bowl", title: `bowl ${NUMERALS[bowl]}: ${actionWord(ACTIONS[i])}` },
+      ctx.tip(el("div", { class: "bowl" },
         el("span", { class: "numeral", text: NUMERALS[bowl] }),
         el("span", { class: "markers" }, ...list(b.markers).map((m) => marker(el, m)))),
+      said(ctx, "bowls", bowl, "bowl") || `bowl ${NUMERALS[bowl]}: ${actionWord(ACTIONS[i])}`),
       tileCard(ctx, slot, num(p.arch) === bowl ? "arch" : ""));
   });
   const hand = active && list(view.inHand).length ?
@@ -261,11 +278,15 @@ function renderPlayer(p, view, toAct, ctx) {
     el("div", { class: "mat" },
       row("leader", provinceName(ctx, p.leader)),
       row("display", counts(list(p.display).map((c) => words(c, "COMMODITY_")))),
-      row("forum tiles", ...list(p.forumTiles).map((t) => el("span", { class: `ftile fk-${forumKind(t)}`, text: forumWord(t) }))),
+      row("forum tiles", ...list(p.forumTiles).map((t) => forumTip(ctx, el("span", { class: `ftile fk-${forumKind(t)}`, text: forumWord(t) }), t))),
       row("kept demand tiles", ...list(p.demandTiles).map((t) => tileCard(ctx, t, "small"))),
-      row("construction", counts(list(p.construction).map((t) => { const c = constructionTile(ctx, t); return c ? `${c.kind} ${c.vp}` : `#${t}`; }))),
+      row("construction", ...list(p.construction).map((t) => {
+        const c = constructionTile(ctx, t);
+        return ctx.tip(el("span", { class: "ctile", text: c ? `${c.kind} ${c.vp}` : `#${t}` }), said(ctx, "constructionTiles", t));
+      })),
       row("[+2]", list(p.plusTwo).map((a) => actionWord(enumName(a, "ACTION_"))).join(", ")),
-      row("bonus tiles", ...list(p.bonusTiles).map((b) => el("span", { class: `bonus ${b.yellow ? "yellow" : "grey"}`, text: bonusWords(ctx, b.tile) })))));
+      row("bonus tiles", ...list(p.bonusTiles).map((b) => ctx.tip(el("span", { class: `bonus ${b.yellow ? "yellow" : "grey"}`, text: bonusWords(ctx, b.tile) }),
+        said(ctx, "bonusTiles", b.tile))))));
 }
 
 function renderFinal(root, view, ctx) {
@@ -296,6 +317,26 @@ export function render(root, reply, ctx) {
   renderPort(root, view, ctx);
   root.querySelector("#tj-players").replaceChildren(...list(view.players).map((p) => renderPlayer(p, view, toAct.has(num(p.seat)), ctx)));
   renderFinal(root, view, ctx);
+}
+
+// ------------------------------------------------------------------ the legend
+
+export function legend(ctx) {
+  const { el } = ctx;
+  const sample = (cls, text) => el("span", { class: cls, text });
+  return [
+    [el("span", { class: "ttile small" }, sample("tvp", "3"), el("span", { class: "tcol" }, marker(el, "COLOUR_ORANGE"), marker(el, "COLOUR_BLUE")),
+      sample("tfx", "+2 cards")), "Trajan tile: its VP, the two markers that complete it, what it gives (+2 cards, +1 wkr worker, +1 leg legionnaire, [+2])"],
+    [el("span", {}, ...["yellow", "orange", "light_green", "white", "pink", "blue"].map((c) => marker(el, `COLOUR_${c.toUpperCase()}`))),
+      "action markers in the bowls"],
+    [el("span", {}, figure(el, 0, ""), figure(el, 1, "")), "a legionnaire (provinces) or a worker (construction sites), in its player's colour"],
+    [sample("leader", "⚑"), "a player's leader"],
+    [el("span", { class: "ttile small arch" }, "⌂ arch"), "the arch: where the player's next Trajan tile goes"],
+    [el("span", {}, sample("ftile fk-senate", "senate"), sample("ftile fk-bread", "bread"), sample("ftile fk-extra", "extra"),
+      sample("ftile fk-wild", "wild")), "forum tiles: senate votes, a demand, an extra action, wild"],
+    [el("span", {}, sample("bonus yellow", "yellow"), sample("bonus grey", "grey")), "bonus tiles and ships: yellow side / grey side (VP)"],
+    [sample("vp-key", "6"), "the VP of a province or senate space"],
+  ];
 }
 
 // ------------------------------------------------------------------ events in words
