@@ -16,6 +16,7 @@ import redis
 from services.games import load_game
 from shared.core.decider import Actor
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import RunningServer, start_server
 from shared.serving.tokens import TokenSigner
@@ -33,7 +34,7 @@ def served(redis_client: redis.Redis) -> Iterator[tuple[MatchRunner[Any], Any, A
         [GameServicer(runner, game.modules, SIGNER, keepalive_s=IDLE_KEEPALIVE_S).registration()]
     )
     channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
-    runner.create("h", 2, {"advanced": "true"}, seed=8)
+    wait(runner.create("h", 2, {"advanced": "true"}, seed=8))
     yield runner, game.modules.pb2_grpc.LorenzoServiceStub(channel), game.modules.pb2
     channel.close()
     running.stop(0)
@@ -41,13 +42,13 @@ def served(redis_client: redis.Redis) -> Iterator[tuple[MatchRunner[Any], Any, A
 
 def _to_the_draft(runner: MatchRunner[Any]) -> int:
     """Play the bonus tile choices (and any system step) until both seats must draft a leader."""
-    loaded = runner.load("h")
+    loaded = wait(runner.load("h"))
     n = 0
     while loaded.state.phase.name != "DRAFT_LEADERS":
         actor = runner.rules.to_act(loaded.state)[0]
         command = runner.rules.legal_commands(loaded.state, actor)[0]
-        runner.submit("h", actor, command, loaded.version, f"setup-{n}")
-        loaded, n = runner.load("h"), n + 1
+        wait(runner.submit("h", actor, command, loaded.version, f"setup-{n}"))
+        loaded, n = wait(runner.load("h")), n + 1
     return loaded.version
 
 
@@ -71,13 +72,17 @@ def test_another_seats_hidden_pick_reaches_the_watcher_as_a_keepalive_at_once(se
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     time.sleep(0.5)  # the watch is open before the pick
-    loaded = runner.load("h")
+    loaded = wait(runner.load("h"))
     other = Actor.of_seat(1)
-    runner.submit("h", other, runner.rules.legal_commands(loaded.state, other)[0], loaded.version, "pick-1")
+    wait(
+        runner.submit(
+            "h", other, runner.rules.legal_commands(loaded.state, other)[0], loaded.version, "pick-1"
+        )
+    )
     started = time.monotonic()
     reader.join(timeout=10)
     stream.cancel()
     assert not reader.is_alive(), f"no news of the hidden pick after 10 s: {seen}"
     assert time.monotonic() - started < IDLE_KEEPALIVE_S / 3
     assert all(item.WhichOneof("item") == "keepalive" for item in seen)  # the pick itself stays hidden
-    assert seen[-1].keepalive.head_version == runner.load("h").version
+    assert seen[-1].keepalive.head_version == wait(runner.load("h")).version
