@@ -64,6 +64,7 @@ from services.games import LoadedGame
 from shared.core.codec import wrap_union
 from shared.core.rng import Rng
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.tokens import SECRET_VAR, TokenSigner
 from shared.store import StoredEvent
 from shared.store.memory import MemoryEventStore
@@ -252,7 +253,7 @@ def script(game: LoadedGame, seats: int, seed: int, limit: int = 5000) -> list[S
     service decides the same events for them in a match created with the same seed and options."""
     rules, rng = game.rules, Rng(seed)
     runner = MatchRunner(rules, game.codec, MemoryEventStore())
-    loaded = runner.create("script", seats, {}, seed)
+    loaded = wait(runner.create("script", seats, {}, seed))
     steps: list[Step] = []
     while rules.outcome(loaded.state) is None and len(steps) < limit:
         actors = rules.to_act(loaded.state)
@@ -260,8 +261,8 @@ def script(game: LoadedGame, seats: int, seed: int, limit: int = 5000) -> list[S
         command = rng.choice(rules.legal_commands(loaded.state, actor))
         message = wrap_union(game.modules.pb2.Command(), game.codec.to_message(command))
         steps.append(Step(actor.seat if actor.is_seat else -1, loaded.version, message))
-        runner.submit("script", actor, command, loaded.version, f"c{len(steps)}")
-        loaded = runner.load("script")
+        wait(runner.submit("script", actor, command, loaded.version, f"c{len(steps)}"))
+        loaded = wait(runner.load("script"))
     return steps
 
 
@@ -479,6 +480,10 @@ def _commands(events: Sequence[StoredEvent]) -> list[tuple[str, str, int]]:
     return commands
 
 
+def wait_logs(store: RedisEventStore, match_ids: Sequence[str]) -> list[list[StoredEvent]]:
+    return [wait(store.read(match_id)) for match_id in match_ids]
+
+
 def _human_turn(meta: Mapping[str, str]) -> bool:
     return meta.get("status") == "active" and "0" in meta.get("to_act", "").split(",")
 
@@ -487,7 +492,7 @@ def _settle(store: RedisEventStore, match_ids: Sequence[str], timeout: float) ->
     """Until every match waits on seat 0 or has ended (the bots' backlog played), at most ``timeout`` s."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        metas = store.get_metas(match_ids)
+        metas = wait(store.get_metas(match_ids))
         if all(_human_turn(m) or m.get("status") != "active" for m in metas):
             return
         time.sleep(0.2)
@@ -534,17 +539,19 @@ def bot_lag(
         with ThreadPoolExecutor(8) as pool:
             while time.monotonic() < deadline:
                 # every meta in one round trip: the scripted player's polling is not the stack's load
-                for match_id, meta in zip(match_ids, store.get_metas(match_ids), strict=True):
+                for match_id, meta in zip(match_ids, wait(store.get_metas(match_ids)), strict=True):
                     if match_id not in acting and _human_turn(meta):
                         acting.add(match_id)
                         pool.submit(move, match_id)
                 time.sleep(0.05)
-    logs = [store.read(match_id) for match_id in match_ids]
+    logs = wait_logs(store, match_ids)
     lags = [lag for log in logs for lag in bot_lags(log)]
     turns = [lag for log in logs for lag in turn_lags(log)]
     _settle(store, match_ids, 60.0)
     used = {who: seconds - cpu_before.get(who, 0.0) for who, seconds in tree_cpu(root).items()}
-    played = max(sum(len(_commands(store.read(match_id))) - 1 for match_id in match_ids), 1)  # less the setup
+    played = max(
+        sum(len(_commands(wait(store.read(match_id)))) - 1 for match_id in match_ids), 1
+    )  # less the setup
     per_move = {who: seconds * 1000 / played for who, seconds in used.items() if seconds > 0}
     p99 = percentile(lags, 0.99)
     name = f"load.m{matches}"
@@ -689,8 +696,8 @@ def play_for_fold(database: str, name: str, seats: int, matches: int) -> list[st
         runner = MatchRunner(game.rules, game.codec, RedisEventStore(client))
         ids = [f"load-fold-{i}" for i in range(matches)]
         for i, match_id in enumerate(ids):
-            runner.create(match_id, seats, {}, i + 1)
-            play_match(runner, match_id, i + 1, check=False)
+            wait(runner.create(match_id, seats, {}, i + 1))
+            wait(play_match(runner, match_id, i + 1, check=False))
     return ids
 
 
@@ -707,7 +714,7 @@ def fold_from_nothing(database: str, name: str, match_ids: Sequence[str]) -> lis
         events, read_s, decode_s, evolve_s = 0, 0.0, 0.0, 0.0
         for match_id in match_ids:
             started = time.perf_counter()
-            stored = store.read(match_id)
+            stored = wait(store.read(match_id))
             read = time.perf_counter()
             decoded = [runner.decode(event) for event in stored]
             done = time.perf_counter()

@@ -29,6 +29,7 @@ from shared.matches.archive import LocalArchive
 from shared.matches.archiver import Archiver
 from shared.matches.runner import MatchRunner
 from shared.matches.simulate import play_match
+from shared.runtime.edge import wait
 from shared.store import OutboxNotice
 from shared.store.outbox import FollowerSettings, OutboxFollower, trim_outbox
 from shared.store.redis_store import RedisEventStore
@@ -82,8 +83,8 @@ def measure(
     events = commands = 0
     started = time.perf_counter()
     for n in range(matches):
-        runner.create(f"mem-{n}", seats, options, seed=n + 1)
-        played = play_match(runner, f"mem-{n}", seed=n + 1, check=False)
+        wait(runner.create(f"mem-{n}", seats, options, seed=n + 1))
+        played = wait(play_match(runner, f"mem-{n}", seed=n + 1, check=False))
         events, commands = events + played.events, commands + played.steps
     play_seconds = time.perf_counter() - started
     kept = _used(store)

@@ -7,13 +7,14 @@ Numbers, not assertions: ``make bench`` records them in ``bench/results/latest.j
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 
 from shared.matches.simulate import play_game
+from shared.runtime.edge import wait
 from shared.store import MatchStatus, NewEvent, Progress
 from shared.store.redis_store import RedisEventStore
 
@@ -33,6 +34,18 @@ def rate(fn: Callable[[int], object], n: int) -> float:
     for i in range(n):
         fn(i)
     return n / (time.perf_counter() - started)
+
+
+def awaited_rate(fn: Callable[[int], Awaitable[object]], n: int) -> float:
+    """Calls per second of ``await fn(i)`` for i in range(n), one after another on the edge loop."""
+
+    async def calls() -> float:
+        started = time.perf_counter()
+        for i in range(n):
+            await fn(i)
+        return n / (time.perf_counter() - started)
+
+    return wait(calls())
 
 
 def _reference_steps(n: int) -> int:
@@ -66,9 +79,9 @@ def store_benchmarks(client: redis.Redis, n: int = 5000) -> list[Result]:
     raw = rate(lambda i: client.xadd("bench:raw", {"type": "E", "payload": payload}), n)
     event = [NewEvent("E", payload, "public", "seat:0")]
     progress = Progress((1,), False, MatchStatus.ACTIVE)  # the runner records it with every append
-    scripted = rate(lambda i: store.append("bench-append", i, event, f"c{i}", progress=progress), n)
-    store.append("bench-read", 0, [NewEvent("E", payload)] * 200, "fill")
-    reads = rate(lambda i: store.read("bench-read"), max(n // 10, 50))
+    scripted = awaited_rate(lambda i: store.append("bench-append", i, event, f"c{i}", progress=progress), n)
+    wait(store.append("bench-read", 0, [NewEvent("E", payload)] * 200, "fill"))
+    reads = awaited_rate(lambda i: store.read("bench-read"), max(n // 10, 50))
     ratio = scripted / raw
     return [
         Result("store.raw_xadd_per_s", raw, "ops/s"),

@@ -125,6 +125,7 @@ def watch_benchmarks() -> list[Result]:
     from services.games import default_game, load_game
     from shared.core.rng import Rng
     from shared.matches.runner import MatchRunner
+    from shared.runtime.edge import wait
     from shared.runtime.redis_server import private_redis
     from shared.serving.game_service import GameServicer
     from shared.serving.grpc_server import Limits, start_server
@@ -144,10 +145,10 @@ def watch_benchmarks() -> list[Result]:
         store = RedisEventStore(redis_server.client())
         runner = MatchRunner(game.rules, game.codec, store)
         seats = bench_seats(name)
-        runner.create("busy", seats, {}, seed=1)
+        wait(runner.create("busy", seats, {}, seed=1))
         quiet = [f"quiet{n}" for n in range(max(0, streams - busy) // PER_QUIET_MATCH)]
         for match_id in quiet:
-            runner.create(match_id, seats, {}, seed=2)
+            wait(runner.create(match_id, seats, {}, seed=2))
         hub = WatchHub(store.stream_reader(watch_connections(limits, store.shards)))
         servicer = GameServicer(runner, game.modules, signer, hub=hub)
         running = start_server([servicer.registration()], limits=limits)
@@ -158,7 +159,7 @@ def watch_benchmarks() -> list[Result]:
             "busy_token": signer.spectator(name, "busy", "bench"),
             "busy_count": busy,
             "quiet": [(m, signer.spectator(name, m, "bench")) for m in quiet for _ in range(PER_QUIET_MATCH)],
-            "versions": {m: store.version(m) for m in ["busy", *quiet]},
+            "versions": {m: wait(store.version(m)) for m in ["busy", *quiet]},
         }
         client = subprocess.Popen(
             [sys.executable, "-m", "bench.watch"],
@@ -205,14 +206,16 @@ def watch_benchmarks() -> list[Result]:
 def _play(runner: Any, match_id: str, rate: float, seconds: float, rng: Any) -> int:
     """Random legal commands on ``match_id`` at ``rate`` a second for ``seconds`` (or until it ends):
     its last version."""
-    rules, loaded = runner.rules, runner.load(match_id)
+    from shared.runtime.edge import wait
+
+    rules, loaded = runner.rules, wait(runner.load(match_id))
     deadline, n = time.monotonic() + seconds, 0
     while time.monotonic() < deadline and rules.outcome(loaded.state) is None:
         actor = rng.choice(rules.to_act(loaded.state))
         command = rng.choice(rules.legal_commands(loaded.state, actor))
-        runner.submit(match_id, actor, command, loaded.version, f"bench-{n}")
+        wait(runner.submit(match_id, actor, command, loaded.version, f"bench-{n}"))
         n += 1
-        loaded = runner.load(match_id)
+        loaded = wait(runner.load(match_id))
         time.sleep(1 / rate)
     return int(loaded.version)
 

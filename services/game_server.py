@@ -10,7 +10,7 @@ from shared.matches.runner import MatchRunner
 from shared.runtime.config import Settings
 from shared.runtime.observability import setup_logging, start_metrics
 from shared.serving.game_service import GameServicer
-from shared.serving.grpc_server import Limits, RunningServer, serve_forever, start_server
+from shared.serving.grpc_server import Limits, RunningServer, offload, serve_forever, start_server
 from shared.serving.ratelimit import Limiter
 from shared.serving.tokens import SecretMissing, TokenSigner, keyring_from_env
 from shared.serving.watch import WatchHub, watch_connections
@@ -29,7 +29,7 @@ def build(
     # SubmitCommand's rate limits and appends, on the serving loop: as many at once as the pool runs calls
     commands_client = async_redis_client(settings, limits.workers)
     store = RedisEventStore(client, shards=settings.shards, async_client=commands_client)
-    runner = MatchRunner(loaded.rules, loaded.codec, store, cache_size=settings.state_cache)
+    runner = MatchRunner(loaded.rules, loaded.codec, store, cache_size=settings.state_cache, offload=offload)
     content = loaded.manifest.content.build if loaded.manifest.content is not None else None
     limiter = Limiter.from_env(client, signer.keys, async_client=commands_client)
     archive = storage_from_env()  # where finished matches went: Replay / ExportLog read them there

@@ -66,6 +66,7 @@ def archive(
     from services.workers.settings import WorkerSettings
     from shared.matches.archiver import ArchiveFailed, Archiver, archive_match
     from shared.matches.runner import MatchNotFound
+    from shared.runtime.edge import wait
 
     storage = archive_storage(directory)
     if storage is None:
@@ -76,7 +77,7 @@ def archive(
         if match_ids:
             for match_id in match_ids:
                 try:
-                    done = archive_match(store, storage, match_id, _games)
+                    done = wait(archive_match(store, storage, match_id, _games))
                 except (ArchiveFailed, MatchNotFound) as err:
                     typer.echo(f"kept {match_id}: {err}", err=True)
                     failed += 1
@@ -115,6 +116,7 @@ def archived_replay(match_id: str, version: int, directory: Path | None = None) 
     from services.games import load_game
     from shared.core.decider import SYSTEM
     from shared.matches.archive import archived_runner, read_log
+    from shared.runtime.edge import wait
     from shared.serving.game_service import seat_messages
 
     lines = archived_lines(match_id, directory)
@@ -122,7 +124,7 @@ def archived_replay(match_id: str, version: int, directory: Path | None = None) 
         return None
     header, _ = read_log(lines)
     game = load_game(header["game"])
-    loaded = archived_runner(game.rules, game.codec, lines).load(match_id, at_version=version)
+    loaded = wait(archived_runner(game.rules, game.codec, lines).load(match_id, at_version=version))
     view = game.codec.to_message(game.rules.view(loaded.state, SYSTEM))
     reply = game.modules.pb2.ReplayResponse(
         version=loaded.version, view=view, seats=seat_messages(loaded.meta)

@@ -33,12 +33,13 @@ def export_command(
     from services.cli.archive import archived_lines
     from services.games import load_game
     from shared.matches.archive import export_lines
+    from shared.runtime.edge import wait
 
     with event_store(redis_url) as store:
-        game = store.get_meta(match_id).get("game", "")
+        game = wait(store.get_meta(match_id)).get("game", "")
         archived = None if game else archived_lines(match_id)
         codec = load_game(game).codec if game else None
-        lines = archived if archived is not None else list(export_lines(store, match_id, codec))
+        lines = archived if archived is not None else wait(export_lines(store, match_id, codec))
     out.write_text("\n".join(lines) + "\n")
     typer.echo(f"exported {len(lines) - 1} events of {match_id} to {out}")
 
@@ -51,9 +52,10 @@ def import_command(
 ) -> None:
     """Append a JSON-lines log to the store."""
     from shared.matches.archive import import_lines
+    from shared.runtime.edge import wait
 
     with event_store(redis_url) as store:
-        target = import_lines(store, log.read_text().splitlines(), match_id or None)
+        target = wait(import_lines(store, log.read_text().splitlines(), match_id or None))
     typer.echo(f"imported {log} as match {target}")
 
 
@@ -75,11 +77,12 @@ def _match_lines(match_id: str, redis_url: str) -> list[str]:
     from services.cli.archive import archived_lines
     from services.games import load_game
     from shared.matches.archive import export_lines
+    from shared.runtime.edge import wait
 
     with event_store(redis_url) as store:
-        game = store.get_meta(match_id).get("game", "")
+        game = wait(store.get_meta(match_id)).get("game", "")
         if game:
-            return list(export_lines(store, match_id, load_game(game).codec))
+            return wait(export_lines(store, match_id, load_game(game).codec))
     archived = archived_lines(match_id)
     if archived is None:
         typer.echo(f"no match {match_id!r} in Redis or in the archive", err=True)

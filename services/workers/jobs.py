@@ -6,6 +6,9 @@ and appends with the expected version and a deterministic command id. A redelive
 therefore changes nothing: either the version moved (stale) or the command id is known
 (duplicate). Workers are inside the trust boundary and append straight to the event store.
 
+The runner and the store are reached through the sync edge (``shared.runtime.edge.wait``), one call
+at a time; the bots' moves are computed here, in the task's thread.
+
 A Redis error is never caught here: it reaches the task, whose retry (``celery_app.RETRY``, every
 error of ``shared.serving.errors.STORE_UNAVAILABLE``) runs the job again with the same ids, so the same
 command id, and the store's dedupe makes a retry after an append that did land a duplicate.
@@ -21,6 +24,7 @@ from services.workers.bots import Budget, bot_rng, make_bot
 from services.workers.planner import away_key, bot_levels, chained_seat
 from shared.core.decider import SYSTEM, Actor
 from shared.matches.runner import HeadMoved, Hold, Loaded, MatchRunner, Submitted, progress_of
+from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.store import Progress, VersionConflict
 
@@ -50,7 +54,7 @@ def timeout_command_id(match_id: str, version: int, seat: int) -> str:
 
 def _check(runner: MatchRunner[Any], match_id: str, version: int, actor: Actor) -> Loaded[Any] | Result:
     try:
-        loaded = runner.load(match_id, expect=version)
+        loaded = wait(runner.load(match_id, expect=version))
     except HeadMoved as moved:  # told by the meta: nothing folded
         return Result.FINISHED if moved.finished else Result.STALE
     if runner.rules.outcome(loaded.state) is not None:
@@ -74,7 +78,7 @@ def _submit(
 ) -> Result | Submitted[Any]:
     """The append's outcome: the submitted command, or why nothing was written."""
     try:
-        done = runner.submit(match_id, actor, command, version, command_id, actor_label=label, hold=hold)
+        done = wait(runner.submit(match_id, actor, command, version, command_id, label, hold))
     except VersionConflict:
         return Result.STALE  # someone else moved between our load and our append
     return Result.DUPLICATE if done.duplicate else done
@@ -142,10 +146,10 @@ def play_bot_turn(
 def _held_head(runner: MatchRunner[Any], match_id: str) -> tuple[Loaded[Any], int] | None:
     """The match's head and the bot seat to play, if the head is held (a chain to go on with). The
     meta says whether it is, so a stale job folds nothing unless it goes on with a chain."""
-    progress = Progress.parse(runner.store.get_meta(match_id))
+    progress = Progress.parse(wait(runner.store.get_meta(match_id)))
     if progress is None or not progress.held:
         return None
-    loaded = runner.load(match_id)
+    loaded = wait(runner.load(match_id))
     progress = Progress.parse(loaded.meta)
     if progress is None or not progress.held or int(loaded.meta.get("version") or 0) != loaded.version:
         return None
@@ -170,7 +174,7 @@ def expire_turn(runner: MatchRunner[Any], match_id: str, seat: int, version: int
     so a player who moved just in time is never marked, and a redelivery still sets it.
     """
     command_id = timeout_command_id(match_id, version, seat)
-    if runner.store.command_result(match_id, command_id) is not None:
+    if wait(runner.store.command_result(match_id, command_id)) is not None:
         _mark_away(runner, match_id, seat)
         return Result.DUPLICATE
     checked = _check(runner, match_id, version, Actor.of_seat(seat))
@@ -185,5 +189,5 @@ def expire_turn(runner: MatchRunner[Any], match_id: str, seat: int, version: int
 
 
 def _mark_away(runner: MatchRunner[Any], match_id: str, seat: int) -> None:
-    runner.store.set_meta(match_id, {away_key(seat): "1"})
+    wait(runner.store.set_meta(match_id, {away_key(seat): "1"}))
     log.info("seat marked away", extra=log_fields(match_id=match_id, seat=seat))

@@ -64,6 +64,7 @@ from services.workers.sweeper import Sweeper
 from shared.matches.archive import storage_from_env
 from shared.matches.archiver import Archiver
 from shared.matches.runner import EventCodec, MatchRunner, progress_of
+from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields, setup_logging, start_metrics
 from shared.store import MatchStatus, OutboxNotice, Progress, shard_of
 from shared.store.outbox import FollowerSettings, OutboxFollower, owned_shards, trim_outbox
@@ -167,7 +168,7 @@ class Reactor:
                 self.enqueue(job)
             NOTICES.labels("planned_from_notice").inc()
             return
-        meta = self._clear_away(notice, self.store.get_meta(notice.match_id))
+        meta = self._clear_away(notice, wait(self.store.get_meta(notice.match_id)))
         self._remember(notice.match_id, meta)
         if turn_seconds(meta) > 0:  # the clocks of the version before this append can go
             self.clocks.cancel(notice.match_id, notice.first_version - 1, int(meta.get("seats") or 0))
@@ -278,7 +279,7 @@ class Reactor:
         return fired
 
     def _fire(self, clock: Clock) -> int:
-        meta = self.store.get_meta(clock.match_id)
+        meta = wait(self.store.get_meta(clock.match_id))
         head = int(meta.get("version") or 0) == clock.version
         if not head or meta.get("status") == MatchStatus.FINISHED:
             CLOCKS.labels("stale").inc()  # the match moved on: the task would find the version stale
@@ -293,7 +294,7 @@ class Reactor:
         The only place the reactor uses game code; None if the match moved on meanwhile.
         """
         runner = self.runners(meta.get("game") or notice.game)
-        loaded = runner.load(notice.match_id)
+        loaded = wait(runner.load(notice.match_id))
         NOTICES.labels("loaded_state").inc()
         if loaded.version != notice.last_version:
             return None
@@ -303,11 +304,11 @@ class Reactor:
         """A seat command from an away seat means its player is back; returns the meta as it is now."""
         if not away_seats(meta):
             return dict(meta)
-        events = self.store.read(notice.match_id, notice.first_version, notice.last_version)
+        events = wait(self.store.read(notice.match_id, notice.first_version, notice.last_version))
         seats = seats_back(meta, events)
         back = {away_key(seat): "0" for seat in seats}
         if back:
-            self.store.set_meta(notice.match_id, back)
+            wait(self.store.set_meta(notice.match_id, back))
             log.info("seats back", extra=log_fields(match_id=notice.match_id, seats=sorted(seats)))
         return {**meta, **back}
 

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from services.workers.planner import Job, JobKind, plan_head
+from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.store import EventStore
 
@@ -74,7 +75,7 @@ class Sweeper:
         checked: dict[str, Checked] = {}
         late: list[Job] = []
         for shard in self.shards:
-            for match_id, last_append_ms in self.store.active_matches(shard, idle_since):
+            for match_id, last_append_ms in wait(self.store.active_matches(shard, idle_since)):
                 seen = self._checked.get(match_id)
                 if seen is None or seen.last_append_ms != last_append_ms or now >= seen.next_check:
                     seen, found = self._look(match_id, last_append_ms, seen, now)
@@ -87,7 +88,7 @@ class Sweeper:
         self, match_id: str, last_append_ms: int, seen: Checked | None, now: float
     ) -> tuple[Checked, list[Job]]:
         """Plan the match's head from its meta; what to remember, and the overdue jobs."""
-        jobs = plan_head(self.store.get_meta(match_id), match_id, self.away_seconds, self.replies)
+        jobs = plan_head(wait(self.store.get_meta(match_id)), match_id, self.away_seconds, self.replies)
         last_append = last_append_ms / 1000
         found = overdue(jobs, last_append, now, self.stall)
         if not found:

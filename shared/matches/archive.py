@@ -21,7 +21,7 @@ import importlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from shared.core.codec import to_plain
 from shared.core.decider import Rules
-from shared.matches.runner import EventCodec, MatchNotFound, MatchRunner
+from shared.matches.runner import EventCodec, MatchNotFound, MatchRunner, Offload
 from shared.store import EventStore, MemoryEventStore, NewEvent, StoredEvent
 
 FORMAT = "tabula-log"
@@ -40,8 +40,9 @@ class LogError(ValueError):
     """A log file that cannot be read at all (bad header, not JSON)."""
 
 
-def export_lines(store: EventStore, match_id: str, codec: EventCodec | None = None) -> Iterator[str]:
-    meta = store.get_meta(match_id)
+async def export_lines(store: EventStore, match_id: str, codec: EventCodec | None = None) -> list[str]:
+    """The match's log: the header line, then one line per event."""
+    meta = await store.get_meta(match_id)
     if not meta:
         raise MatchNotFound(match_id)
     header = {
@@ -51,9 +52,10 @@ def export_lines(store: EventStore, match_id: str, codec: EventCodec | None = No
         "game": meta.get("game", ""),
         "meta": meta,
     }
-    yield json.dumps(header, sort_keys=True)
-    for event in store.read(match_id):
-        yield json.dumps(_event_line(event, codec), sort_keys=True)
+    events = await store.read(match_id)
+    return [json.dumps(header, sort_keys=True)] + [
+        json.dumps(_event_line(e, codec), sort_keys=True) for e in events
+    ]
 
 
 def _event_line(event: StoredEvent, codec: EventCodec | None) -> dict[str, Any]:
@@ -87,7 +89,7 @@ def read_log(lines: Iterable[str]) -> tuple[dict[str, Any], list[dict[str, Any]]
     return header, events
 
 
-def import_lines(store: EventStore, lines: Iterable[str], match_id: str | None = None) -> str:
+async def import_lines(store: EventStore, lines: Iterable[str], match_id: str | None = None) -> str:
     """Append a log's events to ``store`` (under ``match_id`` or the original id), in command groups."""
     header, events = read_log(lines)
     target = match_id or header["match_id"]
@@ -100,7 +102,7 @@ def import_lines(store: EventStore, lines: Iterable[str], match_id: str | None =
             )
             for e in group
         ]
-        store.append(target, expected, batch, command_id, meta=meta if expected == 0 else None)
+        await store.append(target, expected, batch, command_id, meta=meta if expected == 0 else None)
         expected += len(batch)
     return target
 
@@ -225,15 +227,18 @@ def archived_lines(storage: ArchiveStorage, match_id: str) -> list[str] | None:
 
 
 def archived_runner(
-    rules: Rules[Any, Any, Any, Any, Any], codec: EventCodec, lines: Iterable[str]
+    rules: Rules[Any, Any, Any, Any, Any],
+    codec: EventCodec,
+    lines: Iterable[str],
+    offload: Offload | None = None,
 ) -> MatchRunner[Any]:
     """A runner over an in-memory store that holds one archived log as it was stored (envelopes,
     server times, meta): what reads a live match (load at a version, the events, the meta) reads the
-    archived one the same way."""
+    archived one the same way. ``offload``: the runner's (where its long folds run)."""
     header, events = read_log(lines)
     store = MemoryEventStore()
     store.restore(header["match_id"], [_stored(line) for line in events], header["meta"])
-    return MatchRunner(rules, codec, store)
+    return MatchRunner(rules, codec, store, offload=offload)
 
 
 def _stored(line: Mapping[str, Any]) -> StoredEvent:

@@ -13,11 +13,13 @@ score = the finishing notice's id in ms), for matches finished at least ``after_
 and whose finishing notice every outbox group has acknowledged (its id is below the lowest id
 any group still needs: ``shared.store.outbox.lowest_needed``), so the lobby has rated it and the
 reactor is done with it before its meta goes. At most ``batch`` matches per call: the reactor
-calls it between reads and must not stall its clocks.
+calls it between reads and must not stall its clocks. It is synchronous, as the reactor and the outbox
+groups it reads are: the store is reached through the sync edge (``shared.runtime.edge.wait``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import time
@@ -30,6 +32,7 @@ from prometheus_client import Counter
 from shared.core.decider import Rules
 from shared.matches.archive import ArchiveStorage, archive_name, export_lines, pack, verify_lines
 from shared.matches.runner import EventCodec, MatchNotFound
+from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.store import EventStore, MatchStatus
 from shared.store.outbox import lowest_needed
@@ -46,9 +49,9 @@ class ArchiveFailed(Exception):
 
 
 class ArchivableStore(EventStore, Protocol):
-    def finished_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]: ...
+    async def finished_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]: ...
 
-    def delete_match(self, match_id: str, version: int) -> bool: ...
+    async def delete_match(self, match_id: str, version: int) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,27 +62,28 @@ class Archived:
     state_hash: str
 
 
-def archive_match(
+async def archive_match(
     store: ArchivableStore, storage: ArchiveStorage, match_id: str, games: GameLoader
 ) -> Archived:
-    """Export, verify, store, read back and delete one finished match; ArchiveFailed keeps it."""
-    meta = store.get_meta(match_id)
+    """Export, verify, store, read back and delete one finished match; ArchiveFailed keeps it. (The
+    storage's ``put`` and ``get`` may block: they run on a thread.)"""
+    meta = await store.get_meta(match_id)
     if not meta:
         raise MatchNotFound(match_id)
     if meta.get("status") != MatchStatus.FINISHED:
         raise ArchiveFailed(f"match {match_id} is not finished")
     version = int(meta["version"])
     rules, codec = games(meta["game"])
-    lines = list(export_lines(store, match_id, codec))
+    lines = await export_lines(store, match_id, codec)
     report = verify_lines(rules, codec, lines)
     if not report.ok or not report.finished or report.events != version:
         problems = report.problems or [f"{report.events} events for version {version}, or no outcome"]
         raise ArchiveFailed(f"match {match_id} does not verify: {'; '.join(problems)}")
     data, name = pack(lines), archive_name(match_id)
-    storage.put(name, data)
-    if storage.get(name) != data:
+    await asyncio.to_thread(storage.put, name, data)
+    if await asyncio.to_thread(storage.get, name) != data:
         raise ArchiveFailed(f"match {match_id}: the archive returned other bytes than were stored")
-    if not store.delete_match(match_id, version):
+    if not await store.delete_match(match_id, version):
         raise ArchiveFailed(f"match {match_id} changed while it was archived; kept in Redis")
     return Archived(match_id, report.events, len(data), report.state_hash)
 
@@ -101,7 +105,7 @@ class Archiver:
     def due(self, shard: int) -> list[str]:
         """Matches of the shard finished ``after_s`` ago whose end every outbox group acknowledged."""
         until_ms = math.floor((self.now() - self.after_s) * 1000)
-        finished = self.store.finished_matches(shard, until_ms)
+        finished = wait(self.store.finished_matches(shard, until_ms))
         if not finished:
             return []
         needed = lowest_needed(self.store.client, self.store.outbox_key(shard), self.required)
@@ -127,7 +131,7 @@ class Archiver:
                 if len(done) >= self.batch:
                     return done
                 try:
-                    done.append(archive_match(self.store, self.storage, match_id, self.games))
+                    done.append(wait(archive_match(self.store, self.storage, match_id, self.games)))
                 except MatchNotFound:
                     continue  # another archiver took it
                 except Exception:

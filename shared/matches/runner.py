@@ -14,7 +14,6 @@ followers (reactor, lobby) plan and project without game code.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 from collections import OrderedDict
@@ -131,7 +130,12 @@ def _expected(match_id: str, meta: Mapping[str, str], expect: int | None) -> Non
 
 
 class MatchRunner(Generic[S]):
-    """Runs one game's rules against an event store. Thread-safe; holds only a cache."""
+    """Runs one game's rules against an event store; every operation is a coroutine (synchronous
+    callers: ``shared.runtime.edge.wait``). Safe to share between threads and event loops; holds
+    only a cache.
+
+    ``offload``: where a fold of more than ``snapshot_every`` events runs (a rule service's thread
+    pool, so that a long replay does not hold its serving loop); None: on the caller's loop."""
 
     def __init__(
         self,
@@ -140,15 +144,16 @@ class MatchRunner(Generic[S]):
         store: EventStore,
         snapshot_every: int = 64,
         cache_size: int = STATE_CACHE,
+        offload: Offload | None = None,
     ) -> None:
         self.rules, self.codec, self.store = rules, codec, store
-        self.snapshot_every = snapshot_every
+        self.snapshot_every, self.offload = snapshot_every, offload
         self._cache: OrderedDict[str, Cached[S]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ create
-    def create(
+    async def create(
         self,
         match_id: str,
         seats: int,
@@ -176,15 +181,17 @@ class MatchRunner(Generic[S]):
         progress = progress_of(self.rules, state)
         self._forget(match_id)  # a state cached under this id (a match deleted since) is not this one's
         try:
-            result = self.store.append(match_id, 0, envelopes, "create", meta=meta, progress=progress)
+            result = await self.store.append(match_id, 0, envelopes, "create", meta=meta, progress=progress)
         except VersionConflict as err:
             raise MatchExists(match_id) from err
-        if result.duplicate and self.store.get_meta(match_id).get("options") != meta["options"]:
+        if result.duplicate and (await self.store.get_meta(match_id)).get("options") != meta["options"]:
             raise MatchExists(match_id)
-        return self.load(match_id)
+        return await self.load(match_id)
 
     # ------------------------------------------------------------ load
-    def load(self, match_id: str, at_version: int | None = None, expect: int | None = None) -> Loaded[S]:
+    async def load(
+        self, match_id: str, at_version: int | None = None, expect: int | None = None
+    ) -> Loaded[S]:
         """State at the head (or at ``at_version``): cache or snapshot, then fold the tail.
 
         From a cached state the meta and the tail are read in one round trip; the cache is used
@@ -195,37 +202,31 @@ class MatchRunner(Generic[S]):
         of the read, not of folding what it missed)."""
         cached = self.cached(match_id) if at_version is None else None
         if cached is not None:
-            meta, tail = self.store.meta_and_tail(match_id, cached.version)
+            meta, tail = await self.store.meta_and_tail(match_id, cached.version)
             _expected(match_id, _found(match_id, meta), expect)
             if _not_ahead(cached, meta):
-                return self._fold(match_id, cached.state, cached.version, tail, meta, at_version)
-        meta = self.store.get_meta(match_id)
+                return await self._folded(match_id, cached.state, cached.version, tail, meta, at_version)
+        meta = await self.store.get_meta(match_id)
         _expected(match_id, _found(match_id, meta), expect)
         head = int(meta["version"]) if "version" in meta else None
-        state, version = self._start(match_id, at_version, head)
-        return self._fold(
-            match_id, state, version, self.store.read(match_id, version + 1, at_version), meta, at_version
-        )
+        state, version = await self._start(match_id, at_version, head)
+        tail = await self.store.read(match_id, version + 1, at_version)
+        return await self._folded(match_id, state, version, tail, meta, at_version)
 
-    async def load_async(self, match_id: str, offload: Offload = asyncio.to_thread) -> Loaded[S]:
-        """:meth:`load` of the head for a caller on an event loop (a rule service's ``GetView``).
-
-        From a cached state the meta and the tail are awaited (one script) and a tail of at most
-        ``snapshot_every`` events is folded on the loop, so no thread is involved; a longer tail is
-        folded through ``offload``, and every other path (nothing cached, a cache ahead of the log)
-        is the blocking :meth:`load`, run through ``offload``."""
-        cached = self.cached(match_id)
-        if cached is not None:
-            meta, tail = await self.store.meta_and_tail_async(match_id, cached.version)
-            if _not_ahead(cached, _found(match_id, meta)):
-                if len(tail) <= self.snapshot_every:
-                    return self._fold(match_id, cached.state, cached.version, tail, meta, None)
-                folded: Loaded[S] = await offload(
-                    self._fold, match_id, cached.state, cached.version, tail, meta, None
-                )
-                return folded
-        loaded: Loaded[S] = await offload(self.load, match_id)
-        return loaded
+    async def _folded(
+        self,
+        match_id: str,
+        state: S,
+        version: int,
+        tail: Sequence[StoredEvent],
+        meta: Mapping[str, str],
+        at_version: int | None,
+    ) -> Loaded[S]:
+        """:meth:`_fold` here, or through ``offload`` when the tail is longer than ``snapshot_every``."""
+        if self.offload is None or len(tail) <= self.snapshot_every:
+            return self._fold(match_id, state, version, tail, meta, at_version)
+        folded: Loaded[S] = await self.offload(self._fold, match_id, state, version, tail, meta, at_version)
+        return folded
 
     def _fold(
         self,
@@ -243,14 +244,14 @@ class MatchRunner(Generic[S]):
             self._remember(match_id, state, version, int(meta["seed"]))
         return Loaded(state, version, meta)
 
-    def _start(self, match_id: str, at_version: int | None, head: int | None) -> tuple[S, int]:
+    async def _start(self, match_id: str, at_version: int | None, head: int | None) -> tuple[S, int]:
         cached = self.cached(match_id)
         if cached is not None and head is not None and cached.version > head:
             self._forget(match_id)  # ahead of the log: a deleted match's, not this one's
             cached = None
         if cached is not None and (at_version is None or cached.version <= at_version):
             return cached.state, cached.version
-        snap = self.store.load_snapshot(match_id)
+        snap = await self.store.load_snapshot(match_id)
         if snap is not None and (at_version is None or snap.version <= at_version):
             try:
                 return from_plain(self.rules.state_type, json.loads(snap.data)), snap.version
@@ -278,7 +279,7 @@ class MatchRunner(Generic[S]):
             self._cache.pop(match_id, None)
 
     # ------------------------------------------------------------ submit
-    def submit(
+    async def submit(
         self,
         match_id: str,
         actor: Actor,
@@ -308,48 +309,12 @@ class MatchRunner(Generic[S]):
         cached = self.cached(match_id)
         if cached is not None and cached.version == expected_version:
             try:
-                return self._apply(match_id, cached, actor, command, command_id, actor_label, hold)
+                return await self._apply(match_id, cached, actor, command, command_id, actor_label, hold)
             except (RuleViolation, VersionConflict):
                 pass  # decided on a state the log may have passed: decide again on the head
-        return self._checked(match_id, actor, command, expected_version, command_id, actor_label, hold)
+        return await self._checked(match_id, actor, command, expected_version, command_id, actor_label, hold)
 
-    async def submit_async(
-        self,
-        match_id: str,
-        actor: Actor,
-        command: Any,
-        expected_version: int,
-        command_id: str,
-        actor_label: str | None = None,
-        offload: Offload = asyncio.to_thread,
-    ) -> Submitted[S]:
-        """:meth:`submit` for a caller on an event loop (a rule service's ``SubmitCommand``).
-
-        The fast path runs on the loop: the command is decided on the cached state and the append is
-        awaited, so no thread is involved. Everything else that reads or writes Redis (the checked
-        path, a duplicate's state, a snapshot due) is the same blocking code as :meth:`submit`, run
-        through ``offload``.
-        """
-        cached = self.cached(match_id)
-        if cached is not None and cached.version == expected_version:
-            try:
-                state, envelopes, progress = self._decide(cached, actor, command, actor_label)
-                result = await self.store.append_async(
-                    match_id, cached.version, envelopes, command_id, progress=progress
-                )
-            except (RuleViolation, VersionConflict):
-                pass  # as in submit: decide again on the head
-            else:
-                if result.duplicate:
-                    return await offload(self._duplicate, match_id, result)  # type: ignore[no-any-return]
-                self._remember(match_id, state, result.last_version, cached.seed)
-                if self._snapshot_due(result.first_version, result.last_version):
-                    await offload(self._snapshot, match_id, state, result.last_version)
-                return Submitted(state, result.first_version, result.last_version, False)
-        checked = offload(self._checked, match_id, actor, command, expected_version, command_id, actor_label)
-        return await checked  # type: ignore[no-any-return]
-
-    def _checked(
+    async def _checked(
         self,
         match_id: str,
         actor: Actor,
@@ -360,19 +325,19 @@ class MatchRunner(Generic[S]):
         hold: Hold | None = None,
     ) -> Submitted[S]:
         """The command decided on the head read from the store (the cache missed or was passed)."""
-        seen = self.store.command_result(match_id, command_id)
+        seen = await self.store.command_result(match_id, command_id)
         if seen is not None:
-            return self._duplicate(match_id, seen)
-        loaded = self.load(match_id)
+            return await self._duplicate(match_id, seen)
+        loaded = await self.load(match_id)
         if expected_version != loaded.version:
-            seen = self.store.command_result(match_id, command_id)
+            seen = await self.store.command_result(match_id, command_id)
             if seen is not None:
-                return self._duplicate(match_id, seen)
+                return await self._duplicate(match_id, seen)
             raise VersionConflict(match_id, expected_version, loaded.version)
         at_head = Cached(loaded.state, loaded.version, int(loaded.meta["seed"]))
-        return self._apply(match_id, at_head, actor, command, command_id, actor_label, hold)
+        return await self._apply(match_id, at_head, actor, command, command_id, actor_label, hold)
 
-    def _apply(
+    async def _apply(
         self,
         match_id: str,
         at: Cached[S],
@@ -387,12 +352,12 @@ class MatchRunner(Generic[S]):
         state, envelopes, progress = self._decide(at, actor, command, label)
         if hold is not None and hold(progress):
             progress = replace(progress, held=True)
-        result = self.store.append(match_id, at.version, envelopes, command_id, progress=progress)
+        result = await self.store.append(match_id, at.version, envelopes, command_id, progress=progress)
         if result.duplicate:  # a concurrent retry of the same command won the race
-            return self._duplicate(match_id, result)
+            return await self._duplicate(match_id, result)
         self._remember(match_id, state, result.last_version, at.seed)
         if self._snapshot_due(result.first_version, result.last_version):
-            self._snapshot(match_id, state, result.last_version)
+            await self._snapshot(match_id, state, result.last_version)
         return Submitted(state, result.first_version, result.last_version, False)
 
     def _decide(
@@ -410,8 +375,9 @@ class MatchRunner(Generic[S]):
             state = self.rules.evolve(state, event)
         return state, self._envelopes(events, actor, label), progress_of(self.rules, state)
 
-    def _duplicate(self, match_id: str, first: AppendResult) -> Submitted[S]:
-        return Submitted(self.load(match_id).state, first.first_version, first.last_version, True)
+    async def _duplicate(self, match_id: str, first: AppendResult) -> Submitted[S]:
+        loaded = await self.load(match_id)
+        return Submitted(loaded.state, first.first_version, first.last_version, True)
 
     def _envelopes(self, events: Sequence[Any], actor: Actor, label: str | None = None) -> list[NewEvent]:
         out = []
@@ -425,9 +391,9 @@ class MatchRunner(Generic[S]):
         """Whether the versions ``first``..``last`` just appended pass a multiple of ``snapshot_every``."""
         return (first - 1) // self.snapshot_every != last // self.snapshot_every
 
-    def _snapshot(self, match_id: str, state: S, version: int) -> None:
+    async def _snapshot(self, match_id: str, state: S, version: int) -> None:
         data = json.dumps(to_plain(state), separators=(",", ":")).encode()
-        self.store.save_snapshot(match_id, Snapshot(version, data))
+        await self.store.save_snapshot(match_id, Snapshot(version, data))
 
     # ------------------------------------------------------------ reading
     def decode(self, event: StoredEvent) -> Any:

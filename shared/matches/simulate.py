@@ -5,8 +5,8 @@ A move is applied one of two ways, with the same loop around it:
 
 * :func:`play_game`: in memory, the rules' ``decide`` + ``evolve`` with RNGs forked from the
   seed (what the benches time);
-* :func:`play_match`: through a :class:`MatchRunner`, each command appended to its event store
-  with a command id, as the services do; the match must have been created.
+* :func:`play_match` (a coroutine): through a :class:`MatchRunner`, each command appended to its
+  event store with a command id, as the services do; the match must have been created.
 
 Each step the driver picks one of the actors to act (seeded), asks the seat's policy (random by
 default; the system's step is drawn like a random seat's, so the RNG stream is the same whatever
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -69,13 +69,15 @@ class Options:
 
 
 class _Table(Protocol):
-    """Where the moves are applied; ``state`` is the live state after the last one."""
+    """Where the moves are applied; ``state`` is the live state after the last one (a table's
+    ``apply`` applies one command and returns its events, or raises RuleViolation)."""
 
     state: Any
 
-    def apply(self, actor: Actor, command: Any, step: int) -> Sequence[Any]:
-        """Apply one command; return its events, or raise RuleViolation."""
-        ...
+
+# The playout loop: it yields each (actor, command, step) to apply and is sent the command's events
+# (or thrown its RuleViolation); it returns the result. Driven by play_game here, by play_match awaiting.
+Playout = Generator[tuple[Actor, Any, int], Sequence[Any], GameResult]
 
 
 class _InMemory:
@@ -90,20 +92,18 @@ class _InMemory:
 
 
 class _ThroughRunner:
-    def __init__(self, runner: MatchRunner[Any], match_id: str) -> None:
-        self.runner, self.match_id = runner, match_id
-        loaded = runner.load(match_id)
-        self.state, self.version = loaded.state, loaded.version
+    def __init__(self, runner: MatchRunner[Any], match_id: str, state: Any, version: int) -> None:
+        self.runner, self.match_id, self.state, self.version = runner, match_id, state, version
 
-    def stored_events(self, first: int, last: int | None = None) -> list[Any]:
+    async def stored_events(self, first: int, last: int | None = None) -> list[Any]:
         """Events as stored, decoded again: the fold checks see what a replay would."""
-        return [self.runner.decode(e) for e in self.runner.store.read(self.match_id, first, last)]
+        return [self.runner.decode(e) for e in await self.runner.store.read(self.match_id, first, last)]
 
-    def apply(self, actor: Actor, command: Any, step: int) -> Sequence[Any]:
+    async def apply(self, actor: Actor, command: Any, step: int) -> Sequence[Any]:
         command_id = f"{self.match_id}-c{step}"
-        done = self.runner.submit(self.match_id, actor, command, self.version, command_id)
+        done = await self.runner.submit(self.match_id, actor, command, self.version, command_id)
         self.state, self.version = done.state, done.last_version
-        return self.stored_events(done.first_version, done.last_version)
+        return await self.stored_events(done.first_version, done.last_version)
 
 
 def play_game(
@@ -123,10 +123,22 @@ def play_game(
     events = list(rules.setup(config, rng.fork("setup")))
     table = _InMemory(rules, _fold(rules, events), rng)
     options = Options(check, check_every_step, time_moves, max_steps, on_step)
-    return _play(rules, table, events, seed, rng, policies or {}, options)
+    play = _play(rules, table, events, seed, rng, policies or {}, options)
+    try:
+        asked = next(play)
+        while True:
+            try:
+                new = table.apply(*asked)
+            except RuleViolation as err:
+                asked = play.throw(err)
+            else:
+                asked = play.send(new)
+    except StopIteration as done:
+        result: GameResult = done.value
+        return result
 
 
-def play_match(
+async def play_match(
     runner: MatchRunner[Any],
     match_id: str,
     seed: int,
@@ -139,10 +151,23 @@ def play_match(
     on_step: StepHook | None = None,
 ) -> GameResult:
     """Play a created match to its end through ``runner`` (command ids ``<match>-c<step>``)."""
-    table = _ThroughRunner(runner, match_id)
-    events = table.stored_events(1)
+    loaded = await runner.load(match_id)
+    table = _ThroughRunner(runner, match_id, loaded.state, loaded.version)
+    events = await table.stored_events(1)
     options = Options(check, check_every_step, time_moves, max_steps, on_step)
-    return _play(runner.rules, table, events, seed, Rng(seed), policies or {}, options)
+    play = _play(runner.rules, table, events, seed, Rng(seed), policies or {}, options)
+    try:
+        asked = next(play)
+        while True:
+            try:
+                new = await table.apply(*asked)
+            except RuleViolation as err:
+                asked = play.throw(err)
+            else:
+                asked = play.send(new)
+    except StopIteration as done:
+        result: GameResult = done.value
+        return result
 
 
 def _play(
@@ -153,7 +178,7 @@ def _play(
     rng: Rng,
     policies: Mapping[int, Policy],
     options: Options,
-) -> GameResult:
+) -> Playout:
     violations: list[str] = []
     seconds: dict[int, list[float]] = defaultdict(list)
     folded = _fold(rules, events) if options.check_every_step else None
@@ -171,7 +196,7 @@ def _play(
             seconds[actor.seat].append(time.perf_counter() - started)
         decided_on = table.state
         try:
-            new = table.apply(actor, command, steps)
+            new = yield actor, command, steps
         except RuleViolation as err:
             violations.append(f"step {steps}: legal command {command!r} rejected: {err}")
             break

@@ -113,8 +113,10 @@ class GameServicer:
     token (None: none, for tests of other things); service tokens are never limited. ``hub``: where
     ``WatchMatch`` streams read (default: a hub over the runner's store, ``shared.serving.watch.reader_for``).
 
-    ``SubmitCommand``, ``GetView`` and ``WatchMatch`` are coroutines on the serving loop; every other
-    RPC is synchronous code run on the server's thread pool (``shared.serving.grpc_server``).
+    Every RPC but ``GetContent`` (no I/O) is a coroutine on the serving loop: the rate limits, the
+    runner and the store are awaited there. Only what has no asynchronous path runs on the server's
+    thread pool (``shared.serving.grpc_server.offload``): the watch leases, reading the archive's
+    storage, and the runner's folds of long tails (its ``offload``).
     """
 
     def __init__(
@@ -154,21 +156,16 @@ class GameServicer:
         claims = self._claims(context)
         return claims, actor_for(claims, match_id)
 
-    def _caller(self, context: grpc.ServicerContext, match_id: str) -> Actor:
+    async def _caller(self, context: Any, match_id: str) -> Actor:
         """Who reads ``match_id`` (Replay, ExportLog), once the read's rate limits allow it."""
         claims, caller = self._who(context, match_id)
-        self._limit("read", claims, context)
+        await self._limit("read", claims, context)
         return caller
 
-    def _limit(self, action: str, claims: Claims, context: grpc.ServicerContext) -> None:
+    async def _limit(self, action: str, claims: Claims, context: Any) -> None:
         """A command, a watch or a read of a seat or a spectator: its rate limits (service tokens: none)."""
         if self.limiter is not None and claims.scope is not Scope.SERVICE:
-            self.limiter.check(action, context, claims.player_id)
-
-    async def _limit_async(self, action: str, claims: Claims, context: Any) -> None:
-        """:meth:`_limit` on the serving loop (the bucket's script awaited)."""
-        if self.limiter is not None and claims.scope is not Scope.SERVICE:
-            await self.limiter.check_async(action, context, claims.player_id)
+            await self.limiter.check(action, context, claims.player_id)
 
     def _setup(self, request: Any) -> tuple[str, int, dict[str, str]]:
         """The match id, seed and platform meta of a CreateMatch request, every field checked."""
@@ -216,23 +213,23 @@ class GameServicer:
             out.actor_seat.CopyFrom(seats[seat])
         return out
 
-    def _revealed(self, match_id: str, viewer: Actor) -> Actor:
+    async def _revealed(self, match_id: str, viewer: Actor) -> Actor:
         """After the match ends the full log may be revealed to anyone who may watch it."""
-        meta = self._source(match_id).store.get_meta(match_id)
+        meta = await (await self._source(match_id)).store.get_meta(match_id)
         return SYSTEM if meta.get("status") == "finished" else viewer
 
-    def _source(self, match_id: str) -> MatchRunner[Any]:
+    async def _source(self, match_id: str) -> MatchRunner[Any]:
         """The live runner; for a match archived out of Redis, a runner over its archived log."""
-        if self.archive is None or self.runner.store.get_meta(match_id):
+        if self.archive is None or await self.runner.store.get_meta(match_id):
             return self.runner
         with self._archive_lock:
             found = self._archived.get(match_id)
         if found is None:
-            lines = archived_lines(self.archive, match_id)
+            lines = await offload(archived_lines, self.archive, match_id)  # its storage may block
             if lines is None:
                 return self.runner  # in neither place: the runner answers NOT_FOUND
-            found = archived_runner(self.rules, self.runner.codec, lines)
-            if found.store.get_meta(match_id).get("game") != self.rules.game:
+            found = archived_runner(self.rules, self.runner.codec, lines, self.runner.offload)
+            if (await found.store.get_meta(match_id)).get("game") != self.rules.game:
                 return self.runner  # another game's match
             with self._archive_lock:
                 self._archived[match_id] = found
@@ -242,21 +239,20 @@ class GameServicer:
 
     # ------------------------------------------------------------ RPCs
     @rpc("game")
-    def CreateMatch(self, request: Any, context: grpc.ServicerContext) -> Any:
+    async def CreateMatch(self, request: Any, context: Any) -> Any:
         if self._claims(context).scope is not Scope.SERVICE:
             raise PermissionDenied("only the lobby (a service token) creates matches")
         match_id, seed, extra = self._setup(request)
-        loaded = self.runner.create(match_id, request.seats, dict(request.options), seed, extra)
+        loaded = await self.runner.create(match_id, request.seats, dict(request.options), seed, extra)
         return self.modules.pb2.CreateMatchResponse(match_id=match_id, version=loaded.version)
 
     @rpc("game")
     async def GetView(self, request: Any, context: Any) -> Any:
-        """On the serving loop, as ``SubmitCommand``: the read's rate limits and a cached match's meta
-        and tail are awaited, the view is built here; a match not cached is loaded on the thread pool
-        (``MatchRunner.load_async``). Through the pool every call cost a third more CPU."""
+        """The read's rate limits and the match (a cached match's meta and tail in one script) are
+        awaited, the view is built here."""
         claims, viewer = self._who(context, request.match_id)
-        await self._limit_async("read", claims, context)
-        loaded = await self.runner.load_async(request.match_id, offload=offload)
+        await self._limit("read", claims, context)
+        loaded = await self.runner.load(request.match_id)
         pb2, state = self.modules.pb2, loaded.state
         to_act = self.rules.to_act(state)
         response = pb2.GetViewResponse(
@@ -277,18 +273,17 @@ class GameServicer:
 
     @rpc("game")
     async def SubmitCommand(self, request: Any, context: Any) -> Any:
-        """On the serving loop: the checks and the decision are CPU only (a token's claims are
-        kept), the rate limits and a command at the cached version await their scripts
-        (``check_async``, ``submit_async``); every other path runs on the thread pool."""
+        """The checks and the decision are CPU only (a token's claims are kept); the rate limits and
+        the runner's reads and append are awaited."""
         claims, actor = self._who(context, request.match_id)
         if not (actor.is_seat or actor.is_system):
             raise PermissionDenied("spectators cannot send commands")
-        await self._limit_async("command", claims, context)
+        await self._limit("command", claims, context)
         bounds.command_id(request.command_id)
         bounds.count(request.expected_version, "expected_version")
         command = self._command(request)
-        done = await self.runner.submit_async(
-            request.match_id, actor, command, request.expected_version, request.command_id, offload=offload
+        done = await self.runner.submit(
+            request.match_id, actor, command, request.expected_version, request.command_id
         )
         return self.modules.pb2.SubmitCommandResponse(
             first_version=done.first_version, last_version=done.last_version, duplicate=done.duplicate
@@ -298,11 +293,11 @@ class GameServicer:
     async def WatchMatch(self, request: Any, context: Any) -> AsyncIterator[Any]:
         claims, viewer = self._who(context, request.match_id)
         bounds.count(request.from_version, "from_version")
-        loaded = await offload(self.runner.load, request.match_id)  # NOT_FOUND before the stream starts
+        loaded = await self.runner.load(request.match_id)  # NOT_FOUND before the stream starts
         seats = seat_messages(loaded.meta)
         lease = None
         if self.limiter is not None and claims.scope is not Scope.SERVICE:
-            await offload(self.limiter.check, "watch", context, claims.player_id)
+            await self.limiter.check("watch", context, claims.player_id)
             lease = await offload(self.limiter.lease, claims.token_id)  # the token's concurrent-watch quota
         try:
             async for reply in self._follow(request, viewer, seats):
@@ -340,13 +335,13 @@ class GameServicer:
         return reply
 
     @rpc("game")
-    def Replay(self, request: Any, context: grpc.ServicerContext) -> Any:
-        viewer = self._caller(context, request.match_id)
-        runner = self._source(request.match_id)
-        head = runner.load(request.match_id).version
+    async def Replay(self, request: Any, context: Any) -> Any:
+        viewer = await self._caller(context, request.match_id)
+        runner = await self._source(request.match_id)
+        head = (await runner.load(request.match_id)).version
         bounds.count(request.version, "version", head)  # 0: before the setup (the rules' initial state)
-        loaded = runner.load(request.match_id, at_version=request.version)
-        viewer = self._revealed(request.match_id, viewer)
+        loaded = await runner.load(request.match_id, at_version=request.version)
+        viewer = await self._revealed(request.match_id, viewer)
         return self.modules.pb2.ReplayResponse(
             version=loaded.version,
             view=self._view_message(loaded.state, viewer),
@@ -354,13 +349,13 @@ class GameServicer:
         )
 
     @rpc("game")
-    def ExportLog(self, request: Any, context: grpc.ServicerContext) -> Any:
-        viewer = self._revealed(request.match_id, self._caller(context, request.match_id))
-        runner = self._source(request.match_id)
-        seats = seat_messages(runner.load(request.match_id).meta)
+    async def ExportLog(self, request: Any, context: Any) -> Any:
+        viewer = await self._revealed(request.match_id, await self._caller(context, request.match_id))
+        runner = await self._source(request.match_id)
+        seats = seat_messages((await runner.load(request.match_id)).meta)
         if not viewer.is_system:
             raise PermissionDenied("the full log is revealed only after the match ends")
-        events = [self._match_event(e, seats) for e in runner.store.read(request.match_id)]
+        events = [self._match_event(e, seats) for e in await runner.store.read(request.match_id)]
         return self.modules.pb2.ExportLogResponse(events=events)
 
     @rpc("game")

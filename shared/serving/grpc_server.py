@@ -53,6 +53,7 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
+from shared.runtime.edge import edge_loop
 from shared.runtime.observability import RPC_ERRORS, RPC_SECONDS, RPCS, log_fields
 from shared.serving.bounds import check_request, parse
 from shared.serving.errors import ResourceExhausted, map_error, to_status
@@ -437,19 +438,10 @@ def _close(items: Iterator[Any], step: futures.Future[Any] | None, scope: Blocki
             log.exception("closing a stream failed")
 
 
-_LOOP: asyncio.AbstractEventLoop | None = None
-_LOOP_LOCK = threading.Lock()
-
-
 def serving_loop() -> asyncio.AbstractEventLoop:
-    """The process's serving event loop, started on first use in a daemon thread."""
-    global _LOOP
-    with _LOOP_LOCK:
-        if _LOOP is None:
-            loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, name="grpc-aio", daemon=True).start()
-            _LOOP = loop
-        return _LOOP
+    """The process's serving event loop: its one loop (``shared.runtime.edge``), so a synchronous
+    handler's store calls (``edge.wait``) share the loop, and the connections, of the server."""
+    return edge_loop()
 
 
 def on_loop(work: Awaitable[T], timeout: float | None = None) -> T:

@@ -22,7 +22,6 @@ every script is single-slot on Redis Cluster and the buckets spread over the slo
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
 import uuid
@@ -33,6 +32,7 @@ from typing import Any, TypeVar
 from shared.serving import forwarded
 from shared.serving.errors import ResourceExhausted
 from shared.serving.tokens import Keyring
+from shared.store.redis_store import async_twin
 from shared.store.resp import script_on
 
 T = TypeVar("T")
@@ -139,15 +139,14 @@ class Limiter:
     ) -> None:
         """``None``: the defaults (:data:`RATES`, :data:`QUOTAS`). ``keys``: the token keys, with which
         the gateway signs the client address it forwards (without them no forwarded address is
-        believed). ``async_client``: a ``redis.asyncio`` client of the same Redis, for
-        :meth:`check_async` (without one, that runs :meth:`check` on a thread)."""
+        believed). ``async_client``: a ``redis.asyncio`` client of the same Redis, where the buckets are
+        taken from (default: one made like ``client``, which holds the leases)."""
         self.rates = dict(rates_from_env({}) if rates is None else rates)
         self.quotas = dict(quotas_from_env({}) if quotas is None else quotas)
         self.keys = keys
         self.lease_ms = int(lease_s * 1000)
-        self._bucket = client.register_script(BUCKET_LUA)
+        self._bucket = script_on(async_client if async_client is not None else async_twin(client), BUCKET_LUA)
         self._lease = client.register_script(LEASE_LUA)
-        self._bucket_async = script_on(async_client, BUCKET_LUA) if async_client is not None else None
         self.client = client
 
     @staticmethod
@@ -161,28 +160,14 @@ class Limiter:
         from no bucket and the caller's address is not worked out either."""
         return self.rates[f"{action}_ip"] is None and self.rates.get(f"{action}_player") is None
 
-    def check(self, action: str, context: Any, identity: str = "") -> None:
+    async def check(self, action: str, context: Any, identity: str = "") -> None:
         """One ``action`` call (``sign_in``, ``command`` ...): its per-address limit, then its
         per-identity one if it has one. ``context`` is the call's gRPC context."""
         if self._off(action):
             return
         address = client_address(context.peer(), context.invocation_metadata(), self.keys)
         for limit, subject in self._takes(action, address, identity):
-            self.take(limit, subject)
-
-    async def check_async(self, action: str, context: Any, identity: str = "") -> None:
-        """:meth:`check` for a caller on an event loop (the rule services' ``SubmitCommand``)."""
-        if self._off(action):
-            return
-        if self._bucket_async is None:
-            await asyncio.to_thread(self.check, action, context, identity)
-            return
-        address = client_address(context.peer(), context.invocation_metadata(), self.keys)
-        for limit, subject in self._takes(action, address, identity):
-            rate = self.rates[limit]
-            if rate is not None and subject:
-                reply = await self._bucket_async(keys=[_bucket_key(limit, subject)], args=_bucket_args(rate))
-                _taken(limit, rate, reply)
+            await self.take(limit, subject)
 
     def _takes(self, action: str, address: str, identity: str) -> list[tuple[str, str]]:
         """The limits one ``action`` call takes from: per address, then per identity if it has one."""
@@ -191,12 +176,12 @@ class Limiter:
             takes.append((f"{action}_player", identity))
         return takes
 
-    def take(self, limit: str, subject: str) -> None:
+    async def take(self, limit: str, subject: str) -> None:
         """One call of ``subject`` (an address or an identity) under ``limit``, or ResourceExhausted."""
         rate = self.rates[limit]
         if rate is None or not subject:
             return
-        _taken(limit, rate, self._bucket(keys=[_bucket_key(limit, subject)], args=_bucket_args(rate)))
+        _taken(limit, rate, await self._bucket(keys=[_bucket_key(limit, subject)], args=_bucket_args(rate)))
 
     def lease(self, token_id: str) -> WatchLease | None:
         """A watch lease of the token (quota ``watches_per_token``), or ResourceExhausted when it

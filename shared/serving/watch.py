@@ -51,8 +51,8 @@ class StreamReader(Protocol):
 
 
 class PollingReader:
-    """A :class:`StreamReader` over a synchronous store that answers at once (the in-memory one):
-    ``read_new`` looks every :data:`POLL_S` until something came or ``block_ms`` passed."""
+    """A :class:`StreamReader` over a store that answers at once (the in-memory one): ``read_new``
+    looks every :data:`POLL_S` until something came or ``block_ms`` passed."""
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
@@ -61,15 +61,15 @@ class PollingReader:
         return shard_of(match_id, self.store.shards)
 
     async def version(self, match_id: str) -> int:
-        return self.store.version(match_id)
+        return await self.store.version(match_id)
 
     async def read(self, match_id: str, from_version: int, to_version: int) -> list[StoredEvent]:
-        return self.store.read(match_id, from_version, to_version)
+        return await self.store.read(match_id, from_version, to_version)
 
     async def read_new(self, after: Mapping[str, int], block_ms: int) -> dict[str, list[StoredEvent]]:
         deadline = asyncio.get_running_loop().time() + block_ms / 1000
         while True:
-            found = {m: events for m, v in after.items() if (events := self.store.read(m, v + 1))}
+            found = {m: events for m, v in after.items() if (events := await self.store.read(m, v + 1))}
             if found or asyncio.get_running_loop().time() >= deadline:
                 return found
             await asyncio.sleep(POLL_S)

@@ -11,7 +11,7 @@ import enum
 import json
 import re
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -178,11 +178,13 @@ def check_append(match_id: str, expected_version: int, events: Sequence[NewEvent
 
 
 class EventStore(Protocol):
-    """What the runner, services and workers need from storage."""
+    """What the runner, services and workers need from storage. Every operation is a coroutine: a
+    rule service awaits it on its serving loop, synchronous code goes through the one sync edge
+    (``shared.runtime.edge.wait``)."""
 
     shards: int
 
-    def append(
+    async def append(
         self,
         match_id: str,
         expected_version: int,
@@ -193,60 +195,39 @@ class EventStore(Protocol):
     ) -> AppendResult:
         """Atomically: dedupe command id, check version, add events, set meta, notify outbox.
 
-        ``progress`` goes both into the meta and into the notice (the runner always passes it).
+        Returns once the events are stored. ``progress`` goes both into the meta and into the notice
+        (the runner always passes it).
         """
         ...
 
-    async def append_async(
-        self,
-        match_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        command_id: str,
-        meta: Mapping[str, str] | None = None,
-        progress: Progress | None = None,
-    ) -> AppendResult:
-        """``append`` for a caller on an event loop: the loop is not blocked while Redis answers."""
-        ...
+    async def command_result(self, match_id: str, command_id: str) -> AppendResult | None: ...
 
-    def command_result(self, match_id: str, command_id: str) -> AppendResult | None: ...
+    async def version(self, match_id: str) -> int: ...
 
-    def version(self, match_id: str) -> int: ...
-
-    def read(
+    async def read(
         self, match_id: str, from_version: int = 1, to_version: int | None = None
     ) -> list[StoredEvent]: ...
 
-    def subscribe(
-        self, match_id: str, from_version: int, block_ms: int = 5000
-    ) -> Iterator[list[StoredEvent]]:
-        """Batches of events from ``from_version`` on, forever; an empty batch after each idle wait."""
-        ...
+    async def get_meta(self, match_id: str) -> dict[str, str]: ...
 
-    def get_meta(self, match_id: str) -> dict[str, str]: ...
-
-    def meta_and_tail(self, match_id: str, after_version: int) -> tuple[dict[str, str], list[StoredEvent]]:
+    async def meta_and_tail(
+        self, match_id: str, after_version: int
+    ) -> tuple[dict[str, str], list[StoredEvent]]:
         """``get_meta`` and the events after ``after_version``, read together (one round trip):
         what a runner with a cached state needs to bring it to the head."""
         ...
 
-    async def meta_and_tail_async(
-        self, match_id: str, after_version: int
-    ) -> tuple[dict[str, str], list[StoredEvent]]:
-        """``meta_and_tail`` for a caller on an event loop: the loop is not blocked while Redis answers."""
-        ...
+    async def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None: ...
 
-    def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None: ...
+    async def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None: ...
 
-    def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None: ...
+    async def load_snapshot(self, match_id: str) -> Snapshot | None: ...
 
-    def load_snapshot(self, match_id: str) -> Snapshot | None: ...
-
-    def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]: ...
+    async def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]: ...
 
     def outbox_key(self, shard: int) -> str: ...
 
-    def active_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
+    async def active_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
         """The shard's active matches with the server time (ms) of their last append, oldest first.
 
         Only those whose last append was at or before ``until_ms``, if given. The index is kept by

@@ -1,13 +1,13 @@
 """In-memory event store: the fake for unit tests and in-process simulation.
 
-Behaves like the Redis adapter (same test suite), guarded by one lock.
+Behaves like the Redis adapter (same test suite), guarded by one lock; its coroutines never wait.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from shared.store.base import (
     DEFAULT_SHARDS,
@@ -34,21 +34,9 @@ class MemoryEventStore:
         self._outbox: dict[int, list[OutboxNotice]] = {}
         self._active: dict[int, dict[str, int]] = {}  # shard -> match -> time of its last append (ms)
         self._finished: dict[int, dict[str, int]] = {}  # shard -> match -> time it finished (ms)
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
 
-    async def append_async(
-        self,
-        match_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        command_id: str,
-        meta: Mapping[str, str] | None = None,
-        progress: Progress | None = None,
-    ) -> AppendResult:
-        """``append`` (in memory nothing blocks)."""
-        return self.append(match_id, expected_version, events, command_id, meta, progress)
-
-    def append(
+    async def append(
         self,
         match_id: str,
         expected_version: int,
@@ -58,7 +46,7 @@ class MemoryEventStore:
         progress: Progress | None = None,
     ) -> AppendResult:
         check_append(match_id, expected_version, events, command_id)
-        with self._changed:
+        with self._lock:
             seen = self._commands.setdefault(match_id, {}).get(command_id)
             if seen is not None:
                 return AppendResult(seen.first_version, seen.last_version, duplicate=True)
@@ -81,7 +69,6 @@ class MemoryEventStore:
             fields["version"] = str(len(stream))
             self._index(match_id, progress, now)
             self._notify(match_id, result, events, fields.get("game", ""), progress)
-            self._changed.notify_all()
             return result
 
     def _notify(
@@ -117,8 +104,8 @@ class MemoryEventStore:
             active.pop(match_id, None)
             self._finished.setdefault(shard, {})[match_id] = now
 
-    def active_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
-        with self._changed:
+    async def active_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
+        with self._lock:
             index = self._active.get(shard, {})
             found = [(m, t) for m, t in index.items() if until_ms is None or t <= until_ms]
         return sorted(found, key=lambda pair: (pair[1], pair[0]))
@@ -126,20 +113,19 @@ class MemoryEventStore:
     def restore(self, match_id: str, events: Sequence[StoredEvent], meta: Mapping[str, str]) -> None:
         """Hold a match exactly as it was stored elsewhere (an archived log), for reading: envelopes
         with their times, and the meta. Nothing else (command ids, indexes, the outbox) is set."""
-        with self._changed:
+        with self._lock:
             self._events[match_id] = list(events)
             self._meta[match_id] = dict(meta)
-            self._changed.notify_all()
 
-    def finished_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
-        with self._changed:
+    async def finished_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
+        with self._lock:
             index = self._finished.get(shard, {})
             found = [(m, t) for m, t in index.items() if until_ms is None or t <= until_ms]
         return sorted(found, key=lambda pair: (pair[1], pair[0]))
 
-    def delete_match(self, match_id: str, version: int) -> bool:
+    async def delete_match(self, match_id: str, version: int) -> bool:
         """As the Redis store: only a finished match still at ``version`` is removed."""
-        with self._changed:
+        with self._lock:
             meta = self._meta.get(match_id, {})
             if meta.get("status") != MatchStatus.FINISHED or meta.get("version") != str(version):
                 return False
@@ -150,62 +136,48 @@ class MemoryEventStore:
             self._finished.get(shard, {}).pop(match_id, None)
             return True
 
-    def command_result(self, match_id: str, command_id: str) -> AppendResult | None:
-        with self._changed:
+    async def command_result(self, match_id: str, command_id: str) -> AppendResult | None:
+        with self._lock:
             seen = self._commands.get(match_id, {}).get(command_id)
         return None if seen is None else AppendResult(seen.first_version, seen.last_version, duplicate=True)
 
-    def version(self, match_id: str) -> int:
-        with self._changed:
+    async def version(self, match_id: str) -> int:
+        with self._lock:
             return len(self._events.get(match_id, ()))
 
-    def read(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
-        with self._changed:
+    async def read(
+        self, match_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[StoredEvent]:
+        with self._lock:
             stream = self._events.get(match_id, [])
             end = len(stream) if to_version is None else min(to_version, len(stream))
             return stream[max(from_version, 1) - 1 : end]
 
-    def subscribe(
-        self, match_id: str, from_version: int, block_ms: int = 5000
-    ) -> Iterator[list[StoredEvent]]:
-        next_version = max(from_version, 1)
-        while True:
-            with self._changed:
-                if self.version(match_id) < next_version:
-                    self._changed.wait(block_ms / 1000)
-            batch = self.read(match_id, next_version)
-            next_version += len(batch)
-            yield batch
-
-    def get_meta(self, match_id: str) -> dict[str, str]:
-        with self._changed:
+    async def get_meta(self, match_id: str) -> dict[str, str]:
+        with self._lock:
             return dict(self._meta.get(match_id, {}))
 
-    def meta_and_tail(self, match_id: str, after_version: int) -> tuple[dict[str, str], list[StoredEvent]]:
-        with self._changed:
-            return dict(self._meta.get(match_id, {})), self._events.get(match_id, [])[max(after_version, 0) :]
-
-    async def meta_and_tail_async(
+    async def meta_and_tail(
         self, match_id: str, after_version: int
     ) -> tuple[dict[str, str], list[StoredEvent]]:
-        """``meta_and_tail`` (in memory nothing blocks)."""
-        return self.meta_and_tail(match_id, after_version)
+        with self._lock:
+            return dict(self._meta.get(match_id, {})), self._events.get(match_id, [])[max(after_version, 0) :]
 
-    def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
-        with self._changed:
+    async def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
+        with self._lock:
             self._meta.setdefault(match_id, {}).update(fields)
 
-    def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None:
-        with self._changed:
+    async def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None:
+        with self._lock:
             self._snapshots[match_id] = snapshot
 
-    def load_snapshot(self, match_id: str) -> Snapshot | None:
-        with self._changed:
+    async def load_snapshot(self, match_id: str) -> Snapshot | None:
+        with self._lock:
             return self._snapshots.get(match_id)
 
-    def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]:
+    async def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]:
         after_seq = int(after.split("-")[0])
-        with self._changed:
+        with self._lock:
             return [n for n in self._outbox.get(shard, []) if int(n.entry_id.split("-")[0]) > after_seq][
                 :count
             ]

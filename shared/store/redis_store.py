@@ -8,7 +8,7 @@ version V is ``XRANGE 0-V +`` and the id itself proves the versions are dense.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import redis
@@ -29,6 +29,7 @@ from shared.store.base import (
     check_append,
     shard_of,
 )
+from shared.store.cluster_client import AsyncCluster
 from shared.store.resp import script_on
 
 # KEYS: events stream, meta hash, command-id hash, outbox stream, active-match index (sorted set),
@@ -88,6 +89,19 @@ return {1, result}
 META_AND_TAIL_LUA = """
 return {redis.call('HGETALL', KEYS[1]), redis.call('XRANGE', KEYS[2], ARGV[1], '+')}
 """
+
+# One key each (the reads and the small writes): run as scripts so that every client, one server's or
+# a cluster's, hands back the reply as Redis sent it (parsed once, here).
+HGETALL_LUA = "return redis.call('HGETALL', KEYS[1])"
+HGET_LUA = "return redis.call('HGET', KEYS[1], ARGV[1])"
+HSET_LUA = "return redis.call('HSET', KEYS[1], unpack(ARGV))"
+GET_LUA = "return redis.call('GET', KEYS[1])"
+SET_LUA = "return redis.call('SET', KEYS[1], ARGV[1])"
+XRANGE_LUA = "return redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[2], 'COUNT', ARGV[3])"
+SCORED_LUA = (
+    "return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', ARGV[2], ARGV[3])"
+)
+ALL = 2**62  # an XRANGE count that is no limit
 
 # KEYS: events, meta, cmds, snap, active index, finished index. ARGV: match id, archived version.
 # Deletes only a finished match still at the archived version; returns 1 if deleted, else 0.
@@ -154,16 +168,6 @@ def _events(entries: list[list[Any]]) -> list[StoredEvent]:
     return out
 
 
-def _unparsed_xrange(client: RedisClient) -> Any:
-    """A client on ``client``'s connections whose ``XRANGE`` replies stay as Redis sent them (see
-    :func:`_events`); None for a cluster client, whose replies are parsed as usual."""
-    if not isinstance(client, redis.Redis):
-        return None
-    raw = redis.Redis(connection_pool=client.connection_pool)
-    raw.set_response_callback("XRANGE", lambda response, **options: response)
-    return raw
-
-
 def _event(entry_id: bytes, f: dict[bytes, bytes]) -> StoredEvent:
     return _stored_event(
         int(entry_id.split(b"-")[1]),  # version
@@ -181,23 +185,47 @@ def _text_map(raw: Mapping[bytes, bytes]) -> dict[str, str]:
     return {k.decode(): v.decode() for k, v in raw.items()}
 
 
-class RedisEventStore:
-    """The production store. ``client`` must not decode responses (payloads are bytes).
+def _flat_map(flat: Sequence[bytes]) -> dict[str, str]:
+    """An ``HGETALL`` reply as Redis sent it (field, value, ...)."""
+    return {flat[i].decode(): flat[i + 1].decode() for i in range(0, len(flat), 2)}
 
-    ``async_client`` (a ``redis.asyncio`` client of the same server or cluster, bytes too) serves
-    :meth:`append_async`; without one, that runs the synchronous append on a thread. On one server
-    over TCP the appends of an event loop share one pipelined connection (``shared.store.resp``)."""
+
+def async_twin(client: RedisClient) -> AsyncRedisClient:
+    """A ``redis.asyncio`` client of the same server or cluster as ``client`` (bytes out)."""
+    if isinstance(client, redis.Redis):
+        kwargs = client.connection_pool.connection_kwargs
+        wanted = ("host", "port", "db", "username", "password", "socket_timeout", "socket_connect_timeout")
+        return redis.asyncio.Redis(**{k: kwargs[k] for k in wanted if k in kwargs})
+    nodes = [redis.asyncio.cluster.ClusterNode(node.host, node.port) for node in client.get_nodes()]  # type: ignore[no-untyped-call]
+    return AsyncCluster(startup_nodes=nodes, socket_timeout=30)
+
+
+class RedisEventStore:
+    """The production store. ``client`` must not decode responses (payloads are bytes); the
+    platform's followers (outbox groups, the reactor's trims) use it directly.
+
+    The store's own operations run on ``async_client`` (a ``redis.asyncio`` client of the same
+    server or cluster, bytes too; default: one made like ``client``), each one script: on one
+    server over TCP every call of an event loop shares one pipelined connection
+    (``shared.store.resp``)."""
 
     def __init__(
         self, client: RedisClient, shards: int = DEFAULT_SHARDS, async_client: AsyncRedisClient | None = None
     ) -> None:
         self.client: Any = client
         self.shards = shards
-        self._append = client.register_script(APPEND_LUA)
-        self._append_async = None if async_client is None else script_on(async_client, APPEND_LUA)
-        self._tail_async = None if async_client is None else script_on(async_client, META_AND_TAIL_LUA)
-        self._delete = client.register_script(DELETE_LUA)
-        self._raw = _unparsed_xrange(client)
+        self.async_client = async_client if async_client is not None else async_twin(client)
+        on = self.async_client
+        self._append = script_on(on, APPEND_LUA)
+        self._tail = script_on(on, META_AND_TAIL_LUA)
+        self._delete = script_on(on, DELETE_LUA)
+        self._hgetall, self._hget, self._hset = (
+            script_on(on, HGETALL_LUA),
+            script_on(on, HGET_LUA),
+            script_on(on, HSET_LUA),
+        )
+        self._get, self._set = script_on(on, GET_LUA), script_on(on, SET_LUA)
+        self._xrange, self._scored = script_on(on, XRANGE_LUA), script_on(on, SCORED_LUA)
 
     def _key(self, match_id: str, part: str) -> str:
         return f"{{s{shard_of(match_id, self.shards):02d}}}:match:{match_id}:{part}"
@@ -211,7 +239,7 @@ class RedisEventStore:
     def finished_key(self, shard: int) -> str:
         return f"{{s{shard:02d}}}:finished"
 
-    def append(
+    async def append(
         self,
         match_id: str,
         expected_version: int,
@@ -221,23 +249,7 @@ class RedisEventStore:
         progress: Progress | None = None,
     ) -> AppendResult:
         keys, args = self._append_call(match_id, expected_version, events, command_id, meta, progress)
-        return _appended(match_id, expected_version, self._append(keys=keys, args=args))
-
-    async def append_async(
-        self,
-        match_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        command_id: str,
-        meta: Mapping[str, str] | None = None,
-        progress: Progress | None = None,
-    ) -> AppendResult:
-        if self._append_async is None:
-            return await asyncio.to_thread(
-                self.append, match_id, expected_version, events, command_id, meta, progress
-            )
-        keys, args = self._append_call(match_id, expected_version, events, command_id, meta, progress)
-        return _appended(match_id, expected_version, await self._append_async(keys=keys, args=args))
+        return _appended(match_id, expected_version, await self._append(keys=keys, args=args))
 
     def _append_call(
         self,
@@ -263,38 +275,23 @@ class RedisEventStore:
         keys.append(self.finished_key(shard_of(match_id, self.shards)))
         return keys, args
 
-    def command_result(self, match_id: str, command_id: str) -> AppendResult | None:
-        raw = self.client.hget(self._key(match_id, "cmds"), command_id)
+    async def command_result(self, match_id: str, command_id: str) -> AppendResult | None:
+        raw = await self._hget(keys=[self._key(match_id, "cmds")], args=[command_id])
         if raw is None:
             return None
         result = _range(raw)
         return AppendResult(result.first_version, result.last_version, duplicate=True)
 
-    def version(self, match_id: str) -> int:
-        raw = self.client.hget(self._key(match_id, "meta"), "version")
+    async def version(self, match_id: str) -> int:
+        raw = await self._hget(keys=[self._key(match_id, "meta")], args=["version"])
         return int(raw) if raw is not None else 0
 
-    def read(self, match_id: str, from_version: int = 1, to_version: int | None = None) -> list[StoredEvent]:
+    async def read(
+        self, match_id: str, from_version: int = 1, to_version: int | None = None
+    ) -> list[StoredEvent]:
         end = "+" if to_version is None else f"0-{to_version}"
-        key, start = self._key(match_id, "events"), f"0-{max(from_version, 1)}"
-        return self._from_xrange((self._raw or self.client).xrange(key, start, end))
-
-    def _from_xrange(self, entries: list[Any]) -> list[StoredEvent]:
-        if self._raw is not None:
-            return _events(entries)
-        return [_event(entry_id, fields) for entry_id, fields in entries]
-
-    def subscribe(
-        self, match_id: str, from_version: int, block_ms: int = 5000
-    ) -> Iterator[list[StoredEvent]]:
-        key = self._key(match_id, "events")
-        last = max(from_version, 1) - 1
-        while True:
-            reply = self.client.xread({key: f"0-{last}"}, block=block_ms, count=500)
-            batch = [_event(i, f) for _, entries in reply for i, f in entries]
-            if batch:
-                last = batch[-1].version
-            yield batch
+        args = [f"0-{max(from_version, 1)}", end, ALL]
+        return _events(await self._xrange(keys=[self._key(match_id, "events")], args=args))
 
     def stream_reader(self, connections: int) -> RedisStreamReader:
         """An asynchronous reader of the event streams over a ``redis.asyncio`` pool of at most
@@ -309,67 +306,56 @@ class RedisEventStore:
         )
         return RedisStreamReader(redis.asyncio.Redis(connection_pool=pool), self)
 
-    def get_meta(self, match_id: str) -> dict[str, str]:
-        return _text_map(self.client.hgetall(self._key(match_id, "meta")))
+    async def get_meta(self, match_id: str) -> dict[str, str]:
+        return _flat_map(await self._hgetall(keys=[self._key(match_id, "meta")]))
 
-    def get_metas(self, match_ids: Sequence[str]) -> list[dict[str, str]]:
-        """The metas of ``match_ids``, in order (``{}`` for an unknown match), in one pipeline: one round
-        trip on plain Redis (a cluster client splits it by node)."""
-        pipe = self.client.pipeline(transaction=False)
-        for match_id in match_ids:
-            pipe.hgetall(self._key(match_id, "meta"))
-        return [_text_map(raw) for raw in pipe.execute()]
+    async def get_metas(self, match_ids: Sequence[str]) -> list[dict[str, str]]:
+        """The metas of ``match_ids``, in order (``{}`` for an unknown match), asked for together: on
+        one server they go out in one write over the pipelined connection."""
+        return list(await asyncio.gather(*(self.get_meta(match_id) for match_id in match_ids)))
 
-    def meta_and_tail(self, match_id: str, after_version: int) -> tuple[dict[str, str], list[StoredEvent]]:
-        """One round trip: a pipeline of ``HGETALL`` and ``XRANGE`` (both keys in the match's slot)."""
-        pipe = (self._raw or self.client).pipeline(transaction=False)
-        pipe.hgetall(self._key(match_id, "meta"))
-        pipe.xrange(self._key(match_id, "events"), f"0-{after_version + 1}", "+")
-        raw, entries = pipe.execute()
-        return _text_map(raw), self._from_xrange(entries)
-
-    async def meta_and_tail_async(
+    async def meta_and_tail(
         self, match_id: str, after_version: int
     ) -> tuple[dict[str, str], list[StoredEvent]]:
-        """One script (META_AND_TAIL_LUA) on the async client's pipelined connection: the meta and the
-        tail read in one step (a rule service's ``GetView`` of a cached match, on its serving loop)."""
-        if self._tail_async is None:
-            return await asyncio.to_thread(self.meta_and_tail, match_id, after_version)
+        """One script (META_AND_TAIL_LUA): the meta and the tail read in one step."""
         keys = [self._key(match_id, "meta"), self._key(match_id, "events")]
-        flat, entries = await self._tail_async(keys=keys, args=[f"0-{after_version + 1}"])
-        return _text_map(dict(zip(flat[0::2], flat[1::2], strict=True))), _events(entries)
+        flat, entries = await self._tail(keys=keys, args=[f"0-{after_version + 1}"])
+        return _flat_map(flat), _events(entries)
 
-    def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
-        self.client.hset(self._key(match_id, "meta"), mapping=dict(fields))
+    async def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
+        if fields:
+            await self._hset(
+                keys=[self._key(match_id, "meta")], args=[x for kv in fields.items() for x in kv]
+            )
 
-    def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None:
-        self.client.set(self._key(match_id, "snap"), b"%d:" % snapshot.version + snapshot.data)
+    async def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None:
+        await self._set(keys=[self._key(match_id, "snap")], args=[b"%d:" % snapshot.version + snapshot.data])
 
-    def load_snapshot(self, match_id: str) -> Snapshot | None:
-        raw = self.client.get(self._key(match_id, "snap"))
+    async def load_snapshot(self, match_id: str) -> Snapshot | None:
+        raw = await self._get(keys=[self._key(match_id, "snap")])
         if raw is None:
             return None
         version, _, data = raw.partition(b":")
         return Snapshot(int(version), data)
 
-    def active_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
-        key, last = self.active_key(shard), "+inf" if until_ms is None else str(until_ms)
-        found: list[tuple[str, int]] = []
-        while page := self.client.zrangebyscore(key, "-inf", last, len(found), 1000, withscores=True):
-            found += [(member.decode(), int(score)) for member, score in page]
+    async def _scored_members(self, key: str, until_ms: int | None) -> list[tuple[str, int]]:
+        """A sorted set's members scored at most ``until_ms`` (all: None), lowest first, by pages."""
+        last, found = "+inf" if until_ms is None else str(until_ms), list[tuple[str, int]]()
+        while page := await self._scored(keys=[key], args=[last, len(found), 1000]):
+            found += [(page[i].decode(), int(float(page[i + 1]))) for i in range(0, len(page), 2)]
         return found
 
-    def finished_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
+    async def active_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
+        return await self._scored_members(self.active_key(shard), until_ms)
+
+    async def finished_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
         """The shard's finished matches in Redis, with the ms of their finishing notice, oldest first."""
-        key, last = self.finished_key(shard), "+inf" if until_ms is None else str(until_ms)
-        found: list[tuple[str, int]] = []
-        while page := self.client.zrangebyscore(key, "-inf", last, len(found), 1000, withscores=True):
-            found += [(member.decode(), int(score)) for member, score in page]
-        return found
+        return await self._scored_members(self.finished_key(shard), until_ms)
 
     def index_finished(self, match_id: str) -> bool:
         """Add a finished match missing from the finished index (one that ended before the index
-        existed), scored with its last event's server time; True if it was added."""
+        existed), scored with its last event's server time; True if it was added. (A one-off repair
+        of ``tabula archive``, on the synchronous client.)"""
         if self.client.hget(self._key(match_id, "meta"), "status") != b"finished":
             return False
         last = self.client.xrevrange(self._key(match_id, "events"), count=1)
@@ -377,7 +363,7 @@ class RedisEventStore:
         key = self.finished_key(shard_of(match_id, self.shards))
         return bool(self.client.zadd(key, {match_id: ended_ms}, nx=True))
 
-    def delete_match(self, match_id: str, version: int) -> bool:
+    async def delete_match(self, match_id: str, version: int) -> bool:
         """Remove an archived match: events, meta, command ids, snapshot and its index entries.
 
         Only a finished match still at ``version`` (the one archived) is removed, in one script;
@@ -386,13 +372,12 @@ class RedisEventStore:
         shard = shard_of(match_id, self.shards)
         keys = [self._key(match_id, part) for part in ("events", "meta", "cmds", "snap")]
         keys += [self.active_key(shard), self.finished_key(shard)]
-        return bool(self._delete(keys=keys, args=[match_id, version]))
+        return bool(await self._delete(keys=keys, args=[match_id, version]))
 
-    def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]:
-        entries = self.client.xrange(
-            self.outbox_key(shard), f"({after}" if after != "0-0" else "-", "+", count=count
-        )
-        return [notice_from_entry(i, f) for i, f in entries]
+    async def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]:
+        start = f"({after}" if after != "0-0" else "-"
+        entries = await self._xrange(keys=[self.outbox_key(shard)], args=[start, "+", count])
+        return [notice_from_entry(i, dict(zip(f[0::2], f[1::2], strict=True))) for i, f in entries]
 
 
 class RedisStreamReader:

@@ -36,6 +36,7 @@ import redis.asyncio
 import redis.exceptions
 from redis._parsers.base import BaseParser
 
+_Loop = asyncio.AbstractEventLoop
 Script = Callable[..., Awaitable[Any]]  # called as script(keys=[...], args=[...])
 TIMEOUT_S = 30.0  # as the services' redis.asyncio clients' socket_timeout (shared.runtime.config)
 # an error reply's text -> the exception redis-py raises for it (redis-py's own table, pinned version)
@@ -129,9 +130,9 @@ def _again(error: redis.exceptions.RedisError) -> redis.exceptions.RedisError:
 
 
 class PipelinedConnection:
-    """Commands from every coroutine of an event loop over one connection (module docstring).
-    Connected on the first call, and again on the first call after the connection was lost or
-    from another event loop."""
+    """Commands from every coroutine of an event loop over one connection (module docstring): one
+    connection per event loop that calls, made on its first call and again on the first call after
+    it was lost."""
 
     def __init__(
         self,
@@ -144,22 +145,24 @@ class PipelinedConnection:
     ) -> None:
         self.host, self.port, self.db = host, port, db
         self.username, self.password, self.timeout = username, password, timeout
-        self._protocol: _Protocol | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._connecting: asyncio.Future[_Protocol] | None = None
+        self._protocols: weakref.WeakKeyDictionary[_Loop, _Protocol] = weakref.WeakKeyDictionary()
+        self._connecting: weakref.WeakKeyDictionary[_Loop, asyncio.Future[_Protocol]] = (
+            weakref.WeakKeyDictionary()
+        )
 
     async def call(self, *args: Any) -> Any:
-        protocol = self._protocol
-        if protocol is None or protocol.lost is not None or self._loop is not asyncio.get_running_loop():
-            protocol = await self._connected()
+        loop = asyncio.get_running_loop()
+        protocol = self._protocols.get(loop)
+        if protocol is None or protocol.lost is not None:
+            protocol = await self._connected(loop)
         return await protocol.ask(args)
 
-    async def _connected(self) -> _Protocol:
-        loop = asyncio.get_running_loop()
-        if self._loop is not loop or self._connecting is None or self._connecting.done():
-            self._loop, self._protocol = loop, None
-            self._connecting = loop.create_task(self._connect())
-        return await asyncio.shield(self._connecting)
+    async def _connected(self, loop: asyncio.AbstractEventLoop) -> _Protocol:
+        connecting = self._connecting.get(loop)
+        if connecting is None or connecting.done():
+            self._protocols.pop(loop, None)
+            connecting = self._connecting[loop] = loop.create_task(self._connect())
+        return await asyncio.shield(connecting)
 
     async def _connect(self) -> _Protocol:
         loop = asyncio.get_running_loop()
@@ -181,7 +184,7 @@ class PipelinedConnection:
         except BaseException:
             protocol._fail(redis.exceptions.ConnectionError("AUTH or SELECT failed"))
             raise
-        self._protocol = protocol
+        self._protocols[loop] = protocol
         return protocol
 
     def script(self, text: str) -> Script:

@@ -19,6 +19,7 @@ import redis
 from services.cli.run import wait_healthy
 from services.games import load_game, service_ports
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.support.tabula_run import run_env, start_run, stop_run
 from tests.support.timing import scaled, wait_until
@@ -51,13 +52,13 @@ def _bot_match(output: str, match_id: str, seed: int) -> tuple[redis.Redis, Redi
     game = load_game("lorenzo")
     runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, store)
     bots = json.dumps({"0": "random", "1": "random"})
-    runner.create(match_id, 2, {}, seed=seed, extra_meta={"bots": bots, "turn_seconds": "0"})
-    _wait_for(lambda: store.version(match_id) > 10, 60, "the bots to start playing")
+    wait(runner.create(match_id, 2, {}, seed=seed, extra_meta={"bots": bots, "turn_seconds": "0"}))
+    _wait_for(lambda: wait(store.version(match_id)) > 10, 60, "the bots to start playing")
     return client, store
 
 
 def _assert_no_move_applied_twice(store: RedisEventStore, match_id: str) -> None:
-    appends = [e.command_id for e in store.read(match_id)]  # one command id per append
+    appends = [e.command_id for e in wait(store.read(match_id))]  # one command id per append
     ids = [cid for n, cid in enumerate(appends) if n == 0 or appends[n - 1] != cid]
     assert len(ids) == len(set(ids))
 
@@ -69,7 +70,7 @@ def test_a_worker_killed_under_tabula_run_is_restarted_and_the_bot_match_finishe
         worker = _child(run, "worker")
         pool = worker.children()  # prefork pool processes: they must not outlive their worker
         worker.send_signal(signal.SIGKILL)
-        assert store.get_meta("kept").get("status") == "active"
+        assert wait(store.get_meta("kept")).get("status") == "active"
         killed = time.monotonic()
         _wait_for(lambda: "worker     restarted" in errors.read_text(), 30, "the worker to be restarted")
         assert re.search(
@@ -78,7 +79,9 @@ def test_a_worker_killed_under_tabula_run_is_restarted_and_the_bot_match_finishe
         assert _child(run, "worker").pid != worker.pid and run.poll() is None
         for port in map(int, re.findall(r"grpc 127\.0\.0\.1:(\d+)", output)):
             assert wait_healthy(port, timeout=5)  # the rest of the stack stayed up
-        _wait_for(lambda: store.get_meta("kept").get("status") == "finished", 180, "the match to finish")
+        _wait_for(
+            lambda: wait(store.get_meta("kept")).get("status") == "finished", 180, "the match to finish"
+        )
         assert time.monotonic() - killed < scaled(180)
         _assert_no_move_applied_twice(store, "kept")
         children = psutil.Process(run.pid).children(recursive=True) + pool
@@ -98,7 +101,9 @@ def test_the_embedded_redis_killed_under_tabula_run_comes_back_on_its_aof_and_th
         (server,) = [c for c in psutil.Process(run.pid).children() if "redis-server" in c.name()]
         server.send_signal(signal.SIGKILL)
         _wait_for(lambda: "redis      restarted" in errors.read_text(), 30, "Redis to be restarted")
-        _wait_for(lambda: store.get_meta("through").get("status") == "finished", 180, "the match to finish")
+        _wait_for(
+            lambda: wait(store.get_meta("through")).get("status") == "finished", 180, "the match to finish"
+        )
         _assert_no_move_applied_twice(store, "through")
         client.close()
     finally:

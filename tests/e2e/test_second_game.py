@@ -39,6 +39,7 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 from services.cli.stack import STATE_DIR
 from services.client.saved import MATCHES_FILE, find
 from services.games import EXTRA_GAMES, GAMES, load_game
+from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.support.race.manifest import MANIFEST
 from tests.support.race.protos import compile_race
@@ -335,7 +336,7 @@ def test_the_gateway_serves_the_matchs_view_and_lists_the_game_without_a_module(
 def test_the_final_outcome_is_in_the_lobbys_history(
     stack: Stack, lobby: Any, guest: list[tuple[str, str]], played: Played, log: Log
 ) -> None:
-    meta = RedisEventStore(redis.Redis.from_url(stack.redis_url)).get_meta(played.match_id)
+    meta = wait(RedisEventStore(redis.Redis.from_url(stack.redis_url)).get_meta(played.match_id))
     players = json.loads(meta["players"])
     ada = players[played.seat]
     assert ada and players[1:] == ["", ""]  # the bot seats have no player

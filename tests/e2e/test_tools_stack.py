@@ -17,6 +17,7 @@ from services.cli.stack import NO_STACK
 from services.games import load_game
 from shared.matches.archive import archive_name
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.e2e.stack_dir import cli, running_stack, tool_env
 from tests.support.timing import wait_until
@@ -122,9 +123,9 @@ def test_a_finished_match_goes_to_the_stacks_own_archive_and_export_still_finds_
             game = load_game("lorenzo")
             runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, store)
             bots = json.dumps({"0": "random", "1": "random"})
-            runner.create("done", 2, {}, seed=5, extra_meta={"bots": bots, "turn_seconds": "0"})
+            wait(runner.create("done", 2, {}, seed=5, extra_meta={"bots": bots, "turn_seconds": "0"}))
             wait_until(lambda: (archive / archive_name("done")).exists(), 120, "the match to be archived")
-            wait_until(lambda: not store.get_meta("done"), 30, "the match to leave Redis")
+            wait_until(lambda: not wait(store.get_meta("done")), 30, "the match to leave Redis")
         finally:
             client.close()
         assert f"archive    {archive}  (finished matches, 0 s after they end)" in output

@@ -15,6 +15,7 @@ from services.games import LoadedGame, load_game
 from shared.matches.archive import LogError, export_lines, import_lines, state_hash, verify_lines
 from shared.matches.runner import MatchRunner
 from shared.matches.simulate import play_match
+from shared.runtime.edge import wait
 from shared.store import MemoryEventStore
 from shared.store.redis_store import RedisEventStore
 
@@ -27,9 +28,9 @@ def game() -> LoadedGame:
 @pytest.fixture(scope="module")
 def finished(game: LoadedGame) -> tuple[MatchRunner, list[str]]:
     runner = MatchRunner(game.rules, game.codec, MemoryEventStore())
-    runner.create("g1", 3, {"advanced": "true"}, seed=31)
-    assert play_match(runner, "g1", seed=4).violations == []
-    return runner, list(export_lines(runner.store, "g1", game.codec))
+    wait(runner.create("g1", 3, {"advanced": "true"}, seed=31))
+    assert wait(play_match(runner, "g1", seed=4)).violations == []
+    return runner, list(wait(export_lines(runner.store, "g1", game.codec)))
 
 
 def test_a_log_imports_into_another_store_with_the_same_events(
@@ -37,16 +38,18 @@ def test_a_log_imports_into_another_store_with_the_same_events(
 ) -> None:
     runner, lines = finished
     other = RedisEventStore(redis_client)
-    assert import_lines(other, lines, "copy") == "copy"
-    original, copied = runner.store.read("g1"), other.read("copy")
+    assert wait(import_lines(other, lines, "copy")) == "copy"
+    original, copied = wait(runner.store.read("g1")), wait(other.read("copy"))
     assert [(e.version, e.type, e.payload, e.visibility, e.command_id) for e in original] == [
         (e.version, e.type, e.payload, e.visibility, e.command_id) for e in copied
     ]
-    assert other.get_meta("copy")["status"] == "finished"
+    assert wait(other.get_meta("copy"))["status"] == "finished"
     some = original[-1]
-    assert other.command_result("copy", some.command_id) is not None  # retries still dedupe after import
-    replayed = MatchRunner(game.rules, game.codec, other).load("copy").state
-    assert state_hash(replayed) == state_hash(runner.load("g1").state)
+    assert (
+        wait(other.command_result("copy", some.command_id)) is not None
+    )  # retries still dedupe after import
+    replayed = wait(MatchRunner(game.rules, game.codec, other).load("copy")).state
+    assert state_hash(replayed) == state_hash(wait(runner.load("g1")).state)
 
 
 def test_verify_reports_the_final_state_hash(
@@ -55,7 +58,7 @@ def test_verify_reports_the_final_state_hash(
     runner, lines = finished
     report = verify_lines(game.rules, game.codec, lines)
     assert report.ok and report.finished and report.events == len(lines) - 1
-    assert report.state_hash == state_hash(runner.load("g1").state)
+    assert report.state_hash == state_hash(wait(runner.load("g1")).state)
 
 
 def test_verify_finds_gaps_tampering_and_events_after_the_end(

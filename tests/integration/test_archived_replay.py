@@ -13,6 +13,7 @@ import redis
 from shared.matches.archive import LocalArchive
 from shared.matches.archiver import archive_match
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import start_server
 from shared.serving.protogen import GameModules
@@ -58,8 +59,8 @@ def test_an_archived_match_is_replayed_and_exported_from_the_archive(
     ]
     exported = stub.ExportLog(pb2.ExportLogRequest(match_id="m1"), metadata=me, timeout=5)
 
-    archive_match(store, LocalArchive(tmp_path), "m1", lambda game: (runner.rules, runner.codec))
-    assert store.get_meta("m1") == {}
+    wait(archive_match(store, LocalArchive(tmp_path), "m1", lambda game: (runner.rules, runner.codec)))
+    assert wait(store.get_meta("m1")) == {}
     runner._cache.clear()  # no help from the in-process cache either
 
     again = [

@@ -22,6 +22,7 @@ from shared.matches.archive import (
 from shared.matches.archiver import ArchiveFailed, Archiver, archive_match
 from shared.matches.runner import EventCodec, MatchRunner
 from shared.matches.simulate import play_match
+from shared.runtime.edge import wait
 from shared.store import OutboxNotice, shard_of
 from shared.store.outbox import FollowerSettings, OutboxFollower
 from shared.store.redis_store import RedisEventStore
@@ -73,9 +74,9 @@ def read_all(readers: list[OutboxFollower]) -> None:
 
 
 def finish(runner: MatchRunner[Any], match_id: str, seed: int) -> str:
-    runner.create(match_id, 4, {}, seed=seed)
-    assert play_match(runner, match_id, seed=seed, check=False).outcome is not None
-    return state_hash(runner.load(match_id).state)
+    wait(runner.create(match_id, 4, {}, seed=seed))
+    assert wait(play_match(runner, match_id, seed=seed, check=False)).outcome is not None
+    return state_hash(wait(runner.load(match_id)).state)
 
 
 def match_keys(store: RedisEventStore, match_id: str) -> list[bytes]:
@@ -86,30 +87,30 @@ def test_an_archived_match_leaves_redis_and_replays_from_the_archive(
     game: LoadedGame, store: RedisEventStore, runner: MatchRunner[Any], tmp_path: Path
 ) -> None:
     final = finish(runner, "m1", 3)
-    mid = state_hash(runner.load("m1", at_version=40).state)
+    mid = state_hash(wait(runner.load("m1", at_version=40)).state)
     storage = LocalArchive(tmp_path)
-    done = archive_match(store, storage, "m1", games(game))
+    done = wait(archive_match(store, storage, "m1", games(game)))
     assert done.state_hash == final and (tmp_path / archive_name("m1")).stat().st_size == done.size
-    assert match_keys(store, "m1") == [] and store.get_meta("m1") == {}
-    assert store.finished_matches(shard_of("m1", store.shards)) == []
+    assert match_keys(store, "m1") == [] and wait(store.get_meta("m1")) == {}
+    assert wait(store.finished_matches(shard_of("m1", store.shards))) == []
     lines = archived_lines(storage, "m1")
     assert lines is not None and verify_lines(game.rules, game.codec, lines).state_hash == final
     replay = archived_runner(game.rules, game.codec, lines)
-    assert state_hash(replay.load("m1", at_version=40).state) == mid
-    assert replay.store.get_meta("m1")["status"] == "finished"
+    assert state_hash(wait(replay.load("m1", at_version=40)).state) == mid
+    assert wait(replay.store.get_meta("m1"))["status"] == "finished"
 
 
 def test_an_unfinished_or_inconsistent_match_stays_in_redis(
     game: LoadedGame, store: RedisEventStore, runner: MatchRunner[Any], tmp_path: Path
 ) -> None:
-    runner.create("going", 4, {}, seed=1)
+    wait(runner.create("going", 4, {}, seed=1))
     with pytest.raises(ArchiveFailed, match="not finished"):
-        archive_match(store, LocalArchive(tmp_path), "going", games(game))
+        wait(archive_match(store, LocalArchive(tmp_path), "going", games(game)))
     finish(runner, "odd", 2)
-    store.set_meta("odd", {"version": "9999"})  # the log no longer matches the meta
+    wait(store.set_meta("odd", {"version": "9999"}))  # the log no longer matches the meta
     with pytest.raises(ArchiveFailed, match="does not verify"):
-        archive_match(store, LocalArchive(tmp_path), "odd", games(game))
-    assert store.version("odd") == 9999 and match_keys(store, "odd")
+        wait(archive_match(store, LocalArchive(tmp_path), "odd", games(game)))
+    assert wait(store.version("odd")) == 9999 and match_keys(store, "odd")
     assert archived_lines(LocalArchive(tmp_path), "odd") is None
 
 
@@ -128,8 +129,8 @@ def test_a_storage_that_does_not_give_the_log_back_keeps_the_match(
 ) -> None:
     finish(runner, "m1", 4)
     with pytest.raises(ArchiveFailed, match="other bytes"):
-        archive_match(store, LosingStorage(), "m1", games(game))
-    assert store.get_meta("m1")["status"] == "finished"
+        wait(archive_match(store, LosingStorage(), "m1", games(game)))
+    assert wait(store.get_meta("m1"))["status"] == "finished"
 
 
 def test_the_archiver_waits_for_the_delay_and_for_every_group_to_acknowledge_the_end(
@@ -159,7 +160,7 @@ def test_the_archiver_archives_nothing_while_a_required_group_does_not_exist(
     finish(runner, "m1", 6)
     archiver = Archiver(store, LocalArchive(tmp_path), games(game), 0, GROUPS, now=lambda: time.time() + 1)
     assert archiver.run(range(store.shards)) == []
-    assert store.get_meta("m1")["status"] == "finished"
+    assert wait(store.get_meta("m1"))["status"] == "finished"
 
 
 def test_the_archiver_takes_at_most_a_batch_per_call(

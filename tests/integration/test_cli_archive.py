@@ -17,6 +17,7 @@ from shared.core.decider import SYSTEM
 from shared.matches.archive import state_hash
 from shared.matches.runner import MatchRunner
 from shared.matches.simulate import play_match
+from shared.runtime.edge import wait
 from shared.store import OutboxNotice, shard_of
 from shared.store.outbox import FollowerSettings, OutboxFollower
 from shared.store.redis_store import RedisEventStore
@@ -34,9 +35,9 @@ def finished(game: LoadedGame, redis_client: redis.Redis, redis_url: str) -> Mat
     """Match m1 finished, every outbox group has read it; m2 still going."""
     store = RedisEventStore(redis_client)
     runner = MatchRunner(game.rules, game.codec, store)
-    runner.create("m1", 4, {}, seed=7)
-    play_match(runner, "m1", seed=7, check=False)
-    runner.create("m2", 4, {}, seed=8)
+    wait(runner.create("m1", 4, {}, seed=7))
+    wait(play_match(runner, "m1", seed=7, check=False))
+    wait(runner.create("m2", 4, {}, seed=8))
 
     def ignore(notice: OutboxNotice) -> None:
         pass
@@ -54,15 +55,18 @@ def test_archive_export_verify_and_replay_an_archived_match(
 ) -> None:
     folder, url = tmp_path / "archive", ["--redis-url", redis_url]
     monkeypatch.setenv("TABULA_ARCHIVE_DIR", str(folder))
-    at_40 = finished.load("m1", at_version=40)
+    at_40 = wait(finished.load("m1", at_version=40))
     view_40 = game.codec.to_message(game.rules.view(at_40.state, SYSTEM))
-    final = state_hash(finished.load("m1").state)
+    final = state_hash(wait(finished.load("m1")).state)
     before = tmp_path / "before.jsonl"
     assert cli.invoke(app, ["export", "m1", "--out", str(before), *url]).exit_code == 0
 
     done = cli.invoke(app, ["archive", "--after", "0", *url])
     assert done.exit_code == 0 and "archived 1 matches" in done.output, done.output
-    assert finished.store.get_meta("m1") == {} and finished.store.get_meta("m2")["status"] == "active"
+    assert (
+        wait(finished.store.get_meta("m1")) == {}
+        and wait(finished.store.get_meta("m2"))["status"] == "active"
+    )
 
     after = tmp_path / "after.jsonl"
     assert cli.invoke(app, ["export", "m1", "--out", str(after), *url]).exit_code == 0
@@ -79,7 +83,7 @@ def test_an_unfinished_match_named_on_the_command_line_is_kept(
 ) -> None:
     kept = cli.invoke(app, ["archive", "m2", "--dir", str(tmp_path), "--redis-url", redis_url])
     assert kept.exit_code == 1 and "not finished" in kept.output
-    assert finished.store.get_meta("m2")["status"] == "active"
+    assert wait(finished.store.get_meta("m2"))["status"] == "active"
     missing = cli.invoke(app, ["verify", "--match", "nothing", "--redis-url", redis_url])
     assert missing.exit_code == 1
 
@@ -95,4 +99,4 @@ def test_a_match_that_ended_before_the_finished_index_existed_is_indexed_then_ar
     assert "archived 0 matches" in cli.invoke(app, ["archive", *url]).output
     done = cli.invoke(app, ["archive", "--index", *url])
     assert "indexed 1 finished matches" in done.output and "archived 1 matches" in done.output, done.output
-    assert store.get_meta("m1") == {} and store.get_meta("m2")["status"] == "active"
+    assert wait(store.get_meta("m1")) == {} and wait(store.get_meta("m2"))["status"] == "active"

@@ -20,6 +20,7 @@ from services.client.rpc import GameClient
 from services.client.session import Viewer
 from shared.core.codec import MessageCodec
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import RunningServer, start_server
 from shared.serving.protogen import GameModules
@@ -98,5 +99,5 @@ def test_a_rate_limited_command_waits_the_delay_and_lands_with_the_same_command_
     assert len(slept) == 1 and 0 < slept[0] <= REFILL_S and waited >= slept[0]
     assert re.search(r"busy, retrying in [\d.]+ s", console.export_text())
     assert (reply.first_version, reply.duplicate) == (version + 1, False)
-    landed = RedisEventStore(redis_client).read("m1", version + 1)
+    landed = wait(RedisEventStore(redis_client).read("m1", version + 1))
     assert landed and {event.command_id for event in landed} == {"c1"}

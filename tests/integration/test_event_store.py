@@ -17,6 +17,7 @@ import redis.cluster
 
 from shared.core.decider import SYSTEM, Actor, Outcome
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.runtime.redis_server import free_port
 from shared.serving.errors import STORE_UNAVAILABLE
 from shared.store import (
@@ -52,54 +53,54 @@ def ev(kind: str = "Thing", payload: bytes = b"x", vis: str = "public") -> NewEv
 
 
 def test_appends_get_dense_versions_from_one(store: EventStore) -> None:
-    assert store.append("m1", 0, [ev("A"), ev("B")], "c1").last_version == 2
-    result = store.append("m1", 2, [ev("C")], "c2")
+    assert wait(store.append("m1", 0, [ev("A"), ev("B")], "c1")).last_version == 2
+    result = wait(store.append("m1", 2, [ev("C")], "c2"))
     assert (result.first_version, result.last_version, result.duplicate) == (3, 3, False)
-    assert [e.version for e in store.read("m1")] == [1, 2, 3]
-    assert [e.type for e in store.read("m1", 2)] == ["B", "C"]
-    assert [e.type for e in store.read("m1", 1, 2)] == ["A", "B"]
-    assert store.version("m1") == 3
-    assert store.version("unknown") == 0
+    assert [e.version for e in wait(store.read("m1"))] == [1, 2, 3]
+    assert [e.type for e in wait(store.read("m1", 2))] == ["B", "C"]
+    assert [e.type for e in wait(store.read("m1", 1, 2))] == ["A", "B"]
+    assert wait(store.version("m1")) == 3
+    assert wait(store.version("unknown")) == 0
 
 
 def test_envelope_keeps_every_field(store: EventStore) -> None:
-    store.append("m1", 0, [NewEvent("Dealt", b"\x00\xffbytes", "seat:2", "system", 3)], "cmd-7")
-    (event,) = store.read("m1")
+    wait(store.append("m1", 0, [NewEvent("Dealt", b"\x00\xffbytes", "seat:2", "system", 3)], "cmd-7"))
+    (event,) = wait(store.read("m1"))
     assert (event.type, event.payload, event.visibility) == ("Dealt", b"\x00\xffbytes", "seat:2")
     assert (event.command_id, event.actor, event.schema_version) == ("cmd-7", "system", 3)
     assert event.server_time_ms > 1_600_000_000_000
 
 
 def test_stale_version_is_a_named_conflict_and_writes_nothing(store: EventStore) -> None:
-    store.append("m1", 0, [ev()], "c1")
+    wait(store.append("m1", 0, [ev()], "c1"))
     with pytest.raises(VersionConflict) as err:
-        store.append("m1", 0, [ev()], "c2")
+        wait(store.append("m1", 0, [ev()], "c2"))
     assert (err.value.expected, err.value.actual) == (0, 1)
-    assert store.version("m1") == 1
-    assert store.command_result("m1", "c2") is None
+    assert wait(store.version("m1")) == 1
+    assert wait(store.command_result("m1", "c2")) is None
 
 
 def test_retry_of_a_command_returns_the_first_result(store: EventStore) -> None:
-    first = store.append("m1", 0, [ev(), ev()], "c1")
-    retry = store.append("m1", 0, [ev()], "c1")
+    first = wait(store.append("m1", 0, [ev(), ev()], "c1"))
+    retry = wait(store.append("m1", 0, [ev()], "c1"))
     assert (retry.first_version, retry.last_version, retry.duplicate) == (1, 2, True)
     assert not first.duplicate
-    assert store.version("m1") == 2
-    assert store.command_result("m1", "c1") == retry
+    assert wait(store.version("m1")) == 2
+    assert wait(store.command_result("m1", "c1")) == retry
 
 
 def test_oversized_payload_is_rejected_and_nothing_written(store: EventStore) -> None:
-    store.append("m1", 0, [ev(payload=b"a" * MAX_PAYLOAD)], "ok")
+    wait(store.append("m1", 0, [ev(payload=b"a" * MAX_PAYLOAD)], "ok"))
     with pytest.raises(PayloadTooLarge):
-        store.append("m1", 1, [ev(), ev(payload=b"a" * (MAX_PAYLOAD + 1))], "big")
-    assert store.version("m1") == 1
+        wait(store.append("m1", 1, [ev(), ev(payload=b"a" * (MAX_PAYLOAD + 1))], "big"))
+    assert wait(store.version("m1")) == 1
 
 
 def test_oversized_batch_is_rejected_and_nothing_written(store: EventStore) -> None:
-    store.append("m1", 0, [ev()] * MAX_BATCH, "ok")
+    wait(store.append("m1", 0, [ev()] * MAX_BATCH, "ok"))
     with pytest.raises(BatchTooLarge):
-        store.append("m1", MAX_BATCH, [ev()] * (MAX_BATCH + 1), "big")
-    assert store.version("m1") == MAX_BATCH
+        wait(store.append("m1", MAX_BATCH, [ev()] * (MAX_BATCH + 1), "big"))
+    assert wait(store.version("m1")) == MAX_BATCH
 
 
 @pytest.mark.parametrize(
@@ -110,34 +111,35 @@ def test_malformed_appends_are_refused(
     store: EventStore, match_id: str, command_id: str, events: list[NewEvent]
 ) -> None:
     with pytest.raises(InvalidAppend):
-        store.append(match_id, 0, events, command_id)
-    assert store.version("m1") == 0
+        wait(store.append(match_id, 0, events, command_id))
+    assert wait(store.version("m1")) == 0
 
 
 def test_meta_is_set_with_the_append(store: EventStore) -> None:
-    store.append("m1", 0, [ev()], "c1", meta={"game": "test", "seats": "3"})
-    store.set_meta("m1", {"status": "finished"})
-    assert store.get_meta("m1") == {"game": "test", "seats": "3", "version": "1", "status": "finished"}
-    assert store.get_meta("nothing") == {}
+    wait(store.append("m1", 0, [ev()], "c1", meta={"game": "test", "seats": "3"}))
+    wait(store.set_meta("m1", {"status": "finished"}))
+    assert wait(store.get_meta("m1")) == {"game": "test", "seats": "3", "version": "1", "status": "finished"}
+    assert wait(store.get_meta("nothing")) == {}
 
 
 def test_the_meta_and_the_tail_are_read_together(store: EventStore) -> None:
-    store.append("m1", 0, [ev("A"), ev("B")], "c1", meta={"game": "test"})
-    store.append("m1", 2, [ev("C")], "c2")
-    meta, tail = store.meta_and_tail("m1", 1)
-    assert meta == store.get_meta("m1") and meta["version"] == "3"
-    assert [(e.version, e.type) for e in tail] == [(2, "B"), (3, "C")] and tail == store.read("m1", 2)
-    assert store.meta_and_tail("m1", 3) == (meta, [])
-    assert store.meta_and_tail("nothing", 0) == ({}, [])
+    wait(store.append("m1", 0, [ev("A"), ev("B")], "c1", meta={"game": "test"}))
+    wait(store.append("m1", 2, [ev("C")], "c2"))
+    meta, tail = wait(store.meta_and_tail("m1", 1))
+    assert meta == wait(store.get_meta("m1")) and meta["version"] == "3"
+    assert [(e.version, e.type) for e in tail] == [(2, "B"), (3, "C")] and tail == wait(store.read("m1", 2))
+    assert wait(store.meta_and_tail("m1", 3)) == (meta, [])
+    assert wait(store.meta_and_tail("nothing", 0)) == ({}, [])
 
 
 def on_a_loop(store: EventStore, async_client: bool) -> tuple[EventStore, Any]:
-    """The same store as one a rule service appends through from its event loop: with a
-    ``redis.asyncio`` client of the same server or cluster, or without one (then on a thread)."""
+    """The same store as one a rule service appends through from its event loop (not the edge's): with
+    a ``redis.asyncio`` client of the same server or cluster, or with the one it makes itself."""
     if not isinstance(store, RedisEventStore):
         return store, None
     if not async_client:
-        return RedisEventStore(store.client, store.shards), None
+        made = RedisEventStore(store.client, store.shards)
+        return made, made.async_client
     client: Any
     if isinstance(store.client, redis.cluster.RedisCluster):
         node = store.client.get_primaries()[0]
@@ -155,13 +157,13 @@ def test_an_append_awaited_on_an_event_loop_is_the_same_append(store: EventStore
 
     async def appends() -> tuple[Any, Any]:
         try:
-            first = await looped.append_async("m1", 0, [ev("A"), ev("B")], "c1", {"game": "g"}, progress)
-            retry = await looped.append_async("m1", 0, [ev("X")], "c1")
+            first = await looped.append("m1", 0, [ev("A"), ev("B")], "c1", {"game": "g"}, progress)
+            retry = await looped.append("m1", 0, [ev("X")], "c1")
             with pytest.raises(VersionConflict) as err:
-                await looped.append_async("m1", 0, [ev("Y")], "c2")
+                await looped.append("m1", 0, [ev("Y")], "c2")
             assert (err.value.expected, err.value.actual) == (0, 2)
             with pytest.raises(InvalidAppend):
-                await looped.append_async("m1", 2, [], "c3")
+                await looped.append("m1", 2, [], "c3")
             return first, retry
         finally:
             if client is not None:
@@ -170,10 +172,12 @@ def test_an_append_awaited_on_an_event_loop_is_the_same_append(store: EventStore
     first, retry = asyncio.run(appends())
     assert (first.first_version, first.last_version, first.duplicate) == (1, 2, False)
     assert (retry.first_version, retry.last_version, retry.duplicate) == (1, 2, True)
-    assert [e.type for e in store.read("m1")] == ["A", "B"]
-    assert store.get_meta("m1")["game"] == "g" and Progress.parse(store.get_meta("m1")) == progress
-    assert store.command_result("m1", "c2") is None and store.command_result("m1", "c3") is None
-    (notice,) = store.read_outbox(shard_of("m1", store.shards))
+    assert [e.type for e in wait(store.read("m1"))] == ["A", "B"]
+    assert (
+        wait(store.get_meta("m1"))["game"] == "g" and Progress.parse(wait(store.get_meta("m1"))) == progress
+    )
+    assert wait(store.command_result("m1", "c2")) is None and wait(store.command_result("m1", "c3")) is None
+    (notice,) = wait(store.read_outbox(shard_of("m1", store.shards)))
     assert (notice.first_version, notice.last_version, notice.progress) == (1, 2, progress)
 
 
@@ -182,19 +186,21 @@ def test_the_meta_and_the_tail_awaited_on_an_event_loop_are_the_same_read(
     store: EventStore, async_client: bool
 ) -> None:
     looped, client = on_a_loop(store, async_client)
-    store.append("m1", 0, [ev("A", b"\x00\xff\r\n"), ev("B", vis="seat:1")], "c1", meta={"game": "test"})
-    store.append("m1", 2, [ev("C")], "c2")
+    wait(
+        store.append("m1", 0, [ev("A", b"\x00\xff\r\n"), ev("B", vis="seat:1")], "c1", meta={"game": "test"})
+    )
+    wait(store.append("m1", 2, [ev("C")], "c2"))
     asked = [("m1", 1), ("m1", 0), ("m1", 3), ("nothing", 0)]
 
     async def reads() -> list[Any]:
         try:
-            return [await looped.meta_and_tail_async(match_id, after) for match_id, after in asked]
+            return [await looped.meta_and_tail(match_id, after) for match_id, after in asked]
         finally:
             if client is not None:
                 await client.aclose()
 
     got = asyncio.run(reads())
-    assert got == [store.meta_and_tail(match_id, after) for match_id, after in asked]
+    assert got == [wait(store.meta_and_tail(match_id, after)) for match_id, after in asked]
     meta, tail = got[1]
     assert meta["version"] == "3" and tail[0].payload == b"\x00\xff\r\n" and tail[1].visibility == "seat:1"
 
@@ -219,15 +225,15 @@ def test_appends_awaited_together_share_pipelines_and_each_gets_its_own_answer(
 
     async def appends() -> tuple[list[Any], list[Any]]:
         try:
-            firsts = await asyncio.gather(*(looped.append_async(f"p{i}", 0, [ev()], "c") for i in range(20)))
+            firsts = await asyncio.gather(*(looped.append(f"p{i}", 0, [ev()], "c") for i in range(20)))
             mixed = await asyncio.gather(
-                looped.append_async("p0", 1, [ev("N")], "d"),
-                looped.append_async("p1", 0, [ev("N")], "d"),  # the version moved: a conflict
-                looped.append_async("p2", 0, [ev("N")], "c"),  # a retry: the first answer
+                looped.append("p0", 1, [ev("N")], "d"),
+                looped.append("p1", 0, [ev("N")], "d"),  # the version moved: a conflict
+                looped.append("p2", 0, [ev("N")], "c"),  # a retry: the first answer
                 return_exceptions=True,
             )
-            gone = asyncio.ensure_future(looped.append_async("q0", 0, [ev()], "c"))
-            kept = asyncio.ensure_future(looped.append_async("q1", 0, [ev()], "c"))
+            gone = asyncio.ensure_future(looped.append("q0", 0, [ev()], "c"))
+            kept = asyncio.ensure_future(looped.append("q1", 0, [ev()], "c"))
             await asyncio.sleep(0)  # both asked for
             gone.cancel()  # its caller gave up (a deadline): the others are answered all the same
             assert (await kept).last_version == 1
@@ -237,11 +243,12 @@ def test_appends_awaited_together_share_pipelines_and_each_gets_its_own_answer(
                 await client.aclose()
 
     firsts, (moved, conflict, retry) = asyncio.run(appends())
+    written = pipelines[:]  # the loop's writes (the reads below are the edge loop's own)
     assert [(r.first_version, r.duplicate) for r in firsts] == [(1, False)] * 20
     assert moved.last_version == 2 and isinstance(conflict, VersionConflict) and retry.duplicate
-    assert [e.type for e in store.read("p0")] == ["Thing", "N"] and len(store.read("p1")) == 1
-    if pipelines:  # 25 appends; the first 20 answered NOSCRIPT, then each sent SCRIPT LOAD and again
-        assert sum(pipelines) == 25 + 20 * 2 and len(pipelines) < 10
+    assert [e.type for e in wait(store.read("p0"))] == ["Thing", "N"] and len(wait(store.read("p1"))) == 1
+    if written:  # 25 appends; the first 20 answered NOSCRIPT, then each sent SCRIPT LOAD and again
+        assert sum(written) == 25 + 20 * 2 and len(written) < 10
 
 
 def test_pipelined_appends_to_a_server_that_is_gone_all_fail_as_unavailable() -> None:
@@ -252,7 +259,7 @@ def test_pipelined_appends_to_a_server_that_is_gone_all_fail_as_unavailable() ->
 
     async def appends() -> list[Any]:
         try:
-            calls = (looped.append_async(f"g{i}", 0, [ev()], "c") for i in range(5))
+            calls = (looped.append(f"g{i}", 0, [ev()], "c") for i in range(5))
             return await asyncio.gather(*calls, return_exceptions=True)
         finally:
             await gone.aclose()
@@ -272,71 +279,56 @@ def test_an_entry_in_another_field_order_reads_the_same(redis_store: RedisEventS
     """Entries are read by position when they have the append script's layout, by name otherwise
     (one written by an older script, say): both give the same envelope."""
     store = redis_store
-    store.append("m1", 0, [NewEvent("A", b"\x01", "seat:1", "seat:1", 2)], "c1")
-    (written,) = store.read("m1")
+    wait(store.append("m1", 0, [NewEvent("A", b"\x01", "seat:1", "seat:1", 2)], "c1"))
+    (written,) = wait(store.read("m1"))
     key = store._key("m1", "events")
     fields = {"time": written.server_time_ms, "schema": 2, "actor": "seat:1", "cmd": "c1"}
     store.client.xadd(key, {**fields, "vis": "seat:1", "payload": b"\x01", "type": "A"}, id="0-2")
     store.client.hset(store._key("m1", "meta"), "version", 2)
-    first, second = store.read("m1")
+    first, second = wait(store.read("m1"))
     assert first == written and second == replace(written, version=2)
-    assert store.meta_and_tail("m1", 0)[1] == [first, second]
+    assert wait(store.meta_and_tail("m1", 0))[1] == [first, second]
 
 
 def test_many_metas_are_read_in_one_pipeline(redis_store: RedisEventStore) -> None:
     for n, match_id in enumerate(["a1", "b2", "c3"]):
-        redis_store.append(match_id, 0, [ev()], "c", meta={"game": "test", "n": str(n)})
-    metas = redis_store.get_metas(["c3", "nobody", "a1"])
+        wait(redis_store.append(match_id, 0, [ev()], "c", meta={"game": "test", "n": str(n)}))
+    metas = wait(redis_store.get_metas(["c3", "nobody", "a1"]))
     assert [meta.get("n") for meta in metas] == ["2", None, "0"]
-    assert metas[0] == redis_store.get_meta("c3") and metas[1] == {}
+    assert metas[0] == wait(redis_store.get_meta("c3")) and metas[1] == {}
 
 
 def test_snapshots_are_optional_and_round_trip(store: EventStore) -> None:
-    assert store.load_snapshot("m1") is None
-    store.save_snapshot("m1", Snapshot(5, b"state:\x00bytes"))
-    assert store.load_snapshot("m1") == Snapshot(5, b"state:\x00bytes")
-
-
-def test_subscribe_yields_the_past_then_pushes_new_events(store: EventStore) -> None:
-    store.append("m1", 0, [ev("A"), ev("B")], "c1")
-    stream = store.subscribe("m1", 2, block_ms=100)
-    assert [e.type for e in next(stream)] == ["B"]
-    timer = threading.Timer(0.05, lambda: store.append("m1", 2, [ev("C")], "c2"))
-    timer.start()
-    seen: list[str] = []
-    for _ in range(50):
-        seen += [e.type for e in next(stream)]
-        if seen:
-            break
-    timer.join()
-    assert seen == ["C"]
+    assert wait(store.load_snapshot("m1")) is None
+    wait(store.save_snapshot("m1", Snapshot(5, b"state:\x00bytes")))
+    assert wait(store.load_snapshot("m1")) == Snapshot(5, b"state:\x00bytes")
 
 
 def test_outbox_holds_one_notice_per_append(store: EventStore) -> None:
-    store.append("m1", 0, [ev("A"), ev("B")], "c1", meta={"game": "lorenzo"})
-    store.append("m1", 2, [ev("C")], "c2")
-    store.append("m1", 2, [ev("C")], "c2")  # retry: no new notice
+    wait(store.append("m1", 0, [ev("A"), ev("B")], "c1", meta={"game": "lorenzo"}))
+    wait(store.append("m1", 2, [ev("C")], "c2"))
+    wait(store.append("m1", 2, [ev("C")], "c2"))  # retry: no new notice
     with pytest.raises(VersionConflict):
-        store.append("m1", 0, [ev()], "c3")
-    store.append("m1", 3, [NewEvent("D", b"y", actor="bot:1:random")], "c4")
-    notices = store.read_outbox(shard_of("m1", store.shards))
+        wait(store.append("m1", 0, [ev()], "c3"))
+    wait(store.append("m1", 3, [NewEvent("D", b"y", actor="bot:1:random")], "c4"))
+    notices = wait(store.read_outbox(shard_of("m1", store.shards)))
     assert [(n.match_id, n.first_version, n.last_version, n.types, n.actor) for n in notices] == [
         ("m1", 1, 2, ("A", "B"), "seat:0"),  # who made the append: the reactor's replies go by it
         ("m1", 3, 3, ("C",), "seat:0"),
         ("m1", 4, 4, ("D",), "bot:1:random"),
     ]
     assert notices[0].game == "lorenzo"
-    assert store.read_outbox(shard_of("m1", store.shards), after=notices[0].entry_id) == notices[1:]
+    assert wait(store.read_outbox(shard_of("m1", store.shards), after=notices[0].entry_id)) == notices[1:]
 
 
 def test_sixteen_concurrent_writers_exactly_one_wins(store: EventStore) -> None:
-    store.append("race", 0, [ev()], "setup")
+    wait(store.append("race", 0, [ev()], "setup"))
     barrier = threading.Barrier(16)
 
     def write(i: int) -> str:
         barrier.wait()
         try:
-            store.append("race", 1, [ev(f"W{i}")], f"writer-{i}")
+            wait(store.append("race", 1, [ev(f"W{i}")], f"writer-{i}"))
             return "won"
         except VersionConflict:
             return "conflict"
@@ -344,19 +336,19 @@ def test_sixteen_concurrent_writers_exactly_one_wins(store: EventStore) -> None:
     with ThreadPoolExecutor(16) as pool:
         outcomes = list(pool.map(write, range(16)))
     assert outcomes.count("won") == 1 and outcomes.count("conflict") == 15
-    assert store.version("race") == 2
-    assert len(store.read_outbox(shard_of("race", store.shards))) == 2
+    assert wait(store.version("race")) == 2
+    assert len(wait(store.read_outbox(shard_of("race", store.shards)))) == 2
 
 
 def test_a_thousand_retries_write_nothing_new(store: EventStore) -> None:
     for i in range(10):
-        store.append("m1", i, [ev()], f"c{i}")
+        wait(store.append("m1", i, [ev()], f"c{i}"))
     for n in range(1000):
         i = n % 10
-        result = store.append("m1", i, [ev()], f"c{i}")
+        result = wait(store.append("m1", i, [ev()], f"c{i}"))
         assert result.duplicate and result.last_version == i + 1
-    assert store.version("m1") == 10
-    assert len(store.read_outbox(shard_of("m1", store.shards), count=2000)) == 10
+    assert wait(store.version("m1")) == 10
+    assert len(wait(store.read_outbox(shard_of("m1", store.shards), count=2000))) == 10
 
 
 def test_keys_of_a_match_and_its_outbox_share_one_cluster_slot() -> None:
@@ -375,26 +367,28 @@ def test_keys_of_a_match_and_its_outbox_share_one_cluster_slot() -> None:
 
 
 def _last_notice(store: EventStore, match_id: str) -> OutboxNotice:
-    return store.read_outbox(shard_of(match_id, store.shards), count=1000)[-1]
+    return wait(store.read_outbox(shard_of(match_id, store.shards), count=1000))[-1]
 
 
 def test_progress_goes_into_the_meta_and_the_notice_of_its_append(store: EventStore) -> None:
     done = Progress((), False, MatchStatus.FINISHED, Outcome((7, 9), (2, 1)))
-    store.append(
-        "m1", 0, [ev()], "c1", meta={"game": "test"}, progress=Progress((0, 2), True, MatchStatus.ACTIVE)
+    wait(
+        store.append(
+            "m1", 0, [ev()], "c1", meta={"game": "test"}, progress=Progress((0, 2), True, MatchStatus.ACTIVE)
+        )
     )
     assert _last_notice(store, "m1").progress == Progress((0, 2), True, MatchStatus.ACTIVE)
-    store.append("m1", 1, [ev()], "c2", progress=done)
-    meta = store.get_meta("m1")
+    wait(store.append("m1", 1, [ev()], "c2", progress=done))
+    meta = wait(store.get_meta("m1"))
     assert (meta["to_act"], meta["system"], meta["status"]) == ("", "0", "finished")
     assert json.loads(meta["outcome"]) == {"scores": [7, 9], "placings": [2, 1]}
     assert _last_notice(store, "m1").progress == done == Progress.parse(meta)
 
 
 def test_a_bare_append_carries_no_progress(store: EventStore) -> None:
-    store.append("m1", 0, [ev()], "c1", meta={"game": "test"})
+    wait(store.append("m1", 0, [ev()], "c1", meta={"game": "test"}))
     assert _last_notice(store, "m1").progress is None
-    assert Progress.parse(store.get_meta("m1")) is None
+    assert Progress.parse(wait(store.get_meta("m1"))) is None
 
 
 def _race(store: EventStore) -> MatchRunner[RaceState]:
@@ -405,34 +399,36 @@ def _race(store: EventStore) -> MatchRunner[RaceState]:
 def _recorded(runner: MatchRunner[RaceState], match_id: str) -> tuple[Progress | None, Progress | None]:
     """(progress in the meta, progress in the match's last notice), checked against the notice version."""
     notice = _last_notice(runner.store, match_id)
-    assert notice.last_version == runner.store.version(match_id)
-    return Progress.parse(runner.store.get_meta(match_id)), notice.progress
+    assert notice.last_version == wait(runner.store.version(match_id))
+    return Progress.parse(wait(runner.store.get_meta(match_id))), notice.progress
 
 
 def test_the_runner_records_progress_after_create_a_move_and_a_pending_system_step(store: EventStore) -> None:
     runner = _race(store)
-    version = runner.create("m1", 2, {"goal": "30"}, seed=3).version
+    version = wait(runner.create("m1", 2, {"goal": "30"}, seed=3)).version
     assert _recorded(runner, "m1") == (Progress((0,), False, MatchStatus.ACTIVE),) * 2
-    assert runner.store.get_meta("m1")["to_act"] == "0" and "outcome" not in runner.store.get_meta("m1")
-    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")
+    assert wait(runner.store.get_meta("m1"))["to_act"] == "0" and "outcome" not in wait(
+        runner.store.get_meta("m1")
+    )
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
     assert _recorded(runner, "m1") == (Progress((1,), False, MatchStatus.ACTIVE),) * 2
-    runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b")
-    assert runner.rules.to_act(runner.load("m1").state) == (SYSTEM,)
+    wait(runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b"))
+    assert runner.rules.to_act(wait(runner.load("m1")).state) == (SYSTEM,)
     assert _recorded(runner, "m1") == (Progress((), True, MatchStatus.ACTIVE),) * 2
-    assert runner.store.get_meta("m1")["system"] == "1"
-    runner.submit("m1", SYSTEM, EndRound(), version + 2, "end")
+    assert wait(runner.store.get_meta("m1"))["system"] == "1"
+    wait(runner.submit("m1", SYSTEM, EndRound(), version + 2, "end"))
     assert _recorded(runner, "m1") == (Progress((0,), False, MatchStatus.ACTIVE),) * 2
 
 
 def test_the_runner_records_the_outcome_with_the_final_move(store: EventStore) -> None:
     runner = _race(store)
-    version = runner.create("m1", 3, {"goal": "1"}, seed=8).version
-    runner.submit("m1", Actor.of_seat(0), Roll(), version, "win")  # any roll reaches a goal of 1
-    outcome = runner.rules.outcome(runner.load("m1").state)
+    version = wait(runner.create("m1", 3, {"goal": "1"}, seed=8)).version
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "win"))  # any roll reaches a goal of 1
+    outcome = runner.rules.outcome(wait(runner.load("m1")).state)
     assert outcome is not None and outcome.placings[0] == 1
     finished = Progress((), False, MatchStatus.FINISHED, outcome)
     assert _recorded(runner, "m1") == (finished, finished)
-    meta = runner.store.get_meta("m1")
+    meta = wait(runner.store.get_meta("m1"))
     assert meta["status"] == "finished"
     assert json.loads(meta["outcome"]) == {"scores": list(outcome.scores), "placings": list(outcome.placings)}
 

@@ -10,6 +10,7 @@ import redis
 import redis.cluster
 from redis.crc import key_slot
 
+from shared.runtime.edge import wait
 from shared.runtime.redis_server import RedisCluster
 from shared.store import MatchStatus, NewEvent, OutboxNotice, Progress, shard_of
 from shared.store.outbox import FollowerSettings, OutboxFollower, dead_letter_key, owned_shards
@@ -45,7 +46,7 @@ def follower(
 
 def append(store: RedisEventStore, match_id: str) -> None:
     progress = Progress((0,), False, MatchStatus.ACTIVE)
-    store.append(match_id, 0, [NewEvent("Started", b"")], "c", meta={"game": "g"}, progress=progress)
+    wait(store.append(match_id, 0, [NewEvent("Started", b"")], "c", meta={"game": "g"}, progress=progress))
 
 
 def pending(store: RedisEventStore, match_id: str) -> int:

@@ -8,6 +8,7 @@ import pytest
 import redis
 import redis.cluster
 
+from shared.runtime.edge import wait
 from shared.runtime.redis_server import RedisCluster
 from shared.store import MatchStatus, NewEvent, OutboxNotice, Progress, shard_of
 from shared.store.outbox import FollowerSettings, OutboxFollower, lowest_needed, trim_outbox
@@ -30,7 +31,7 @@ def follower(store: RedisEventStore, group: str, fail: bool = False) -> OutboxFo
 
 def append(store: RedisEventStore, match_id: str, version: int) -> None:
     progress = Progress((0,), False, MatchStatus.ACTIVE)
-    store.append(match_id, version, [NewEvent("Moved", b"x")], f"c{version}", progress=progress)
+    wait(store.append(match_id, version, [NewEvent("Moved", b"x")], f"c{version}", progress=progress))
 
 
 def fill(store: RedisEventStore, match_id: str, appends: int) -> str:

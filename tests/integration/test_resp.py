@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import threading
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlparse
@@ -159,3 +160,34 @@ def test_only_a_plain_tcp_client_gets_the_pipelined_connection(redis_url: str, t
     assert resp._CONNECTIONS.get(tcp) is not None and resp._CONNECTIONS.get(unix) is None
     assert script_on(tcp, "return 2") is not script_on(tcp, "return 2")  # a script each, one connection
     assert len([c for c in resp._CONNECTIONS if c is tcp]) == 1
+
+
+def test_two_event_loops_calling_at_once_each_keep_their_own_connection(
+    redis_client: redis.Redis, redis_url: str
+) -> None:
+    """A store shared by a server's loop and the sync edge's: calls from both, in turn and at the same
+    time, each on its loop's connection (made once), none made again for the other loop's calls."""
+    connection, made = connection_to(redis_url), []
+    connect = PipelinedConnection._connect
+
+    async def counted(self: PipelinedConnection) -> Any:
+        made.append(asyncio.get_running_loop())
+        return await connect(self)
+
+    loops = [asyncio.new_event_loop() for _ in range(2)]
+    threads = [threading.Thread(target=loop.run_forever, daemon=True) for loop in loops]
+    for thread in threads:
+        thread.start()
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(PipelinedConnection, "_connect", counted)
+            for _ in range(10):
+                asked = [
+                    asyncio.run_coroutine_threadsafe(connection.call("INCR", "n"), loop) for loop in loops
+                ]
+                [future.result(5) for future in asked]
+        assert sorted(map(id, made)) == sorted(map(id, loops))  # one connection per loop, not one per switch
+        assert int(redis_client.get("n") or 0) == 20
+    finally:
+        for loop in loops:
+            loop.call_soon_threadsafe(loop.stop)

@@ -14,6 +14,7 @@ from services.games import LoadedGame, load_game
 from shared.core.decider import SPECTATOR, Actor, Visibility
 from shared.core.rng import Rng
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import RunningServer, start_server
 from shared.serving.tokens import Scope, TokenSigner
@@ -40,7 +41,7 @@ def setup(redis_client: redis.Redis) -> Iterator[tuple[MatchRunner[Any], Any, Lo
         [GameServicer(runner, game.modules, SIGNER, keepalive_s=0.3).registration()]
     )
     channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
-    runner.create("w", 2, {"advanced": "true"}, seed=8)
+    wait(runner.create("w", 2, {"advanced": "true"}, seed=8))
     yield runner, game.modules.pb2_grpc.LorenzoServiceStub(channel), game
     channel.close()
     running.stop(0)
@@ -48,13 +49,19 @@ def setup(redis_client: redis.Redis) -> Iterator[tuple[MatchRunner[Any], Any, Lo
 
 def advance(runner: MatchRunner[Any], commands: int, seed: int) -> int:
     rng, rules = Rng(seed), runner.rules
-    loaded = runner.load("w")
+    loaded = wait(runner.load("w"))
     for n in range(commands):
         actor = rng.choice(rules.to_act(loaded.state))
-        runner.submit(
-            "w", actor, rng.choice(rules.legal_commands(loaded.state, actor)), loaded.version, f"s{seed}-{n}"
+        wait(
+            runner.submit(
+                "w",
+                actor,
+                rng.choice(rules.legal_commands(loaded.state, actor)),
+                loaded.version,
+                f"s{seed}-{n}",
+            )
         )
-        loaded = runner.load("w")
+        loaded = wait(runner.load("w"))
     return loaded.version
 
 
@@ -85,7 +92,9 @@ def collect(
 
 def visible_versions(runner: MatchRunner[Any], viewer: Actor, start: int = 1) -> list[int]:
     return [
-        e.version for e in runner.store.read("w", start) if Visibility.decode(e.visibility).visible_to(viewer)
+        e.version
+        for e in wait(runner.store.read("w", start))
+        if Visibility.decode(e.visibility).visible_to(viewer)
     ]
 
 

@@ -18,6 +18,7 @@ import redis
 
 from shared.core.decider import SPECTATOR, Visibility
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.errors import error_info
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import Limits, RunningServer, start_server
@@ -145,7 +146,7 @@ def test_thousands_of_streams_on_one_instance_while_commands_and_views_answer(
                 await c.close()
 
     seen, last, took, threads_open = asyncio.run(run())
-    events = RedisEventStore(redis_client).read("busy")
+    events = wait(RedisEventStore(redis_client).read("busy"))
     assert last == events[-1].version > COMMANDS  # every command landed
     shown = [e.version for e in events if Visibility.decode(e.visibility).visible_to(SPECTATOR)]
     assert all(versions == shown for versions in seen), {tuple(v) for v in seen}  # hidden ones left out
@@ -198,15 +199,16 @@ def test_streams_beyond_the_cap_are_refused_while_the_others_run(
 
 
 class SlowReplays(GameServicer):
-    """Replay (a call on the thread pool) waits for ``release``: it holds the only worker thread."""
+    """Replay, here a blocking call on the thread pool, waits for ``release``: it holds the only worker
+    thread; then it answers as the rule service's own Replay (on the serving loop, through the edge)."""
 
     release = threading.Event()
     entered = threading.Event()
 
-    def Replay(self, request: Any, context: Any) -> Any:
+    def Replay(self, request: Any, context: Any) -> Any:  # type: ignore[override]
         SlowReplays.entered.set()
         SlowReplays.release.wait(30)
-        return super().Replay(request, context)
+        return wait(super().Replay(request, context))
 
 
 def test_unary_calls_beyond_the_in_flight_cap_are_refused_at_once(

@@ -21,6 +21,7 @@ from services.games import load_game
 from shared.core.decider import SYSTEM, Actor
 from shared.core.wire import schema_of
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import RunningServer, start_server
 from shared.serving.tokens import TokenSigner
@@ -40,7 +41,7 @@ def served(redis_client: redis.Redis) -> Iterator[tuple[MatchRunner[Any], Any, A
         [GameServicer(runner, game.modules, SIGNER, keepalive_s=IDLE_KEEPALIVE_S).registration()]
     )
     channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
-    runner.create("h", 2, {"advanced": "true"}, seed=8)
+    wait(runner.create("h", 2, {"advanced": "true"}, seed=8))
     yield runner, game.modules.pb2_grpc.LorenzoServiceStub(channel), game.modules.pb2
     channel.close()
     running.stop(0)
@@ -48,13 +49,13 @@ def served(redis_client: redis.Redis) -> Iterator[tuple[MatchRunner[Any], Any, A
 
 def _to_the_draft(runner: MatchRunner[Any]) -> int:
     """Play the bonus tile choices (and any system step) until both seats must draft a leader."""
-    loaded = runner.load("h")
+    loaded = wait(runner.load("h"))
     n = 0
     while loaded.state.phase.name != "DRAFT_LEADERS":
         actor = runner.rules.to_act(loaded.state)[0]
         command = runner.rules.legal_commands(loaded.state, actor)[0]
-        runner.submit("h", actor, command, loaded.version, f"setup-{n}")
-        loaded, n = runner.load("h"), n + 1
+        wait(runner.submit("h", actor, command, loaded.version, f"setup-{n}"))
+        loaded, n = wait(runner.load("h")), n + 1
     return loaded.version
 
 
@@ -78,24 +79,28 @@ def test_another_seats_hidden_pick_reaches_the_watcher_as_a_keepalive_at_once(se
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     time.sleep(0.5)  # the watch is open before the pick
-    loaded = runner.load("h")
+    loaded = wait(runner.load("h"))
     other = Actor.of_seat(1)
-    runner.submit("h", other, runner.rules.legal_commands(loaded.state, other)[0], loaded.version, "pick-1")
+    wait(
+        runner.submit(
+            "h", other, runner.rules.legal_commands(loaded.state, other)[0], loaded.version, "pick-1"
+        )
+    )
     started = time.monotonic()
     reader.join(timeout=10)
     stream.cancel()
     assert not reader.is_alive(), f"no news of the hidden pick after 10 s: {seen}"
     assert time.monotonic() - started < IDLE_KEEPALIVE_S / 3
     assert all(item.WhichOneof("item") == "keepalive" for item in seen)  # the pick itself stays hidden
-    assert seen[-1].keepalive.head_version == runner.load("h").version
+    assert seen[-1].keepalive.head_version == wait(runner.load("h")).version
 
 
 def test_a_batch_that_ends_out_of_sight_is_followed_by_a_keepalive_with_its_last_version(served: Any) -> None:
     """Given one append whose first event the watcher may see and whose last it may not: the watcher
     gets the first, then at once a keepalive at the append's last version (its board may show it)."""
     runner, stub, pb2 = served
-    head = runner.load("h").version
-    first = runner.store.read("h", 1, 1)[0]
+    head = wait(runner.load("h")).version
+    first = wait(runner.store.read("h", 1, 1))[0]
     shown, hidden = (
         NewEvent(first.type, first.payload, visibility, "seat:1", first.schema_version)
         for visibility in ("public", "seat:1")
@@ -117,7 +122,7 @@ def test_a_batch_that_ends_out_of_sight_is_followed_by_a_keepalive_with_its_last
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     time.sleep(0.5)  # the watch is open before the append
-    runner.store.append("h", head, [shown, hidden], "mixed")
+    wait(runner.store.append("h", head, [shown, hidden], "mixed"))
     started = time.monotonic()
     reader.join(timeout=10)
     stream.cancel()
@@ -140,7 +145,7 @@ def florenza(redis_client: redis.Redis) -> Iterator[tuple[MatchRunner[Any], Any,
         for e in given
     ]
     meta = {"game": "florenza", "seats": "3", "seed": "5", "options": '{"hidden_certificates": "true"}'}
-    runner.store.append("fz", 0, stored, "create", meta=meta)
+    wait(runner.store.append("fz", 0, stored, "create", meta=meta))
     running: RunningServer = start_server([GameServicer(runner, game.modules, SIGNER).registration()])
     channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
     yield runner, game.modules.pb2_grpc.FlorenzaServiceStub(channel), game.modules.pb2
@@ -169,9 +174,9 @@ def _watched(stub: Any, pb2: Any, seat: int, after: int, head: int) -> list[Any]
 
 def test_another_seats_hidden_certificates_stay_out_of_the_watch_stream_and_the_view(florenza: Any) -> None:
     runner, stub, pb2 = florenza
-    before = runner.load("fz").version
-    runner.submit("fz", SYSTEM, EndRound(), before, "end-round-3")  # when: step 8 elects seat 1 Captain
-    head = runner.load("fz").version
+    before = wait(runner.load("fz")).version
+    wait(runner.submit("fz", SYSTEM, EndRound(), before, "end-round-3"))  # when: step 8 elects seat 1 Captain
+    head = wait(runner.load("fz")).version
     kinds = {seat: [e.WhichOneof("kind") for e in _watched(stub, pb2, seat, before, head)] for seat in (0, 1)}
     assert "prestige_banked_hidden" in kinds[0] and "certificates_taken" not in kinds[0]
     assert "prestige_banked" not in kinds[0]  # the open event would carry the amount

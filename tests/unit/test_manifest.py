@@ -151,7 +151,9 @@ def test_rules_without_determinize_are_refused_when_the_registry_loads_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("TABULA_EXTRA_GAMES", "tests.unit.test_manifest:FORGETFUL")
-    with pytest.raises(TypeError, match=r"Forgetful lacks determinize of shared\.core\.decider\.Rules"):
+    with pytest.raises(
+        TypeError, match=r"forgetful: Forgetful lacks determinize of shared\.core\.decider\.Rules"
+    ):
         games.load_rules("forgetful")
 
 

@@ -28,6 +28,7 @@ import pytest
 from services.games import load_game
 from shared.matches.archive import state_hash
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store import MemoryEventStore, NewEvent
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -75,10 +76,10 @@ def test_the_runner_loads_the_stored_match_from_a_store_to_the_same_state(game: 
             )
             for e in group
         ]
-        store.append("stored", expected, batch, command_id, meta=meta if expected == 0 else None)
+        wait(store.append("stored", expected, batch, command_id, meta=meta if expected == 0 else None))
         expected += len(batch)
 
-    match = MatchRunner(loaded.rules, loaded.codec, store).load("stored")
+    match = wait(MatchRunner(loaded.rules, loaded.codec, store).load("stored"))
 
     assert match.version == len(entries)
     assert state_hash(match.state) == header["final_state_sha256"]

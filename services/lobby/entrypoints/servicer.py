@@ -23,6 +23,7 @@ from services.lobby.service_layer.mine import MyMatches
 from services.lobby.service_layer.notices import Notices
 from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
+from shared.runtime.edge import wait
 from shared.serving import bounds
 from shared.serving.errors import InvalidArgument
 from shared.serving.game_service import bearer
@@ -51,7 +52,7 @@ class LobbyServicer:
 
     def _limit(self, action: str, context: Ctx, caller: Claims | None = None) -> None:
         if self.limiter is not None:
-            self.limiter.check(action, context, caller.player_id if caller is not None else "")
+            wait(self.limiter.check(action, context, caller.player_id if caller is not None else ""))
 
     def _watch(self, caller: Claims, context: Ctx, stream: Iterator[T]) -> Iterator[T]:
         """A watch stream: the watch rate limits, then the token's open-stream quota."""

@@ -16,6 +16,7 @@ from services.lobby.adapters import keys
 from services.lobby.adapters.match_index import PrivateMatches
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.domain import validation
+from shared.runtime.edge import wait
 from shared.serving.errors import InvalidArgument, NotFound, PermissionDenied
 from shared.serving.tokens import LOBBY, Claims, Scope, TokenSigner
 from shared.store import EventStore
@@ -59,7 +60,7 @@ class Identity:
         if not match_id:
             raise InvalidArgument("match_id is required")
         validation.identifier(match_id, "match_id")
-        game = self.store.get_meta(match_id).get("game")
+        game = wait(self.store.get_meta(match_id)).get("game")
         if game is None:
             raise NotFound(f"no match {match_id!r}")
         if not self.private.may_watch(match_id, caller.player_id):

@@ -14,6 +14,7 @@ from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.match_index import MatchIndex
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.domain import validation
+from shared.runtime.edge import wait
 from shared.serving.errors import InvalidArgument
 from shared.store import MatchStatus, Progress
 from shared.store.redis_store import RedisEventStore
@@ -55,7 +56,7 @@ class MatchList:
         for match_id, created_ms in self.index.newest():
             if after is not None and (created_ms, match_id) >= after:
                 continue
-            meta = self.store.get_meta(match_id)
+            meta = wait(self.store.get_meta(match_id))
             if meta.get("game") and (not game or meta["game"] == game):
                 if len(out) == most:  # one more exists: the page is not the last
                     last = out[-1]

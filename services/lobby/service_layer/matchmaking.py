@@ -22,6 +22,7 @@ from services.lobby.domain import validation
 from services.lobby.domain.matchmaking import Group, Policy, Ticket, TicketStatus, form_groups
 from services.lobby.domain.rooms import BotLevel
 from services.lobby.service_layer.identity import Identity
+from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.serving.errors import Conflict, InvalidArgument, PermissionDenied, Unavailable
 from shared.serving.tokens import Claims
@@ -178,7 +179,7 @@ class Matcher:
     def _recover(self, game: str) -> None:
         """Claims older than STALE_CLAIM_MS: seat them if their match exists, else queue them again."""
         for match_id, tickets in self.repo.stale_claims(game, self.clock() - STALE_CLAIM_MS).items():
-            players = json.loads(self.store.get_meta(match_id).get("players", "[]"))
+            players = json.loads(wait(self.store.get_meta(match_id)).get("players", "[]"))
             if not all(t.player_id in players for t in tickets):
                 self.repo.release(tickets, match_id)
                 continue

@@ -17,6 +17,7 @@ from services.lobby.service_layer.matchmaking import QueueService, TicketSeen
 from services.lobby.service_layer.notices import Notices
 from services.lobby.service_layer.rooms import RoomSeen, RoomService
 from shared.core.seats import SeatInfo, seats_of
+from shared.runtime.edge import wait
 from shared.serving.errors import NotFound
 from shared.serving.tokens import Claims
 from shared.store import MatchStatus, Progress
@@ -90,7 +91,7 @@ class MyMatches:
         return None, None
 
     def _match(self, player_id: str, match_id: str, created_ms: int) -> MyMatch | None:
-        meta = self.store.get_meta(match_id)
+        meta = wait(self.store.get_meta(match_id))
         seats = seats_of(meta)
         seat = next((s.seat for s in seats if s.player_id == player_id), None)
         if not meta.get("game") or seat is None:

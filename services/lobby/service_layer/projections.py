@@ -22,6 +22,7 @@ from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.ratings_repo import HistoryItem, RatingsRepository, Standing
 from services.lobby.domain import validation
 from services.lobby.domain.ratings import FinishedMatch, rate
+from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.serving.errors import Conflict
 from shared.serving.tokens import Claims
@@ -65,7 +66,7 @@ class RatingsProjector:
 
     def project(self, match_id: str, finished_ms: int) -> bool:
         """Rate and record one match if it is finished and not yet rated; True if applied now."""
-        meta = self.store.get_meta(match_id)
+        meta = wait(self.store.get_meta(match_id))
         if meta.get("status") != MatchStatus.FINISHED or self.ratings.is_rated(match_id):
             return False
         progress = Progress.parse(meta)

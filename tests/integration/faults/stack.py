@@ -27,6 +27,7 @@ import psutil
 from redis import Redis, RedisError
 
 from services.cli.run import wait_healthy
+from shared.runtime.edge import wait
 from shared.runtime.redis_server import RedisServer, free_port, start_redis
 from shared.store.redis_store import RedisEventStore
 from tests.support.timing import scaled, wait_until
@@ -303,7 +304,7 @@ def _step_until(proc: subprocess.Popen[bytes], confirm: Callable[[], bool], slic
 def progress(store: RedisEventStore, matches: list[str]) -> int | None:
     """Events in the soak's matches; None while Redis is away."""
     try:
-        return sum(store.version(m) for m in matches)
+        return sum(wait(store.version(m)) for m in matches)
     except RedisError:
         return None
 
@@ -324,6 +325,6 @@ def wait_progress(store: RedisEventStore, matches: list[str], events: int) -> in
 
 def all_finished(store: RedisEventStore, matches: list[str]) -> bool:
     try:
-        return all(store.get_meta(m).get("status") == "finished" for m in matches)
+        return all(wait(store.get_meta(m)).get("status") == "finished" for m in matches)
     except RedisError:
         return False

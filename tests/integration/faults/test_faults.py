@@ -34,6 +34,7 @@ import redis
 
 from services.games import LoadedGame, game_names, load_game
 from shared.matches.archive import export_lines, verify_lines
+from shared.runtime.edge import wait
 from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.faults.humans import TOKEN_TTL, Ack, Human, Ledger
@@ -135,7 +136,7 @@ def _appended(ledger: Ledger, store: RedisEventStore, ours: set[str]) -> bool:
     with ledger.lock:
         flying = [(m, c) for m, c in ledger.in_flight if m in ours]
     try:
-        return any(store.command_result(m, c) is not None for m, c in flying)
+        return any(wait(store.command_result(m, c)) is not None for m, c in flying)
     except redis.RedisError:
         return False
 
@@ -190,7 +191,7 @@ def _check(
     events = appends = 0
     for match_id, name in matches.items():
         game = games[name]
-        lines = list(export_lines(store, match_id, game.codec))
+        lines = list(wait(export_lines(store, match_id, game.codec)))
         verified = verify_lines(game.rules, game.codec, lines)
         assert verified.ok and verified.finished, (match_id, verified.problems)
         events += verified.events
@@ -214,10 +215,10 @@ def _check(
 def _check_applied_once(store: RedisEventStore, match_id: str) -> int:
     """Every command id's events are exactly the one range its first append recorded."""
     versions: dict[str, list[int]] = {}
-    for event in store.read(match_id):
+    for event in wait(store.read(match_id)):
         versions.setdefault(event.command_id, []).append(event.version)
     for command_id, seen in versions.items():
-        first = store.command_result(match_id, command_id)
+        first = wait(store.command_result(match_id, command_id))
         assert first is not None, (match_id, command_id)
         assert seen == list(range(first.first_version, first.last_version + 1)), (match_id, command_id, seen)
     return len(versions)
@@ -228,7 +229,7 @@ def _check_acknowledged(store: RedisEventStore, acks: list[Ack]) -> list[Ack]:
     acknowledged commands missing from the logs (only ``everysec`` may lose some)."""
     lost: list[Ack] = []
     for ack in acks:
-        events = [e.version for e in store.read(ack.match_id) if e.command_id == ack.command_id]
+        events = [e.version for e in wait(store.read(ack.match_id)) if e.command_id == ack.command_id]
         if not events:
             lost.append(ack)
             continue

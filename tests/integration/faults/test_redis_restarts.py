@@ -25,6 +25,7 @@ from services.workers.broker import TRANSPORT
 from services.workers.celery_app import configure
 from services.workers.settings import WorkerSettings
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.integration.faults.stack import FaultStack, all_finished, wait_progress
 from tests.support.timing import scaled, wait_until
@@ -45,7 +46,9 @@ def test_the_worker_keeps_working_through_redis_restarts(tmp_path: Path) -> None
         bots = json.dumps({str(seat): "random" for seat in range(4)})
         matches = [f"restarts-{n}" for n in range(4)]
         for n, match_id in enumerate(matches):
-            runner.create(match_id, 4, {}, seed=seed + n, extra_meta={"bots": bots, "turn_seconds": "0"})
+            wait(
+                runner.create(match_id, 4, {}, seed=seed + n, extra_meta={"bots": bots, "turn_seconds": "0"})
+            )
         for _ in range(RESTARTS):
             stack.kill("redis", wait_progress(store, matches, rng.randint(40, 150)))
         wait_until(lambda: all_finished(store, matches), 180, "every match to finish", 0.5)

@@ -15,6 +15,7 @@ import grpc
 import redis
 
 from services.games import load_game
+from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.integration.hardening.conftest import SERVICE, Served, seat, view
 
@@ -71,5 +72,5 @@ def test_sixteen_concurrent_retries_return_the_first_result_for_a_hundred_rounds
         assert sum(not duplicate for _, _, duplicate in answers) == 1, (n, answers)
         first, last, _ = answers[0]
         assert first == head.version + 1
-        written = [e.version for e in store.read(match_id) if e.command_id == f"round-{n}"]
-        assert written == list(range(first, last + 1)) and store.version(match_id) == last
+        written = [e.version for e in wait(store.read(match_id)) if e.command_id == f"round-{n}"]
+        assert written == list(range(first, last + 1)) and wait(store.version(match_id)) == last

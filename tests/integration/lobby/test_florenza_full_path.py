@@ -20,6 +20,7 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.games import LoadedGame, load_game
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import RunningServer, start_server
 from shared.store.redis_store import RedisEventStore
@@ -102,7 +103,7 @@ def test_a_guest_and_four_bots_play_a_five_seat_florenza_room_to_the_end(
     started = stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=30)
 
     store = RedisEventStore(redis_client)
-    meta = store.get_meta(started.match_id)
+    meta = wait(store.get_meta(started.match_id))
     assert meta["game"] == "florenza" and meta["seats"] == "5"
     assert json.loads(meta["bots"]) == {"1": "random", "2": "greedy", "3": "mcts", "4": "random"}
     workers.start("worker")
@@ -112,14 +113,16 @@ def test_a_guest_and_four_bots_play_a_five_seat_florenza_room_to_the_end(
     sent = _play_seat(game_stub, florenza.modules.pb2, started.match_id, started.seat_token, started.seat)
 
     assert sent > 10
-    wait_for(lambda: store.get_meta(started.match_id).get("status") == "finished", 30, "the finished status")
-    events = store.read(started.match_id)
+    wait_for(
+        lambda: wait(store.get_meta(started.match_id)).get("status") == "finished", 30, "the finished status"
+    )
+    events = wait(store.read(started.match_id))
     assert [e.version for e in events] == list(range(1, len(events) + 1))
     ids = command_ids(store, started.match_id)
     assert len(ids) == len(set(ids))  # every command applied once
     actors = {e.actor for e in events}
     assert {"bot:1:random", "bot:2:greedy", "bot:3:mcts", "bot:4:random", "system"} <= actors
-    state = MatchRunner(florenza.rules, florenza.codec, store).load(started.match_id).state
+    state = wait(MatchRunner(florenza.rules, florenza.codec, store).load(started.match_id)).state
     outcome = florenza.rules.outcome(state)
     assert outcome is not None and state.round == 8 and len(outcome.scores) == 5
     history = wait_for(

@@ -24,6 +24,7 @@ from services.games import load_game
 from services.lobby.adapters import keys
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving import forwarded
 from shared.serving.errors import ResourceExhausted, error_info
 from shared.serving.game_service import GameServicer
@@ -107,13 +108,13 @@ def test_a_limiter_on_an_event_loop_takes_from_the_same_buckets(redis_client: re
         looped = redis.asyncio.Redis(host=kwargs["host"], port=kwargs["port"])
         limits = Limiter(redis_client, chosen.rates, chosen.quotas, async_client=looped)
         try:
-            await limits.check_async("command", context, "p1")
-            limits.check("command", context, "p1")  # the same buckets, through the synchronous client
+            await limits.check("command", context, "p1")
+            wait(chosen.check("command", context, "p1"))  # the same buckets, from another limiter and loop
             with pytest.raises(ResourceExhausted) as by_player:
-                await limits.check_async("command", context, "p1")
-            await limits.check_async("command", context, "p2")  # another player: the address's fourth
+                await limits.check("command", context, "p1")
+            await limits.check("command", context, "p2")  # another player: the address's fourth
             with pytest.raises(ResourceExhausted) as by_address:
-                await limits.check_async("command", context, "p3")
+                await limits.check("command", context, "p3")
             return by_player.value, by_address.value
         finally:
             await looped.aclose()
@@ -156,13 +157,12 @@ def test_an_action_whose_limits_are_off_takes_from_no_bucket(redis_client: redis
         limits = Limiter(redis_client, chosen.rates, chosen.quotas, async_client=looped)
         try:
             for _ in range(3):
-                await limits.check_async("command", Unread("ipv4:127.0.0.1:4000"), "p1")
-                limits.check("command", Unread("ipv4:127.0.0.1:4000"), "p1")
+                await limits.check("command", Unread("ipv4:127.0.0.1:4000"), "p1")
             assert redis_client.keys(f"{PREFIX}:command_*") == []
             # one limit of the action on: the call counts (and reads the address for the other)
-            await limits.check_async("read", Peer("ipv4:127.0.0.1:4000"), "p1")
+            await limits.check("read", Peer("ipv4:127.0.0.1:4000"), "p1")
             with pytest.raises(ResourceExhausted) as err:
-                await limits.check_async("read", Peer("ipv4:127.0.0.1:4000"), "p1")
+                await limits.check("read", Peer("ipv4:127.0.0.1:4000"), "p1")
             assert err.value.limit == "read_player"
         finally:
             await looped.aclose()
@@ -173,11 +173,11 @@ def test_an_action_whose_limits_are_off_takes_from_no_bucket(redis_client: redis
 def test_the_limiter_itself_refuses_with_the_limit_and_a_delay(redis_client: redis.Redis) -> None:
     limits = limiter(redis_client, join_player="2/10")
     started = time.monotonic()
-    limits.take("join_player", "p1")
-    limits.take("join_player", "p1")
-    limits.take("join_player", "p2")  # another identity has its own bucket
+    wait(limits.take("join_player", "p1"))
+    wait(limits.take("join_player", "p1"))
+    wait(limits.take("join_player", "p2"))  # another identity has its own bucket
     with pytest.raises(ResourceExhausted) as err:
-        limits.take("join_player", "p1")
+        wait(limits.take("join_player", "p1"))
     refilling = time.monotonic() - started  # the empty bucket has been refilling since (ms rounding)
     assert (err.value.limit, err.value.reason) == ("join_player", "rate_limited")
     assert 5 - refilling - 0.01 <= err.value.retry_after_s <= 5  # one token every 5 s
@@ -316,7 +316,7 @@ def limited_race(
 ) -> Iterator[RunningServer]:
     """The race rule service with limits: 3 commands per player a minute, 1 watch per token; its
     SubmitCommand takes from the buckets with a ``redis.asyncio`` client as a deployed one does, or
-    without one (on a thread)."""
+    with the one the limiter makes like its synchronous client."""
     kwargs = redis_client.connection_pool.connection_kwargs
     looped = (
         redis.asyncio.Redis(host=kwargs["host"], port=kwargs["port"]) if request.param == "async" else None

@@ -14,6 +14,7 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.games import LoadedGame, load_game
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import RunningServer, start_server
 from shared.store.redis_store import RedisEventStore
@@ -51,7 +52,7 @@ def test_two_guests_and_two_bots_start_a_lorenzo_match(
     stub.SetReady(pb.SetReadyRequest(room_id=room.room_id, ready=True), metadata=bob.md, timeout=5)
     started = stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=30)
 
-    meta = RedisEventStore(redis_client).get_meta(started.match_id)
+    meta = wait(RedisEventStore(redis_client).get_meta(started.match_id))
     assert meta["game"] == "lorenzo" and meta["seats"] == "4" and meta["turn_seconds"] == "120"
     assert json.loads(meta["bots"]) == {"2": "greedy", "3": "mcts"}
     assert json.loads(meta["players"]) == [ada.player_id, bob.player_id, "", ""]

@@ -24,6 +24,7 @@ from services.lobby.domain.matchmaking import Ticket, TicketStatus
 from services.lobby.server import now_ms
 from services.lobby.service_layer.matchmaking import Matcher
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import start_server
 from shared.serving.tokens import Scope, game_audience
@@ -86,7 +87,7 @@ def test_a_lonely_player_is_filled_with_bots_after_the_wait(stub: Any, redis_cli
     ).ticket_id
     final = until_done(stub, ada, ticket_id)[-1]
     assert final.status == pb.TICKET_STATUS_MATCHED and final.seat == 0 and final.waited_seconds >= 1
-    meta = RedisEventStore(redis_client).get_meta(final.match_id)
+    meta = wait(RedisEventStore(redis_client).get_meta(final.match_id))
     assert json.loads(meta["bots"]) == {"1": "random", "2": "random"}
     assert json.loads(meta["players"]) == [ada.player_id, "", ""] and json.loads(meta["options"]) == {
         "goal": "9"
@@ -212,7 +213,7 @@ def test_500_concurrent_enqueues_on_two_lobbies_match_everyone_once(
     assert max(seats.values()) == 1
     store = RedisEventStore(redis_client)
     for ticket in tickets:
-        assert json.loads(store.get_meta(ticket.match_id)["players"])[ticket.seat] == ticket.player_id
+        assert json.loads(wait(store.get_meta(ticket.match_id))["players"])[ticket.seat] == ticket.player_id
     for channel in channels:
         channel.close()
 
@@ -260,7 +261,7 @@ def test_a_group_waits_again_while_its_rule_service_is_down(
         wait_until(lambda: lobby.matcher.tick_game("race"), 30, "the group matched once the service is back")
         matched = [repo.get(t) for t in tickets]
         assert {t.status for t in matched} == {TicketStatus.MATCHED}
-        assert runner.load(matched[0].match_id).meta["game"] == "race"
+        assert wait(runner.load(matched[0].match_id)).meta["game"] == "race"
     finally:
         back.stop(0)
         channel.close()

@@ -15,6 +15,7 @@ from services.lobby.adapters import keys
 from services.lobby.adapters.notices_repo import NoticeRepository
 from services.lobby.domain.notices import Notice
 from services.lobby.service_layer.notices import NoticeProjector
+from shared.runtime.edge import wait
 from shared.runtime.redis_server import RedisCluster
 from shared.store import MatchStatus, OutboxNotice, Progress
 from shared.store.redis_store import RedisEventStore
@@ -77,7 +78,7 @@ def projector(client: Any, consumer: str = "c1") -> tuple[NoticeProjector, Recor
 
 
 def meta(client: Any, match_id: str, players: str) -> None:
-    RedisEventStore(client).set_meta(match_id, {"players": players, "seats": "3"})
+    wait(RedisEventStore(client).set_meta(match_id, {"players": players, "seats": "3"}))
 
 
 def test_a_page_of_two_matches_is_one_round_trip_and_tells_each_turn_once_in_order(client: Any) -> None:

@@ -24,6 +24,7 @@ from services.lobby.service_layer.notices import NoticeProjector
 from services.workers.bots import Budget
 from services.workers.jobs import Result, apply_system_step, play_bot_turn
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store import MatchStatus, OutboxNotice, Progress
 from shared.store.redis_store import RedisEventStore, notice_from_entry
 from tests.integration.lobby.conftest import Guest, LobbyFactory, auth, fails, sign_in
@@ -282,7 +283,7 @@ def test_the_projector_reads_what_it_wrote_from_memory_and_reads_again_after_ano
     acting value first when this projector wrote the last one; another writer in between (a second
     lobby) makes the script refuse, and the projector reads, decides again and tells each turn once."""
     store, repo, push = RedisEventStore(redis_client), NoticeRepository(redis_client), RecordingPush()
-    store.set_meta("mp", {"players": '["ada", "bob"]', "seats": "2"})
+    wait(store.set_meta("mp", {"players": '["ada", "bob"]', "seats": "2"}))
     projector = NoticeProjector(store, repo, push, "c1")
     reads: list[str] = []
     acting, acting_many = repo.acting, repo.acting_many

@@ -18,6 +18,7 @@ from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.server import Lobby
 from services.lobby.service_layer.projections import RatingsProjector
 from shared.core.decider import Outcome
+from shared.runtime.edge import wait
 from shared.store import MatchStatus, NewEvent, Progress
 from shared.store.redis_store import RedisEventStore
 from tests.integration.lobby.conftest import Guest, LobbyFactory, auth, sign_in
@@ -120,9 +121,9 @@ def test_the_outcome_comes_from_the_recorded_progress_without_game_code(redis_cl
     projector.follower.ensure_groups()
     players = {"players": '["p-ada", "", "p-bob"]', "game": "unknown-game"}
     active = Progress((0,), False, MatchStatus.ACTIVE)
-    store.append("g1", 0, [NewEvent("Started", b"")], "c0", meta=players, progress=active)
+    wait(store.append("g1", 0, [NewEvent("Started", b"")], "c0", meta=players, progress=active))
     finished = Progress((), False, MatchStatus.FINISHED, Outcome((4, 9, 6), (3, 1, 2)))
-    store.append("g1", 1, [NewEvent("Ended", b"")], "c1", progress=finished)
+    wait(store.append("g1", 1, [NewEvent("Ended", b"")], "c1", progress=finished))
     assert projector.poll() == 2
     ada: list[Any] = redis_client.zrange(keys.history("p-ada"), 0, -1)
     bob: list[Any] = redis_client.zrange(keys.history("p-bob"), 0, -1)
@@ -135,7 +136,7 @@ def test_a_match_finished_before_outcomes_were_recorded_is_left_pending(redis_cl
     projector = RatingsProjector(store, RatingsRepository(redis_client), "solo", block_ms=10)
     projector.follower.ensure_groups()
     meta = {"players": '["p-ada", "p-bob"]', "game": "unknown-game", "status": "finished"}
-    store.append("old", 0, [NewEvent("Ended", b"")], "c0", meta=meta)  # the old format: no progress
+    wait(store.append("old", 0, [NewEvent("Ended", b"")], "c0", meta=meta))  # the old format: no progress
     projector.poll()
     assert not redis_client.exists(keys.history("p-ada"))
     pending = [redis_client.xpending(store.outbox_key(s), keys.GROUP)["pending"] for s in range(store.shards)]

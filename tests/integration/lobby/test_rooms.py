@@ -20,6 +20,7 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 from services.games import load_game, load_rules
 from services.lobby.adapters import games as game_catalog
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import start_server
 from shared.serving.tokens import LOBBY, Scope, game_audience
@@ -167,7 +168,7 @@ def test_two_guests_and_two_bots_start_a_race_match(
     )
     started = stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=10)
     assert started.room.status == pb.ROOM_STATUS_STARTED and started.seat == 0 and started.match_id
-    meta = RedisEventStore(redis_client).get_meta(started.match_id)
+    meta = wait(RedisEventStore(redis_client).get_meta(started.match_id))
     assert json.loads(meta["bots"]) == {"2": "greedy", "3": "mcts"}
     assert json.loads(meta["players"]) == [ada.player_id, bob.player_id, "", ""]
     assert json.loads(meta["options"]) == {"goal": "30"} and meta["turn_seconds"] == "60"
@@ -351,7 +352,9 @@ def test_a_start_while_the_rule_service_is_down_is_unavailable_and_changes_nothi
 
         started = wait_until(start, 30, "a retried start once the rule service is back", interval=0.2)
         assert started.match_id and started.room.status == pb.ROOM_STATUS_STARTED
-        assert runner.load(started.match_id).meta["players"] == json.dumps([ada.player_id, bob.player_id, ""])
+        assert wait(runner.load(started.match_id)).meta["players"] == json.dumps(
+            [ada.player_id, bob.player_id, ""]
+        )
         mine = stub.ListMyMatches(pb.ListMyMatchesRequest(), metadata=bob.md, timeout=5)
         assert [m.match_id for m in mine.matches] == [started.match_id]
     finally:

@@ -18,6 +18,7 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.games import LoadedGame, load_game
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import RunningServer, start_server
 from shared.store.redis_store import RedisEventStore
@@ -77,7 +78,7 @@ def test_a_guest_and_three_bots_play_a_four_seat_trajan_room_to_the_end(
         stub.AddBot(pb.AddBotRequest(room_id=room.room_id, level=level), metadata=ada.md, timeout=5)
     started = stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=30)
     store = RedisEventStore(redis_client)
-    meta = store.get_meta(started.match_id)
+    meta = wait(store.get_meta(started.match_id))
     assert meta["game"] == "trajan" and meta["seats"] == "4"
     assert json.loads(meta["bots"]) == {"1": "random", "2": "greedy", "3": "mcts"}
 
@@ -110,7 +111,7 @@ def test_a_guest_and_three_bots_play_a_four_seat_trajan_room_to_the_end(
     final = wait_for(finished_or_my_turn, 540, "the Trajan match to finish")
     assert answered > 20, "Ada played her own turns"
     assert sorted(final.outcome.placings) == [1, 2, 3, 4]
-    events = store.read(started.match_id)
+    events = wait(store.read(started.match_id))
     assert [e.version for e in events] == list(range(1, len(events) + 1))
     ids = command_ids(store, started.match_id)
     assert len(ids) == len(set(ids)), "every command appended once"

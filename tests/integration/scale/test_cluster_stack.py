@@ -33,6 +33,7 @@ import pytest
 
 from services.games import LoadedGame, load_game
 from shared.matches.archive import export_lines, verify_lines
+from shared.runtime.edge import wait
 from shared.runtime.redis_server import RedisServer, fail_over
 from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
@@ -197,7 +198,7 @@ def _check(store: RedisEventStore, game: LoadedGame, client: Client, service: st
     """Every log verifies and ends finished; the surviving instances serve its last version."""
     events = 0
     for match_id in matches:
-        verified = verify_lines(game.rules, game.codec, list(export_lines(store, match_id, game.codec)))
+        verified = verify_lines(game.rules, game.codec, list(wait(export_lines(store, match_id, game.codec))))
         assert verified.ok and verified.finished, (match_id, verified.problems)
         events += verified.events
         view = client.call(f"{LORENZO}/GetView", {"matchId": match_id}, service)

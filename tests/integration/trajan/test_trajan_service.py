@@ -21,6 +21,7 @@ from shared.core.codec import union_field
 from shared.core.decider import Visibility, VisibilityKind
 from shared.core.rng import Rng
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import RunningServer, start_server
 from shared.serving.tokens import TokenSigner
@@ -121,9 +122,9 @@ def test_hands_and_the_draw_pile_reach_no_other_seat_nor_a_spectator(
     rng = Rng(3)
     for n in range(400):  # through the set-up and well into the first quarter
         step(stub, pb2, "secret", rng, n)
-    stored = store.read("secret")
+    stored = wait(store.read("secret"))
     head = stored[-1].version
-    state = MatchRunner(rules, game.codec, store).load("secret").state
+    state = wait(MatchRunner(rules, game.codec, store).load("secret")).state
     assert all(p.hand for p in state.players) and state.deck, "every seat holds cards, the pile is not empty"
 
     # Every draw from the pile is recorded seat-only, for the seat that drew; everything else is public.
@@ -160,7 +161,7 @@ def test_hands_and_the_draw_pile_reach_no_other_seat_nor_a_spectator(
         replay = stub.Replay(
             pb2.ReplayRequest(match_id="secret", version=head // 2), metadata=auth, timeout=10
         )
-        earlier = MatchRunner(rules, game.codec, store).load("secret", at_version=head // 2).state
+        earlier = wait(MatchRunner(rules, game.codec, store).load("secret", at_version=head // 2)).state
         for p in replay.view.players:
             assert p.hand_size == len(earlier.players[p.seat].hand)
             assert list(p.hand) == (

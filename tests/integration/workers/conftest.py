@@ -29,6 +29,7 @@ from services.workers.planner import Job, JobKind
 from services.workers.reactor import Reactor, follower_settings
 from services.workers.settings import WorkerSettings
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store import EventStore
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.race_game import RaceWithSecrets
@@ -155,7 +156,7 @@ def create_match(
     goal: int = 12,
 ) -> int:
     meta = {"bots": json.dumps({str(k): v for k, v in bots.items()}), "turn_seconds": str(turn_seconds)}
-    return runner.create(match_id, seats, {"goal": str(goal)}, seed=5, extra_meta=meta).version
+    return wait(runner.create(match_id, seats, {"goal": str(goal)}, seed=5, extra_meta=meta)).version
 
 
 def wait_for(condition: Callable[[], Any], timeout: float, what: str) -> Any:
@@ -166,7 +167,7 @@ def wait_for(condition: Callable[[], Any], timeout: float, what: str) -> Any:
 def command_ids(store: EventStore, match_id: str) -> list[str]:
     """One command id per append (consecutive events of one append share it)."""
     out: list[str] = []
-    for event in store.read(match_id):
+    for event in wait(store.read(match_id)):
         if not out or out[-1] != event.command_id:
             out.append(event.command_id)
     return out

@@ -20,6 +20,7 @@ from services.workers.reactor import Reactor, celery_dispatch, follower_settings
 from services.workers.settings import WorkerSettings
 from shared.core.decider import Actor
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.runtime.redis_server import RedisCluster, start_redis
 from shared.store import shard_of
 from shared.store.redis_store import RedisEventStore
@@ -144,7 +145,7 @@ def test_the_clocks_of_a_version_the_match_left_are_dropped(
     reactor = _reactor(store, dispatch, clock)
     reactor.follower.poll(">")
     assert [(c.version, c.seat) for c in _clocks(reactor, "moved")] == [(version, 0)]
-    race_runner.submit("moved", Actor.of_seat(0), Roll(), version, "in-time")
+    wait(race_runner.submit("moved", Actor.of_seat(0), Roll(), version, "in-time"))
     reactor.follower.poll(">")
     assert [(c.version, c.seat) for c in _clocks(reactor, "moved")] == [(version + 1, 1)]
     reactor.clocks.set(Clock("moved", version, 0, 0))  # one left behind all the same
@@ -160,7 +161,7 @@ def test_a_notice_handled_again_keeps_the_first_due_time(
     create_match(race_runner, "again", 2, {}, turn_seconds=3600)
     clock = FakeClock()
     reactor = _reactor(store, Dispatch(), clock)
-    (notice,) = store.read_outbox(shard_of("again", store.shards))
+    (notice,) = wait(store.read_outbox(shard_of("again", store.shards)))
     reactor.handle(notice)
     before = _clocks(reactor, "again")
     clock.t += 600

@@ -9,6 +9,7 @@ import pytest
 
 from services.games import load_game
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Processes, command_ids, wait_for
 from tests.support.timing import scaled
@@ -29,14 +30,16 @@ def test_four_lorenzo_bots_play_a_match_to_the_end(
     procs: Processes, lorenzo: MatchRunner[Any], store: RedisEventStore
 ) -> None:
     bots = {"0": "random", "1": "greedy", "2": "random", "3": "mcts"}
-    lorenzo.create("lz", 4, {}, seed=11, extra_meta={"bots": json.dumps(bots), "turn_seconds": "0"})
+    wait(lorenzo.create("lz", 4, {}, seed=11, extra_meta={"bots": json.dumps(bots), "turn_seconds": "0"}))
     procs.start("worker")
     procs.start("reactor")
-    wait_for(lambda: store.get_meta("lz").get("status") == "finished", 150, "the Lorenzo match to finish")
-    events = store.read("lz")
+    wait_for(
+        lambda: wait(store.get_meta("lz")).get("status") == "finished", 150, "the Lorenzo match to finish"
+    )
+    events = wait(store.read("lz"))
     assert [e.version for e in events] == list(range(1, len(events) + 1))
     ids = command_ids(store, "lz")
     assert len(ids) == len(set(ids))
-    outcome = lorenzo.rules.outcome(lorenzo.load("lz").state)
+    outcome = lorenzo.rules.outcome(wait(lorenzo.load("lz")).state)
     assert outcome is not None and sorted(outcome.placings)[0] == 1
     assert {e.actor for e in events} >= {"bot:0:random", "bot:1:greedy", "bot:3:mcts", "system"}

@@ -14,6 +14,7 @@ from services.workers.planner import JobKind
 from services.workers.reactor import Reactor, build_archiver, follower_settings
 from services.workers.settings import WorkerSettings
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Dispatch, FakeClock, command_ids, create_match, run_job
 
@@ -53,7 +54,7 @@ def drive(
     """The reactors take turns with a 'worker' until every match is over (or archived already);
     time moves when idle."""
     for _ in range(3000):
-        if all(runner.store.get_meta(m).get("status", "finished") == "finished" for m in matches):
+        if all(wait(runner.store.get_meta(m)).get("status", "finished") == "finished" for m in matches):
             return
         for reactor in group:
             reactor.follower.poll(">")
@@ -118,5 +119,5 @@ def test_the_reactor_loop_trims_the_outbox_and_archives_finished_matches(
         reactor.tick()
     assert sum(store.client.xlen(store.outbox_key(s)) for s in range(store.shards)) == 0
     for match_id in matches:
-        assert store.get_meta(match_id) == {} and store.read(match_id) == []
+        assert wait(store.get_meta(match_id)) == {} and wait(store.read(match_id)) == []
         assert (tmp_path / "matches" / f"{match_id}.jsonl.gz").exists()

@@ -16,6 +16,7 @@ from services.workers.settings import WorkerSettings
 from shared.core.decider import SYSTEM, Actor
 from shared.matches.runner import MatchRunner
 from shared.matches.simulate import play_match
+from shared.runtime.edge import wait
 from shared.store import PROGRESS_KEYS, shard_of
 from shared.store.outbox import dead_letter_key
 from shared.store.redis_store import RedisEventStore
@@ -79,13 +80,13 @@ def test_a_pending_round_end_becomes_a_scoring_job_and_a_finished_match_nothing(
     store: RedisEventStore, race_runner: MatchRunner[Any]
 ) -> None:
     version = create_match(race_runner, "r6", 2, {}, goal=7)
-    race_runner.submit("r6", Actor.of_seat(0), Roll(), version, "a")
-    race_runner.submit("r6", Actor.of_seat(1), Roll(), version + 1, "b")
+    wait(race_runner.submit("r6", Actor.of_seat(0), Roll(), version, "a"))
+    wait(race_runner.submit("r6", Actor.of_seat(1), Roll(), version + 1, "b"))
     dispatch = Dispatch()
     reactor = _reactor(store, dispatch)
     reactor.follower.poll(">")
     assert dispatch.jobs == [Job(JobKind.SYSTEM, "r6", "race", version + 2)]
-    assert play_match(race_runner, "r6", seed=1).outcome is not None
+    assert wait(play_match(race_runner, "r6", seed=1)).outcome is not None
     dispatch.jobs.clear()
     reactor.follower.poll(">")
     assert dispatch.jobs == []  # the finished notice is the head and plans nothing
@@ -105,13 +106,15 @@ def test_after_its_creation_a_clockless_match_is_planned_without_reading_the_met
     reactor = _reactor(store, dispatch)
     reactor.follower.poll(">")
     assert reads == ["fx"] and dispatch.jobs == []  # create: seat 0 to act, read once
-    race_runner.submit("fx", Actor.of_seat(0), Roll(), version, "h0")
+    wait(race_runner.submit("fx", Actor.of_seat(0), Roll(), version, "h0"))
     reactor.follower.poll(">")
     assert dispatch.jobs == [Job(JobKind.BOT, "fx", "race", version + 1, 1, "random", reply=True)]
-    race_runner.submit("fx", Actor.of_seat(1), Roll(), version + 1, "b1")  # the round ends: a system step
+    wait(
+        race_runner.submit("fx", Actor.of_seat(1), Roll(), version + 1, "b1")
+    )  # the round ends: a system step
     reactor.follower.poll(">")
     assert dispatch.jobs[-1] == Job(JobKind.SYSTEM, "fx", "race", version + 2)
-    race_runner.submit("fx", SYSTEM, EndRound(), version + 2, "s1")  # then seat 0, a human, is to act
+    wait(race_runner.submit("fx", SYSTEM, EndRound(), version + 2, "s1"))  # then seat 0, a human, is to act
     reactor.follower.poll(">")
     assert reads == ["fx"] and len(dispatch.jobs) == 2  # read once in all, nothing planned last
 
@@ -124,8 +127,8 @@ def test_a_notice_a_later_one_of_the_same_page_superseded_plans_nothing(
     dispatch = Dispatch()
     reactor = _reactor(store, dispatch)
     reactor.follower.poll(">")  # the create notice: its meta read and kept
-    race_runner.submit("pg", Actor.of_seat(0), Roll(), version, "h0")  # the bot is to act ...
-    race_runner.submit("pg", Actor.of_seat(1), Roll(), version + 1, "b0")  # ... and moved: a round end
+    wait(race_runner.submit("pg", Actor.of_seat(0), Roll(), version, "h0"))  # the bot is to act ...
+    wait(race_runner.submit("pg", Actor.of_seat(1), Roll(), version + 1, "b0"))  # ... and moved: a round end
     reactor.follower.poll(">")
     assert dispatch.jobs == [Job(JobKind.SYSTEM, "pg", "race", version + 2)]
 
@@ -142,16 +145,16 @@ def test_a_bot_chain_s_held_append_plans_nothing_and_the_chain_goes_on(
     dispatch = Dispatch()
     reactor = _reactor(store, dispatch, settings=dataclasses.replace(SETTINGS, reply_first=False))
     reactor.follower.poll(">")
-    race_runner.submit("ch", Actor.of_seat(0), Roll(), version, "h0")
+    wait(race_runner.submit("ch", Actor.of_seat(0), Roll(), version, "h0"))
     reactor.follower.poll(">")
     (job,) = dispatch.jobs
     assert job == Job(JobKind.BOT, "ch", "race", version + 1, 1, "random")
     first, label = bot_command_id("ch", job.version, 1), "bot:1:random"
-    race_runner.submit("ch", Actor.of_seat(1), Roll(), job.version, first, label, hold=lambda _: True)
+    wait(race_runner.submit("ch", Actor.of_seat(1), Roll(), job.version, first, label, hold=lambda _: True))
     assert reactor.follower.poll(">") == 1 and dispatch.jobs == [job]  # held: nothing planned
     budget = Budget(seconds=1.0, iterations=20)
     assert play_bot_turn(race_runner, "ch", 1, job.version, job.level, budget, chain=4) is Result.APPLIED
-    assert [e.actor for e in store.read("ch", version + 2)] == ["bot:1:random", "bot:2:random"]
+    assert [e.actor for e in wait(store.read("ch", version + 2))] == ["bot:1:random", "bot:2:random"]
     reactor.follower.poll(">")
     assert dispatch.jobs == [job, Job(JobKind.SYSTEM, "ch", "race", version + 3)]
 
@@ -167,14 +170,14 @@ def test_a_person_s_move_plans_a_one_move_reply_and_the_bot_s_own_move_an_ordina
     dispatch = Dispatch()
     reactor = _reactor(store, dispatch)
     reactor.follower.poll(">")
-    race_runner.submit("rp", Actor.of_seat(0), Roll(), version, "h0")
+    wait(race_runner.submit("rp", Actor.of_seat(0), Roll(), version, "h0"))
     reactor.follower.poll(">")
     (reply,) = dispatch.jobs
     assert reply == Job(JobKind.BOT, "rp", "race", version + 1, 1, "random", reply=True)
     *_, chain = reply.args()
     budget = Budget(seconds=1.0, iterations=20)
     assert play_bot_turn(race_runner, "rp", 1, reply.version, reply.level, budget, chain) is Result.APPLIED
-    assert [e.actor for e in store.read("rp", version + 2)] == ["bot:1:random"]  # one move, not held
+    assert [e.actor for e in wait(store.read("rp", version + 2))] == ["bot:1:random"]  # one move, not held
     reactor.follower.poll(">")
     assert dispatch.jobs[1:] == [Job(JobKind.BOT, "rp", "race", version + 2, 2, "random")]
 
@@ -186,7 +189,7 @@ def test_with_replies_off_a_person_s_move_plans_an_ordinary_job(
     dispatch = Dispatch()
     reactor = _reactor(store, dispatch, settings=dataclasses.replace(SETTINGS, reply_first=False))
     reactor.follower.poll(">")
-    race_runner.submit("ro", Actor.of_seat(0), Roll(), version, "h0")
+    wait(race_runner.submit("ro", Actor.of_seat(0), Roll(), version, "h0"))
     reactor.follower.poll(">")
     assert dispatch.jobs == [Job(JobKind.BOT, "ro", "race", version + 1, 1, "random")]
 
@@ -251,7 +254,7 @@ def test_a_crashed_consumer_s_entries_are_claimed_by_another(
 
 def test_a_superseded_notice_enqueues_nothing(store: RedisEventStore, race_runner: MatchRunner[Any]) -> None:
     version = create_match(race_runner, "r5", 2, {0: "random"})
-    race_runner.submit("r5", Actor.of_seat(0), Roll(), version, "a")
+    wait(race_runner.submit("r5", Actor.of_seat(0), Roll(), version, "a"))
     dispatch = Dispatch()
     assert _reactor(store, dispatch).follower.poll(">") == 2
     assert dispatch.jobs == []  # the create notice is superseded; seat 1 is human, no clock

@@ -15,6 +15,7 @@ from services.workers.planner import Job, JobKind
 from services.workers.reactor import celery_dispatch
 from shared.core.decider import Actor
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Processes, create_match, wait_for
 from tests.support.race.rules import Roll
@@ -29,7 +30,7 @@ def test_a_reply_sent_last_is_played_first_and_plays_one_move(
     jobs = []
     for number, match_id in enumerate(["o1", "o2", "o3", "reply"]):
         version = create_match(race_runner, match_id, 3, {1: "random", 2: "random"})
-        race_runner.submit(match_id, Actor.of_seat(0), Roll(), version, f"h{number}")
+        wait(race_runner.submit(match_id, Actor.of_seat(0), Roll(), version, f"h{number}"))
         jobs.append(Job(JobKind.BOT, match_id, "race", version + 1, 1, "random", reply=match_id == "reply"))
     celery_dispatch(celery)(jobs)  # one task each, in this order
     procs.start("worker", TABULA_WORKER_CONCURRENCY="1")
@@ -39,7 +40,7 @@ def test_a_reply_sent_last_is_played_first_and_plays_one_move(
     done = [r.date_done for r in results]
     assert done[3] < min(done[:3])  # the reply, sent last, ran first
     for job in jobs:
-        actors = [e.actor for e in store.read(job.match_id, job.version + 1)]
+        actors = [e.actor for e in wait(store.read(job.match_id, job.version + 1))]
         assert actors == (["bot:1:random"] if job.reply else ["bot:1:random", "bot:2:random"])
 
 

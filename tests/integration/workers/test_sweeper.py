@@ -13,6 +13,7 @@ from services.workers.planner import Job, JobKind
 from services.workers.reactor import Reactor
 from services.workers.settings import WorkerSettings
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import (
     Dispatch,
@@ -44,7 +45,7 @@ def _drive(
     """Reactor and 'worker' in turns until the match is over; time moves only when nothing else does."""
     results: list[Result] = []
     for _ in range(500):
-        if runner.store.get_meta(match_id).get("status") == "finished":
+        if wait(runner.store.get_meta(match_id)).get("status") == "finished":
             return results
         reactor.follower.poll(">")
         reactor.tick()
@@ -80,7 +81,7 @@ def test_a_sweep_while_the_first_task_is_only_slow_applies_the_move_once(
     first, again = dispatch.sent  # both replies: the creation's notice, then the sweeper's plan
     assert first == again and first.task_id == f"bot:slow:{version}:0" and first.reply
     assert [run_job(race_runner, first), run_job(race_runner, again)] == [Result.APPLIED, Result.STALE]
-    assert store.version("slow") == version + 1
+    assert wait(store.version("slow")) == version + 1
     assert command_ids(store, "slow").count(f"bot:slow:{version}:0") == 1
 
 
@@ -102,4 +103,4 @@ def test_a_fired_clock_whose_task_was_lost_fires_again(
     reactor.tick()  # the sweep finds the clock overdue, plans it at once, and the clock loop fires it
     assert dispatch.sent == [Job(JobKind.TIMER, "timer", "race", version, 0)]
     assert run_job(race_runner, dispatch.sent[0]) is Result.APPLIED
-    assert store.read("timer", version + 1)[0].actor == "timeout:0:greedy"
+    assert wait(store.read("timer", version + 1))[0].actor == "timeout:0:greedy"

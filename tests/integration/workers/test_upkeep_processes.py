@@ -10,6 +10,7 @@ import pytest
 
 from shared.matches.archive import LocalArchive, archived_lines
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import Processes, create_match, wait_for
 from tests.support.timing import scaled
@@ -32,8 +33,8 @@ def test_a_bot_match_leaves_no_results_no_notices_and_no_keys_behind(
     procs.start("reactor", **upkeep)
     wait_for(lambda: archived_lines(LocalArchive(tmp_path), "tidy") is not None, 60, "the match archived")
     # the archiver stores the file, reads it back, and only then deletes the match from Redis
-    wait_for(lambda: store.get_meta("tidy") == {}, 30, "the archived match deleted from Redis")
-    assert store.read("tidy") == []
+    wait_for(lambda: wait(store.get_meta("tidy")) == {}, 30, "the archived match deleted from Redis")
+    assert wait(store.read("tidy")) == []
     outboxes = [store.outbox_key(shard) for shard in range(store.shards)]
     wait_for(lambda: sum(store.client.xlen(key) for key in outboxes) == 0, 30, "the outbox trimmed")
     assert list(store.client.scan_iter(match="celery-task-meta-*")) == []

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import ROOT, Processes, create_match, wait_for
 from tests.support.timing import scaled
@@ -35,7 +36,7 @@ def alive(pid: int) -> bool:
 
 
 def finished(store: RedisEventStore, match_id: str) -> bool:
-    return store.get_meta(match_id).get("status") == "finished"
+    return wait(store.get_meta(match_id)).get("status") == "finished"
 
 
 def ready(procs: Processes, pids: set[int]) -> bool:

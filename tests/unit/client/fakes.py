@@ -25,6 +25,7 @@ from shared.core.codec import to_proto, union_field, wrap_union
 from shared.core.decider import SPECTATOR, Actor, RuleViolation, Visibility
 from shared.core.rng import Rng
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.errors import map_error, to_status
 from shared.serving.game_service import envelope
 from shared.store import MemoryEventStore, StoredEvent
@@ -100,7 +101,7 @@ class FakeLorenzoStub:
         """One random legal command by the system or another seat; False if only the viewer may act
         (or ``hold`` keeps the others waiting, unless ``force``)."""
         with self.lock:
-            state = self.runner.load(self.match_id).state
+            state = wait(self.runner.load(self.match_id)).state
             rules = self.game.rules
             if rules.outcome(state) is not None or (self.hold(state) and not force):
                 return False
@@ -109,9 +110,9 @@ class FakeLorenzoStub:
                 return False
             actor = self.rng.choice(others)
             command = self.rng.choice(rules.legal_commands(state, actor))
-            loaded = self.runner.load(self.match_id)
+            loaded = wait(self.runner.load(self.match_id))
             self.steps += 1
-            self.runner.submit(self.match_id, actor, command, loaded.version, f"fake-{self.steps}")
+            wait(self.runner.submit(self.match_id, actor, command, loaded.version, f"fake-{self.steps}"))
             return True
 
     def act_now(self) -> bool:
@@ -121,14 +122,16 @@ class FakeLorenzoStub:
     def play_for_viewer(self) -> None:
         """What a turn clock does: the viewer's seat plays its last legal command."""
         with self.lock:
-            loaded = self.runner.load(self.match_id)
+            loaded = wait(self.runner.load(self.match_id))
             command = self.game.rules.legal_commands(loaded.state, self.viewer)[-1]
             self.steps += 1
-            self.runner.submit(self.match_id, self.viewer, command, loaded.version, f"clock-{self.steps}")
+            wait(
+                self.runner.submit(self.match_id, self.viewer, command, loaded.version, f"clock-{self.steps}")
+            )
 
     def state(self) -> Any:
         with self.lock:
-            return self.runner.load(self.match_id).state
+            return wait(self.runner.load(self.match_id)).state
 
     def _event(self, event: StoredEvent) -> Any:
         member = self.game.codec.to_message(self.runner.decode(event))
@@ -142,7 +145,7 @@ class FakeLorenzoStub:
 
     def _get_view(self, request: Any) -> Any:
         self.calls.append("GetView")
-        loaded = self.runner.load(request.match_id)
+        loaded = wait(self.runner.load(request.match_id))
         rules, state = self.game.rules, loaded.state
         response = self.pb2.GetViewResponse(
             version=loaded.version,
@@ -179,8 +182,10 @@ class FakeLorenzoStub:
         command = self.game.codec.from_message(union_field(request.command))
         self.submitted.append(command)
         try:
-            done = self.runner.submit(
-                request.match_id, self.viewer, command, request.expected_version, request.command_id
+            done = wait(
+                self.runner.submit(
+                    request.match_id, self.viewer, command, request.expected_version, request.command_id
+                )
             )
         except Exception as err:
             raise rpc_error(err) from err
@@ -198,10 +203,10 @@ class FakeLorenzoStub:
         sent = 0
         while True:
             with self.lock:
-                events = self.runner.store.read(self.match_id, next_version)
+                events = wait(self.runner.store.read(self.match_id, next_version))
             if not events:
                 if not self._others_act():
-                    head = self.runner.store.version(self.match_id)
+                    head = wait(self.runner.store.version(self.match_id))
                     time.sleep(0.01)  # a server sends keepalives now and then, not in a busy loop
                     yield self.pb2.WatchMatchResponse(keepalive=common_pb2.Keepalive(head_version=head))
                     sent += 1
@@ -217,7 +222,7 @@ class FakeLorenzoStub:
     def Replay(self, request: Any, metadata: Any = (), timeout: float | None = None) -> Any:
         assert timeout
         with self.lock:
-            loaded = self.runner.load(request.match_id, at_version=request.version)
+            loaded = wait(self.runner.load(request.match_id, at_version=request.version))
         view = self.game.codec.to_message(self.game.rules.view(loaded.state, self.viewer))
         return self.pb2.ReplayResponse(version=loaded.version, view=view)
 
@@ -227,7 +232,7 @@ def new_match(
 ) -> FakeLorenzoStub:
     game = load_game("lorenzo")
     runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, MemoryEventStore())
-    runner.create("m1", seats, {"advanced": "true" if advanced else "false"}, seed, {})
+    wait(runner.create("m1", seats, {"advanced": "true" if advanced else "false"}, seed, {}))
     return FakeLorenzoStub(game, runner, "m1", viewer if viewer is not None else Actor.of_seat(0))
 
 

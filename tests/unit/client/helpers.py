@@ -15,6 +15,7 @@ from shared.core.codec import wrap_union
 from shared.core.decider import Actor
 from shared.matches.runner import MatchRunner
 from shared.matches.simulate import play_match
+from shared.runtime.edge import wait
 from shared.store import MemoryEventStore
 
 
@@ -40,16 +41,16 @@ def _steps(seats: int, seed: int, advanced: bool) -> tuple[Step, ...]:
     """The match the one playout driver plays through a runner (so each step has its version)."""
     game = lorenzo()
     runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, MemoryEventStore())
-    runner.create("m", seats, {"advanced": "true" if advanced else "false"}, seed, {})
+    wait(runner.create("m", seats, {"advanced": "true" if advanced else "false"}, seed, {}))
     steps: list[Step] = []
-    version = [runner.load("m").version]
+    version = [wait(runner.load("m")).version]
 
     def on_step(state: Any, actor: Actor, command: Any, legal: Sequence[Any], events: Sequence[Any]) -> None:
         wrapped = [wrap_union(game.modules.pb2.Command(), game.codec.to_message(c)) for c in legal]
         steps.append(Step(version[0], state, actor, wrapped))
         version[0] += len(events)
 
-    result = play_match(runner, "m", seed, on_step=on_step)
+    result = wait(play_match(runner, "m", seed, on_step=on_step))
     assert result.violations == [] and result.outcome is not None, result.violations
     return (*steps, Step(result.events, result.state, Actor.of_seat(0), []))
 

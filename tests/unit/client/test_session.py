@@ -22,6 +22,7 @@ from services.client.presentation import presentation_for
 from services.client.rpc import GameClient
 from services.client.session import Player, Spectator
 from shared.core.decider import SPECTATOR, RuleViolation
+from shared.runtime.edge import wait
 from shared.store import VersionConflict
 from tests.unit.client.fakes import FakeLorenzoStub, new_match
 
@@ -278,8 +279,10 @@ def test_the_watch_stream_resumes_from_the_last_version_after_an_error() -> None
     assert versions == sorted(set(versions)) and versions[0] == 1  # no repeat after the reconnect
     assert client.reconnects == 1
     assert [c for c in stub.calls if c.startswith("WatchMatch")][1] == f"WatchMatch:{versions[4] + 1}"
-    head = stub.runner.store.version("m1")
-    visible = [e.version for e in stub.runner.store.read("m1", 1) if e.visibility in ("public", "seat:0")]
+    head = wait(stub.runner.store.version("m1"))
+    visible = [
+        e.version for e in wait(stub.runner.store.read("m1", 1)) if e.visibility in ("public", "seat:0")
+    ]
     assert versions == [v for v in visible if v <= head]  # and no gap
 
 
@@ -341,7 +344,7 @@ def _record_draws(viewer: Player | Spectator) -> list[tuple[int, list[int]]]:
 def _visible(stub: FakeLorenzoStub) -> list[int]:
     from shared.core.decider import Visibility
 
-    events = stub.runner.store.read(stub.match_id, 1)
+    events = wait(stub.runner.store.read(stub.match_id, 1))
     return [e.version for e in events if Visibility.decode(e.visibility).visible_to(stub.viewer)]
 
 
@@ -386,7 +389,7 @@ def _trajan_player(answers: int) -> tuple[FakeLorenzoStub, Player]:
 
     game = load_game("trajan")
     runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, MemoryEventStore())
-    runner.create("m1", 2, {}, 3, {})
+    wait(runner.create("m1", 2, {}, 3, {}))
     stub = FakeLorenzoStub(game, runner, "m1", Actor.of_seat(0))
     player = Player(
         client=_client(stub),

@@ -21,7 +21,7 @@ class CountingStore:
     def outbox_key(self, shard: int) -> str:
         return f"{{s{shard:02d}}}:outbox"
 
-    def get_meta(self, match_id: str) -> dict[str, str]:
+    async def get_meta(self, match_id: str) -> dict[str, str]:
         self.reads += 1
         return self.metas.get(match_id, {})
 

@@ -19,6 +19,7 @@ from shared.core.codec import (
 )
 from shared.core.protorender import render_proto
 from shared.core.wire import comments_of, message, pb
+from shared.runtime.edge import wait
 from shared.serving.protogen import compile_protos
 
 
@@ -255,9 +256,9 @@ def test_a_stored_payload_of_the_current_schema_is_the_message_the_decoder_would
 
     game = load_game("lorenzo")
     runner = MatchRunner(game.rules, game.codec, MemoryEventStore())
-    runner.create("m1", 3, {}, seed=5)
-    play_match(runner, "m1", seed=5, check=False, max_steps=60)
-    stored = runner.store.read("m1")
+    wait(runner.create("m1", 3, {}, seed=5))
+    wait(play_match(runner, "m1", seed=5, check=False, max_steps=60))
+    stored = wait(runner.store.read("m1"))
     assert len({event.type for event in stored}) > 5
     for event in stored:
         direct = game.codec.stored_message(event.type, event.payload, event.schema_version)
@@ -277,9 +278,9 @@ def _lorenzo_log() -> tuple[MessageCodec, list[Any]]:
 
     game = load_game("lorenzo")
     runner = MatchRunner(game.rules, game.codec, MemoryEventStore())
-    runner.create("m1", 3, {}, seed=5)
-    play_match(runner, "m1", seed=5, check=False, max_steps=60)
-    return MessageCodec(game.modules.pb2, game.rules.event_types), runner.store.read("m1")
+    wait(runner.create("m1", 3, {}, seed=5))
+    wait(play_match(runner, "m1", seed=5, check=False, max_steps=60))
+    return MessageCodec(game.modules.pb2, game.rules.event_types), wait(runner.store.read("m1"))
 
 
 def test_a_payload_decoded_again_is_the_value_kept_and_equals_a_fresh_decode() -> None:

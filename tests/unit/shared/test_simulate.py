@@ -10,6 +10,7 @@ from shared.core.decider import Actor, RuleViolation
 from shared.core.rng import Rng
 from shared.matches.runner import MatchRunner
 from shared.matches.simulate import play_game, play_match, simulate
+from shared.runtime.edge import wait
 from shared.store import MemoryEventStore
 from tests.support.json_codec import JsonCodec
 from tests.support.race.rules import DieRolled, RaceRules, RaceState
@@ -108,11 +109,14 @@ def _every_step(rules: Any, config: Any, seed: int) -> list[str]:
 
 def test_through_a_runner_every_command_is_appended_with_its_own_id() -> None:
     runner = _runner()
-    runner.create("m1", 3, {"goal": "14"}, seed=5)
-    result = play_match(runner, "m1", seed=2, check_every_step=True)
+    wait(runner.create("m1", 3, {"goal": "14"}, seed=5))
+    result = wait(play_match(runner, "m1", seed=2, check_every_step=True))
     assert result.violations == [] and result.outcome is not None
-    assert result.events == runner.store.version("m1") and runner.store.get_meta("m1")["status"] == "finished"
-    ids = {e.command_id for e in runner.store.read("m1")}
+    assert (
+        result.events == wait(runner.store.version("m1"))
+        and wait(runner.store.get_meta("m1"))["status"] == "finished"
+    )
+    ids = {e.command_id for e in wait(runner.store.read("m1"))}
     assert ids == {"create"} | {f"m1-c{n}" for n in range(result.steps)}
 
 
@@ -126,8 +130,8 @@ class LossyCodec(JsonCodec):
 
 def test_a_log_that_does_not_replay_is_caught_per_step_through_the_runner() -> None:
     runner = _runner(LossyCodec([*RULES.command_types, *RULES.event_types]))
-    runner.create("m1", 2, {"goal": "30"}, seed=5)
-    violations = play_match(runner, "m1", seed=2, check_every_step=True).violations
+    wait(runner.create("m1", 2, {"goal": "30"}, seed=5))
+    violations = wait(play_match(runner, "m1", seed=2, check_every_step=True)).violations
     assert violations and "the fold of the event log differs from the live state" in violations[0]
     assert violations[0].startswith("step ")  # found at the step, not only at the end
 

@@ -23,6 +23,7 @@ from shared.core.protorender import render_proto
 from shared.core.rng import Rng
 from shared.core.wire import message, pb
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.serving.protogen import compile_protos
 from shared.store import MemoryEventStore
 
@@ -132,10 +133,10 @@ def test_events_stored_with_schema_1_are_upcast_when_read_by_schema_2_rules(
 ) -> None:
     old, new = codecs
     store = MemoryEventStore()
-    MatchRunner(TallyRules(ScoredV1, first_seat=1), old, store).create("m", 2, {}, seed=1)
-    assert [e.schema_version for e in store.read("m")] == [1, 1]
+    wait(MatchRunner(TallyRules(ScoredV1, first_seat=1), old, store).create("m", 2, {}, seed=1))
+    assert [e.schema_version for e in wait(store.read("m"))] == [1, 1]
 
-    loaded = MatchRunner(TallyRules(ScoredV2, first_seat=0), new, store).load("m")
+    loaded = wait(MatchRunner(TallyRules(ScoredV2, first_seat=0), new, store).load("m"))
 
     assert loaded.state == Tally((2, 5))
 
@@ -146,9 +147,9 @@ def test_events_written_by_schema_2_rules_are_stored_as_schema_2_and_not_upcast(
     _, new = codecs
     store = MemoryEventStore()
     runner = MatchRunner(TallyRules(ScoredV2, first_seat=0), new, store)
-    runner.create("m", 2, {}, seed=1)
-    assert [e.schema_version for e in store.read("m")] == [2, 2]
-    assert runner.load("m").state == Tally((2, 5))
+    wait(runner.create("m", 2, {}, seed=1))
+    assert [e.schema_version for e in wait(store.read("m"))] == [2, 2]
+    assert wait(runner.load("m")).state == Tally((2, 5))
 
 
 def test_an_old_schema_without_its_upcaster_or_a_newer_schema_is_refused(

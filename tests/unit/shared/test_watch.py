@@ -5,6 +5,7 @@ from collections.abc import AsyncGenerator
 
 import pytest
 
+from shared.runtime.edge import wait
 from shared.serving.watch import PollingReader, WatchHub
 from shared.store import MemoryEventStore, NewEvent, StoredEvent
 
@@ -13,7 +14,7 @@ Stream = AsyncGenerator[tuple[list[StoredEvent], int], None]
 
 def fill(store: MemoryEventStore, n: int, start: int = 0, match_id: str = "m") -> None:
     for i in range(start, start + n):
-        store.append(match_id, i, [NewEvent("E", str(i).encode())], f"c{i}")
+        wait(store.append(match_id, i, [NewEvent("E", str(i).encode())], f"c{i}"))
 
 
 async def collect(stream: Stream, count: int) -> list[int]:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store import MemoryEventStore
 from tests.integration.workers.race_game import RaceWithSecrets
 from tests.support.json_codec import JsonCodec
@@ -25,7 +26,7 @@ def create(
     runner: MatchRunner[Any], match_id: str = "m1", seats: int = 2, goal: str = "20", **extra: Any
 ) -> int:
     meta = {"bots": json.dumps(extra.get("bots", {})), "turn_seconds": str(extra.get("turn_seconds", 0))}
-    return runner.create(match_id, seats, {"goal": goal}, seed=7, extra_meta=meta).version
+    return wait(runner.create(match_id, seats, {"goal": goal}, seed=7, extra_meta=meta)).version
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,7 @@ from services.workers.bots import Budget
 from services.workers.jobs import Result, apply_system_step, bot_command_id, expire_turn, play_bot_turn
 from shared.core.decider import Actor
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store import shard_of
 from tests.support.race.rules import Roll
 from tests.unit.workers.conftest import create, make_runner
@@ -18,18 +19,18 @@ BUDGET = Budget(seconds=1.0, iterations=20)
 def test_a_bot_turn_is_applied_once(runner: MatchRunner[Any]) -> None:
     version = create(runner, bots={"0": "greedy"})
     assert play_bot_turn(runner, "m1", 0, version, "greedy", BUDGET) is Result.APPLIED
-    after = runner.store.version("m1")
+    after = wait(runner.store.version("m1"))
     assert play_bot_turn(runner, "m1", 0, version, "greedy", BUDGET) is Result.STALE
-    assert runner.store.version("m1") == after
-    assert runner.store.read("m1", after)[0].actor == "bot:0:greedy"
+    assert wait(runner.store.version("m1")) == after
+    assert wait(runner.store.read("m1", after))[0].actor == "bot:0:greedy"
 
 
 def _held(runner: MatchRunner[Any]) -> list[tuple[str, bool]]:
     """(actor of the append, whether its notice is held), for every append after the match's creation."""
-    notices = runner.store.read_outbox(shard_of("m1", runner.store.shards))[1:]
+    notices = wait(runner.store.read_outbox(shard_of("m1", runner.store.shards)))[1:]
     out = []
     for notice in notices:
-        (event,) = runner.store.read("m1", notice.first_version, notice.last_version)
+        (event,) = wait(runner.store.read("m1", notice.first_version, notice.last_version))
         assert notice.progress is not None
         out.append((event.actor, notice.progress.held))
     return out
@@ -43,19 +44,21 @@ def test_a_bot_chain_plays_each_bot_seat_alone_to_act_in_one_job(runner: MatchRu
     version = create(runner, seats=3, bots=bots)
     assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, chain=4) is Result.APPLIED
     assert _held(runner) == [("bot:0:random", True), ("bot:1:random", True), ("bot:2:greedy", False)]
-    assert runner.store.get_meta("m1")["system"] == "1"
+    assert wait(runner.store.get_meta("m1"))["system"] == "1"
     one_by_one = make_runner()
     create(one_by_one, seats=3, bots=bots)
     for seat, level in enumerate(bots.values()):
         assert play_bot_turn(one_by_one, "m1", seat, version + seat, level, BUDGET) is Result.APPLIED
-    assert [e.payload for e in one_by_one.store.read("m1")] == [e.payload for e in runner.store.read("m1")]
+    assert [e.payload for e in wait(one_by_one.store.read("m1"))] == [
+        e.payload for e in wait(runner.store.read("m1"))
+    ]
 
 
 def test_a_bot_chain_stops_at_its_length_with_an_append_the_reactor_plans(runner: MatchRunner[Any]) -> None:
     version = create(runner, seats=3, bots={"0": "random", "1": "random", "2": "random"})
     assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, chain=2) is Result.APPLIED
     assert _held(runner) == [("bot:0:random", True), ("bot:1:random", False)]
-    assert runner.store.get_meta("m1")["to_act"] == "2"
+    assert wait(runner.store.get_meta("m1"))["to_act"] == "2"
 
 
 def test_a_bot_chain_stops_before_a_person(runner: MatchRunner[Any]) -> None:
@@ -68,9 +71,9 @@ def test_a_job_finding_its_chain_held_plays_it_on(runner: MatchRunner[Any]) -> N
     """The chain's first append landed, then its worker was lost (or the task retried): the job,
     delivered again, finds the match moved on to a held head and plays the chain from there."""
     version = create(runner, seats=3, bots={"0": "random", "1": "random", "2": "random"})
-    command = runner.rules.legal_commands(runner.load("m1").state, Actor.of_seat(0))[0]
+    command = runner.rules.legal_commands(wait(runner.load("m1")).state, Actor.of_seat(0))[0]
     first = bot_command_id("m1", version, 0)
-    runner.submit("m1", Actor.of_seat(0), command, version, first, "bot:0:random", hold=lambda _: True)
+    wait(runner.submit("m1", Actor.of_seat(0), command, version, first, "bot:0:random", hold=lambda _: True))
     assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, chain=4) is Result.APPLIED
     assert [actor for actor, _ in _held(runner)] == ["bot:0:random", "bot:1:random", "bot:2:random"]
     assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, chain=4) is Result.STALE  # not held now
@@ -79,18 +82,18 @@ def test_a_job_finding_its_chain_held_plays_it_on(runner: MatchRunner[Any]) -> N
 def test_a_bot_job_for_a_seat_not_to_act_does_nothing(runner: MatchRunner[Any]) -> None:
     version = create(runner)
     assert play_bot_turn(runner, "m1", 1, version, "random", BUDGET) is Result.NOT_TO_ACT
-    assert runner.store.version("m1") == version
+    assert wait(runner.store.version("m1")) == version
 
 
 def test_the_system_step_ends_the_round_once(runner: MatchRunner[Any]) -> None:
     version = create(runner)
-    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")
-    runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b")
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
+    wait(runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b"))
     pending = version + 2
     assert apply_system_step(runner, "m1", pending) is Result.APPLIED
-    assert runner.store.read("m1", pending + 1)[0].type == "RoundEnded"
+    assert wait(runner.store.read("m1", pending + 1))[0].type == "RoundEnded"
     assert apply_system_step(runner, "m1", pending) is Result.STALE
-    assert runner.store.version("m1") == pending + 1
+    assert wait(runner.store.version("m1")) == pending + 1
 
 
 def test_no_system_step_while_seats_are_to_act(runner: MatchRunner[Any]) -> None:
@@ -101,23 +104,25 @@ def test_no_system_step_while_seats_are_to_act(runner: MatchRunner[Any]) -> None
 def test_a_clock_that_runs_out_plays_the_turn_and_marks_the_seat_away(runner: MatchRunner[Any]) -> None:
     version = create(runner, turn_seconds=10)
     assert expire_turn(runner, "m1", 0, version, BUDGET) is Result.APPLIED
-    assert runner.store.get_meta("m1")["away:0"] == "1"
-    assert runner.store.read("m1", version + 1)[0].actor == "timeout:0:greedy"
-    runner.store.set_meta("m1", {"away:0": "0"})
+    assert wait(runner.store.get_meta("m1"))["away:0"] == "1"
+    assert wait(runner.store.read("m1", version + 1))[0].actor == "timeout:0:greedy"
+    wait(runner.store.set_meta("m1", {"away:0": "0"}))
     assert expire_turn(runner, "m1", 0, version, BUDGET) is Result.DUPLICATE  # redelivered: mark, no move
-    assert runner.store.version("m1") == version + 1 and runner.store.get_meta("m1")["away:0"] == "1"
+    assert (
+        wait(runner.store.version("m1")) == version + 1 and wait(runner.store.get_meta("m1"))["away:0"] == "1"
+    )
 
 
 def test_a_player_who_moved_in_time_is_not_marked_away(runner: MatchRunner[Any]) -> None:
     version = create(runner, turn_seconds=10)
-    runner.submit("m1", Actor.of_seat(0), Roll(), version, "human")
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "human"))
     assert expire_turn(runner, "m1", 0, version, BUDGET) is Result.STALE
-    assert "away:0" not in runner.store.get_meta("m1")
+    assert "away:0" not in wait(runner.store.get_meta("m1"))
 
 
 def test_jobs_on_a_finished_match_do_nothing(runner: MatchRunner[Any]) -> None:
     version = create(runner, goal="1")
-    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
     assert play_bot_turn(runner, "m1", 1, version + 1, "random", BUDGET) is Result.FINISHED
 
 
@@ -136,8 +141,8 @@ class CountingEvolve:
 
 def test_a_stale_job_learns_it_from_the_meta_and_folds_nothing(runner: MatchRunner[Any]) -> None:
     version = create(runner, bots={"0": "greedy", "1": "greedy"})
-    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")
-    runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b")  # the cached state is at the head
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
+    wait(runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b"))  # the cached state is at the head
     fresh = make_runner()  # a worker that never saw the match: nothing cached
     fresh.store = runner.store
     for worker in (runner, fresh):
@@ -153,7 +158,7 @@ def test_a_job_at_an_old_version_of_a_finished_match_is_told_finished_by_the_met
     runner: MatchRunner[Any],
 ) -> None:
     version = create(runner, goal="1")
-    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
     fresh = make_runner()  # nothing cached: a full load would fold the whole log
     fresh.store = runner.store
     folds = CountingEvolve(fresh)

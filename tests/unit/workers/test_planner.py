@@ -24,6 +24,7 @@ from services.workers.planner import (
     seats_back,
 )
 from shared.core.decider import Actor, Outcome
+from shared.runtime.edge import wait
 from shared.store import MatchStatus, MemoryEventStore, NewEvent, Progress, StoredEvent, shard_of
 from tests.support.json_codec import JsonCodec
 from tests.support.race.rules import RaceRules, Roll
@@ -150,11 +151,11 @@ def test_the_runner_s_notices_plan_a_whole_turn_cycle() -> None:
         rules, JsonCodec([*rules.command_types, *rules.event_types]), store
     )
     extra = meta({1: "greedy"})
-    version = runner.create("m1", 2, {"goal": "50"}, seed=4, extra_meta=extra).version
-    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")  # a human seat moves; seat 1 is a bot
-    runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b")
+    version = wait(runner.create("m1", 2, {"goal": "50"}, seed=4, extra_meta=extra)).version
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))  # a human seat moves; seat 1 is a bot
+    wait(runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b"))
     kinds = []
-    for notice in store.read_outbox(shard_of("m1", store.shards)):
+    for notice in wait(store.read_outbox(shard_of("m1", store.shards))):
         assert notice.progress is not None
         kinds += [
             (j.kind, j.version, j.seat) for j in plan(notice.progress, notice.last_version, extra, "m1", 5)
@@ -164,8 +165,8 @@ def test_the_runner_s_notices_plan_a_whole_turn_cycle() -> None:
 
 def test_a_bare_append_has_no_progress_to_plan_from() -> None:
     store = MemoryEventStore()
-    store.append("m1", 0, [NewEvent("RaceStarted", b"{}")], "c1", meta=meta())
-    (notice,) = store.read_outbox(shard_of("m1", store.shards))
+    wait(store.append("m1", 0, [NewEvent("RaceStarted", b"{}")], "c1", meta=meta()))
+    (notice,) = wait(store.read_outbox(shard_of("m1", store.shards)))
     assert notice.progress is None  # the reactor then folds the state once (test_reactor)
 
 

@@ -12,6 +12,7 @@ from services.workers.planner import Job, JobKind
 from services.workers.sweeper import MAX_BACKOFF, Sweeper, overdue
 from shared.core.decider import Actor
 from shared.matches.runner import MatchRunner
+from shared.runtime.edge import wait
 from shared.store import EventStore, shard_of
 from tests.support.race.rules import Roll
 from tests.unit.workers.conftest import create
@@ -39,9 +40,9 @@ class CountingStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
 
-    def get_meta(self, match_id: str) -> dict[str, str]:
+    async def get_meta(self, match_id: str) -> dict[str, str]:
         self.looks += 1
-        return self.store.get_meta(match_id)
+        return await self.store.get_meta(match_id)
 
 
 def _sweeper(
@@ -67,8 +68,8 @@ def test_a_bot_turn_with_no_progress_past_the_stall_time_is_planned_again(
 
 def test_a_pending_system_step_is_planned_again(runner: MatchRunner[Any]) -> None:
     version = create(runner)
-    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")
-    runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b")
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
+    wait(runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b"))
     clock = FakeClock()
     clock.t += STALL + 1
     assert _sweeper(runner, clock)[0].sweep() == [Job(JobKind.SYSTEM, "m1", "race", version + 2)]
@@ -88,7 +89,7 @@ def test_a_re_planned_match_waits_twice_as_long_each_time_up_to_a_cap_until_it_m
     gaps = [b - a for a, b in itertools.pairwise(replanned)]
     assert replanned[0] == STALL and MAX_BACKOFF == 600
     assert gaps == [10, 20, 40, 80, 160, 320, 600, 600]
-    runner.submit("m1", Actor.of_seat(0), Roll(), version, "moved")  # the match moves on
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "moved"))  # the match moves on
     clock.t += STALL + 1
     assert sweeper.sweep() == []  # seat 1 is human, no clock: nothing due
 
@@ -104,7 +105,7 @@ def test_a_human_seat_without_a_clock_is_looked_at_once_until_the_match_moves(
         assert sweeper.sweep() == []
     assert store.looks == 1
     time.sleep(0.002)  # the index time is in ms: let the move get a later one
-    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
     clock.t += STALL + 1
     assert sweeper.sweep() == [] and store.looks == 2
     clock.t += MAX_BACKOFF
@@ -125,7 +126,7 @@ def test_a_clock_is_planned_again_only_once_it_ran_out_and_then_to_fire_at_once(
 
 def test_a_finished_match_is_never_swept(runner: MatchRunner[Any]) -> None:
     version = create(runner, goal="1", bots={"1": "random"})
-    runner.submit("m1", Actor.of_seat(0), Roll(), version, "a")
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
     clock = FakeClock()
     clock.t += 3600
     sweeper, store = _sweeper(runner, clock)
