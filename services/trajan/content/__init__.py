@@ -164,7 +164,7 @@ def _province_ids(provinces: Any, context: Mapping[str, Any]) -> Any:
     out = []
     for p in provinces:
         if isinstance(p, dict) and isinstance(p.get("adjacent"), list):
-            p = {**p, "adjacent": _ids(p["adjacent"], ids, f"{p.get('key')}: unknown neighbour")}
+            p = {**p, "adjacent": _ids(p["adjacent"], ids, "", f"{p.get('key')}: unknown neighbour")}
         out.append(p)
     return out
 
@@ -174,16 +174,14 @@ def _camp_exit_ids(board: Any, context: Mapping[str, Any]) -> Any:
     if not isinstance(board, dict) or not isinstance(board.get("camp_exits"), list):
         return board
     ids = {p.key: p.id for p in context["provinces"]}
-    try:
-        return {**board, "camp_exits": _ids(board["camp_exits"], ids, "unknown province")}
-    except Invalid as e:
-        raise Invalid("camp_exits", e.problem) from None
+    return {**board, "camp_exits": _ids(board["camp_exits"], ids, "camp_exits", "unknown province")}
 
 
-def _ids(keys: list[Any], ids: Mapping[Any, Any], unknown: str) -> list[Any]:
+def _ids(keys: list[Any], ids: Mapping[Any, Any], field: str, unknown: str) -> list[Any]:
+    """The ids of the records named ``keys``; an unknown one is an :class:`Invalid` ``field``."""
     for k in keys:
         if not isinstance(k, str) or k not in ids:
-            raise Invalid("", f"{unknown} {k}")
+            raise Invalid(field, f"{unknown} {k}")
     return [ids[k] for k in keys]
 
 
