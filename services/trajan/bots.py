@@ -240,7 +240,7 @@ def _potential(c: Content, p: PlayerState, t: Clock) -> float:
     )
 
 
-def _matched(colours: tuple[Colour, Colour], markers: tuple[Colour, ...]) -> int:
+def _matched(colours: tuple[Colour, ...], markers: tuple[Colour, ...]) -> int:
     """How many of a Trajan tile's two colours its bowl already holds (0, 1 or 2)."""
     first, second = colours
     if first == second:
@@ -307,9 +307,9 @@ def _set_progress(c: Content, p: PlayerState) -> float:
         return 0.0
     value = 0.0
     for n in _runs(tuple(sorted(c.construction_tile[x].kind for x in p.construction))):
-        for tiles, vp in reversed(c.scoring.construction_sets):  # smallest set first
-            if n < tiles:
-                value += SET_PROGRESS * vp * (1 if tiles - n == 1 else 0.4)
+        for s in reversed(c.scoring.construction_sets):  # smallest set first
+            if n < s.tiles:
+                value += SET_PROGRESS * s.vp * (1 if s.tiles - n == 1 else 0.4)
                 break
     return value
 

@@ -36,21 +36,21 @@ def _presentation() -> Presentation:
 
 
 def _content_tables() -> Mapping[str, Any]:
-    from services.trajan.content.tables import content_tables
+    from services.trajan.content import content_tables
 
     return content_tables()
 
 
 def _content_type() -> type:
-    from services.trajan.catalog import message_type
+    from services.trajan.texts import TrajanContent
 
-    return message_type()
+    return TrajanContent
 
 
 def _content() -> Any:
-    from services.trajan.catalog import build
+    from services.trajan.texts import packaged_content_message
 
-    return build()
+    return packaged_content_message()
 
 
 def _content_counts() -> Mapping[str, int]:

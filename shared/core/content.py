@@ -22,7 +22,9 @@ the full path as their field. Two helpers cover what plain field constraints can
 
 Checks across fields are the record's ``__post_init__`` raising ``Invalid(field, problem)``
 (reported at that field), or, in a hand-written model, ordinary pydantic validators; checks across
-records and files are a :class:`File`'s ``check``, with the other files as context. As always in
+records and files are a :class:`File`'s ``check``, with the other files as context. Where a file
+writes a value in terms of its own (another record's name for its id), a :class:`File`'s ``before``
+turns the file's data into the records' terms before validation. As always in
 pydantic, a validator of a list or model runs only once its items are valid, so duplicate ids,
 counts and checks across fields are reported after the entries' own problems are fixed.
 
@@ -47,6 +49,7 @@ import yaml
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
@@ -387,6 +390,8 @@ def _loc(cls: type, name: str) -> Loc:
 
 # (records of a file, the context) -> (index of the record or None for the whole list, field, problem)
 Check = Callable[[tuple[Any, ...], Mapping[str, Any]], Iterable[tuple[int | None, str, str]]]
+# (what the file holds as read: its list or its one mapping; the context) -> the same as the records hold it
+Before = Callable[[Any, Mapping[str, Any]], Any]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -399,15 +404,29 @@ class File:
     count: int | None = None  # exactly this many records
     check: Check | None = None  # checks across records and files, run once every record is valid
     public: tuple[str, ...] = ()  # a one-record file: the keys front-ends read (every key of a list file)
+    # the game's own step from how the file writes a value to how the records do (names for ids),
+    # run before validation; it leaves what it does not understand to the validation
+    before: Before | None = None
 
     def schema(self) -> Any:
+        before = [BeforeValidator(self._before)] if self.before is not None else []
         if not self.key:
-            return TypeAdapter(form_type(self.record))
+            form = form_type(self.record)
+            return TypeAdapter(Annotated[form, *before] if before else form)
         sized = [Field(min_length=self.count, max_length=self.count)] if self.count is not None else []
         checks = [AfterValidator(self._checked)] if self.check is not None else []
         records: Any = _value_type(tuple[self.record, ...], {})  # type: ignore[name-defined]
-        fields: dict[str, Any] = {self.key: (Annotated[records, *sized, *checks], ...)}
+        fields: dict[str, Any] = {self.key: (Annotated[records, *sized, *checks, *before], ...)}
         return create_model(self.name, __config__=CONTENT_CONFIG, **fields)
+
+    def _before(self, data: Any, info: ValidationInfo) -> Any:
+        """``before`` on the file's data; its :class:`Invalid` is reported at its field (a one-record
+        file) or at the list."""
+        assert self.before is not None
+        try:
+            return self.before(data, info.context or {})
+        except Invalid as e:
+            raise _errors([(_loc(self.record, e.field) if not self.key else (), e.problem)]) from None
 
     def _checked(self, records: list[Any], info: ValidationInfo) -> list[Any]:
         assert self.check is not None

@@ -17,7 +17,9 @@ validate the files onto the records and to write the records back for front-ends
 * ``ge``, ``le``, ``min_length``, ``max_length``: bounds on the value (or the list).
 
 Checks across fields are the record's own ``__post_init__``: it raises :class:`Invalid` naming the
-field at fault, and the loader reports it at that field of the file. This module imports nothing
+field at fault, and the loader reports it at that field of the file. A record that is not a
+``@message`` and has such checks is a :func:`content_record` (``shared.core.records.record`` takes
+none). This module imports nothing
 but the standard library, so rules packages use it.
 """
 
@@ -25,11 +27,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar, dataclass_transform
 
 FORM = "form"  # dataclasses.Field.metadata key of the form declarations
 KEYS = frozenset({"key", "inline", "skip", "names", "keys", "by_key", "ge", "le", "min_length", "max_length"})
 _MISSING: Any = dataclasses.MISSING
+T = TypeVar("T")
 
 
 class Invalid(ValueError):
@@ -53,10 +56,17 @@ def field(*, default: Any = _MISSING, default_factory: Any = _MISSING, **form: A
     return dataclasses.field(default=default, default_factory=default_factory, metadata={FORM: checked(form)})
 
 
+@dataclass_transform(frozen_default=True, field_specifiers=(field, dataclasses.field))
+def content_record(cls: type[T]) -> type[T]:
+    """A frozen, slotted dataclass whose fields may carry form declarations (:func:`field`): a record
+    of the content that is not a ``@message`` (never sent as it is)."""
+    return dataclasses.dataclass(frozen=True, slots=True)(cls)
+
+
 def form_of(f: dataclasses.Field[Any]) -> Mapping[str, Any]:
     """The form declarations of a dataclass field (empty: written as it is named)."""
     found: Mapping[str, Any] = f.metadata.get(FORM, {})
     return found
 
 
-__all__ = ["FORM", "Invalid", "checked", "field", "form_of"]
+__all__ = ["FORM", "Invalid", "checked", "content_record", "field", "form_of"]

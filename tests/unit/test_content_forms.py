@@ -4,12 +4,14 @@ metadata (``shared.core.form``), validated onto the records, and written back th
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from shared.core.content import ContentError, File, dump, load_file
-from shared.core.form import Invalid, field
+from shared.core.form import Invalid, content_record, field
 from shared.core.protorender import render_proto
 from shared.core.records import record
 from shared.core.wire import message, pb
@@ -122,3 +124,62 @@ def test_a_misspelt_form_key_is_refused() -> None:
     with pytest.raises(TypeError, match="unknown content form key"):
         field(gee=0)
     assert KindCount(Kind.PLAIN, 1).count == 1
+
+
+@content_record
+class Route:
+    """A one-record file whose ``stops`` the file names by the pieces' names, the record by id."""
+
+    stops: tuple[int, ...] = field(min_length=1)
+    length: int = field(ge=1)
+
+    def __post_init__(self) -> None:
+        if len(self.stops) > self.length:
+            raise Invalid("stops", "more stops than the route is long")
+
+
+def _stop_ids(route: Any, context: Mapping[str, Any]) -> Any:
+    if not isinstance(route, dict) or not isinstance(route.get("stops"), list):
+        return route  # left to the validation
+    ids: Mapping[str, int] = context["ids"]
+    unknown = [s for s in route["stops"] if s not in ids]
+    if unknown:
+        raise Invalid("stops", f"unknown stop {unknown[0]}")
+    return {**route, "stops": [ids[s] for s in route["stops"]]}
+
+
+ROUTE = File("route.yaml", Route, before=_stop_ids)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "words"),
+    [
+        ("stops: [north, nowhere]\nlength: 3", "stops", "unknown stop nowhere"),
+        ("stops: north\nlength: 3", "stops", "valid list"),  # not understood: validated as written
+        ("stops: [north, south]\nlength: 1", "stops", "more stops"),
+        ("stops: [north]\nlength: 0", "length", "greater than or equal to 1"),
+    ],
+)
+def test_a_files_own_step_runs_before_validation_and_reports_at_its_field(
+    tmp_path: Path, text: str, field: str, words: str
+) -> None:
+    context = {"ids": {"north": 1, "south": 2}}
+    (tmp_path / "route.yaml").write_text("stops: [south, north]\nlength: 2")
+    assert load_file(tmp_path, ROUTE, context) == Route((2, 1), 2)
+    (tmp_path / "route.yaml").write_text(text)
+    with pytest.raises(ContentError) as e:
+        load_file(tmp_path, ROUTE, context)
+    assert (e.value.file, e.value.entry, e.value.field) == ("route.yaml", None, field)
+    assert words in e.value.problem
+
+
+def test_a_list_files_own_step_reports_at_the_list(tmp_path: Path) -> None:
+    def no_second(pieces: Any, context: Mapping[str, Any]) -> Any:
+        if isinstance(pieces, list) and len(pieces) > 1:
+            raise Invalid("", "one piece only")
+        return pieces
+
+    (tmp_path / "pieces.yaml").write_text(GOOD)
+    with pytest.raises(ContentError) as e:
+        load_file(tmp_path, File("pieces.yaml", Piece, "pieces", before=no_second))
+    assert (e.value.entry, e.value.field, e.value.problem) == (None, "pieces", "one piece only")

@@ -29,7 +29,7 @@ def violations(c: Content, s: State) -> list[str]:
 def _cards(c: Content, s: State) -> list[str]:
     held = sum(len(p.hand) + len(p.display) for p in s.players)
     total = len(s.deck) + len(s.left_pile) + len(s.right_pile) + len(s.cargo) + held
-    expected = sum(n for _, n in c.commodities)
+    expected = sum(x.count for x in c.commodities)
     return [] if total == expected else [f"{total} commodity cards, not {expected}"]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from itertools import combinations_with_replacement
 
-from services.trajan.rules.content_types import BonusKind, BonusTile, Content, ForumTile
+from services.trajan.rules.content_types import BonusKind, BonusTile, Content, ForumTile, SetScore
 from services.trajan.rules.model import FinalScore, OwnedBonusTile, PlayerState, State
 
 
@@ -26,7 +26,7 @@ def construction_sets(c: Content, p: PlayerState) -> int:
 
 
 @functools.lru_cache(maxsize=1024)
-def _best_sets(sets: tuple[tuple[int, int], ...], counts: tuple[int, ...], wilds: int) -> int:
+def _best_sets(sets: tuple[SetScore, ...], counts: tuple[int, ...], wilds: int) -> int:
     """The most construction-set VP when each wild tile joins any kind (``counts``: tiles of each kind; which
     kind has which count does not matter)."""
     best = 0
@@ -38,8 +38,8 @@ def _best_sets(sets: tuple[tuple[int, int], ...], counts: tuple[int, ...], wilds
     return best
 
 
-def _set_value(sets: tuple[tuple[int, int], ...], n: int) -> int:
-    return next((vp for tiles, vp in sets if n >= tiles), 0)
+def _set_value(sets: tuple[SetScore, ...], n: int) -> int:
+    return next((s.vp for s in sets if n >= s.tiles), 0)
 
 
 BOARD_KINDS = (BonusKind.WORKERS, BonusKind.LEGIONNAIRES)  # bonus tiles that count figures on the board

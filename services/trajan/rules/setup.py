@@ -54,9 +54,9 @@ def pick(rng: Rng, pool: Sequence[T], k: int) -> tuple[T, ...]:
 def supplies(c: Content) -> SuppliesPrepared:
     """Every face-down pool as the component list makes it (sorted: their order is drawn later)."""
     forum = tuple(sorted(t.tile for t in c.forum_tiles for _ in range(t.count)))
-    extra = tuple(sorted(c.extra_tile_of[a] for a, n in c.extra_action_tiles for _ in range(n)))
-    deck = tuple(sorted(x for x, n in c.commodities for _ in range(n)))
-    demands = tuple(sorted(d for d, n in c.demands.tiles for _ in range(n)))
+    extra = tuple(sorted(c.extra_tile_of[t.action] for t in c.extra_action_tiles for _ in range(t.count)))
+    deck = tuple(sorted(x.commodity for x in c.commodities for _ in range(x.count)))
+    demands = tuple(sorted(d.demand for d in c.demands.tiles for _ in range(d.count)))
     stacks = tuple(
         TrajanStack(0, tuple(t.id for t in c.trajan_tiles if t.stack == k)) for k in c.trajan_stacks
     )

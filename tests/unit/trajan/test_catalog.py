@@ -6,14 +6,13 @@ from __future__ import annotations
 import re
 
 from services.games import load_game
-from services.trajan.catalog import build
-from services.trajan.catalog.messages import TrajanContent
 from services.trajan.content import load_content
 from services.trajan.rules.content_types import Action, TrajanEffect
+from services.trajan.texts import TrajanContent, packaged_content_message
 from shared.core.codec import from_proto, to_proto
 
 CONTENT = load_content()
-API = build()
+API = packaged_content_message()
 
 
 def test_every_record_carries_the_contents_facts() -> None:
@@ -24,15 +23,15 @@ def test_every_record_carries_the_contents_facts() -> None:
         (t.tile, t.kind, t.count, t.votes, t.demand, t.action) for t in CONTENT.forum_tiles
     ]
     extra = {t.action: t.extra_stack for t in API.forum_tiles if t.action is not None}
-    assert extra == dict(CONTENT.extra_action_tiles)
+    assert extra == {t.action: t.count for t in CONTENT.extra_action_tiles}
     assert [(t.id, t.kind, t.vp) for t in API.construction_tiles] == [
         (t.id, t.kind, t.vp) for t in CONTENT.construction_tiles
     ]
     assert all(
         t.bonus_action == CONTENT.construction_kind[t.kind].bonus_action for t in API.construction_tiles
     )
-    assert [(p.id, p.name, p.vp, tuple(p.adjacent)) for p in API.provinces] == [
-        (p.id, p.name, p.vp, p.adjacent) for p in CONTENT.provinces
+    assert [(p.id, p.key, p.name, p.vp, tuple(p.adjacent)) for p in API.provinces] == [
+        (p.id, p.key, p.name, p.vp, p.adjacent) for p in CONTENT.provinces
     ]
     assert [(s.id, s.row, s.column, tuple(s.adjacent)) for s in API.sites] == [
         (s.id, s.row, s.column, s.adjacent) for s in CONTENT.board.sites

@@ -143,3 +143,61 @@ def test_unknown_keys_and_strings_for_numbers_are_refused(tmp_path: Path) -> Non
     assert (e.file, e.entry, e.field) == ("ships.yaml", 2, "colour")
     e = _broken(tmp_path, "scoring.yaml", "legionnaire_malus: 3", 'legionnaire_malus: "3"')
     assert e.file == "scoring.yaml" and e.field == "legionnaire_malus"
+
+
+@pytest.mark.parametrize(
+    ("file", "old", "new", "entry", "field", "words"),
+    [
+        ("forum_tiles.yaml", "count: 3, votes: 2}", "count: 3}", "#0", "votes", "votes go with senate"),
+        (
+            "trajan_tiles.yaml",
+            "effect: draw_cards, amount: 2}",
+            "effect: draw_cards}",
+            "#0",
+            "amount",
+            "amount",
+        ),
+        (
+            "bonus_tiles.yaml",
+            "demand: bread, yellow: 9, grey: 6}",
+            "yellow: 9, grey: 6}",
+            1,
+            "demand",
+            "demand",
+        ),
+        ("bonus_tiles.yaml", "yellow: 9, grey: 6}", "yellow: 9, grey: 10}", 1, "grey", "at most the yellow"),
+        ("provinces.yaml", "adjacent: [raetia]}", "adjacent: [raetia, alpes]}", 3, "adjacent", "both ways"),
+        ("demands.yaml", "penalties: [4, 9, 15]", "penalties: [4, 9]", None, "penalties", "one penalty"),
+    ],
+)
+def test_a_problem_across_fields_names_its_field(
+    tmp_path: Path, file: str, old: str, new: str, entry: object, field: str, words: str
+) -> None:
+    e = _broken(tmp_path, file, old, new)
+    assert (e.file, e.entry, e.field) == (file, entry, field) and words in e.problem
+
+
+def test_provinces_are_named_by_key_in_the_files_and_by_id_in_the_records(tmp_path: Path) -> None:
+    c = load_content()
+    ids = {p.key: p.id for p in c.provinces}
+    assert c.board.camp_exits == (ids["alpes"], ids["raetia"], ids["noricum"])
+    assert c.province[ids["noricum"]].adjacent == (ids["raetia"],)
+    e = _broken(tmp_path, "board.yaml", "camp_exits: [alpes,", "camp_exits: [roma,")
+    assert (e.file, e.entry, e.field, e.problem) == (
+        "board.yaml",
+        None,
+        "camp_exits",
+        "unknown province roma",
+    )
+    e = _broken(tmp_path, "provinces.yaml", "{id: 3, key: noricum", "{id: 3, key: raetia")
+    assert e.file == "provinces.yaml" and e.problem == "province key raetia appears more than once"
+
+
+def test_the_trajan_tiles_checks_across_the_file(tmp_path: Path) -> None:
+    nine = "{id: 7, kind: draw_cards,"
+    e = _broken(tmp_path, "trajan_tiles.yaml", nine, "{id: 7, kind: victory_points,")
+    assert (e.file, e.field, e.problem) == ("trajan_tiles.yaml", "tiles", "six stacks of nine tiles")
+    e = _broken(tmp_path, "trajan_tiles.yaml", "colours: [white, blue]}", "colours: [white, white]}")
+    assert e.problem == "every colour appears on the tiles 18 times"
+    e = _broken(tmp_path, "trajan_tiles.yaml", nine, "{id: 7, kind: draw_card,")
+    assert e.problem == "tile 7: unknown kind draw_card"
