@@ -295,6 +295,13 @@ def form_type(cls: type) -> Any:
     """The pydantic type that validates a file's mapping for a ``cls`` record and returns the record."""
     if cls in _CUSTOM:
         return _CUSTOM[cls][0]
+    return record_form(cls)
+
+
+@functools.cache
+def record_form(cls: type) -> Any:
+    """``cls``'s form read field by field from its metadata, ``Annotated[model, AfterValidator]``,
+    also where a hand-written form is registered (which may wrap this one: register it first)."""
     hints = _hints(cls)
     top: dict[str, Any] = {}
     groups: dict[str, dict[str, Any]] = {}
@@ -406,7 +413,9 @@ class File:
         sized = [Field(min_length=self.count, max_length=self.count)] if self.count is not None else []
         checks = [AfterValidator(self._checked)] if self.check is not None else []
         records: Any = _value_type(tuple[self.record, ...], {})  # type: ignore[name-defined]
-        fields: dict[str, Any] = {self.key: (Annotated[records, *sized, *checks], ...)}
+        if sized or checks:
+            records = Annotated[records, *sized, *checks]
+        fields: dict[str, Any] = {self.key: (records, ...)}
         return create_model(self.name, __config__=CONTENT_CONFIG, **fields)
 
     def _checked(self, records: list[Any], info: ValidationInfo) -> list[Any]:
@@ -442,6 +451,12 @@ def dump(value: Any) -> Any:
         if isinstance(value, tuple):
             return [dump(v) for v in value]
         return value.name.lower() if isinstance(value, enum.Enum) else value
+    return dump_record(value)
+
+
+def dump_record(value: Any) -> dict[str, Any]:
+    """A record written field by field, as :func:`dump` writes one without a hand-written writer."""
+    cls = type(value)
     out: dict[str, Any] = {}
     wanted = _kind_wanted(value)
     for f in _file_fields(cls):
@@ -492,9 +507,11 @@ __all__ = [
     "Problem",
     "by_name",
     "dump",
+    "dump_record",
     "form_type",
     "load",
     "load_file",
     "public",
+    "record_form",
     "register_form",
 ]
