@@ -220,7 +220,9 @@ _CUSTOM: dict[type, tuple[Any, Callable[[Any], Any]]] = {}
 
 def register_form(cls: type, form: Any, write: Callable[[Any], Any]) -> None:
     """A hand-written form for ``cls`` (a pydantic type whose result is a ``cls``) and how a
-    record is written back: for records whose files' form is not field by field."""
+    record is written back: for records whose files' form is not field by field, or wraps that
+    form (:func:`record_form`, :func:`dump_record`). Forms are built once: register a record's
+    form before that of any record holding it is built."""
     _CUSTOM[cls] = (form, write)
 
 
@@ -300,8 +302,9 @@ def form_type(cls: type) -> Any:
 
 @functools.cache
 def record_form(cls: type) -> Any:
-    """``cls``'s form read field by field from its metadata, ``Annotated[model, AfterValidator]``,
-    also where a hand-written form is registered (which may wrap this one: register it first)."""
+    """``cls``'s form read field by field from its metadata, ``Annotated[model, AfterValidator]``
+    (the model has one field per key of the file's mapping), also where a hand-written one is
+    registered."""
     hints = _hints(cls)
     top: dict[str, Any] = {}
     groups: dict[str, dict[str, Any]] = {}

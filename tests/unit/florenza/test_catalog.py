@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
+from typing import TypeVar
 
 from services.florenza.content import is_project_defined, load_content, provenance
 from services.florenza.rules.content_types import (
@@ -37,6 +39,7 @@ Described = (
     Workshop | Artist | Preacher | ArtWork | LifeCard | MarketTradeInfo | IncomeDieFaceInfo | TrackInfo
     | BuildingInfo | Board
 )  # fmt: skip
+T = TypeVar("T")
 CONTENT = load_content()
 API = packaged_content_message()
 
@@ -207,3 +210,16 @@ def test_every_text_is_filled_in_and_worded_from_its_numbers() -> None:
     second = API.life[1]
     named = sum(1 for x in CONTENT.named_characters if CONTENT.mark(x) == 2)
     assert second.text.startswith(f"{second.name}: {named} named characters go under it when drawn")
+
+
+def test_the_records_served_are_the_contents_own_with_their_texts() -> None:
+    def bare(r: T) -> T:
+        return replace(r, text="", project_defined=())  # type: ignore[type-var]
+
+    assert [bare(w) for w in API.workshops] == list(CONTENT.workshops)
+    talents = [replace(bare(a), talents=tuple(replace(t, text="") for t in a.talents)) for a in API.artists]
+    assert talents == list(CONTENT.artists)
+    assert [bare(p) for p in API.preachers] == list(CONTENT.preachers)
+    assert [replace(bare(w), failure_penalty=0) for w in API.works] == list(CONTENT.works)
+    assert [bare(c) for c in API.life] == list(CONTENT.life)
+    assert API.board is not None and bare(API.board) == CONTENT.board

@@ -180,3 +180,82 @@ def test_a_character_id_used_twice_is_refused(tmp_path: Path) -> None:
     _edit(folder, "preachers.yaml", lambda d: d["preachers"][0].update(id=1))
     with pytest.raises(ContentError, match="same id"):
         load_from(folder)
+
+
+@pytest.mark.parametrize(
+    ("file", "change", "entry", "field", "words"),
+    [
+        ("artworks.yaml", lambda d: d["works"][0].pop("income"), 1, "income", "Field required"),
+        ("artworks.yaml", lambda d: d["works"][0].update(building="Banco"), 1, "building", "a city work"),
+        ("artworks.yaml", lambda d: d["works"][0]["reward"].update(workers=1), 1, "reward", "no workers"),
+        (
+            "workshops.yaml",
+            lambda d: d["workshops"][0]["effect"]["pay"].update(workers=1),
+            1,
+            "effect",
+            "no workers",
+        ),
+        (
+            "workshops.yaml",
+            lambda d: d["workshops"][2]["effect"].update(gain={}),
+            3,
+            "effect",
+            "gives something",
+        ),
+        (
+            "workshops.yaml",
+            lambda d: d["workshops"][2]["effect"].update(pay={"wood": 1}),
+            3,
+            "effect",
+            "takes no pay",
+        ),
+        (
+            "artists.yaml",
+            lambda d: d["artists"][2]["skills"][1].update(skill="architecture"),
+            3,
+            "skills",
+            "one row",
+        ),
+        ("artists.yaml", lambda d: d["anonymous"][0].update(mark=1), 41, "mark", "Extra inputs"),
+        (
+            "artists.yaml",
+            lambda d: d["artists"][0]["skills"][0]["provenance"].pop("fee"),
+            1,
+            "skills[0].provenance",
+            "misses fee",
+        ),
+        (
+            "preachers.yaml",
+            lambda d: d["anonymous"][0]["provenance"].pop("faces"),
+            47,
+            "provenance",
+            "misses faces",
+        ),
+        ("board.yaml", lambda d: d["income_die"]["value"].pop(6), None, "income_die.value", "each die face"),
+        (
+            "board.yaml",
+            lambda d: d["failure_penalty"]["value"].pop("duomo"),
+            None,
+            "failure_penalty.value",
+            "each area",
+        ),
+        (
+            "board.yaml",
+            lambda d: d["bag_draws"]["value"].pop(5),
+            None,
+            "bag_draws",
+            "each seat count: 2, 3, 4, 5",
+        ),
+        ("board.yaml", lambda d: d["supply"]["value"].update(gold=4), None, "supply", "too few cubes"),
+        ("board.yaml", lambda d: d["rounds"].pop("provenance"), None, "rounds.provenance", "Field required"),
+    ],
+)
+def test_a_broken_entry_names_file_entry_and_field(
+    tmp_path: Path, file: str, change: object, entry: object, field: str, words: str
+) -> None:
+    folder = _copy_content(tmp_path)
+    _edit(folder, file, change)
+    with pytest.raises(ContentError) as err:
+        load_from(folder)
+    assert (err.value.file, err.value.entry, err.value.field) == (file, entry, field)
+    assert words in err.value.problem
