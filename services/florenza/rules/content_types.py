@@ -3,10 +3,10 @@
 Pure data loaded by ``services.florenza.content`` from YAML; the rules read these records and never a
 file. Every effect is data (a kind with parameters), so the printed values can replace the
 project-defined ones without a code change. The same records are the game's components for
-front-ends: ``GetContent`` serves them with their English texts and their project-defined fields
-filled in (the ``text`` and ``project_defined`` fields, empty in the rules), and ``/content`` writes
-them back as the files write them. The field metadata says how the files write a field where they
-differ from the record (``key=``, ``shared.core.form``) and what values they may hold (``ge=`` ...).
+front-ends: ``GetContent`` serves them with the fields the rules leave empty filled in (``text``,
+``project_defined``, an art work's ``failure_penalty``), and ``/content`` writes them back as the
+files write them. The field metadata says how the files write a field where they differ from the
+record (``key=``, ``shared.core.form``) and what values they may hold (``ge=`` ...).
 """
 
 from __future__ import annotations
