@@ -153,19 +153,18 @@ class _Valuation:
 
     def produce(self, w: Workshop) -> float:
         """One use of a workshop (a formula at its net gain, never below nothing)."""
-        if w.effect.kind is EffectKind.CONVERT:
-            return max(self.reward(w.effect.gain) - self.reward(w.effect.pay), 0.0)
-        return self.reward(w.effect.gain)
+        if w.effect is EffectKind.CONVERT:
+            return max(self.reward(w.gain) - self.reward(w.pay), 0.0)
+        return self.reward(w.gain)
 
     def produce_now(self, purse: Goods, church: int, w: Workshop) -> tuple[float, Goods]:
         """A worker on the workshop this round: its value and the purse after it (a formula gives
         nothing when the purse cannot pay it)."""
-        e = w.effect
-        if e.kind is EffectKind.CONVERT:
-            if not (purse.covers(e.pay.goods) and church >= e.pay.church):
+        if w.effect is EffectKind.CONVERT:
+            if not (purse.covers(w.pay.goods) and church >= w.pay.church):
                 return 0.0, purse
-            return self.produce(w), purse - e.pay.goods + e.gain.goods
-        return self.produce(w), purse + e.gain.goods
+            return self.produce(w), purse - w.pay.goods + w.gain.goods
+        return self.produce(w), purse + w.gain.goods
 
     def build(self, purse: Goods, w: Workshop) -> float:
         """Planning ``w`` now: its build in step 6 and its uses in the rounds left, or the failed

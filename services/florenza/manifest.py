@@ -57,21 +57,21 @@ def _balance() -> BalanceHook:
 
 
 def _content_tables() -> Mapping[str, Any]:
-    from services.florenza.content.tables import content_tables
+    from services.florenza.content import content_tables
 
     return content_tables()
 
 
 def _content_type() -> type:
-    from services.florenza.catalog import message_type
+    from services.florenza.texts import FlorenzaContent
 
-    return message_type()
+    return FlorenzaContent
 
 
 def _content() -> Any:
-    from services.florenza.catalog import build
+    from services.florenza.texts import packaged_content_message
 
-    return build()
+    return packaged_content_message()
 
 
 def _content_counts() -> Mapping[str, int]:

@@ -223,7 +223,9 @@ _CUSTOM: dict[type, tuple[Any, Callable[[Any], Any]]] = {}
 
 def register_form(cls: type, form: Any, write: Callable[[Any], Any]) -> None:
     """A hand-written form for ``cls`` (a pydantic type whose result is a ``cls``) and how a
-    record is written back: for records whose files' form is not field by field."""
+    record is written back: for records whose files' form is not field by field, or wraps that
+    form (:func:`record_form`, :func:`dump_record`). Forms are built once: register a record's
+    form before that of any record holding it is built."""
     _CUSTOM[cls] = (form, write)
 
 
@@ -298,6 +300,14 @@ def form_type(cls: type) -> Any:
     """The pydantic type that validates a file's mapping for a ``cls`` record and returns the record."""
     if cls in _CUSTOM:
         return _CUSTOM[cls][0]
+    return record_form(cls)
+
+
+@functools.cache
+def record_form(cls: type) -> Any:
+    """``cls``'s form read field by field from its metadata, ``Annotated[model, AfterValidator]``
+    (the model has one field per key of the file's mapping), also where a hand-written one is
+    registered."""
     hints = _hints(cls)
     top: dict[str, Any] = {}
     groups: dict[str, dict[str, Any]] = {}
@@ -416,7 +426,10 @@ class File:
         sized = [Field(min_length=self.count, max_length=self.count)] if self.count is not None else []
         checks = [AfterValidator(self._checked)] if self.check is not None else []
         records: Any = _value_type(tuple[self.record, ...], {})  # type: ignore[name-defined]
-        fields: dict[str, Any] = {self.key: (Annotated[records, *sized, *checks, *before], ...)}
+        extra = [*sized, *checks, *before]
+        if extra:
+            records = Annotated[records, *extra]
+        fields: dict[str, Any] = {self.key: (records, ...)}
         return create_model(self.name, __config__=CONTENT_CONFIG, **fields)
 
     def _before(self, data: Any, info: ValidationInfo) -> Any:
@@ -461,6 +474,12 @@ def dump(value: Any) -> Any:
         if isinstance(value, tuple):
             return [dump(v) for v in value]
         return value.name.lower() if isinstance(value, enum.Enum) else value
+    return dump_record(value)
+
+
+def dump_record(value: Any) -> dict[str, Any]:
+    """A record written field by field, as :func:`dump` writes one without a hand-written writer."""
+    cls = type(value)
     out: dict[str, Any] = {}
     wanted = _kind_wanted(value)
     for f in _file_fields(cls):
@@ -511,9 +530,11 @@ __all__ = [
     "Problem",
     "by_name",
     "dump",
+    "dump_record",
     "form_type",
     "load",
     "load_file",
     "public",
+    "record_form",
     "register_form",
 ]

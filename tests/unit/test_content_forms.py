@@ -4,13 +4,15 @@ metadata (``shared.core.form``), validated onto the records, and written back th
 from __future__ import annotations
 
 import enum
+import typing
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
+from pydantic import AfterValidator, create_model
 
-from shared.core.content import ContentError, File, dump, load_file
+from shared.core.content import ContentError, File, dump, dump_record, load_file, record_form, register_form
 from shared.core.form import Invalid, content_record, field
 from shared.core.protorender import render_proto
 from shared.core.records import record
@@ -183,3 +185,38 @@ def test_a_list_files_own_step_reports_at_the_list(tmp_path: Path) -> None:
     with pytest.raises(ContentError) as e:
         load_file(tmp_path, File("pieces.yaml", Piece, "pieces", before=no_second))
     assert (e.value.entry, e.value.field, e.value.problem) == (None, "pieces", "one piece only")
+
+
+def test_a_file_without_a_count_or_a_check_loads(tmp_path: Path) -> None:
+    (tmp_path / "pieces.yaml").write_text(GOOD)
+    assert len(load_file(tmp_path, File("pieces.yaml", Piece, "pieces"))) == 2
+
+
+@message
+class Tagged:
+    id: int = pb(1, ge=1)
+    gold: int = pb(2, default=0, ge=0)
+
+
+def _tagged(model: Any) -> Any:
+    if model.tag != "ok":
+        raise ValueError("not tagged ok")
+    return model
+
+
+def test_a_hand_written_form_may_wrap_the_field_by_field_one(tmp_path: Path) -> None:
+    model, *checks = typing.get_args(record_form(Tagged))
+    wrapped = create_model("TaggedForm", __base__=model, tag=(str, ...))
+    register_form(Tagged, Annotated[wrapped, AfterValidator(_tagged), *checks], lambda t: {"tagged": t.id})
+    tagged = File("tagged.yaml", Tagged, "tagged")
+    (tmp_path / "tagged.yaml").write_text("tagged:\n- {id: 1, gold: 2, tag: ok}\n- {id: 2, tag: bad}\n")
+    with pytest.raises(ContentError) as e:
+        load_file(tmp_path, tagged)
+    assert (e.value.entry, e.value.problem) == (2, "not tagged ok")
+    (tmp_path / "tagged.yaml").write_text("tagged:\n- {id: 1, gold: -2, tag: ok}\n")
+    with pytest.raises(ContentError, match="greater than or equal to 0"):  # the record's own bounds
+        load_file(tmp_path, tagged)
+    (tmp_path / "tagged.yaml").write_text("tagged:\n- {id: 1, gold: 2, tag: ok}\n")
+    (one,) = load_file(tmp_path, tagged)
+    assert one == Tagged(1, 2)
+    assert (dump(one), dump_record(one)) == ({"tagged": 1}, {"id": 1, "gold": 2})

@@ -1,111 +1,259 @@
-"""Load and validate Florenza's YAML content into the typed records of the rules package.
+"""Florenza's content files, loaded into the typed records of the rules package.
 
-The only module of the game that reads files. Each file is checked by its pydantic model
-(``schema.py``) through :func:`shared.core.content.load`; the checks across files (component counts, one id
-space for the characters, the anonymous tiles on the Life in Florenza cards) follow here. Anything
-wrong raises :class:`ContentError` naming the file, the entry and the field.
+The only module of the game that reads files. Each file holds records of
+``services.florenza.rules.content_types``, validated on those records by the generic loader
+(``shared.core.content``) as their field metadata declares, in two forms of Florenza's own around it
+(``register_form``): every record names the source of each of its values in a ``provenance:``
+mapping, and every board setting is a ``{value, provenance}`` pair (docs/rules/florenza.md,
+"Provenance in the data"). The anonymous characters, listed apart in their files, have a shorter
+form. The checks across files (the component counts of board.yaml, one id space for the characters,
+the anonymous tiles on the Life in Florenza cards) follow the files. Anything wrong raises one
+:class:`ContentError` naming the file, the entry and the field.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+import re
+import typing
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel
+import yaml
+from pydantic import AfterValidator, BaseModel, Field, create_model
 
-from services.florenza.content.schema import (
-    ArtistsFile,
-    ArtWorksFile,
-    BoardYaml,
-    LifeFile,
-    PreachersFile,
-    Sourced,
-    WorkshopsFile,
-    _Record,
+from services.florenza.rules.content_types import (
+    FACES,
+    LIFE_CARDS,
+    Area,
+    Artist,
+    ArtWork,
+    Board,
+    Content,
+    Face,
+    LifeCard,
+    Preacher,
+    Skill,
+    SkillRow,
+    Workshop,
 )
-from services.florenza.rules.content_types import Area, Board, Content
-from shared.core.content import ContentError, load
+from services.florenza.rules.goods import Resource
+from shared.core.content import (
+    CONTENT_CONFIG,
+    UNIQUE_IDS,
+    ContentError,
+    File,
+    by_name,
+    dump,
+    dump_record,
+    form_type,
+    load,
+    load_file,
+    public,
+    record_form,
+    register_form,
+)
 
 if TYPE_CHECKING:
     from services.florenza.rules.rules import FlorenzaRules
 
 CONTENT_DIR = Path(__file__).parent
 FILES = ("board.yaml", "workshops.yaml", "artists.yaml", "preachers.yaml", "artworks.yaml", "life.yaml")
+T = TypeVar("T")
+
+# ---------------------------------------------------------------- provenance
+
+PROVENANCE = re.compile(r"printed \((seed|ref) .+\)|project-defined( \(.+\))?", re.DOTALL)
 
 
-def _board(raw: BoardYaml) -> Board:
-    v = {name: getattr(raw, name).value for name in type(raw).model_fields}
-    goods = {k: v[k].goods() for k in ("starting_resources", "supply", "income")}
-    return Board(
-        families=tuple(v["families"]),
-        rounds=v["rounds"],
-        starting_money=v["starting_money"],
-        starting_resources=goods["starting_resources"],
-        starting_workers=v["starting_workers"],
-        workers_per_family=v["workers_per_family"],
-        starting_workshops=v["starting_workshops"],
-        district_slots=v["district_slots"],
-        supply=goods["supply"],
-        income=goods["income"],
-        income_workers=v["income_workers"],
-        income_die=tuple(v["income_die"][face] for face in sorted(v["income_die"])),
-        die_compensation=v["die_compensation"],
-        market_sell=v["market_sell"],
-        market_buy=v["market_buy"],
-        market_exchange_give=v["market_exchange_give"],
-        opponent_workshop_fee=v["opponent_workshop_fee"],
-        prestige_floor=v["prestige_floor"],
-        failed_build_penalty=v["failed_build_penalty"],
-        failure_penalty=tuple(v["failure_penalty"][a] for a in Area),
-        unpaid_artist_penalty=v["unpaid_artist_penalty"],
-        palazzo_bonus=v["palazzo_bonus"],
-        chiesa_bonus=v["chiesa_bonus"],
-        bishop_min_church=v["bishop_min_church"],
-        cardinal_church=v["cardinal_church"],
-        cardinal_prestige=v["cardinal_prestige"],
-        title_final_points=v["title_final_points"],
-        resources_per_point=v["resources_per_point"],
-        money_per_point=v["money_per_point"],
-        unfinished_workshop_penalty=v["unfinished_workshop_penalty"],
-        incomplete_work_penalty=v["incomplete_work_penalty"],
-        empty_area_penalty=v["empty_area_penalty"],
-        bag_draws=tuple(v["bag_draws"][n] for n in sorted(v["bag_draws"])),
-        district_pulpits=v["district_pulpits"],
-        duomo_pulpits=v["duomo_pulpits"],
-        duomo_dice=v["duomo_dice"],
-        prestige_flip=v["prestige_flip"],
-        church_flip=v["church_flip"],
-    )
+def is_project_defined(provenance: str) -> bool:
+    return provenance.startswith("project-defined")
 
 
-class _Files:
-    """The six files, each validated on its own."""
-
-    def __init__(self, directory: Path) -> None:
-        self.board: BoardYaml = load(directory / "board.yaml", BoardYaml)
-        self.workshops: WorkshopsFile = load(directory / "workshops.yaml", WorkshopsFile)
-        self.artists: ArtistsFile = load(directory / "artists.yaml", ArtistsFile)
-        self.preachers: PreachersFile = load(directory / "preachers.yaml", PreachersFile)
-        self.works: ArtWorksFile = load(directory / "artworks.yaml", ArtWorksFile)
-        self.life: LifeFile = load(directory / "life.yaml", LifeFile)
-
-    def models(self) -> dict[str, BaseModel]:
-        return {
-            "board.yaml": self.board,
-            "workshops.yaml": self.workshops,
-            "artists.yaml": self.artists,
-            "preachers.yaml": self.preachers,
-            "artworks.yaml": self.works,
-            "life.yaml": self.life,
-        }
+def _provenance(text: str) -> str:
+    if not PROVENANCE.fullmatch(text):
+        raise ValueError('provenance is "printed (seed …)", "printed (ref …)" or "project-defined[ (…)]"')
+    return text
 
 
-def _check_counts(content: Content, files: _Files) -> None:
+Provenance = Annotated[str, AfterValidator(_provenance)]
+
+
+class Sourced(BaseModel, Generic[T]):
+    """A board setting: its value and where the value comes from."""
+
+    model_config = CONTENT_CONFIG
+
+    value: T
+    provenance: Provenance
+
+
+def _every_key_sourced(keys: tuple[str, ...], given: dict[str, str]) -> dict[str, str]:
+    missing, extra = sorted(set(keys) - set(given)), sorted(set(given) - set(keys))
+    problems = [f"misses {', '.join(missing)}"] if missing else []
+    problems += [f"names no field {', '.join(extra)}"] if extra else []
+    if problems:
+        raise ValueError("; ".join(problems))
+    return given
+
+
+def _sources(keys: Iterable[str]) -> Any:
+    """A record's ``provenance`` mapping: a source for each of ``keys``, nothing else."""
+    every = AfterValidator(functools.partial(_every_key_sourced, tuple(keys)))
+    return (Annotated[dict[str, Provenance], every], ...)
+
+
+def _model(cls: type) -> type[BaseModel]:
+    """The model of ``cls``'s field-by-field form: one field per key of the file's mapping."""
+    model: type[BaseModel] = typing.get_args(record_form(cls))[0]
+    return model
+
+
+def _sourced(cls: type, nested: tuple[str, ...] = (), write: Callable[[Any], Any] = dump_record) -> None:
+    """``cls``'s entries: field by field, every key written (a default too: it has a source), with a
+    ``provenance`` of every key but the ``nested`` records (which name their own sources)."""
+    model, *checks = typing.get_args(record_form(cls))
+    fields: dict[str, Any] = {"provenance": _sources(k for k in model.model_fields if k not in nested)}
+    fields |= {k: (f.rebuild_annotation(), ...) for k, f in model.model_fields.items() if not f.is_required()}
+    sourced = create_model(f"{cls.__name__}Sourced", __base__=model, **fields)
+    register_form(cls, Annotated[sourced, *checks], write)
+
+
+# ---------------------------------------------------------------- the forms of Florenza's own
+
+
+def _face(value: int | BaseModel) -> Face:
+    return Face(value) if isinstance(value, int) else Face(**value.model_dump())
+
+
+def _write_face(f: Face) -> dict[str, int]:
+    return {"prestige": f.prestige} | ({"church": f.church} if f.church else {})
+
+
+def _write_character(x: Artist | Preacher) -> dict[str, Any]:
+    """A character with ``anonymous`` (front-ends read it; the files list the anonymous ones apart)."""
+    out = dump_record(x)
+    return {**{k: out.pop(k) for k in ("id", "name", "mark")}, "anonymous": x.anonymous, **out}
+
+
+# A die face is written as its prestige alone, or as {prestige, church}. Registered in this order: a
+# record's form takes the forms of the records it holds.
+register_form(Face, Annotated[int | _model(Face), AfterValidator(_face)], _write_face)
+_sourced(SkillRow)
+_sourced(Artist, nested=("skills",), write=_write_character)
+_sourced(Preacher, write=_write_character)
+_sourced(Workshop)
+_sourced(ArtWork)
+_sourced(LifeCard)
+
+
+def _anonymous(name: str, keys: Mapping[str, type], record: Callable[..., Any]) -> Any:
+    """The form of an anonymous character: ``keys``, each validated as the record class it names
+    validates it, with a provenance; ``record`` makes the character of their values, in order."""
+    fields: dict[str, Any] = {"provenance": _sources(keys)}
+    fields |= {k: (_model(cls).model_fields[k].rebuild_annotation(), ...) for k, cls in keys.items()}
+    model = create_model(name, __config__=CONTENT_CONFIG, **fields)
+    return Annotated[model, AfterValidator(lambda m: record(*(getattr(m, k) for k in keys)))]
+
+
+def _anonymous_artist(ident: int, name: str, skill: Skill) -> Artist:
+    """Free (seed 4.3) and without a card, so without a bonus die."""
+    return Artist(ident, name, 0, (SkillRow(skill, 0, (), (), 0),), anonymous=True)
+
+
+def _anonymous_preacher(ident: int, name: str, offering: int, faces: list[int]) -> Preacher:
+    return Preacher(ident, name, 0, offering, tuple(faces), anonymous=True)
+
+
+ANONYMOUS_ARTIST = _anonymous(
+    "AnonymousArtist", {"id": Artist, "name": Artist, "skill": SkillRow}, _anonymous_artist
+)
+ANONYMOUS_PREACHER = _anonymous(
+    "AnonymousPreacher", dict.fromkeys(("id", "name", "offering", "faces"), Preacher), _anonymous_preacher
+)
+
+
+def _keyed(key: Any, value: Any, wanted: Callable[[dict[Any, Any]], Iterable[Any]], what: str) -> Any:
+    """A tuple that board.yaml writes as a mapping, one entry for each of the keys ``wanted``
+    (given the mapping), validated into its values in the keys' order."""
+
+    def every_key(given: dict[Any, Any]) -> list[Any]:
+        keys = list(wanted(given))
+        if sorted(given) != sorted(keys):
+            raise ValueError(f"one entry for each {what}: {', '.join(map(str, keys))}")
+        return [given[k] for k in keys]
+
+    return Annotated[dict[key, value], AfterValidator(every_key)]
+
+
+Count = Annotated[int, Field(ge=0)]
+BOARD_MAPPINGS = {
+    "income_die": _keyed(
+        int, Annotated[Resource, by_name(Resource)], lambda _: range(1, FACES + 1), "die face"
+    ),
+    "bag_draws": _keyed(int, Count, lambda given: range(2, 2 + len(given)), "seat count"),  # 2, 3 ... seats
+    "failure_penalty": _keyed(Annotated[Area, by_name(Area)], Count, lambda _: list(Area), "area"),
+}
+
+
+def _register_board() -> None:
+    """Every board setting is a ``{value, provenance}`` pair around what the field-by-field form
+    validates (:data:`BOARD_MAPPINGS`: the tuples written as mappings)."""
+    model, *checks = typing.get_args(record_form(Board))
+    types = {k: BOARD_MAPPINGS.get(k) or info.rebuild_annotation() for k, info in model.model_fields.items()}
+    fields: dict[str, Any] = {k: (Sourced[t], ...) for k, t in types.items()}  # type: ignore[valid-type]
+    sourced = create_model("BoardSourced", __config__=CONTENT_CONFIG, **fields)
+
+    def values(m: BaseModel) -> Any:
+        return model.model_construct(**{k: getattr(m, k).value for k in types})
+
+    register_form(Board, Annotated[sourced, AfterValidator(values), *checks], dump_record)
+
+
+_register_board()
+
+
+# ---------------------------------------------------------------- files
+
+
+def _numbered(cards: tuple[Any, ...], _: Mapping[str, Any]) -> Iterator[tuple[int | None, str, str]]:
+    if [c.number for c in cards] != list(range(1, LIFE_CARDS + 1)):
+        yield None, "", f"the cards are numbered 1 to {LIFE_CARDS}, in order"
+
+
+BOARD = File(
+    "board.yaml",
+    Board,
+    public=(
+        "families",
+        "rounds",
+        "district_slots",
+        "market_sell",
+        "market_buy",
+        "market_exchange_give",
+        "income_die",
+    ),
+)
+WORKSHOPS = File("workshops.yaml", Workshop, "workshops")
+WORKS = File("artworks.yaml", ArtWork, "works")
+LIFE = File("life.yaml", LifeCard, "cards", check=_numbered)
+
+
+def _characters(directory: Path, name: str, key: str, named: type, anonymous: Any) -> tuple[Any, ...]:
+    """The named characters of a file (its list ``key``), then the anonymous ones (``anonymous``)."""
+
+    def listed(form: Any) -> Any:
+        return (Annotated[list[form], UNIQUE_IDS], ...)
+
+    lists: dict[str, Any] = {key: listed(form_type(named)), "anonymous": listed(anonymous)}
+    loaded: Any = load(directory / name, create_model(name, __config__=CONTENT_CONFIG, **lists))
+    return (*getattr(loaded, key), *loaded.anonymous)
+
+
+def _check_counts(content: Content) -> None:
     """The component counts of board.yaml against the records (the printed inventory)."""
-    want = files.board.components.value
-    c = content
+    want, c = content.board.components, content
     found = {
         ("workshops.yaml", "workshop_tiles"): sum(w.copies for w in c.workshops),
         ("workshops.yaml", "starting_workshops"): sum(1 for w in c.workshops if w.starting),
@@ -138,60 +286,46 @@ def _check_characters(content: Content) -> None:
         raise ContentError("life.yaml", None, "cards", f"the anonymous tiles {anonymous} go on one card each")
 
 
-def _check_supply(content: Content) -> None:
-    """Five families' starting resources come out of the bank's cubes."""
-    b = content.board
-    left = b.supply
-    for _ in b.families:
-        left = left - b.starting_resources
-    if not left.is_non_negative:
-        raise ContentError(
-            "board.yaml", None, "supply", "too few cubes for every family's starting resources"
-        )
-
-
 def load_from(directory: Path) -> Content:
-    files = _Files(directory)
+    """Load content from a directory of the same six YAML files (tests use this for malformed files)."""
     content = Content(
-        board=_board(files.board),
-        workshops=tuple(w.record() for w in files.workshops.workshops),
-        artists=tuple(
-            [a.record() for a in files.artists.artists] + [a.record() for a in files.artists.anonymous]
-        ),
-        preachers=tuple(
-            [p.record() for p in files.preachers.preachers] + [p.record() for p in files.preachers.anonymous]
-        ),
-        works=tuple(w.record() for w in files.works.works),
-        life=tuple(c.record() for c in files.life.cards),
+        board=load_file(directory, BOARD),
+        workshops=load_file(directory, WORKSHOPS),
+        artists=_characters(directory, "artists.yaml", "artists", Artist, ANONYMOUS_ARTIST),
+        preachers=_characters(directory, "preachers.yaml", "preachers", Preacher, ANONYMOUS_PREACHER),
+        works=load_file(directory, WORKS),
+        life=load_file(directory, LIFE),
     )
-    _check_counts(content, files)
+    _check_counts(content)
     _check_characters(content)
-    _check_supply(content)
     return content
 
 
 def provenance(directory: Path = CONTENT_DIR) -> list[tuple[str, object, str, str]]:
-    """Every value's source: (file, entry, field, provenance), entry = the record's id (or number)."""
+    """Every value's source: (file, entry, field, provenance), entry = the record's id (or number),
+    None for the board's settings. The files are validated first."""
+    load_from(directory)
     out: list[tuple[str, object, str, str]] = []
-    for file, model in _Files(directory).models().items():
-        out += [(file, entry, field, source) for entry, field, source in _walk(model, None, "")]
+    for name in FILES:
+        data = yaml.safe_load((directory / name).read_text(encoding="utf-8"))
+        if name == BOARD.name:
+            out += [(name, None, key, setting["provenance"]) for key, setting in data.items()]
+            continue
+        out += [(name, *row) for entries in data.values() for entry in entries for row in _sources_of(entry)]
     return out
 
 
-def _walk(model: BaseModel, entry: object, prefix: str) -> Iterator[tuple[object, str, str]]:
-    """(entry, field, provenance) of every value under ``model``; rows nested in a record (an
-    artist's talents) keep the record's id and a ``skills[0].`` prefix."""
-    if isinstance(model, _Record):
-        entry = getattr(model, "id", getattr(model, "number", None)) if entry is None else entry
-        yield from ((entry, prefix + field, source) for field, source in model.provenance.items())
-    for name in type(model).model_fields:
-        value = getattr(model, name)
-        if isinstance(value, Sourced):
-            yield entry, prefix + name, value.provenance
+def _sources_of(
+    entry: dict[str, Any], prefix: str = "", ident: object = None
+) -> Iterator[tuple[object, str, str]]:
+    """(entry, field, provenance) of a record's values; the records nested in it (an artist's
+    talents) keep the record's id and a ``skills[0].`` prefix."""
+    ident = entry.get("id", entry.get("number")) if ident is None else ident
+    yield from ((ident, prefix + key, source) for key, source in entry["provenance"].items())
+    for key, value in entry.items():
         for i, item in enumerate(value if isinstance(value, list) else []):
-            if isinstance(item, _Record):
-                nested = isinstance(model, _Record)
-                yield from _walk(item, entry if nested else None, f"{prefix}{name}[{i}]." if nested else "")
+            if isinstance(item, dict) and "provenance" in item:
+                yield from _sources_of(item, f"{prefix}{key}[{i}].", ident)
 
 
 @functools.cache
@@ -207,4 +341,37 @@ def load_rules() -> FlorenzaRules:
     return FlorenzaRules(load_content())
 
 
-__all__ = ["CONTENT_DIR", "FILES", "ContentError", "load_content", "load_from", "load_rules", "provenance"]
+def tables(content: Content) -> dict[str, dict[str, Any]]:
+    """Every component of ``content`` as its file writes it, keyed by file and list: what front-ends
+    read (``/content``: names for the ids of views). Plain JSON values; zero goods and default values
+    are left out, as the files leave them out, and so is provenance (the data's audit trail,
+    ``tabula content``, docs/rules/florenza.md); the named and anonymous characters are one list,
+    each with ``anonymous``, and the board holds the numbers a player reads off the boards."""
+    return {
+        "board": {"board": public(BOARD, content.board)},
+        "workshops": public(WORKSHOPS, content.workshops),
+        "artists": {"artists": [dump(a) for a in content.artists]},
+        "preachers": {"preachers": [dump(p) for p in content.preachers]},
+        "artworks": public(WORKS, content.works),
+        "life": public(LIFE, content.life),
+    }
+
+
+def content_tables() -> dict[str, dict[str, Any]]:
+    """The tables of the packaged content (the manifest's ``content_tables``), a fresh copy each call."""
+    return tables(load_content())
+
+
+__all__ = [
+    "CONTENT_DIR",
+    "FILES",
+    "PROVENANCE",
+    "ContentError",
+    "content_tables",
+    "is_project_defined",
+    "load_content",
+    "load_from",
+    "load_rules",
+    "provenance",
+    "tables",
+]

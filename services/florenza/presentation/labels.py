@@ -91,12 +91,11 @@ class Labels:
         found = self.content.workshop.get(kind)
         if found is None:
             return ""
-        e = found.effect
-        if e.kind is EffectKind.CONVERT:
-            return f"pays {reward_text(e.pay)} for {reward_text(e.gain)}"
-        if e.kind is EffectKind.INCOME:
-            return f"income {reward_text(e.gain)} (purple, no worker)"
-        return f"gives {reward_text(e.gain)}"
+        if found.effect is EffectKind.CONVERT:
+            return f"pays {reward_text(found.pay)} for {reward_text(found.gain)}"
+        if found.effect is EffectKind.INCOME:
+            return f"income {reward_text(found.gain)} (purple, no worker)"
+        return f"gives {reward_text(found.gain)}"
 
     def workshop_text(self, kind: int) -> str:
         """``"Fabbro: costs 1 marble, 1 wood; gives 1 metal"`` (and the prestige of building it)."""
@@ -114,8 +113,8 @@ class Labels:
         if found is None:
             return self.character(artist)
         if found.anonymous:
-            return f"{self.character(artist)} ({', '.join(skill_name(r.skill) for r in found.rows)}, free)"
-        return f"{found.name} ({', '.join(f'{skill_name(r.skill)} {r.fee}' for r in found.rows)})"
+            return f"{self.character(artist)} ({', '.join(skill_name(r.skill) for r in found.talents)}, free)"
+        return f"{found.name} ({', '.join(f'{skill_name(r.skill)} {r.fee}' for r in found.talents)})"
 
     def preacher_text(self, preacher: int) -> str:
         """``"Savonarola (offering 200; workers 1,2,2,2,3,3)"``."""

@@ -26,13 +26,13 @@ GOODS_FIELDS = ("money", *RESOURCE_FIELDS)
 class Goods:
     """Money (fiorini) and resource cubes."""
 
-    money: int = pb(1, default=0)
-    marble: int = pb(2, default=0)
-    wood: int = pb(3, default=0)
-    metal: int = pb(4, default=0)
-    gold: int = pb(5, default=0)
-    fabric: int = pb(6, default=0)
-    spices: int = pb(7, default=0)
+    money: int = pb(1, default=0, ge=0)
+    marble: int = pb(2, default=0, ge=0)
+    wood: int = pb(3, default=0, ge=0)
+    metal: int = pb(4, default=0, ge=0)
+    gold: int = pb(5, default=0, ge=0)
+    fabric: int = pb(6, default=0, ge=0)
+    spices: int = pb(7, default=0, ge=0)
 
     @staticmethod
     def of(resource: Resource, n: int = 1) -> Goods:

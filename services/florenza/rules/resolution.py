@@ -90,13 +90,13 @@ def resolve_districts(ctx: Ctx) -> None:
 def produce(ctx: Ctx, seat: int, owner: int, slot: int) -> None:
     """A worked workshop: its goods, or its formula when the worker's family can pay it."""
     kind = ctx.state.players[owner].district[slot - 1].workshop
-    effect = ctx.content.workshop[kind].effect
+    workshop = ctx.content.workshop[kind]
     ctx.emit(WorkshopWorked(seat, owner, slot, kind))
-    if effect.kind is EffectKind.CONVERT:
-        if not can_pay(ctx.state.players[seat], effect.pay):
+    if workshop.effect is EffectKind.CONVERT:
+        if not can_pay(ctx.state.players[seat], workshop.pay):
             return
-        pay(ctx, seat, effect.pay, Source.PRODUCTION)
-    gain(ctx, seat, effect.gain, Source.PRODUCTION)
+        pay(ctx, seat, workshop.pay, Source.PRODUCTION)
+    gain(ctx, seat, workshop.gain, Source.PRODUCTION)
 
 
 def build(ctx: Ctx, seat: int, slot: int) -> None:

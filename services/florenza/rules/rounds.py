@@ -125,9 +125,9 @@ def collect_income(ctx: Ctx, rng: Rng) -> None:
 def incomes(c: Content, s: State, seat: int) -> list[tuple[Reward, Source]]:
     """Every built purple workshop of the seat's district, then every work its crest marks."""
     out = [
-        (c.workshop[x.workshop].effect.gain, Source.WORKSHOP_INCOME)
+        (c.workshop[x.workshop].gain, Source.WORKSHOP_INCOME)
         for x in s.players[seat].district
-        if x.built and c.workshop[x.workshop].effect.kind is EffectKind.INCOME
+        if x.built and c.workshop[x.workshop].effect is EffectKind.INCOME
     ]
     out += [(c.work[w.work].income, Source.WORK_INCOME) for w in s.works if w.crest == seat]
     return [(r, source) for r, source in out if r != NOTHING]

@@ -5,45 +5,50 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
+from typing import TypeVar
 
-from services.florenza.catalog import build
-from services.florenza.catalog.messages import (
-    ArtistInfo,
-    ArtWorkInfo,
-    BoardInfo,
-    BuildingInfo,
-    DieFaceInfo,
-    FlorenzaContent,
-    IncomeDieFaceInfo,
-    LifeCardInfo,
-    MarketTradeInfo,
-    PreacherInfo,
-    RewardInfo,
-    TrackInfo,
-    WorkshopInfo,
+from services.florenza.content import is_project_defined, load_content, provenance
+from services.florenza.rules.content_types import (
+    Area,
+    Artist,
+    ArtWork,
+    Board,
+    EffectKind,
+    Face,
+    LifeCard,
+    Preacher,
+    Reward,
+    Workshop,
 )
-from services.florenza.catalog.records import content_message
-from services.florenza.content import load_content, provenance
-from services.florenza.content.schema import is_project_defined
-from services.florenza.rules.content_types import Area, EffectKind, Face, Reward
 from services.florenza.rules.goods import Resource
 from services.florenza.rules.model import Trade
+from services.florenza.texts import (
+    BuildingInfo,
+    FlorenzaContent,
+    IncomeDieFaceInfo,
+    MarketTradeInfo,
+    TrackInfo,
+    content_message,
+    packaged_content_message,
+)
 from services.games import load_game
 from shared.core.codec import from_proto, to_proto
 
 Described = (
-    WorkshopInfo | ArtistInfo | PreacherInfo | ArtWorkInfo | LifeCardInfo | MarketTradeInfo
-    | IncomeDieFaceInfo | TrackInfo | BuildingInfo | BoardInfo
+    Workshop | Artist | Preacher | ArtWork | LifeCard | MarketTradeInfo | IncomeDieFaceInfo | TrackInfo
+    | BuildingInfo | Board
 )  # fmt: skip
+T = TypeVar("T")
 CONTENT = load_content()
-API = build()
+API = packaged_content_message()
 
 
-def reward(r: Reward | RewardInfo) -> tuple[object, ...]:
+def reward(r: Reward) -> tuple[object, ...]:
     return (r.goods, r.prestige, r.church, r.workers)
 
 
-def faces(rows: Iterable[DieFaceInfo | Face]) -> list[tuple[int, int]]:
+def faces(rows: Iterable[Face]) -> list[tuple[int, int]]:
     return [(f.prestige, f.church) for f in rows]
 
 
@@ -69,8 +74,9 @@ def test_every_record_carries_the_contents_facts() -> None:
             w.starting,
             w.cost,
             w.build_prestige,
-            w.effect.kind,
-            *map(reward, (w.effect.gain, w.effect.pay)),
+            w.effect,
+            reward(w.gain),
+            reward(w.pay),
         )
         for w in CONTENT.workshops
     ]
@@ -81,7 +87,7 @@ def test_every_record_carries_the_contents_facts() -> None:
         [(t.skill, t.fee, faces(t.faces), tuple(t.masterpiece_faces), t.masterpiece) for t in a.talents]
         for a in API.artists
     ] == [
-        [(r.skill, r.fee, faces(r.faces), r.masterpiece_faces, r.masterpiece) for r in a.rows]
+        [(r.skill, r.fee, faces(r.faces), r.masterpiece_faces, r.masterpiece) for r in a.talents]
         for a in CONTENT.artists
     ]
     assert [(p.id, p.name, p.mark, p.anonymous, p.offering, tuple(p.faces)) for p in API.preachers] == [
@@ -204,3 +210,16 @@ def test_every_text_is_filled_in_and_worded_from_its_numbers() -> None:
     second = API.life[1]
     named = sum(1 for x in CONTENT.named_characters if CONTENT.mark(x) == 2)
     assert second.text.startswith(f"{second.name}: {named} named characters go under it when drawn")
+
+
+def test_the_records_served_are_the_contents_own_with_their_texts() -> None:
+    def bare(r: T) -> T:
+        return replace(r, text="", project_defined=())  # type: ignore[type-var]
+
+    assert [bare(w) for w in API.workshops] == list(CONTENT.workshops)
+    talents = [replace(bare(a), talents=tuple(replace(t, text="") for t in a.talents)) for a in API.artists]
+    assert talents == list(CONTENT.artists)
+    assert [bare(p) for p in API.preachers] == list(CONTENT.preachers)
+    assert [replace(bare(w), failure_penalty=0) for w in API.works] == list(CONTENT.works)
+    assert [bare(c) for c in API.life] == list(CONTENT.life)
+    assert API.board is not None and bare(API.board) == CONTENT.board

@@ -8,8 +8,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from services.florenza.content import CONTENT_DIR, FILES, load_content, load_from, provenance
-from services.florenza.content.schema import PROVENANCE, is_project_defined
+from services.florenza.content import (
+    CONTENT_DIR,
+    FILES,
+    PROVENANCE,
+    is_project_defined,
+    load_content,
+    load_from,
+    provenance,
+)
 from services.florenza.rules import content_counts
 from services.florenza.rules.content_types import Area, EffectKind, Skill
 from services.florenza.rules.goods import Goods, Resource
@@ -45,8 +52,8 @@ def test_the_twelve_starting_workshops_carry_the_seeds_names_and_numbers() -> No
 def test_purple_workshops_pay_the_seeds_incomes() -> None:
     # Seed 1.3: Casa 50 + 1 worker, Casamento 100 + 1 worker, Palagio 1 prestige + 100 + 1 worker.
     by_name = {w.name: w for w in C.workshops}
-    incomes = {n: by_name[n].effect for n in ("Casa", "Casamento", "Palagio")}
-    assert all(e.kind is EffectKind.INCOME for e in incomes.values())
+    incomes = {n: by_name[n] for n in ("Casa", "Casamento", "Palagio")}
+    assert all(e.effect is EffectKind.INCOME for e in incomes.values())
     assert (incomes["Casa"].gain.goods, incomes["Casa"].gain.workers) == (Goods(money=50), 1)
     assert (incomes["Casamento"].gain.goods, incomes["Casamento"].gain.workers) == (Goods(money=100), 1)
     palagio = incomes["Palagio"].gain
@@ -66,7 +73,7 @@ def test_city_buildings_and_supply_are_the_printed_ones() -> None:
 def test_two_anonymous_artists_per_skill_are_free_and_pictured_on_cards_two_to_five() -> None:
     anonymous = [a for a in C.artists if a.anonymous]
     assert sorted(a.skills[0] for a in anonymous) == sorted([*Skill] * 2)
-    assert all(a.rows[0].fee == 0 and a.mark == 0 for a in anonymous)
+    assert all(a.talents[0].fee == 0 and a.mark == 0 for a in anonymous)
     pictured = {card.number: card.anonymous for card in C.life}
     assert all(len(pictured[n]) == 2 for n in (2, 3, 4, 5))
     assert all(not pictured[n] for n in (1, 6, 7))
@@ -76,7 +83,7 @@ def test_named_characters_go_under_a_life_in_florenza_card_and_have_six_faces() 
     for a in C.artists:
         if not a.anonymous:
             assert 1 <= a.mark <= 7
-            assert all(len(r.faces) == 6 and r.fee > 0 for r in a.rows)
+            assert all(len(r.faces) == 6 and r.fee > 0 for r in a.talents)
     assert all(len(p.faces) == 6 for p in C.preachers)
     assert len(C.named_characters) == 40
 
@@ -173,3 +180,82 @@ def test_a_character_id_used_twice_is_refused(tmp_path: Path) -> None:
     _edit(folder, "preachers.yaml", lambda d: d["preachers"][0].update(id=1))
     with pytest.raises(ContentError, match="same id"):
         load_from(folder)
+
+
+@pytest.mark.parametrize(
+    ("file", "change", "entry", "field", "words"),
+    [
+        ("artworks.yaml", lambda d: d["works"][0].pop("income"), 1, "income", "Field required"),
+        ("artworks.yaml", lambda d: d["works"][0].update(building="Banco"), 1, "building", "a city work"),
+        ("artworks.yaml", lambda d: d["works"][0]["reward"].update(workers=1), 1, "reward", "no workers"),
+        (
+            "workshops.yaml",
+            lambda d: d["workshops"][0]["effect"]["pay"].update(workers=1),
+            1,
+            "effect",
+            "no workers",
+        ),
+        (
+            "workshops.yaml",
+            lambda d: d["workshops"][2]["effect"].update(gain={}),
+            3,
+            "effect",
+            "gives something",
+        ),
+        (
+            "workshops.yaml",
+            lambda d: d["workshops"][2]["effect"].update(pay={"wood": 1}),
+            3,
+            "effect",
+            "takes no pay",
+        ),
+        (
+            "artists.yaml",
+            lambda d: d["artists"][2]["skills"][1].update(skill="architecture"),
+            3,
+            "skills",
+            "one row",
+        ),
+        ("artists.yaml", lambda d: d["anonymous"][0].update(mark=1), 41, "mark", "Extra inputs"),
+        (
+            "artists.yaml",
+            lambda d: d["artists"][0]["skills"][0]["provenance"].pop("fee"),
+            1,
+            "skills[0].provenance",
+            "misses fee",
+        ),
+        (
+            "preachers.yaml",
+            lambda d: d["anonymous"][0]["provenance"].pop("faces"),
+            47,
+            "provenance",
+            "misses faces",
+        ),
+        ("board.yaml", lambda d: d["income_die"]["value"].pop(6), None, "income_die.value", "each die face"),
+        (
+            "board.yaml",
+            lambda d: d["failure_penalty"]["value"].pop("duomo"),
+            None,
+            "failure_penalty.value",
+            "each area",
+        ),
+        (
+            "board.yaml",
+            lambda d: d["bag_draws"]["value"].pop(5),
+            None,
+            "bag_draws",
+            "each seat count: 2, 3, 4, 5",
+        ),
+        ("board.yaml", lambda d: d["supply"]["value"].update(gold=4), None, "supply", "too few cubes"),
+        ("board.yaml", lambda d: d["rounds"].pop("provenance"), None, "rounds.provenance", "Field required"),
+    ],
+)
+def test_a_broken_entry_names_file_entry_and_field(
+    tmp_path: Path, file: str, change: object, entry: object, field: str, words: str
+) -> None:
+    folder = _copy_content(tmp_path)
+    _edit(folder, file, change)
+    with pytest.raises(ContentError) as err:
+        load_from(folder)
+    assert (err.value.file, err.value.entry, err.value.field) == (file, entry, field)
+    assert words in err.value.problem

@@ -1,28 +1,24 @@
-"""``FlorenzaContent`` from the validated ``Content`` and the files' provenance: the typed records
-plus their texts, worded by the terminal client's labels (``presentation/labels.py``) from the same
-numbers."""
+"""Florenza's components for front-ends, typed, with English texts: what ``GetContent`` answers.
+
+:func:`content_message` is the content's own records (``rules/content_types.py``) with their texts
+and their project-defined fields filled in, plus what the board's numbers make: the market trades,
+the income die's faces, the tracks and the city buildings. Views, commands and events name
+components by id (workshops, characters, works, cards) or by enum (trades, resources); these
+records say what each one is. Every ``text`` is worded by the terminal client's labels
+(``presentation/labels.py``) from the same numbers, so it never disagrees with them.
+
+Much of Florenza's content is designed by the project where the seed prints no value
+(docs/rules/florenza.md, "Designed values"): each record's ``project_defined`` lists the content
+file's fields (as the YAML names them, ``skills[0].fee`` for a talent's fee) whose value is
+project-defined rather than printed.
+"""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
-from services.florenza.catalog.messages import (
-    ArtistInfo,
-    ArtWorkInfo,
-    BoardInfo,
-    BuildingInfo,
-    DieFaceInfo,
-    FlorenzaContent,
-    IncomeDieFaceInfo,
-    LifeCardInfo,
-    MarketTradeInfo,
-    PreacherInfo,
-    RewardInfo,
-    TalentInfo,
-    TrackInfo,
-    WorkshopInfo,
-)
-from services.florenza.content.schema import is_project_defined
 from services.florenza.presentation.labels import Labels, goods_text, reward_text, skill_name
 from services.florenza.rules.content_types import (
     Area,
@@ -36,15 +32,78 @@ from services.florenza.rules.content_types import (
     SkillRow,
     Workshop,
 )
+from services.florenza.rules.goods import Resource
 from services.florenza.rules.model import Trade
+from shared.core.wire import message, pb
 
 Provenance = Iterable[tuple[str, object, str, str]]
 # (file, entry) -> the fields whose value is project-defined; board.yaml's entry is None
 Designed = Mapping[tuple[str, object], tuple[str, ...]]
 
 
+@message
+class MarketTradeInfo:
+    """A market trade (`MarketTraded.trade`) with what it takes and gives; each once per visit."""
+
+    trade: Trade = pb(1)
+    pay_money: int = pb(2, default=0)
+    pay_cubes: int = pb(3, default=0)  # resource cubes given (EXCHANGE: all of one kind)
+    get_money: int = pb(4, default=0)
+    get_cubes: int = pb(5, default=0)  # resource cubes received (EXCHANGE: of another kind)
+    text: str = pb(6, default="")
+    project_defined: tuple[str, ...] = pb(7, default=())  # content fields the project designed
+
+
+@message
+class IncomeDieFaceInfo:
+    """A face of the income die (`IncomeDieRolled.face`): the resource every family takes."""
+
+    face: int = pb(1)
+    resource: Resource = pb(2)
+    compensation: int = pb(3, default=0)  # fiorini instead, for a family the supply cannot serve
+    text: str = pb(4, default="")
+    project_defined: tuple[str, ...] = pb(5, default=())  # content fields the project designed
+
+
+@message
+class TrackInfo:
+    """A track of the progress board; the engine keeps plain integers, the board flips its marker."""
+
+    name: str = pb(1)  # "prestige" or "church influence"
+    flip: int = pb(2, default=0)  # above this the marker shows its other side
+    text: str = pb(3, default="")
+    project_defined: tuple[str, ...] = pb(4, default=())  # content fields the project designed
+
+
+@message
+class BuildingInfo:
+    """A city building of the main board and its art works (`ArtWorkInfo.building`)."""
+
+    name: str = pb(1)
+    works: tuple[int, ...] = pb(2, default=())
+    text: str = pb(3, default="")
+
+
+@message
+class FlorenzaContent:
+    """Every component of Florenza, as the rules read it, with English texts."""
+
+    workshops: tuple[Workshop, ...] = pb(1, default=())
+    artists: tuple[Artist, ...] = pb(2, default=())
+    preachers: tuple[Preacher, ...] = pb(3, default=())
+    works: tuple[ArtWork, ...] = pb(4, default=())
+    life: tuple[LifeCard, ...] = pb(5, default=())
+    trades: tuple[MarketTradeInfo, ...] = pb(6, default=())
+    income_die: tuple[IncomeDieFaceInfo, ...] = pb(7, default=())
+    tracks: tuple[TrackInfo, ...] = pb(8, default=())
+    buildings: tuple[BuildingInfo, ...] = pb(9, default=())
+    board: Board | None = pb(10, default=None)
+
+
 def designed(provenance: Provenance) -> Designed:
     """The project-defined fields of every entry, in the files' order."""
+    from services.florenza.content import is_project_defined
+
     out: dict[tuple[str, object], tuple[str, ...]] = {}
     for file, entry, field, source in provenance:
         if is_project_defined(source):
@@ -53,6 +112,7 @@ def designed(provenance: Provenance) -> Designed:
 
 
 def content_message(content: Content, provenance: Provenance) -> FlorenzaContent:
+    """The content's records with their texts and project-defined fields filled in."""
     labels, ours = Labels(content), designed(provenance)
     board = ours.get(("board.yaml", None), ())
     return FlorenzaContent(
@@ -73,45 +133,34 @@ def content_message(content: Content, provenance: Provenance) -> FlorenzaContent
     )
 
 
-def reward(r: Reward) -> RewardInfo:
-    return RewardInfo(r.goods, r.prestige, r.church, r.workers)
-
-
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def workshop(w: Workshop, labels: Labels, ours: tuple[str, ...]) -> WorkshopInfo:
+def workshop(w: Workshop, labels: Labels, ours: tuple[str, ...]) -> Workshop:
     tiles = plural(w.copies, "tile") + (", one set aside for the starting choice" if w.starting else "")
-    text = f"Workshop {w.id}, {labels.workshop_text(w.id)} ({tiles})."
-    e = w.effect
-    return WorkshopInfo(
-        w.id, w.name, w.copies, w.starting, w.cost, w.build_prestige, e.kind, reward(e.gain), reward(e.pay),
-        text, ours,
-    )  # fmt: skip
+    return replace(w, text=f"Workshop {w.id}, {labels.workshop_text(w.id)} ({tiles}).", project_defined=ours)
 
 
-def talent(r: SkillRow, anonymous: bool) -> TalentInfo:
-    faces = tuple(DieFaceInfo(f.prestige, f.church) for f in r.faces)
+def talent(r: SkillRow, anonymous: bool) -> SkillRow:
     if anonymous:
-        text = f"{skill_name(r.skill)}: no fee, no bonus die"
-    else:
-        rolls = ", ".join(
-            f"{f.prestige}" + (f" and {f.church} church influence" if f.church else "") for f in r.faces
-        )
-        best = ", ".join(str(n) for n in r.masterpiece_faces)
-        text = (
-            f"{skill_name(r.skill)}: fee {r.fee} fiorini; bonus die {rolls} prestige; "
-            f"a masterpiece of {r.masterpiece} prestige on {best}"
-        )
-    return TalentInfo(r.skill, r.fee, faces, r.masterpiece_faces, r.masterpiece, text)
+        return replace(r, text=f"{skill_name(r.skill)}: no fee, no bonus die")
+    rolls = ", ".join(
+        f"{f.prestige}" + (f" and {f.church} church influence" if f.church else "") for f in r.faces
+    )
+    best = ", ".join(str(n) for n in r.masterpiece_faces)
+    return replace(
+        r,
+        text=f"{skill_name(r.skill)}: fee {r.fee} fiorini; bonus die {rolls} prestige; "
+        f"a masterpiece of {r.masterpiece} prestige on {best}",
+    )
 
 
-def artist(a: Artist, labels: Labels, ours: tuple[str, ...]) -> ArtistInfo:
-    talents = tuple(talent(r, a.anonymous) for r in a.rows)
+def artist(a: Artist, labels: Labels, ours: tuple[str, ...]) -> Artist:
+    talents = tuple(talent(r, a.anonymous) for r in a.talents)
     where = anonymous_card(a.id, labels) if a.anonymous else f"drawn, goes under {labels.life(a.mark)}"
     text = f"{labels.artist_text(a.id)}, {where}: " + "; ".join(t.text for t in talents) + "."
-    return ArtistInfo(a.id, a.name, a.mark, a.anonymous, talents, text, ours)
+    return replace(a, talents=talents, text=text, project_defined=ours)
 
 
 def anonymous_card(character: int, labels: Labels) -> str:
@@ -119,29 +168,25 @@ def anonymous_card(character: int, labels: Labels) -> str:
     return f"always in Florence, pictured on {labels.life(card)}"
 
 
-def preacher(p: Preacher, labels: Labels, ours: tuple[str, ...]) -> PreacherInfo:
+def preacher(p: Preacher, labels: Labels, ours: tuple[str, ...]) -> Preacher:
     where = anonymous_card(p.id, labels) if p.anonymous else f"drawn, goes under {labels.life(p.mark)}"
-    text = f"{labels.preacher_text(p.id)}, {where}."
-    return PreacherInfo(p.id, p.name, p.mark, p.anonymous, p.offering, p.faces, text, ours)
+    return replace(p, text=f"{labels.preacher_text(p.id)}, {where}.", project_defined=ours)
 
 
-def work(w: ArtWork, labels: Labels, ours: tuple[str, ...]) -> ArtWorkInfo:
+def work(w: ArtWork, labels: Labels, ours: tuple[str, ...]) -> ArtWork:
     penalty = labels.content.board.failure(w.area)
     where = "one in every family's district; " if w.in_district else ""
     text = f"{labels.work_text(w.id)}; {where}{penalty} prestige lost if it cannot be paid for."
-    return ArtWorkInfo(
-        w.id, w.name, w.area, w.building, w.skills, w.cost, reward(w.reward), reward(w.income), penalty,
-        text, ours,
-    )  # fmt: skip
+    return replace(w, failure_penalty=penalty, text=text, project_defined=ours)
 
 
-def life(c: LifeCard, labels: Labels, ours: tuple[str, ...]) -> LifeCardInfo:
+def life(c: LifeCard, labels: Labels, ours: tuple[str, ...]) -> LifeCard:
     named = [x for x in labels.content.named_characters if labels.content.mark(x) == c.number]
     goes = "goes" if len(named) == 1 else "go"
     text = f"{c.name}: {plural(len(named), 'named character')} {goes} under it when drawn"
     if c.anonymous:
         text += "; pictures " + " and ".join(f"{labels.character(x)} {x}" for x in c.anonymous)
-    return LifeCardInfo(c.number, c.name, c.anonymous, text + ".", ours)
+    return replace(c, text=text + ".", project_defined=ours)
 
 
 def trades(b: Board, ours: tuple[str, ...]) -> tuple[MarketTradeInfo, ...]:
@@ -207,7 +252,7 @@ def buildings(content: Content, labels: Labels) -> tuple[BuildingInfo, ...]:
     return tuple(out)
 
 
-def board_info(b: Board, ours: tuple[str, ...]) -> BoardInfo:
+def board_info(b: Board, ours: tuple[str, ...]) -> Board:
     draws = ", ".join(f"{n} for {seats}" for seats, n in enumerate(b.bag_draws, start=2))
     text = (
         f"{b.rounds} rounds for 2 to {len(b.families)} families ({', '.join(b.families)}); each starts with "
@@ -220,12 +265,12 @@ def board_info(b: Board, ours: tuple[str, ...]) -> BoardInfo:
         f"{b.unfinished_workshop_penalty} per unbuilt workshop, {b.incomplete_work_penalty} per incomplete "
         f"work and {b.empty_area_penalty} per Palazzo or Chiesa without a completed work."
     )
-    return BoardInfo(
-        b.families, b.rounds, b.starting_money, b.starting_resources, b.starting_workers,
-        b.workers_per_family, b.starting_workshops, b.district_slots, b.supply, b.income, b.income_workers,
-        b.bag_draws, b.opponent_workshop_fee, b.prestige_floor, b.failed_build_penalty,
-        b.unpaid_artist_penalty, b.palazzo_bonus, b.chiesa_bonus, b.district_pulpits, b.duomo_pulpits,
-        b.duomo_dice, b.bishop_min_church, b.cardinal_church, b.cardinal_prestige, b.title_final_points,
-        b.resources_per_point, b.money_per_point, b.unfinished_workshop_penalty, b.incomplete_work_penalty,
-        b.empty_area_penalty, text, ours,
-    )  # fmt: skip
+    return replace(b, text=text, project_defined=ours)
+
+
+@functools.cache
+def packaged_content_message() -> FlorenzaContent:
+    """:func:`content_message` of the packaged content and its provenance, made once per process."""
+    from services.florenza.content import load_content, provenance
+
+    return content_message(load_content(), provenance())
