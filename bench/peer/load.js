@@ -111,8 +111,8 @@ async function main() {
   out.seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   out.client_cpu_ms = (used.user + used.system) / 1000;
-  console.log(JSON.stringify(out));
-  process.exit(0);
+  // a pipe is written asynchronously: exit once the whole line is out
+  process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));
 }
 
 main().catch((err) => {
