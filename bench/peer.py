@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
+import math
 import os
 import queue
 import secrets
@@ -38,7 +39,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +92,7 @@ class Phase:
     cpu_ms: dict[str, float] = field(default_factory=dict)  # per server process (tabula: per service)
     client_cpu_ms: float = 0.0
     redis_commands: Counter[str] = field(default_factory=Counter)
+    failed: bool = False  # the server died in it: no figures
 
     def per_move(self, value: float) -> float:
         return value / max(self.moves, 1)
@@ -159,33 +161,72 @@ def _node_env() -> dict[str, str]:
     return {**os.environ, "NODE_ENV": "production"}  # as served: boardgame.io's logging off
 
 
-@contextmanager
-def peer_server(storage: str, folder: Path) -> Iterator[tuple[int, str]]:
-    """``bench/peer/server.js`` with ``storage`` (``memory`` or ``flatfile``, then in ``folder``):
-    its process id and its loopback URL."""
-    args = ["node", "server.js", storage, *([str(folder)] if storage == "flatfile" else [])]
-    proc = subprocess.Popen(args, cwd=PEER, env=_node_env(), stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        said = Lines(proc.stdout).next(60, "listening line")
+class PeerServer:
+    """``bench/peer/server.js`` with ``storage`` (``memory``, or ``flatfile`` in a fresh folder under
+    ``folder`` each start), on a loopback port: :attr:`pid` and :attr:`url` once started. A server that
+    died in a phase (boardgame.io's FlatFile can: a read meeting a write of the same file) is started
+    again, on a new folder, before the next (:meth:`revive`)."""
+
+    def __init__(self, storage: str, folder: Path) -> None:
+        self.storage, self.folder, self.starts = storage, folder, 0
+        self.proc: subprocess.Popen[str] | None = None
+        self.pid, self.url = 0, ""
+
+    def start(self) -> None:
+        self.starts += 1
+        where = self.folder / f"{self.storage}-{self.starts}"
+        args = ["node", "server.js", self.storage, *([str(where)] if self.storage == "flatfile" else [])]
+        self.proc = subprocess.Popen(args, cwd=PEER, env=_node_env(), stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        said = Lines(self.proc.stdout).next(60, "listening line")
         if not said.startswith("listening "):
             raise RuntimeError(f"the peer said {said!r}")
         port = int(said.split()[1])
         if (bound := listening(port)) != {"127.0.0.1"}:
             raise RuntimeError(f"the peer listens on {sorted(bound)}, not on loopback only")
-        yield proc.pid, f"http://127.0.0.1:{port}"
-    finally:
-        proc.send_signal(signal.SIGTERM)
+        self.pid, self.url = self.proc.pid, f"http://127.0.0.1:{port}"
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def revive(self) -> None:
+        if not self.alive():
+            self.stop()
+            self.start()
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
         try:
-            proc.wait(10)
+            self.proc.wait(10)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def __enter__(self) -> PeerServer:
+        self.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
 
 
-def peer_phase(pid: int, url: str, clients: int, seconds: float) -> Phase:
-    """``bench/peer/load.js``'s drivers against the server ``pid`` at ``url``; its CPU from ``/proc``
-    from the start signal to the results (the first matches are made before)."""
+def peer_phase(server: PeerServer, clients: int, seconds: float) -> Phase:
+    """``bench/peer/load.js``'s drivers against ``server``; its CPU from ``/proc`` from the start
+    signal to the results (the first matches are made before). A phase in which the server died is
+    reported as failed (and the server started again)."""
+    try:
+        return _peer_phase(server.pid, server.url, clients, seconds)
+    except RuntimeError:
+        if server.alive():
+            raise
+        server.revive()
+        return Phase(failed=True)
+
+
+def _peer_phase(pid: int, url: str, clients: int, seconds: float) -> Phase:
     args = ["node", "load.js", url, str(clients), str(seconds), str(GOAL)]
     proc = subprocess.Popen(
         args, cwd=PEER, env=_node_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
@@ -447,36 +488,39 @@ def _unit(name: str) -> str:
     return "commands" if "redis" in name else "moves/s" if name.endswith("_per_s") else "count"
 
 
+def _median(values: Iterable[float]) -> float:
+    found = list(values)
+    return statistics.median(found) if found else math.nan
+
+
 def summarize(phases: Mapping[tuple[int, str], Sequence[Phase]], clients: Sequence[int]) -> list[Result]:
-    """Each figure's median over the alternations, and each ratio's median over the alternations' ratios."""
+    """Each figure's median over the alternations, and each ratio's median over the alternations'
+    ratios; a failed phase (its server died) gives no figure and no ratio, and is counted."""
     results = []
     for n in clients:
-        by_side = {side: [figures(p) for p in phases[(n, side)]] for side in SIDES}
-        for side, runs in by_side.items():
+        by_side = {side: [None if p.failed else figures(p) for p in phases[(n, side)]] for side in SIDES}
+        for side, found in by_side.items():
+            runs = [run for run in found if run is not None]
             names = {name for run in runs for name in run}
             if n != max(clients):  # Redis commands by name at the largest count only
                 names = {name for name in names if not name.startswith("redis_commands_per_move.")}
             for name in sorted(names, key=lambda k: (k.count("."), k)):
-                value = statistics.median(run.get(name, 0.0) for run in runs)
-                unit = (
-                    "ms"
-                    if "ms" in name
-                    else "commands"
-                    if "redis" in name
-                    else "moves/s"
-                    if name.endswith("_s")
-                    else "count"
-                )
-                results.append(Result(f"peer.c{n}.{side}.{name}", value, unit))
+                value = _median(run.get(name, 0.0) for run in runs)
+                results.append(Result(f"peer.c{n}.{side}.{name}", value, _unit(name)))
+            results.append(Result(f"peer.c{n}.{side}.failed_phases", len(found) - len(runs), "phases"))
         for peer, suffix in (("bgio", ""), ("bgio_flatfile", "_flatfile")):
+            pairs = [
+                (a, b)
+                for a, b in zip(by_side["tabula"], by_side[peer], strict=True)
+                if a is not None and b is not None
+            ]
             for ratio, mine, theirs, bar, goal in RATIOS:
-                pairs = zip(by_side["tabula"], by_side[peer], strict=True)
-                value = statistics.median(a.get(mine, 0.0) / max(b[theirs], 1e-9) for a, b in pairs)
+                value = _median(a.get(mine, 0.0) / max(b[theirs], 1e-9) for a, b in pairs)
                 name = f"peer.c{n}.{ratio}{suffix}"
                 goals = not suffix and (ratio != "p99_vs_peer" or n == P99_GOAL_AT)
                 results += _bounded(name, value, bar, goal) if goals else [Result(name, value, "ratio")]
-        redis_per_move = statistics.median(run["redis_commands_per_move"] for run in by_side["tabula"])
-        results += _bounded(f"peer.c{n}.redis_commands_per_move", redis_per_move, REDIS_BAR, REDIS_GOAL)
+        redis = _median(run["redis_commands_per_move"] for run in by_side["tabula"] if run is not None)
+        results += _bounded(f"peer.c{n}.redis_commands_per_move", redis, REDIS_BAR, REDIS_GOAL)
     return results
 
 
@@ -492,8 +536,8 @@ def peer_benchmarks(profile: PeerProfile, folder: Path) -> list[Result]:
     with (
         race_registered(folder / "race"),
         load_stack(folder / "stack") as stack,
-        peer_server("memory", folder) as memory,
-        peer_server("flatfile", folder / "flatfile") as durable,
+        PeerServer("memory", folder) as memory,
+        PeerServer("flatfile", folder) as durable,
     ):
         calls = Calls(load_game(GAME), stack.signer, 2)
         meter = StackMeter(stack.pid, redis.Redis.from_url(stack.redis_url))
@@ -506,6 +550,6 @@ def peer_benchmarks(profile: PeerProfile, folder: Path) -> list[Result]:
                     if side == "tabula":
                         phase = tabula_phase(stack.services[GAME], calls, clients, profile.seconds, meter)
                     else:
-                        phase = peer_phase(*peers[side], clients, profile.seconds)
+                        phase = peer_phase(peers[side], clients, profile.seconds)
                     phases.setdefault((clients, side), []).append(phase)
     return [Result("peer.phase_s", profile.seconds, "s"), *summarize(phases, profile.clients)]

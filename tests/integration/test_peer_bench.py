@@ -7,14 +7,15 @@ speeds are the bench's. Skipped, with the reason, where node or npm is missing o
 from __future__ import annotations
 
 import math
-import tempfile
+import os
+import signal
 from pathlib import Path
 
 import pytest
 
 from bench import peer as peer_bench
 from services.cli.bench import suites
-from tests.support.timing import scaled
+from tests.support.timing import scaled, wait_until
 
 SIDE_FIGURES = (
     "moves",
@@ -55,6 +56,7 @@ def test_the_peer_suite_reports_every_figure(peer_installed: None, monkeypatch: 
         assert results[f"peer.c1.{side}.cpu_ms_per_move"].value > 0, side
         # the new state pushed to both seats: at least the other seat's for each move
         assert results[f"peer.c1.{side}.deliveries_per_move"].value > 1, side
+        assert results[f"peer.c1.{side}.failed_phases"].unit == "phases", side
     services = {n.rsplit(".", 1)[1] for n in results if n.startswith("peer.c1.tabula.cpu_ms_per_move.")}
     assert "race" in services and "worker" in services, services  # the round ends are the worker's
     parts = sum(results[f"peer.c1.tabula.cpu_ms_per_move.{s}"].value for s in services)
@@ -71,8 +73,23 @@ def test_the_peer_suite_reports_every_figure(peer_installed: None, monkeypatch: 
     assert results["peer.c1.stack_cpu_vs_peer_flatfile"].goal == ""
 
 
-def test_the_peer_listens_on_loopback_only(peer_installed: None) -> None:
-    with tempfile.TemporaryDirectory() as folder, peer_bench.peer_server("memory", Path(folder)) as (_, url):
-        port = int(url.rsplit(":", 1)[1])
-        assert url.startswith("http://127.0.0.1:")
+def test_the_peer_listens_on_loopback_only(peer_installed: None, tmp_path: Path) -> None:
+    with peer_bench.PeerServer("memory", tmp_path) as server:
+        port = int(server.url.rsplit(":", 1)[1])
+        assert server.url.startswith("http://127.0.0.1:")
         assert peer_bench.listening(port) == {"127.0.0.1"}
+
+
+def test_a_phase_whose_server_died_is_failed_and_the_server_started_again(
+    peer_installed: None, tmp_path: Path
+) -> None:
+    """boardgame.io's FlatFile can crash its server (a read meeting a write of the same file)."""
+    with peer_bench.PeerServer("flatfile", tmp_path) as server:
+        dead = server.pid
+        os.kill(dead, signal.SIGKILL)
+        wait_until(lambda: not server.alive(), 10, "the server's end")
+        assert peer_bench.peer_phase(server, 1, 0.5).failed
+        assert server.alive() and server.pid != dead
+        assert (tmp_path / "flatfile-2").is_dir()  # a fresh folder
+        played = peer_bench.peer_phase(server, 1, 0.5)
+        assert not played.failed and played.moves > 0

@@ -79,3 +79,16 @@ def test_without_node_the_suite_is_skipped_with_the_reason(
     [result] = peer_bench.peer_benchmarks(peer_bench.PeerProfile(), tmp_path)
     assert result.name == "peer.skipped"
     assert "node and npm not found" in result.unit
+
+
+def test_a_failed_phase_gives_no_figure_and_no_ratio_and_is_counted() -> None:
+    tabula = [phase(10, 40, 9, rule_ms=20, commands=50), phase(10, 50, 9, 10, 30)]
+    memory = [phase(10, 10, 3), phase(10, 20, 3)]
+    durable = [Phase(failed=True), phase(10, 100, 90)]
+    phases = {(1, "tabula"): tabula, (1, "bgio"): memory, (1, "bgio_flatfile"): durable}
+    results = {r.name: r for r in summarize(phases, [1])}
+    assert results["peer.c1.bgio_flatfile.failed_phases"].value == 1
+    assert results["peer.c1.bgio.failed_phases"].value == 0
+    assert results["peer.c1.bgio_flatfile.cpu_ms_per_move"].value == 10.0  # the one that ran
+    assert results["peer.c1.stack_cpu_vs_peer_flatfile"].value == 0.5  # its alternation only: 5 / 10
+    assert results["peer.c1.stack_cpu_vs_peer"].value == 3.25  # median of 4 and 2.5
