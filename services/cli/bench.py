@@ -94,6 +94,19 @@ def _load() -> list[Result]:
     return results + memory_results(profile.memory_matches)
 
 
+def _peer() -> list[Result]:
+    """The dice race under the same load on Tabula's stack and on boardgame.io (bench/peer.py);
+    skipped, with the reason, where node or npm is missing or ``npm ci`` fails.
+    TABULA_BENCH_PEER_SECONDS (a phase, default 8), TABULA_BENCH_PEER_ALTERNATIONS (default 3)."""
+    import tempfile
+
+    from bench.peer import peer_benchmarks, profile_from_env
+
+    profile = profile_from_env()
+    with tempfile.TemporaryDirectory(prefix="tabula-peer-") as folder:
+        return peer_benchmarks(profile, Path(folder))
+
+
 def _bots() -> list[Result]:
     from bench.bots import bot_benchmarks
 
@@ -124,11 +137,12 @@ def _watch() -> list[Result]:
 
 def suites() -> dict[str, Callable[[], list[Result]]]:
     """The store, one suite per registered game (named after it), the bots, the CLI, Redis memory,
-    the full stack under load, and the watch streams of one rule-service instance."""
+    the full stack under load, the same load on a peer (boardgame.io), and the watch streams of one
+    rule-service instance."""
     from services.games import game_names
 
     games = {name: _game(name) for name in game_names()}
-    fixed = {"bots": _bots, "cli": _cli, "memory": _memory, "load": _load, "watch": _watch}
+    fixed = {"bots": _bots, "cli": _cli, "memory": _memory, "load": _load, "peer": _peer, "watch": _watch}
     return {"store": _store, **games, **fixed}
 
 
