@@ -1,6 +1,6 @@
 """The dice race's rules, rule by rule (given events / when command / then events), its views and
 determinization, and seeded playouts checked after every step: the tests a new game starts with
-(docs/adding-a-game.md, "Tests to write")."""
+(docs/adding-a-game.md, "Tests")."""
 
 from __future__ import annotations
 
