@@ -8,7 +8,7 @@ LINT_STAMP := $(VENV)/.installed-lint
 export PYTHONPATH := $(CURDIR):$(CURDIR)/gen
 NPM ?= npm
 
-.PHONY: install install-test install-lint proto proto-update run test test-unit test-integration lint bench clean browser node buf ts bundle
+.PHONY: install install-test install-lint proto proto-update deploy-update run test test-unit test-integration lint bench clean browser node buf ts bundle
 
 # `make run` installs only what running needs (pyproject's dependencies); the test and lint tools
 # (pyproject's `test` and `lint` extras) come with `make test` and `make lint`, each with its own stamp.
@@ -34,12 +34,19 @@ $(LINT_STAMP): $(STAMP)
 	touch $(LINT_STAMP)
 
 # Game .proto files are generated from the rules and committed (`make proto-update` after a rules
-# change); the Python code of every .proto goes to gen/ (not committed).
+# change, which also rewrites docs/reason-codes.md); the Python code of every .proto goes to gen/
+# (not committed).
 proto: install
 	$(PY) -m services.cli proto
 
 proto-update: install
 	$(PY) -m services.cli proto --update
+	$(PY) -m services.cli reasons
+
+# Each game's rule service in docker-compose.yml, deploy/Procfile and deploy/k8s/, from the registry
+# (after adding or removing a game); committed, and checked fresh by the tests.
+deploy-update: install
+	$(PY) -m services.cli deploy --update
 
 # tabula run's options, e.g. make run RUN_ARGS='--ports auto' (a free port for each one taken)
 RUN_ARGS ?=
@@ -54,6 +61,7 @@ PYTEST_JOBS ?= -n 2 --dist loadgroup
 
 test: proto $(TEST_STAMP) browser node
 	$(PY) -m services.cli proto --check
+	$(PY) -m services.cli deploy --check
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_JOBS) $(PYTEST_ARGS)
 
 # Debian's Chromium for the browser tests (apt-get only when /usr/bin/chromium is missing; never a download).

@@ -82,9 +82,10 @@ def service_ports() -> dict[str, int]:
 
 
 def load_rules(name: str) -> Any:
-    """The game's rules, checked against the ``Rules`` protocol and against its manifest."""
+    """The game's rules, named and seated by its manifest, checked against the ``Rules`` protocol (and
+    against the manifest, for rules that say their name and seats themselves)."""
     game = manifest(name)
-    rules = game.rules()
+    rules = game.load_rules()
     missing = missing_members(rules)
     if missing:
         raise TypeError(

@@ -114,5 +114,6 @@ for _module in (
     "archive",
     "play",
     "reasons",
+    "deploy",
 ):
     importlib.import_module(f"services.cli.{_module}")

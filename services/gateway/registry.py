@@ -2,9 +2,10 @@
 
 Each area (the lobby and every registered game) has a generated module
 ``tabula.<area>.v1.<area>_pb2``; every service in its ``DESCRIPTOR.services_by_name`` becomes
-routable, with its backend address from ``TABULA_<AREA>_ADDR`` (default ``127.0.0.1`` and the
-area's port: ``TABULA_<AREA>_PORT``, else the lobby's from ``shared.runtime.config`` and a game's from its
-manifest). The areas are the lobby and every game of the registry (``services.games``).
+routable, with its backend address from ``TABULA_<AREA>_ADDR`` (default: the convention
+``TABULA_ADDRESS_PATTERN``, else ``127.0.0.1``, and the area's port: ``TABULA_<AREA>_PORT``, else
+the lobby's from ``shared.runtime.config`` and a game's from its manifest). The areas are the
+lobby and every game of the registry (``services.games``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from google.protobuf.descriptor import MethodDescriptor
 from google.protobuf.message import Message
 
 from services.games import game_names, manifest, service_ports
+from shared.serving.addresses import service_address
 
 log = logging.getLogger("tabula.gateway")
 
@@ -75,13 +77,12 @@ def module_name(area: str) -> str:
 
 
 def backend_address(area: str, env: Mapping[str, str]) -> str | None:
-    """``TABULA_<AREA>_ADDR``, else 127.0.0.1 and the area's port (``TABULA_<AREA>_PORT`` or the default:
-    the platform's for the lobby, the manifest's for a game)."""
-    explicit = env.get(f"TABULA_{area.upper()}_ADDR")
-    if explicit:
-        return explicit
+    """``TABULA_<AREA>_ADDR``, else the convention ``TABULA_ADDRESS_PATTERN``, else 127.0.0.1, with the
+    area's port (``TABULA_<AREA>_PORT`` or the default: the platform's for the lobby, the manifest's
+    for a game; ``shared.serving.addresses.service_address``)."""
     port = env.get(f"TABULA_{area.upper()}_PORT") or service_ports().get(area)
-    return f"127.0.0.1:{port}" if port else None
+    explicit = env.get(f"TABULA_{area.upper()}_ADDR")
+    return explicit or (service_address(area, port, env) if port else None)
 
 
 def _method(area: str, descriptor: MethodDescriptor) -> Method:

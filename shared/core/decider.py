@@ -6,15 +6,20 @@ derived from the match seed and the version being decided, and every outcome it
 produces is written into an event, so a replay never draws a number.
 
 Types a game defines (all frozen dataclasses, see ``shared.core.codec`` for what fields
-may hold): ``Config``, ``State``, one dataclass per command and per event, ``View``.
+may hold): ``Config``, ``State``, one dataclass per command and per event, ``View``. A game's rules
+class derives from :class:`BaseRules`, which takes these types from its parameters and gives every
+member a game may not need its default; the game's name and seat range are its manifest's.
 """
 
 from __future__ import annotations
 
+import abc
 import enum
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from types import MappingProxyType
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from shared.core.records import record
 from shared.core.rng import Rng
@@ -121,9 +126,10 @@ class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
     Commands and events are ``@message(tag=N)`` classes (``shared.core.wire``): N is the member's
     stable number in the game's ``Command`` / ``Event`` oneof. Every member below is required
     (checked when the registry loads a game, :func:`missing_members`); nothing is optional and
-    looked up by name.
+    looked up by name. A game writes only what it has: :class:`BaseRules` has the rest.
     """
 
+    # The game's manifest's, given to the rules it loads (BaseRules.bind): said once, there.
     game: str
     min_seats: int
     max_seats: int
@@ -180,8 +186,9 @@ class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
         """The state as ``seat`` may know it: everything it cannot see resampled from ``rng``.
 
         Bots only ever look at this (ARCHITECTURE, "Bots only see what their seat may see"),
-        so it is required, never optional: a game that forgot it would hand bots the other
-        hands and the deck order. A game without hidden information returns ``state`` unchanged.
+        so it is required: a game that forgot it would hand bots the other hands and the deck order.
+        A game without hidden information returns ``state`` unchanged (``BaseRules``' default, which a
+        game whose events are not all public must override).
         """
         ...
 
@@ -194,6 +201,101 @@ class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
         after every step of seeded playouts and simulations (no negative counts, pieces
         conserved, ...). Pure and cheap enough to run after every event."""
         ...
+
+
+class BaseRules(abc.ABC, Generic[ConfigT, StateT, CommandT, EventT, ViewT]):
+    """A game's rules with every member of :class:`Rules` a game may not need already there::
+
+        class ChessRules(BaseRules[Config, State, Command, Event, ChessView]):
+            def make_config(self, seats, options): ...
+
+    The parameters are the game's types: ``config_type``, ``state_type`` and ``view_type`` are taken
+    from them, ``command_types`` and ``event_types`` from the ``Command`` and ``Event`` unions (in
+    their order; one class alone is a union of one). ``game``, ``min_seats`` and ``max_seats`` are said
+    once, in the game's manifest, which gives them to the rules it loads (``GameManifest.load_rules``
+    calls :meth:`bind`; rules built by hand have none of them until bound).
+
+    The defaults: nothing reserved, no upcasters, ``initial_state`` is ``state_type()``, every event
+    public, ``determinize`` returns the state unchanged (no hidden information: a game that overrides
+    ``visibility`` must override it too), no invariants. A game overrides what it has and writes the
+    abstract methods.
+    """
+
+    game: str
+    min_seats: int
+    max_seats: int
+    config_type: type
+    state_type: type
+    view_type: type
+    command_types: tuple[type, ...]
+    event_types: tuple[type, ...]
+    reserved_command_tags: tuple[int | str, ...] = ()
+    reserved_event_tags: tuple[int | str, ...] = ()
+    upcasters: Mapping[tuple[str, int], Any] = MappingProxyType({})
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            args = typing.get_args(base)
+            if typing.get_origin(base) is BaseRules and not any(isinstance(a, TypeVar) for a in args):
+                config, state, command, event, view = args
+                cls.config_type, cls.state_type, cls.view_type = config, state, view
+                cls.command_types, cls.event_types = union_members(command), union_members(event)
+        if cls.visibility is not BaseRules.visibility and cls.determinize is BaseRules.determinize:
+            raise TypeError(f"{cls.__name__} hides events (visibility) but does not determinize")
+
+    def bind(self, game: str, min_seats: int, max_seats: int) -> Self:
+        """These rules as their manifest names and seats them (``GameManifest.load_rules``)."""
+        self.game, self.min_seats, self.max_seats = game, min_seats, max_seats
+        return self
+
+    @abc.abstractmethod
+    def make_config(self, seats: int, options: Mapping[str, str]) -> ConfigT: ...
+
+    def initial_state(self) -> StateT:
+        state: StateT = self.state_type()
+        return state
+
+    @abc.abstractmethod
+    def setup(self, config: ConfigT, rng: Rng) -> Sequence[EventT]: ...
+
+    @abc.abstractmethod
+    def decide(self, state: StateT, actor: Actor, command: CommandT, rng: Rng) -> Sequence[EventT]: ...
+
+    @abc.abstractmethod
+    def evolve(self, state: StateT, event: EventT) -> StateT: ...
+
+    @abc.abstractmethod
+    def legal_commands(self, state: StateT, actor: Actor) -> Sequence[CommandT]: ...
+
+    @abc.abstractmethod
+    def to_act(self, state: StateT) -> tuple[Actor, ...]: ...
+
+    @abc.abstractmethod
+    def view(self, state: StateT, viewer: Actor) -> ViewT: ...
+
+    def visibility(self, event: EventT) -> Visibility:
+        return PUBLIC
+
+    @abc.abstractmethod
+    def outcome(self, state: StateT) -> Outcome | None: ...
+
+    def determinize(self, state: StateT, seat: int, rng: Rng) -> StateT:
+        return state
+
+    @abc.abstractmethod
+    def seat_count(self, state: StateT) -> int: ...
+
+    def invariant_violations(self, state: StateT) -> Sequence[str]:
+        return ()
+
+
+def union_members(union: object) -> tuple[type, ...]:
+    """The classes of a ``A | B | C`` union, in order; a class alone is its only member."""
+    members = typing.get_args(union) or (union,)
+    if not all(isinstance(m, type) for m in members):
+        raise TypeError(f"{union!r} is not a class or a union of classes")
+    return typing.cast(tuple[type, ...], members)
 
 
 def missing_members(rules: object) -> list[str]:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from shared.core.decider import BaseRules
+
 
 class OptionType(enum.StrEnum):
     BOOL = "bool"
@@ -148,8 +150,8 @@ class GameManifest:
     """The one description of a game that the registry lists.
 
     Checked when it is built (a name that can be a proto package and a service name, a seat
-    range, distinct options); the rules object is checked against the ``Rules`` protocol and
-    against this manifest when the registry first loads it (``services.games.load_rules``).
+    range, distinct options); the rules it loads are given its name and seat range (:meth:`load_rules`)
+    and checked against the ``Rules`` protocol by the registry (``services.games.load_rules``).
     """
 
     name: str  # lower case, also the proto package ``tabula.<name>.v1`` and the service name
@@ -196,6 +198,14 @@ class GameManifest:
     def service_name(self) -> str:
         """``ChessService`` for ``chess``: the gRPC service in the game's proto."""
         return f"{self.name.capitalize()}Service"
+
+    def load_rules(self) -> Any:
+        """The game's rules (``rules()``), named and seated by this manifest when they are ``BaseRules``
+        (which never say either themselves)."""
+        rules = self.rules()
+        if isinstance(rules, BaseRules):
+            rules.bind(self.name, self.min_seats, self.max_seats)
+        return rules
 
     def parse_options(self, raw: Mapping[str, str]) -> dict[str, str]:
         """Defaults filled in, every value checked; ValueError for unknown or bad options."""

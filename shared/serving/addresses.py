@@ -12,9 +12,23 @@ spread over every instance and a dead one is skipped, where one connection (the 
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Mapping
 
 ROUND_ROBIN = ("grpc.lb_policy_name", "round_robin")
+# A deployment's convention for every service's address, ``{name}`` and ``{port}`` filled in:
+# ``{name}:{port}`` (compose service names), ``dns:///{name}:{port}`` (Kubernetes Services).
+ADDRESS_PATTERN = "TABULA_ADDRESS_PATTERN"
 SCHEMES = ("dns:", "ipv4:", "ipv6:", "unix:", "unix-abstract:", "vsock:", "xds:")  # gRPC's own targets
+
+
+def service_address(name: str, port: int | str, env: Mapping[str, str]) -> str:
+    """Where a client reaches the service ``name`` (the lobby, a game) listening on ``port``:
+    ``TABULA_<NAME>_ADDR`` when set, else ``TABULA_ADDRESS_PATTERN`` filled in with the name and port,
+    else ``127.0.0.1:<port>``. So a deployment that names every service after itself lists none."""
+    explicit = env.get(f"TABULA_{name.upper()}_ADDR")
+    if explicit:
+        return explicit
+    return env.get(ADDRESS_PATTERN, "127.0.0.1:{port}").format(name=name, port=port)
 
 
 def channel_target(address: str) -> str:

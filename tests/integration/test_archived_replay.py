@@ -19,8 +19,8 @@ from shared.serving.grpc_server import start_server
 from shared.serving.protogen import GameModules
 from shared.store.redis_store import RedisEventStore
 from tests.integration.test_game_service import SIGNER, _codec, create, fails, roll, seat
+from tests.support.race.manifest import race_rules
 from tests.support.race.protos import race_game_modules
-from tests.support.race.rules import RaceRules
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,7 @@ def store(redis_client: redis.Redis) -> RedisEventStore:
 
 @pytest.fixture
 def runner(race_modules: GameModules, store: RedisEventStore) -> MatchRunner[Any]:
-    return MatchRunner(RaceRules(), _codec(race_modules), store)
+    return MatchRunner(race_rules(), _codec(race_modules), store)
 
 
 @pytest.fixture

@@ -27,8 +27,8 @@ from shared.serving.protogen import GameModules
 from shared.serving.ratelimit import RATES, Limiter, Rate
 from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
+from tests.support.race.manifest import race_rules
 from tests.support.race.protos import race_game_modules
-from tests.support.race.rules import RaceRules
 
 SIGNER = TokenSigner(b"client-limit-secret-0123456789abcdef")
 REFILL_S = 3.0  # one command per player every 3 s: the second of two quick commands is refused
@@ -41,7 +41,7 @@ def race_modules(tmp_path_factory: pytest.TempPathFactory) -> GameModules:
 
 @pytest.fixture
 def limited_race(race_modules: GameModules, redis_client: redis.Redis) -> Iterator[RunningServer]:
-    rules = RaceRules()
+    rules = race_rules()
     codec = MessageCodec(race_modules.pb2, [*rules.event_types, *rules.command_types])
     runner = MatchRunner(rules, codec, RedisEventStore(redis_client))
     rates: dict[str, Rate | None] = {name: None for name in RATES}

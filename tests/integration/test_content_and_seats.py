@@ -24,7 +24,6 @@ from shared.serving.grpc_server import RunningServer, start_server
 from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.test_game_service import race_modules  # noqa: F401 (fixture)
-from tests.support.race.rules import RaceRules
 
 SIGNER = TokenSigner(b"content-seats-secret-0123456789abcdef")
 SERVICE = [("authorization", "Bearer " + SIGNER.service("race"))]
@@ -64,8 +63,9 @@ def florenza(redis_client: redis.Redis) -> Iterator[Any]:
 @pytest.fixture
 def race(race_modules: Any, redis_client: redis.Redis) -> Iterator[Any]:  # noqa: F811
     from shared.core.codec import MessageCodec
+    from tests.support.race.manifest import race_rules
 
-    rules = RaceRules()
+    rules = race_rules()
     codec = MessageCodec(race_modules.pb2, [*rules.event_types, *rules.command_types, rules.view_type])
     runner = MatchRunner(rules, codec, RedisEventStore(redis_client))
     running: RunningServer = start_server(

@@ -39,7 +39,8 @@ from shared.store.base import InvalidAppend
 from shared.store.cluster_client import AsyncCluster
 from shared.store.redis_store import RedisEventStore, notice_from_entry
 from tests.support.json_codec import JsonCodec
-from tests.support.race.rules import EndRound, RaceRules, RaceState, Roll
+from tests.support.race.manifest import race_rules
+from tests.support.race.rules import EndRound, RaceState, Roll
 from tests.support.stores import STORES, store_of
 
 
@@ -392,7 +393,7 @@ def test_a_bare_append_carries_no_progress(store: EventStore) -> None:
 
 
 def _race(store: EventStore) -> MatchRunner[RaceState]:
-    rules: Any = RaceRules()
+    rules: Any = race_rules()
     return MatchRunner(rules, JsonCodec([*rules.command_types, *rules.event_types]), store)
 
 

@@ -20,8 +20,8 @@ from shared.serving.grpc_server import RunningServer, start_server
 from shared.serving.protogen import GameModules
 from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
+from tests.support.race.manifest import race_rules
 from tests.support.race.protos import race_game_modules
-from tests.support.race.rules import RaceRules
 
 SIGNER = TokenSigner(b"test-secret-0123456789abcdefghijklmn")
 SERVICE = SIGNER.service("race")
@@ -34,7 +34,7 @@ def race_modules(tmp_path_factory: pytest.TempPathFactory) -> GameModules:
 
 @pytest.fixture
 def server(race_modules: GameModules, redis_client: redis.Redis) -> Iterator[RunningServer]:
-    runner = MatchRunner(RaceRules(), _codec(race_modules), RedisEventStore(redis_client))
+    runner = MatchRunner(race_rules(), _codec(race_modules), RedisEventStore(redis_client))
     servicer = GameServicer(runner, race_modules, SIGNER, keepalive_s=0.2)
     running = start_server([servicer.registration()])
     yield running
@@ -44,7 +44,7 @@ def server(race_modules: GameModules, redis_client: redis.Redis) -> Iterator[Run
 def _codec(m: GameModules) -> Any:
     from shared.core.codec import MessageCodec
 
-    rules = RaceRules()
+    rules = race_rules()
     return MessageCodec(m.pb2, [*rules.event_types, *rules.command_types])
 
 
@@ -220,7 +220,7 @@ def test_replay_and_export_after_the_end(stub: Any, race_modules: GameModules) -
 
 
 def test_graceful_stop_refuses_new_calls(race_modules: GameModules, redis_client: redis.Redis) -> None:
-    runner = MatchRunner(RaceRules(), _codec(race_modules), RedisEventStore(redis_client))
+    runner = MatchRunner(race_rules(), _codec(race_modules), RedisEventStore(redis_client))
     running = start_server([GameServicer(runner, race_modules, SIGNER).registration()])
     channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
     health = health_pb2_grpc.HealthStub(channel)

@@ -25,8 +25,8 @@ from shared.serving.grpc_server import Limits, RunningServer, start_server
 from shared.serving.protogen import GameModules
 from shared.store.redis_store import RedisEventStore
 from tests.integration.test_game_service import SERVICE, SIGNER, _codec, auth, roll, seat
+from tests.support.race.manifest import race_rules
 from tests.support.race.protos import race_game_modules
-from tests.support.race.rules import RaceRules
 from tests.support.timing import scaled
 
 STREAMS = 2000
@@ -42,7 +42,7 @@ def race_modules(tmp_path_factory: pytest.TempPathFactory) -> GameModules:
 def serve(
     race_modules: GameModules, client: redis.Redis, limits: Limits, servicer: Any = GameServicer
 ) -> RunningServer:
-    runner = MatchRunner(RaceRules(), _codec(race_modules), RedisEventStore(client))
+    runner = MatchRunner(race_rules(), _codec(race_modules), RedisEventStore(client))
     return start_server(
         [servicer(runner, race_modules, SIGNER, keepalive_s=10).registration()], limits=limits
     )

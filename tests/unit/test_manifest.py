@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -13,10 +14,12 @@ from bench.bots import bench_seats
 from services import games
 from services.cli import app
 from services.workers.bots.base import sample_for_seat
+from shared.core.decider import RuleViolation
 from shared.core.manifest import GameOption, OptionType
 from shared.core.rng import Rng
 from shared.runtime.config import port_for
 from tests.support.race.manifest import MANIFEST as RACE
+from tests.support.race.manifest import race_rules
 from tests.support.race.rules import RaceRules
 
 EXTRA = "tests.support.race.manifest:MANIFEST"
@@ -29,7 +32,16 @@ class Forgetful(RaceRules):
 
 
 FORGETFUL = replace(RACE, name="forgetful", rules=Forgetful)
-SEVEN_SEATS = replace(RACE, name="sevens", max_seats=7)  # the rules still say 2 to 4
+SEVEN_SEATS = replace(RACE, name="sevens", max_seats=7)  # the race's rules, seated 2 to 7 by this manifest
+
+
+def _says_race() -> Any:
+    """Rules not on ``BaseRules``: every member of the race's, its name and seats said by itself."""
+    race = race_rules()
+    return SimpleNamespace(**{name: getattr(race, name) for name in dir(race) if not name.startswith("_")})
+
+
+SAYS_RACE = replace(SEVEN_SEATS, rules=_says_race)
 THREE_FOR_BENCH = replace(RACE, name="bench3", bench_seats=3)
 
 
@@ -157,15 +169,27 @@ def test_rules_without_determinize_are_refused_when_the_registry_loads_them(
         games.load_rules("forgetful")
 
 
-def test_rules_that_disagree_with_their_manifest_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_manifest_names_and_seats_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race's rules say neither name nor seats: loaded for another manifest, they are its game."""
     monkeypatch.setenv("TABULA_EXTRA_GAMES", "tests.unit.test_manifest:SEVEN_SEATS")
+    rules = games.load_rules("sevens")
+    assert (rules.game, rules.min_seats, rules.max_seats) == ("sevens", 2, 7)
+    assert rules.make_config(7, {}).seats == 7
+    with pytest.raises(RuleViolation, match="sevens takes 2 to 7 seats, not 8"):
+        rules.make_config(8, {})
+
+
+def test_rules_that_say_their_name_and_seats_and_disagree_with_their_manifest_are_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TABULA_EXTRA_GAMES", "tests.unit.test_manifest:SAYS_RACE")
     with pytest.raises(ValueError, match="sevens: the rules say"):
         games.load_rules("sevens")
 
 
 def test_bots_call_determinize_with_no_fallback() -> None:
     """No ``getattr(rules, "determinize", None)``: rules without it fail instead of leaking secrets."""
-    rules = RaceRules()
+    rules = race_rules()
     state = rules.initial_state()
     for event in rules.setup(rules.make_config(3, {}), Rng(1)):
         state = rules.evolve(state, event)

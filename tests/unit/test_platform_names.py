@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from services.games import GAMES
+from shared.core.manifest import GameManifest
+from tests.support.nim.manifest import MANIFEST as NIM
 
 ROOT = Path(__file__).resolve().parents[2]
 PLATFORM = (
@@ -44,9 +47,12 @@ def game_packages() -> set[str]:
     return {p.parent.name for p in (ROOT / "services").glob("*/manifest.py")} | {m.name for m in GAMES}
 
 
-def names_pattern() -> re.Pattern[str]:
-    words = sorted({w for m in GAMES for w in (m.name, m.title)}, key=len, reverse=True)
-    return re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE)
+def names_pattern(games: Sequence[GameManifest] = GAMES) -> re.Pattern[str]:
+    """Each game's name and title as a word: not inside a longer word (``nim`` is not in "minimum"
+    or "UNIMPLEMENTED"), but in ``TABULA_NIM_ADDR``, ``nim_pb2`` or ``tabula.nim.v1``."""
+    words = sorted({w for m in games for w in (m.name, m.title)}, key=len, reverse=True)
+    alternatives = "|".join(re.escape(w) for w in words)
+    return re.compile(rf"(?<![a-z])(?:{alternatives})(?![a-z])", re.IGNORECASE)
 
 
 def game_imports(source: str, games: set[str]) -> list[str]:
@@ -100,3 +106,15 @@ def test_the_checks_catch_a_name_a_title_and_an_import() -> None:
     assert game_imports(f"from services import {game.name}", games) == [f"services.{game.name}"]
     assert game_imports(f"import services.{game.name}.bots", games) == [f"services.{game.name}.bots"]
     assert game_imports("from services.games import manifest", games) == []
+
+
+def test_a_game_is_matched_as_a_word_so_a_short_name_fits_the_platform() -> None:
+    """A game named ``nim`` registered next to the others: no platform file names it, though the
+    platform says "minimum" and "UNIMPLEMENTED"; its name in an identifier is still caught."""
+    pattern = names_pattern([*GAMES, NIM])
+    assert not any(
+        pattern.search(p.read_text(errors="replace")) for p in platform_files() if "nim" not in p.name
+    )
+    assert not pattern.search("minimum, UNIMPLEMENTED, animate")
+    assert all(pattern.search(text) for text in ("TABULA_NIM_ADDR", "nim_pb2", "tabula.nim.v1", "Nim's heap"))
+    assert re.search("nim", "minimum")  # what matching inside words would have found

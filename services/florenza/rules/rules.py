@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import Any
 
 from services.florenza.rules import placement, resolution, rounds
 from services.florenza.rules.commands import (
-    COMMAND_TYPES,
     BuyResource,
     ChooseDie,
     ChooseStartingWorkshop,
@@ -35,32 +32,20 @@ from services.florenza.rules.commands import (
 )
 from services.florenza.rules.content_types import Content
 from services.florenza.rules.effects import FOLDS, Ctx
-from services.florenza.rules.events import EVENT_TYPES, Event, PlacementPassed
+from services.florenza.rules.events import Event, PlacementPassed
 from services.florenza.rules.flow import next_placer
 from services.florenza.rules.invariants import violations
 from services.florenza.rules.legal import legal_commands, to_act
 from services.florenza.rules.model import Config, Phase, State, Title, Trade
 from services.florenza.rules.view import FlorenzaView, determinize, view, visibility
-from shared.core.decider import Actor, Outcome, RuleViolation, Visibility
+from shared.core.decider import Actor, BaseRules, Outcome, RuleViolation, Visibility
 from shared.core.rng import Rng
 
 _BOOL = {"true": True, "false": False}
 
 
-class FlorenzaRules:
+class FlorenzaRules(BaseRules[Config, State, Command, Event, FlorenzaView]):
     """Pure rules over one ``Content``; holds nothing else."""
-
-    game = "florenza"
-    min_seats = 2
-    max_seats = 5
-    config_type: type = Config
-    state_type: type = State
-    view_type: type = FlorenzaView
-    command_types: tuple[type, ...] = COMMAND_TYPES
-    event_types: tuple[type, ...] = EVENT_TYPES
-    reserved_command_tags: tuple[int | str, ...] = ()
-    reserved_event_tags: tuple[int | str, ...] = ()
-    upcasters: Mapping[tuple[str, int], Any] = MappingProxyType({})
 
     def __init__(self, content: Content) -> None:
         self.content = content

@@ -2,10 +2,11 @@
 and their services, all through the registry (``services.games``). Outcomes need no game code:
 the runner records them in the match meta (see ``service_layer/projections.py``).
 
-Game services are reached at ``TABULA_<GAME>_ADDR`` (default ``127.0.0.1:<port>``, the port from
-``TABULA_<GAME>_PORT`` or the manifest; a comma-separated list of instances is one round_robin
-channel, ``shared/serving/addresses.py``) with a short-lived service token for that game's service
-and a deadline on every call. Channels are opened lazily, once.
+Game services are reached at ``TABULA_<GAME>_ADDR``, else by the deployment's convention
+``TABULA_ADDRESS_PATTERN``, else ``127.0.0.1:<port>`` (the port from ``TABULA_<GAME>_PORT`` or the
+manifest; a comma-separated list of instances is one round_robin channel,
+``shared/serving/addresses.py``) with a short-lived service token for that game's service and a
+deadline on every call. Channels are opened lazily, once.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, Priva
 from services.lobby.domain import validation
 from shared.core.manifest import GameManifest
 from shared.runtime.observability import log_fields
-from shared.serving.addresses import ROUND_ROBIN, channel_target
+from shared.serving.addresses import ROUND_ROBIN, channel_target, service_address
 from shared.serving.errors import Conflict, Unavailable
 from shared.serving.stubs import game_stub
 from shared.serving.tokens import TokenSigner
@@ -165,9 +166,7 @@ class GameCatalog:
     def _channel(self, game: str) -> grpc.Channel:
         with self._lock:
             if game not in self._channels:
-                address = self.env.get(
-                    f"TABULA_{game.upper()}_ADDR", f"127.0.0.1:{game_port(game, self.env)}"
-                )
+                address = service_address(game, game_port(game, self.env), self.env)
                 # round_robin: calls go to every address the name resolves to (a headless Service)
                 # or the list names (shared/serving/addresses.py)
                 self._channels[game] = grpc.insecure_channel(channel_target(address), [ROUND_ROBIN])

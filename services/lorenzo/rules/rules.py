@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import Any
 
 from services.lorenzo.rules import actions, leaders, rounds
 from services.lorenzo.rules.commands import (
-    COMMAND_TYPES,
     ActivateLeader,
     AnswerVaticanReport,
     ChooseBonusTile,
@@ -31,32 +28,20 @@ from services.lorenzo.rules.commands import (
 )
 from services.lorenzo.rules.content_types import CardType, Content
 from services.lorenzo.rules.effects import FOLDS, Ctx
-from services.lorenzo.rules.events import EVENT_TYPES, Event, PlacementPassed
+from services.lorenzo.rules.events import Event, PlacementPassed
 from services.lorenzo.rules.goods import ZERO
 from services.lorenzo.rules.legal import has_placement, legal_commands, to_act
 from services.lorenzo.rules.model import Config, Phase, State
 from services.lorenzo.rules.queries import SeatCache
 from services.lorenzo.rules.view import LorenzoView, determinize, view, visibility
-from shared.core.decider import Actor, Outcome, RuleViolation, Visibility
+from shared.core.decider import Actor, BaseRules, Outcome, RuleViolation, Visibility
 from shared.core.rng import Rng
 
 _BOOL = {"true": True, "false": False}
 
 
-class LorenzoRules:
+class LorenzoRules(BaseRules[Config, State, Command, Event, LorenzoView]):
     """Pure rules over one ``Content``; holds nothing else."""
-
-    game = "lorenzo"
-    min_seats = 2
-    max_seats = 4
-    config_type: type = Config
-    state_type: type = State
-    view_type: type = LorenzoView
-    command_types: tuple[type, ...] = COMMAND_TYPES
-    event_types: tuple[type, ...] = EVENT_TYPES
-    reserved_command_tags: tuple[int | str, ...] = ()
-    reserved_event_tags: tuple[int | str, ...] = ()
-    upcasters: Mapping[tuple[str, int], Any] = MappingProxyType({})
 
     def __init__(self, content: Content) -> None:
         self.content = content

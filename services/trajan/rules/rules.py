@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import Any
 
 from services.trajan.rules import invariants, legal, quarter, setup, turn
 from services.trajan.rules.commands import (
-    COMMAND_TYPES,
     ChooseBonusTile,
     Command,
     DrawStartCommodity,
@@ -22,27 +19,15 @@ from services.trajan.rules.commands import (
 )
 from services.trajan.rules.content_types import Content
 from services.trajan.rules.ctx import FOLDS, Ctx
-from services.trajan.rules.events import EVENT_TYPES, Event
+from services.trajan.rules.events import Event
 from services.trajan.rules.model import Config, Phase, State
 from services.trajan.rules.view import TrajanView, determinize, view, visibility
-from shared.core.decider import Actor, Outcome, RuleViolation, Visibility
+from shared.core.decider import Actor, BaseRules, Outcome, RuleViolation, Visibility
 from shared.core.rng import Rng
 
 
-class TrajanRules:
+class TrajanRules(BaseRules[Config, State, Command, Event, TrajanView]):
     """Pure rules over one ``Content``; holds nothing else."""
-
-    game = "trajan"
-    min_seats = 2
-    max_seats = 4
-    config_type: type = Config
-    state_type: type = State
-    view_type: type = TrajanView
-    command_types: tuple[type, ...] = COMMAND_TYPES
-    event_types: tuple[type, ...] = EVENT_TYPES
-    reserved_command_tags: tuple[int | str, ...] = ()
-    reserved_event_tags: tuple[int | str, ...] = ()
-    upcasters: Mapping[tuple[str, int], Any] = MappingProxyType({})
 
     def __init__(self, content: Content) -> None:
         self.content = content

@@ -33,6 +33,7 @@ from shared.runtime.edge import wait
 from shared.store import EventStore
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.race_game import RaceWithSecrets
+from tests.support.race.manifest import race_rules
 from tests.support.race.protos import compile_race
 from tests.support.timing import wait_until
 
@@ -43,7 +44,9 @@ RACE = "tests.integration.workers.race_game:MANIFEST"
 @pytest.fixture(scope="session")
 def race_gen(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return compile_race(
-        tmp_path_factory.mktemp("race-workers"), RaceWithSecrets(), "tests/integration/workers/race_game.py"
+        tmp_path_factory.mktemp("race-workers"),
+        race_rules(RaceWithSecrets),
+        "tests/integration/workers/race_game.py",
     )
 
 

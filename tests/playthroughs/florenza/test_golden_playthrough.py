@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from services.florenza.content import load_content
-from services.florenza.rules import FlorenzaRules
+from services.florenza.manifest import MANIFEST
 from tests.support.golden import assert_replays_identically
 
 GOLDEN = Path(__file__).with_name("golden_4p_seed42.jsonl")
@@ -18,6 +17,6 @@ SEED, SEATS = 42, 4
 
 
 def test_golden_playthrough_replays_identically() -> None:
-    rules = FlorenzaRules(load_content())
+    rules = MANIFEST.load_rules()
     config = rules.make_config(SEATS, {})
     assert_replays_identically(GOLDEN, rules, config, SEED, regenerate="FLORENZA_REGENERATE")

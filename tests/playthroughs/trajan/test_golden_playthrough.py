@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from services.trajan.content import load_content
-from services.trajan.rules import TrajanRules
+from services.trajan.manifest import MANIFEST
 from tests.support.golden import assert_replays_identically
 
 GOLDEN = Path(__file__).with_name("golden_3p_seed42.jsonl")
@@ -18,6 +17,6 @@ SEED, SEATS = 42, 3
 
 
 def test_golden_playthrough_replays_identically() -> None:
-    rules = TrajanRules(load_content())
+    rules = MANIFEST.load_rules()
     config = rules.make_config(SEATS, {})
     assert_replays_identically(GOLDEN, rules, config, SEED, regenerate="TRAJAN_REGENERATE")

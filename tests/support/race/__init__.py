@@ -4,5 +4,5 @@
 registry lists). It has no content files, no terminal presentation (the client's generic one shows
 it) and no spectator module (the page draws its view as a tree). It is registered for one process
 by ``TABULA_EXTRA_GAMES=tests.support.race.manifest:MANIFEST``, the test-time form of the one line
-a game adds to ``services/games.py``. docs/adding-a-game.md walks through it.
+a game adds to ``services/games.py`` (docs/adding-a-game.md): the example of a game with secrets.
 """

@@ -9,11 +9,22 @@ content files. Rules and bots are loaded on first use.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
 from shared.core.manifest import BotHooks, GameManifest, GameOption, OptionType
-from tests.support.race.rules import GOAL, MAX_GOAL, RaceRules
+
+if TYPE_CHECKING:
+    from tests.support.race.rules import RaceRules
+
+GOAL = 20  # the default goal (the rules read both from here)
+MAX_GOAL = 100
 
 
 def _rules() -> RaceRules:
+    from tests.support.race.rules import RaceRules
+
     return RaceRules()
 
 
@@ -40,3 +51,9 @@ MANIFEST = GameManifest(
     source="tests/support/race/rules.py",
     description="Roll a die in turn and race to the goal; a secret bonus per seat decides the final scores.",
 )
+
+
+def race_rules(variant: Callable[[], RaceRules] | None = None) -> Any:
+    """The race's rules (or a test's variant of them, built by ``variant``) as the registry loads
+    them: named and seated by this manifest."""
+    return (MANIFEST if variant is None else replace(MANIFEST, rules=variant)).load_rules()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.serving.protogen import GameModules, compile_protos, render_game_proto
-from tests.support.race.rules import RaceRules
+from tests.support.race.manifest import race_rules
 
 REPO = Path(__file__).resolve().parents[3]
 SOURCE = "tests/support/race/rules.py"  # where the rules' reason codes are read from
@@ -23,7 +23,7 @@ def compile_race(root: Path, rules: Any = None, source: str = SOURCE) -> Path:
     for the ``PYTHONPATH`` of processes the test starts."""
     proto = root / "proto" / "tabula" / "race" / "v1" / "race.proto"
     proto.parent.mkdir(parents=True)
-    proto.write_text(render_game_proto(rules if rules is not None else RaceRules(), source))
+    proto.write_text(render_game_proto(rules if rules is not None else race_rules(), source))
     compile_protos(root / "proto", root / "gen", includes=(REPO / "proto",))
     return root / "gen"
 

@@ -30,15 +30,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from types import MappingProxyType
-from typing import Any, assert_never
+from typing import assert_never
 
-from shared.core.decider import PUBLIC, SYSTEM, Actor, Outcome, RuleViolation, Visibility
+from shared.core.decider import PUBLIC, SYSTEM, Actor, BaseRules, Outcome, RuleViolation, Visibility
 from shared.core.rng import Rng
 from shared.core.wire import message, pb
+from tests.support.race.manifest import GOAL, MAX_GOAL
 
-GOAL = 20  # the default goal
-MAX_GOAL = 100
 DIE = 6
 BONUS = (1, 3)  # the range a secret bonus is dealt from
 
@@ -120,21 +118,14 @@ Command = Roll | EndRound
 Event = RaceStarted | SecretDealt | DieRolled | RoundEnded
 
 
-class RaceRules:
-    game = "race"
-    min_seats, max_seats = 2, 4
-    config_type: type = RaceConfig
-    state_type: type = RaceState
-    view_type: type = RaceView
-    command_types: tuple[type, ...] = (Roll, EndRound)
-    event_types: tuple[type, ...] = (RaceStarted, SecretDealt, DieRolled, RoundEnded)
-    reserved_command_tags: tuple[int | str, ...] = ()  # nothing removed yet
-    reserved_event_tags: tuple[int | str, ...] = ()
-    upcasters: Mapping[tuple[str, int], Any] = MappingProxyType({})  # every event is at schema 1
+class RaceRules(BaseRules[RaceConfig, RaceState, Command, Event, RaceView]):
+    """Name and seats are the manifest's; no event removed yet and every event at schema 1: nothing
+    reserved, no upcasters (``BaseRules``' defaults)."""
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> RaceConfig:
         if not self.min_seats <= seats <= self.max_seats:
-            raise RuleViolation("bad_seats", f"race takes 2 to 4 seats, not {seats}")
+            seat_range = f"{self.min_seats} to {self.max_seats}"
+            raise RuleViolation("bad_seats", f"{self.game} takes {seat_range} seats, not {seats}")
         goal = options.get("goal", str(GOAL)).strip()
         if not goal.isdigit() or not 1 <= int(goal) <= MAX_GOAL:
             raise RuleViolation("bad_option", f"goal must be a number from 1 to {MAX_GOAL}, not {goal!r}")

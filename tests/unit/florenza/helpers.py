@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from services.florenza.content import load_content
+from services.florenza.manifest import MANIFEST
 from services.florenza.rules import FlorenzaRules
 from services.florenza.rules.commands import Command
 from services.florenza.rules.events import (
@@ -37,7 +38,7 @@ from shared.core.decider import SYSTEM, Actor
 from shared.core.rng import Rng
 
 C = load_content()
-RULES = FlorenzaRules(C)
+RULES: FlorenzaRules = MANIFEST.load_rules()  # named and seated by the manifest
 B = C.board
 
 # Workshop kinds (ids printed in the seed's setup list, others from workshops.yaml).

@@ -11,10 +11,10 @@ from services.lobby.domain import validation
 from services.lobby.domain.ratings import FinishedMatch, SkillRating, rate
 from shared.core.decider import RuleViolation
 from shared.serving.errors import InvalidArgument
-from tests.support.race.manifest import MANIFEST
+from tests.support.race.manifest import MANIFEST, race_rules
 from tests.support.race.rules import RaceRules
 
-RULES = RaceRules()
+RULES = race_rules()
 
 
 @pytest.mark.parametrize("raw", ["", "   ", "x" * 33, "tab\x07bell"])

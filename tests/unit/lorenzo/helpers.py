@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from services.lorenzo.content import load_content
+from services.lorenzo.manifest import MANIFEST
 from services.lorenzo.rules import LorenzoRules
 from services.lorenzo.rules.commands import Command
 from services.lorenzo.rules.content_types import CardType
@@ -28,7 +29,7 @@ from shared.core.decider import SYSTEM, Actor
 from shared.core.rng import Rng
 
 C = load_content()
-RULES = LorenzoRules(C)
+RULES: LorenzoRules = MANIFEST.load_rules()  # named and seated by the manifest
 DEFAULT_TOWERS = (1, 2, 3, 4, 49, 50, 51, 52, 25, 26, 27, 28, 73, 74, 75, 76)
 
 

@@ -25,7 +25,7 @@ evaluate, evaluate_all, prune = HOOKS.evaluate, HOOKS.evaluate_all, HOOKS.prune
 
 @pytest.fixture(scope="module")
 def rules() -> Any:
-    return MANIFEST.rules()
+    return MANIFEST.load_rules()
 
 
 def test_the_bots_take_every_hook_from_the_manifest() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.lorenzo.content import load_content, load_rules
+from services.lorenzo.content import load_content
+from services.lorenzo.manifest import MANIFEST
 from services.lorenzo.rules.model import Phase
 from shared.core.decider import SPECTATOR, SYSTEM, Actor, RuleViolation
 from shared.core.rng import Rng
@@ -14,7 +15,7 @@ from .helpers import RULES
 
 
 def test_load_rules_builds_the_decider() -> None:
-    assert load_rules().game == "lorenzo"
+    assert MANIFEST.load_rules().game == "lorenzo"
 
 
 def test_advanced_is_the_default_and_bad_options_are_refused() -> None:

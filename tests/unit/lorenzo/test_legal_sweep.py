@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from services.lorenzo.content import load_content
+from services.lorenzo.manifest import MANIFEST
 from services.lorenzo.rules import LorenzoRules, Member, Phase, State
 from services.lorenzo.rules.commands import Command, PlaceFamilyMember, TakeBonusCard
 from services.lorenzo.rules.events import Event
@@ -21,7 +21,7 @@ from shared.core.decider import Actor, RuleViolation
 from shared.core.rng import Rng
 from tests.support.playout import random_playout
 
-RULES = LorenzoRules(load_content())
+RULES: LorenzoRules = MANIFEST.load_rules()
 OPTIONS = ((0, 0), (1, 0), (0, 1), (1, 1), (2, 0))
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from services.lorenzo.content import load_content
+from services.lorenzo.manifest import MANIFEST
 from services.lorenzo.rules import LorenzoRules, Member, Phase, State
 from services.lorenzo.rules.commands import (
     ActivateLeader,
@@ -28,7 +28,7 @@ from shared.core.decider import SPECTATOR, Actor, RuleViolation
 from shared.core.rng import Rng
 from tests.support.playout import random_playout
 
-RULES = LorenzoRules(load_content())
+RULES: LorenzoRules = MANIFEST.load_rules()
 
 
 def _fold(events: list[object], state: State | None = None) -> State:

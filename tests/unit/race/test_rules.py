@@ -1,6 +1,6 @@
 """The dice race's rules, rule by rule (given events / when command / then events), its views and
 determinization, and seeded playouts checked after every step: the tests a new game starts with
-(docs/adding-a-game.md, "Tests to write")."""
+(docs/adding-a-game.md, "Tests")."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import pytest
 from shared.core.decider import SPECTATOR, SYSTEM, Actor, RuleViolation
 from shared.core.rng import Rng
 from shared.matches.simulate import play_game
+from tests.support.race.manifest import race_rules
 from tests.support.race.rules import (
     DieRolled,
     EndRound,
     Phase,
-    RaceRules,
     RaceStarted,
     RaceState,
     Roll,
@@ -24,7 +24,7 @@ from tests.support.race.rules import (
     SecretDealt,
 )
 
-RULES = RaceRules()
+RULES = race_rules()
 SEAT0, SEAT1, SEAT2 = (Actor.of_seat(s) for s in range(3))
 
 

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 import pytest
 
-from shared.serving.addresses import ROUND_ROBIN, channel_target
+from shared.serving.addresses import ROUND_ROBIN, channel_target, service_address
 
 
 @pytest.mark.parametrize(
@@ -90,3 +90,10 @@ def test_a_channel_over_a_list_spreads_calls_over_every_instance_and_skips_a_dea
             except grpc.RpcError as err:  # a call already on its way to the stopped instance
                 assert err.code() == grpc.StatusCode.UNAVAILABLE
         assert answered >= 28 and set(calls) == {running[1].port, running[2].port}
+
+
+def test_a_service_address_is_its_setting_else_the_deployments_convention_else_loopback() -> None:
+    assert service_address("nim", 50091, {}) == "127.0.0.1:50091"
+    convention = {"TABULA_ADDRESS_PATTERN": "dns:///{name}:{port}"}
+    assert service_address("nim", 50091, convention) == "dns:///nim:50091"  # the k8s Service named nim
+    assert service_address("nim", 50091, {**convention, "TABULA_NIM_ADDR": "10.0.0.5:1"}) == "10.0.0.5:1"

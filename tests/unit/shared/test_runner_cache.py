@@ -14,9 +14,10 @@ from shared.matches.simulate import play_match
 from shared.runtime.edge import wait
 from shared.store import MemoryEventStore, VersionConflict
 from tests.support.json_codec import JsonCodec
-from tests.support.race.rules import EndRound, RaceRules, RaceState, Roll
+from tests.support.race.manifest import race_rules
+from tests.support.race.rules import EndRound, RaceState, Roll
 
-RULES = RaceRules()
+RULES = race_rules()
 CODEC = JsonCodec([*RULES.event_types, *RULES.command_types])
 
 

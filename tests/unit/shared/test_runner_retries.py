@@ -11,9 +11,10 @@ from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
 from shared.store import AppendResult, MemoryEventStore
 from tests.support.json_codec import JsonCodec
-from tests.support.race.rules import RaceRules, RaceState, Roll
+from tests.support.race.manifest import race_rules
+from tests.support.race.rules import RaceState, Roll
 
-RULES = RaceRules()
+RULES = race_rules()
 CODEC = JsonCodec([*RULES.event_types, *RULES.command_types])
 
 

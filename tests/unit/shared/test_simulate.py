@@ -13,9 +13,10 @@ from shared.matches.simulate import play_game, play_match, simulate
 from shared.runtime.edge import wait
 from shared.store import MemoryEventStore
 from tests.support.json_codec import JsonCodec
+from tests.support.race.manifest import race_rules
 from tests.support.race.rules import DieRolled, RaceRules, RaceState
 
-RULES: Any = RaceRules()
+RULES: Any = race_rules()
 
 
 def _runner(codec: Any = None) -> MatchRunner[Any]:
@@ -79,7 +80,7 @@ class Refusing(RaceRules):
 
 
 def test_a_listed_command_that_is_refused_is_a_violation_not_a_crash() -> None:
-    rules: Any = Refusing()
+    rules: Any = race_rules(Refusing)
     result = play_game(rules, rules.make_config(2, {"goal": "30"}), 1)
     assert result.outcome is None
     assert any("rejected" in v for v in result.violations)
@@ -94,7 +95,7 @@ class Watched(RaceRules):
 
 
 def test_game_invariants_are_checked_at_the_end_or_after_every_step() -> None:
-    rules: Any = Watched()
+    rules: Any = race_rules(Watched)
     config = rules.make_config(2, {"goal": "40"})
     seed = next(s for s in range(100) if any(v.startswith("step") for v in _every_step(rules, config, s)))
     per_step = _every_step(rules, config, seed)

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from services.trajan.content import load_content
+from services.trajan.manifest import MANIFEST
 from services.trajan.rules import TrajanRules
 from services.trajan.rules.commands import (
     Command,
@@ -21,7 +22,7 @@ from shared.core.decider import SYSTEM, Actor
 from shared.core.rng import Rng
 
 C = load_content()
-RULES = TrajanRules(C)
+RULES: TrajanRules = MANIFEST.load_rules()  # named and seated by the manifest
 Y, OR, G, W, P, B = Colour  # yellow, orange, light green, white, pink, blue
 START_MARKERS = ((Y, OR), (G, W), (P, B), (Y, OR), (G, W), (P, B))
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from services.trajan.content import CONTENT_DIR, ContentError, load_content, load_from, load_rules
+from services.trajan.content import CONTENT_DIR, ContentError, load_content, load_from
+from services.trajan.manifest import MANIFEST
 from services.trajan.rules.content_types import Action, Colour, ShipKind, TrajanEffect, content_counts
 
 
@@ -39,7 +40,7 @@ def test_counts_match_the_seed_component_list() -> None:
 
 
 def test_load_rules_builds_the_decider() -> None:
-    rules = load_rules()
+    rules = MANIFEST.load_rules()
     assert (rules.game, rules.min_seats, rules.max_seats) == ("trajan", 2, 4)
 
 

@@ -15,10 +15,11 @@ from shared.runtime.edge import wait
 from shared.store import MemoryEventStore
 from tests.integration.workers.race_game import RaceWithSecrets
 from tests.support.json_codec import JsonCodec
+from tests.support.race.manifest import race_rules
 
 
 def make_runner() -> MatchRunner[Any]:
-    rules = RaceWithSecrets()
+    rules = race_rules(RaceWithSecrets)
     return MatchRunner(rules, JsonCodec([*rules.command_types, *rules.event_types]), MemoryEventStore())
 
 

@@ -17,6 +17,7 @@ from shared.core.decider import Actor
 from shared.core.rng import Rng
 from shared.matches.simulate import play_game
 from tests.integration.workers.race_game import RaceWithSecrets
+from tests.support.race.manifest import race_rules
 from tests.support.race.rules import RaceState
 
 BUDGET = Budget(seconds=5.0, iterations=30)
@@ -32,7 +33,7 @@ def _started(rules: RaceWithSecrets, seats: int = 3) -> RaceState:
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_plays_a_legal_command(level: str) -> None:
-    rules = RaceWithSecrets()
+    rules = race_rules(RaceWithSecrets)
     state = _started(rules)
     command = make_bot("race", level, BUDGET).choose(rules, state, 0, 3, Rng(3))
     assert command in rules.legal_commands(state, Actor.of_seat(0))
@@ -40,7 +41,7 @@ def test_every_level_plays_a_legal_command(level: str) -> None:
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_finishes_whole_games_without_breaking_an_invariant(level: str) -> None:
-    rules = RaceWithSecrets()
+    rules = race_rules(RaceWithSecrets)
     policies = {seat: bot_policy(rules, level, BUDGET) for seat in range(3)}
     result = play_game(rules, rules.make_config(3, {}), 11, policies)
     assert result.violations == [] and result.outcome is not None and 1 in result.outcome.placings
@@ -48,7 +49,7 @@ def test_every_level_finishes_whole_games_without_breaking_an_invariant(level: s
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_the_same_rng_makes_the_same_choice(level: str) -> None:
-    rules = RaceWithSecrets()
+    rules = race_rules(RaceWithSecrets)
     state = _started(rules)
     bot = make_bot("race", level, Budget(seconds=60, iterations=25))
     assert bot.choose(rules, state, 0, 3, bot_rng(5, 3, 0)) == bot.choose(
@@ -72,7 +73,7 @@ class SpyRules(RaceWithSecrets):
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_bot_only_looks_at_the_state_determinized_for_its_seat(level: str) -> None:
-    rules = SpyRules([])
+    rules = race_rules(lambda: SpyRules([]))
     state = _started(rules)
     make_bot("race", level, BUDGET).choose(rules, state, 0, 3, Rng(2))
     assert rules.seen and all(s.secrets[1:] == (99, 99) for s in rules.seen)

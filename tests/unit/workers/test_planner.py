@@ -27,7 +27,8 @@ from shared.core.decider import Actor, Outcome
 from shared.runtime.edge import wait
 from shared.store import MatchStatus, MemoryEventStore, NewEvent, Progress, StoredEvent, shard_of
 from tests.support.json_codec import JsonCodec
-from tests.support.race.rules import RaceRules, Roll
+from tests.support.race.manifest import race_rules
+from tests.support.race.rules import Roll
 
 ACTIVE = MatchStatus.ACTIVE
 
@@ -145,7 +146,7 @@ def test_the_runner_s_notices_plan_a_whole_turn_cycle() -> None:
     """The notices a real runner writes are all the planner needs: bot, then system, then bot."""
     from shared.matches.runner import MatchRunner
 
-    rules: Any = RaceRules()
+    rules: Any = race_rules()
     store = MemoryEventStore()
     runner: MatchRunner[Any] = MatchRunner(
         rules, JsonCodec([*rules.command_types, *rules.event_types]), store
