@@ -398,6 +398,7 @@ def _trajan_player(answers: int) -> tuple[FakeLorenzoStub, Player]:
         names=("Ada", "random bot"),
         read_line=Script(*["1"] * answers, then="q"),
     )
+    player.catch_up_s = 10.0  # a loaded machine must not make the stream look silent
     player.play()
     return stub, player
 
