@@ -27,6 +27,7 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 from services.cli.stack import STATE_DIR
 from services.client.saved import MATCHES_FILE, find
 from services.games import EXTRA_GAMES, GAMES, load_game
+from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.support.game_protos import compile_game
 from tests.support.nim.manifest import MANIFEST
@@ -116,9 +117,9 @@ def test_nim_is_played_to_the_end_through_the_lobby_a_bot_and_the_terminal_clien
         rf"{outcome.placings[seat]}\W+Ada\W+{outcome.scores[seat]}\b", out[out.index("Final scores") :]
     )
 
-    ada = json.loads(RedisEventStore(redis.Redis.from_url(stack["REDIS_URL"])).get_meta(match_id)["players"])[
-        seat
-    ]
+    ada = json.loads(
+        wait(RedisEventStore(redis.Redis.from_url(stack["REDIS_URL"])).get_meta(match_id))["players"]
+    )[seat]
     guest = _auth(lobby.SignInGuest(lobby_pb.SignInGuestRequest(display_name="Eve"), timeout=10).token)
     deadline, recorded = time.monotonic() + 60, None
     while recorded is None and time.monotonic() < deadline:
