@@ -11,10 +11,10 @@ import redis.cluster
 from redis.crc import key_slot
 
 from shared.runtime.edge import wait
-from shared.runtime.redis_server import RedisCluster
 from shared.store import MatchStatus, NewEvent, OutboxNotice, Progress, shard_of
 from shared.store.outbox import FollowerSettings, OutboxFollower, dead_letter_key, owned_shards
 from shared.store.redis_store import RedisEventStore
+from tests.support.redis_cluster import RedisCluster
 from tests.support.stores import cluster_client
 from tests.support.timing import scaled, wait_until
 
