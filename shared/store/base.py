@@ -11,11 +11,12 @@ import enum
 import json
 import re
 import zlib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from shared.core.decider import Outcome
+from shared.core.seats import SeatInfo, seats_of
 
 MAX_PAYLOAD = 64 * 1024
 MAX_BATCH = 256
@@ -140,6 +141,147 @@ class Progress:
         seats = tuple(int(seat) for seat in fields["to_act"].split(",") if seat)
         system, held = fields.get("system") == "1", fields.get("held") == "1"
         return Progress(seats, system, MatchStatus(fields["status"]), outcome, held)
+
+
+_META_KEYS = ("game", "seats", "seed", "options", "bots", "turn_seconds", "players", "names", "version")
+_AWAY = "away:"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchMeta:
+    """A match's meta hash, typed: what the runner, the rule service, the append and the workers write.
+
+    The stored hash is plain strings (``fields()`` / ``from_fields``, unchanged by a round trip):
+    ``game``; ``seats``, ``seed``, ``turn_seconds`` and ``version`` as decimals; ``options`` a JSON
+    object (sorted keys); ``players`` and ``names`` JSON lists (one per seat); ``bots`` a JSON object
+    ``{"<seat>": "<level>"}``; the :class:`Progress` fields; ``away:<seat>`` "1" / "0". A key a meta
+    lacks (an older match, a bare append) reads as its default and is not written back
+    (``present``); keys the platform does not know are kept as they are (``other``).
+    """
+
+    game: str = ""
+    seats: int = 0
+    seed: int = 0
+    options: Mapping[str, str] = field(default_factory=dict)
+    bots: Mapping[int, str] = field(default_factory=dict)  # seat -> bot level
+    turn_seconds: int = 0  # 0: no turn clock
+    players: tuple[str, ...] = ()  # player id per seat ("" or missing for a bot)
+    names: tuple[str, ...] = ()  # display name per seat
+    version: int | None = None  # the head; None: no event appended yet
+    progress: Progress | None = None  # None: written before progress was recorded
+    away: Mapping[int, bool] = field(default_factory=dict)  # seat -> marked away (a clock ran out)
+    other: Mapping[str, str] = field(default_factory=dict)
+    present: frozenset[str] = frozenset((*_META_KEYS, *PROGRESS_KEYS))  # which keys the hash has
+
+    @property
+    def exists(self) -> bool:
+        """Whether this is the meta of a match (an unknown match's is empty)."""
+        return bool(self.fields())
+
+    @property
+    def seat_count(self) -> int:
+        """The match's seats (a meta without ``seats``: one per player listed)."""
+        return self.seats if "seats" in self.present else len(self.players)
+
+    @property
+    def seat_infos(self) -> tuple[SeatInfo, ...]:
+        """Who plays each seat, as clients show it (empty for an unknown match)."""
+        return seats_of(self.seat_count, self.players, self.names, self.bots)
+
+    @property
+    def head(self) -> int:
+        """The version of the last event (0: none)."""
+        return self.version or 0
+
+    @property
+    def finished(self) -> bool:
+        return self.status is MatchStatus.FINISHED
+
+    @property
+    def status(self) -> MatchStatus | None:
+        """The progress's status (a meta with a status but no progress: that status)."""
+        if self.progress is not None:
+            return self.progress.status
+        raw = self.other.get("status", "")
+        return MatchStatus(raw) if raw in {s.value for s in MatchStatus} else None
+
+    @property
+    def away_seats(self) -> frozenset[int]:
+        return frozenset(seat for seat, marked in self.away.items() if marked)
+
+    @staticmethod
+    def away_marks(seats: Iterable[int], away: bool) -> dict[str, str]:
+        """The meta fields that mark ``seats`` away (a clock ran out) or back (for ``set_meta``)."""
+        return {f"{_AWAY}{seat}": "1" if away else "0" for seat in seats}
+
+    @classmethod
+    def of(cls, meta: MatchMeta | Mapping[str, str]) -> MatchMeta:
+        return meta if isinstance(meta, MatchMeta) else cls.from_fields(meta)
+
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, str]) -> MatchMeta:
+        """From the stored hash (any age: a missing key reads as its default)."""
+        away = {int(k[len(_AWAY) :]): v == "1" for k, v in fields.items() if _is_away(k)}
+        progress = Progress.parse(fields)
+        known = {*_META_KEYS, *(PROGRESS_KEYS if progress is not None else ())}
+        other = {k: v for k, v in fields.items() if k not in known and not _is_away(k)}
+        bots = _json(fields.get("bots"), {})
+        return cls(
+            game=fields.get("game", ""),
+            seats=_int(fields.get("seats")),
+            seed=_int(fields.get("seed")),
+            options=_json(fields.get("options"), {}),
+            bots={int(seat): str(level) for seat, level in bots.items() if str(seat).isdigit()},
+            turn_seconds=_int(fields.get("turn_seconds")),
+            players=tuple(str(p) if p else "" for p in _json(fields.get("players"), [])),
+            names=tuple(str(n) if n else "" for n in _json(fields.get("names"), [])),
+            version=int(fields["version"]) if fields.get("version", "").isdigit() else None,
+            progress=progress,
+            away=away,
+            other=other,
+            present=frozenset(k for k in known if k in fields),
+        )
+
+    def fields(self) -> dict[str, str]:
+        """The stored hash: the keys ``present``, the progress, the away marks and the other keys."""
+        every = {
+            "game": self.game,
+            "seats": str(self.seats),
+            "seed": str(self.seed),
+            "options": json.dumps(dict(self.options), sort_keys=True),
+            "bots": json.dumps({str(seat): level for seat, level in sorted(self.bots.items())}),
+            "turn_seconds": str(self.turn_seconds),
+            "players": json.dumps(list(self.players)),
+            "names": json.dumps(list(self.names)),
+            "version": str(self.version),
+        }
+        out = {
+            k: v
+            for k, v in every.items()
+            if k in self.present and (k != "version" or self.version is not None)
+        }
+        if self.progress is not None:
+            out.update({k: v for k, v in self.progress.fields().items() if k in self.present})
+        out.update({f"{_AWAY}{seat}": "1" if marked else "0" for seat, marked in self.away.items()})
+        out.update(self.other)
+        return out
+
+
+def _is_away(key: str) -> bool:
+    return key.startswith(_AWAY) and key[len(_AWAY) :].isdigit()
+
+
+def _int(raw: str | None) -> int:
+    return int(raw) if raw and raw.isdigit() else 0
+
+
+def _json(raw: str | None, empty: Any) -> Any:
+    """A JSON field of the wanted shape (that of ``empty``), else ``empty``."""
+    try:
+        value = json.loads(raw) if raw else empty
+    except ValueError:
+        return empty
+    return value if isinstance(value, type(empty)) else empty
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from shared.store.base import (
     DEFAULT_SHARDS,
     AppendResult,
+    MatchMeta,
     MatchStatus,
     NewEvent,
     OutboxNotice,
@@ -126,8 +127,8 @@ class MemoryEventStore:
     async def delete_match(self, match_id: str, version: int) -> bool:
         """As the Redis store: only a finished match still at ``version`` is removed."""
         with self._lock:
-            meta = self._meta.get(match_id, {})
-            if meta.get("status") != MatchStatus.FINISHED or meta.get("version") != str(version):
+            meta = MatchMeta.from_fields(self._meta.get(match_id, {}))
+            if not meta.finished or meta.version != version:
                 return False
             for table in (self._events, self._meta, self._commands, self._snapshots):
                 table.pop(match_id, None)
