@@ -34,7 +34,7 @@ from shared.serving.grpc_server import Registration, offload, offload_soon, rpc,
 from shared.serving.protogen import GameModules
 from shared.serving.ratelimit import Limiter
 from shared.serving.tokens import Claims, Scope, TokenError, TokenSigner, game_audience
-from shared.serving.watch import WatchHub, reader_for
+from shared.serving.watch import WatchHub
 from shared.store import MatchMeta, StoredEvent
 
 MAX_SEATS = 64  # far above any game's; the rules' make_config names the game's own range
@@ -111,7 +111,7 @@ class GameServicer:
     Tokens must be for this game's service (audience ``game:<name>``). ``limiter``: the rate
     limits on commands, watches and reads (GetView, Replay, ExportLog) and the watch quota per
     token (None: none, for tests of other things); service tokens are never limited. ``hub``: where
-    ``WatchMatch`` streams read (default: a hub over the runner's store, ``shared.serving.watch.reader_for``).
+    ``WatchMatch`` streams read (default: a hub over the runner's store's own ``stream_reader``).
 
     Every RPC but ``GetContent`` (no I/O) is a coroutine on the serving loop: the rate limits, the
     runner and the store are awaited there. Only what has no asynchronous path runs on the server's
@@ -143,7 +143,7 @@ class GameServicer:
             modules.pb2, [*self.rules.command_types, *self.rules.event_types, self.rules.view_type]
         )
         self.keepalive_ms = int(keepalive_s * 1000)
-        self.hub = hub if hub is not None else WatchHub(reader_for(runner.store))
+        self.hub = hub if hub is not None else WatchHub(runner.store.stream_reader(32))
         self._shown: OrderedDict[tuple[str, int], Any] = OrderedDict()  # the watch's converted events
 
     # ------------------------------------------------------------ helpers

@@ -298,6 +298,56 @@ class OutboxNotice:
     actor: str = ""  # the append's actor label (``seat:N`` a person); "" in notices written before it was
 
 
+@dataclass(frozen=True, slots=True)
+class Delivered:
+    """One outbox entry a consumer group handed out."""
+
+    entry_id: str
+    notice: OutboxNotice | None  # None: trimmed from the stream while it was pending
+    deliveries: int = 1  # how often the group has handed it out (known for claimed entries)
+    raw: Any = field(default=None, compare=False, repr=False)  # the store's own record (a dead letter's)
+
+
+class OutboxGroups(Protocol):
+    """Consumer groups over the outbox shards: what a follower (``shared.store.outbox``) needs.
+
+    Blocking calls: a follower runs on a thread of its own. Each group keeps, per shard, the last
+    entry it handed out and its pending entries (handed out, not acknowledged), each with its
+    consumer, its delivery count and the time it was last handed out."""
+
+    def create_group(self, shard: int, group: str) -> None:
+        """The group on the shard, from the stream's first entry; nothing if it exists."""
+        ...
+
+    def read_group(
+        self, group: str, consumer: str, starts: Mapping[int, str], count: int, block_ms: int | None
+    ) -> list[tuple[int, list[Delivered]]]:
+        """Per shard, from its start: ``>`` the entries never handed out (now ``consumer``'s,
+        pending), waiting up to ``block_ms`` for the first; an entry id: ``consumer``'s own pending
+        entries after it."""
+        ...
+
+    def ack(self, group: str, done: Sequence[tuple[int, Sequence[str]]]) -> None:
+        """The entries handled, per shard (one round trip for them all)."""
+        ...
+
+    def claim_idle(self, shard: int, group: str, consumer: str, idle_ms: int, count: int) -> list[Delivered]:
+        """Up to ``count`` of the shard's pending entries idle at least ``idle_ms``, now ``consumer``'s."""
+        ...
+
+    def dead_letter(self, shard: int, group: str, consumer: str, entry: Delivered) -> None:
+        """Copy the entry to the shard's dead-letter stream (with entry, group, consumer); acknowledge it."""
+        ...
+
+    def pending(self, shard: int, group: str) -> int:
+        """How many of the shard's entries the group handed out and has not had acknowledged."""
+        ...
+
+    def dead_letters(self, shard: int) -> list[dict[str, str]]:
+        """The shard's dead letters, oldest first: a notice's fields, ``entry``, ``group``, ``consumer``."""
+        ...
+
+
 def shard_of(match_id: str, shards: int = DEFAULT_SHARDS) -> int:
     return zlib.crc32(match_id.encode()) % shards
 
@@ -317,6 +367,23 @@ def check_append(match_id: str, expected_version: int, events: Sequence[NewEvent
     for event in events:
         if len(event.payload) > MAX_PAYLOAD:
             raise PayloadTooLarge(f"{event.type} payload is {len(event.payload)} bytes; limit {MAX_PAYLOAD}")
+
+
+class StreamReader(Protocol):
+    """How the watch hub (``shared.serving.watch``) reads a store's streams without blocking its loop."""
+
+    def group(self, match_id: str) -> int:
+        """Matches of one group can be read in one call (Redis: the same shard, so the same slot)."""
+        ...
+
+    async def version(self, match_id: str) -> int: ...
+
+    async def read(self, match_id: str, from_version: int, to_version: int) -> list[StoredEvent]: ...
+
+    async def read_new(self, after: Mapping[str, int], block_ms: int) -> dict[str, list[StoredEvent]]:
+        """The events of one group's matches after the given versions, waiting up to ``block_ms``
+        for the first; empty after that long without any."""
+        ...
 
 
 class EventStore(Protocol):
@@ -377,4 +444,13 @@ class EventStore(Protocol):
         now), ``finished`` removes it; a bare append (no progress) leaves it as it was. The reactor's
         sweeper reads it to find matches that wait on the workers with no progress.
         """
+        ...
+
+    def stream_reader(self, connections: int) -> StreamReader:
+        """The watch hub's reader of this store's streams, with at most ``connections`` to the
+        store (Redis: a ``redis.asyncio`` pool; in memory: it polls)."""
+        ...
+
+    def outbox_groups(self) -> OutboxGroups:
+        """The consumer groups over this store's outbox shards (what an outbox follower reads with)."""
         ...
