@@ -16,8 +16,7 @@ from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.domain import validation
 from shared.runtime.edge import wait
 from shared.serving.errors import InvalidArgument
-from shared.store import MatchMeta
-from shared.store.redis_store import RedisEventStore
+from shared.store import EventStore, MatchMeta
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +40,7 @@ class MatchSummary:
 
 class MatchList:
     def __init__(
-        self, index: MatchIndex, store: RedisEventStore, ratings: RatingsRepository, catalog: GameCatalog
+        self, index: MatchIndex, store: EventStore, ratings: RatingsRepository, catalog: GameCatalog
     ) -> None:
         self.index, self.store, self.ratings, self.catalog = index, store, ratings, catalog
 

@@ -20,8 +20,7 @@ from shared.core.seats import SeatInfo
 from shared.runtime.edge import wait
 from shared.serving.errors import NotFound
 from shared.serving.tokens import Claims
-from shared.store import MatchMeta
-from shared.store.redis_store import RedisEventStore
+from shared.store import EventStore, MatchMeta
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +53,7 @@ class MyMatches:
     def __init__(
         self,
         mine: PlayerMatches,
-        store: RedisEventStore,
+        store: EventStore,
         identity: Identity,
         rooms: RoomService,
         queue: QueueService,

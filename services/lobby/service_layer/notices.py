@@ -32,9 +32,8 @@ from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.serving.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
 from shared.serving.tokens import Claims
-from shared.store import MatchMeta, MatchStatus, OutboxNotice
+from shared.store import EventStore, MatchMeta, MatchStatus, OutboxNotice
 from shared.store.outbox import FollowerSettings, OutboxFollower
-from shared.store.redis_store import RedisEventStore
 
 log = logging.getLogger("tabula.lobby.notices")
 PUSHED = Counter("tabula_push_total", "Notices handed to the push hook, by result", ["result"])
@@ -48,7 +47,7 @@ PLAYERS_CACHED = 4096
 class NoticeProjector:
     def __init__(
         self,
-        store: RedisEventStore,
+        store: EventStore,
         repo: NoticeRepository,
         push: PushSender,
         consumer: str,

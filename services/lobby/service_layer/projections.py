@@ -25,9 +25,8 @@ from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.serving.errors import Conflict
 from shared.serving.tokens import Claims
-from shared.store import MatchMeta, MatchStatus, OutboxNotice
+from shared.store import EventStore, MatchMeta, MatchStatus, OutboxNotice
 from shared.store.outbox import FollowerSettings, OutboxFollower
-from shared.store.redis_store import RedisEventStore
 
 log = logging.getLogger("tabula.lobby.projections")
 CLAIM_IDLE_MS = 30_000
@@ -38,7 +37,7 @@ APPLY_RETRIES = 50
 class RatingsProjector:
     def __init__(
         self,
-        store: RedisEventStore,
+        store: EventStore,
         ratings: RatingsRepository,
         consumer: str,
         group: str = keys.GROUP,
