@@ -66,7 +66,7 @@ from shared.core.rng import Rng
 from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
 from shared.serving.tokens import SECRET_VAR, TokenSigner
-from shared.store import StoredEvent
+from shared.store import MatchMeta, MatchStatus, StoredEvent
 from shared.store.memory import MemoryEventStore
 from shared.store.redis_store import RedisEventStore
 
@@ -484,8 +484,9 @@ def wait_logs(store: RedisEventStore, match_ids: Sequence[str]) -> list[list[Sto
     return [wait(store.read(match_id)) for match_id in match_ids]
 
 
-def _human_turn(meta: Mapping[str, str]) -> bool:
-    return meta.get("status") == "active" and "0" in meta.get("to_act", "").split(",")
+def _human_turn(fields: Mapping[str, str]) -> bool:
+    progress = MatchMeta.from_fields(fields).progress
+    return progress is not None and progress.status is MatchStatus.ACTIVE and 0 in progress.to_act
 
 
 def _settle(store: RedisEventStore, match_ids: Sequence[str], timeout: float) -> None:

@@ -14,8 +14,8 @@ from shared.serving.grpc_server import Limits, RunningServer, offload, serve_for
 from shared.serving.ratelimit import Limiter
 from shared.serving.tokens import SecretMissing, TokenSigner, keyring_from_env
 from shared.serving.watch import WatchHub, watch_connections
-from shared.store.clients import async_redis_client, redis_client
-from shared.store.redis_store import RedisEventStore, RedisStreamReader
+from shared.store.clients import async_redis_client, redis_client, store_from_settings
+from shared.store.redis_store import RedisStreamReader
 
 
 def build(
@@ -28,7 +28,7 @@ def build(
     client = redis_client(settings, limits.redis_connections())
     # SubmitCommand's rate limits and appends, on the serving loop: as many at once as the pool runs calls
     commands_client = async_redis_client(settings, limits.workers)
-    store = RedisEventStore(client, shards=settings.shards, async_client=commands_client)
+    store = store_from_settings(settings, client, async_client=commands_client)
     runner = MatchRunner(loaded.rules, loaded.codec, store, cache_size=settings.state_cache, offload=offload)
     content = loaded.manifest.content.build if loaded.manifest.content is not None else None
     limiter = Limiter.from_env(client, signer.keys, async_client=commands_client)

@@ -15,8 +15,9 @@ import pytest
 import redis
 import redis.connection
 
-from shared.runtime.redis_server import RedisCluster, docker_available, start_cluster, start_redis
+from shared.runtime.redis_server import start_redis
 from shared.store.resp import PipelinedConnection
+from tests.support.redis_cluster import RedisCluster, docker_available, start_cluster
 
 # The machine's own Redis (port 6379) is never touched by a test: any connection attempt to it from
 # this process fails loudly instead of silently reading or writing someone else's data.

@@ -34,9 +34,10 @@ def export_command(
     from services.games import load_game
     from shared.matches.archive import export_lines
     from shared.runtime.edge import wait
+    from shared.store import MatchMeta
 
     with event_store(redis_url) as store:
-        game = wait(store.get_meta(match_id)).get("game", "")
+        game = MatchMeta.of(wait(store.get_meta(match_id))).game
         archived = None if game else archived_lines(match_id)
         codec = load_game(game).codec if game else None
         lines = archived if archived is not None else wait(export_lines(store, match_id, codec))
@@ -78,9 +79,10 @@ def _match_lines(match_id: str, redis_url: str) -> list[str]:
     from services.games import load_game
     from shared.matches.archive import export_lines
     from shared.runtime.edge import wait
+    from shared.store import MatchMeta
 
     with event_store(redis_url) as store:
-        game = wait(store.get_meta(match_id)).get("game", "")
+        game = MatchMeta.of(wait(store.get_meta(match_id))).game
         if game:
             return wait(export_lines(store, match_id, load_game(game).codec))
     archived = archived_lines(match_id)

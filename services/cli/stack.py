@@ -194,17 +194,19 @@ def event_store(redis_url: str) -> Iterator[RedisEventStore]:
 
     from shared.matches.runner import MatchNotFound
     from shared.runtime.config import Settings
-    from shared.store.clients import redis_client
-    from shared.store.redis_store import RedisEventStore
+    from shared.store.clients import store_from_settings
 
     try:
         target = redis_target(redis_url)
     except NoStack as err:
         typer.echo(str(err), err=True)
         raise typer.Exit(1) from err
-    settings = Settings.from_env({"REDIS_URL": target.url, "TABULA_REDIS_CLUSTER": str(int(target.cluster))})
+    cluster, shards = str(int(target.cluster)), str(target.shards)
+    settings = Settings.from_env(
+        {"REDIS_URL": target.url, "TABULA_REDIS_CLUSTER": cluster, "TABULA_SHARDS": shards}
+    )
     try:
-        yield RedisEventStore(redis_client(settings), shards=target.shards)
+        yield store_from_settings(settings)
     except redis.ConnectionError as err:
         typer.echo(f"cannot reach Redis at {target.url}: {err}", err=True)
         raise typer.Exit(1) from err

@@ -37,8 +37,7 @@ from shared.runtime.observability import setup_logging, start_metrics
 from shared.serving.grpc_server import Limits, RunningServer, serve_forever, start_server
 from shared.serving.ratelimit import Limiter
 from shared.serving.tokens import SecretMissing, TokenSigner, keyring_from_env
-from shared.store.clients import redis_client
-from shared.store.redis_store import RedisEventStore
+from shared.store.clients import redis_client, store_from_settings
 
 BACKGROUND_THREADS = 3  # start_background's matcher, projector and notices: a Redis connection each
 # After a read of the outbox that found notices, each projector waits this long before the next read:
@@ -110,7 +109,7 @@ def build(
     e = env if env is not None else os.environ
     limits = limits if limits is not None else Limits.from_env(e)
     client = redis_client(settings, limits.redis_connections(background=BACKGROUND_THREADS))
-    store = RedisEventStore(client, shards=settings.shards)
+    store = store_from_settings(settings, client)
     mine, private = PlayerMatches(client), PrivateMatches(client)
     catalog = GameCatalog(signer, env, index=MatchIndex(client), mine=mine, private=private)
     ratings = RatingsRepository(client)

@@ -13,15 +13,15 @@ from typing import Any
 from services.games import load_game
 from services.workers.settings import WorkerSettings
 from shared.matches.runner import MatchRunner
-from shared.store.clients import redis_client
-from shared.store.redis_store import RedisClient, RedisEventStore
+from shared.store.clients import redis_client, store_from_settings
+from shared.store.redis_store import RedisClient
 
 
 class WorkerContext:
     def __init__(self, settings: WorkerSettings, client: RedisClient) -> None:
         self.settings = settings
         self.client = client
-        self.store = RedisEventStore(client, shards=settings.base.shards)
+        self.store = store_from_settings(settings.base, client)
         self._runners: dict[str, MatchRunner[Any]] = {}
         self._lock = threading.Lock()
 

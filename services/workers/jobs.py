@@ -21,12 +21,12 @@ import logging
 from typing import Any
 
 from services.workers.bots import Budget, bot_rng, make_bot
-from services.workers.planner import away_key, bot_levels, chained_seat
+from services.workers.planner import chained_seat
 from shared.core.decider import SYSTEM, Actor
 from shared.matches.runner import HeadMoved, Hold, Loaded, MatchRunner, Submitted, progress_of
 from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
-from shared.store import Progress, VersionConflict
+from shared.store import MatchMeta, Progress, VersionConflict
 
 log = logging.getLogger(__name__)
 TIMEOUT_LEVEL = "greedy"
@@ -90,8 +90,8 @@ def _result(outcome: Result | Submitted[Any]) -> Result:
 
 def _bot_move(runner: MatchRunner[Any], loaded: Loaded[Any], seat: int, level: str, budget: Budget) -> Any:
     bot = make_bot(runner.rules.game, level, budget)
-    rng = bot_rng(int(loaded.meta["seed"]), loaded.version, seat)
-    return bot.choose(runner.rules, loaded.state, seat, int(loaded.meta["seats"]), rng)
+    rng = bot_rng(loaded.meta.seed, loaded.version, seat)
+    return bot.choose(runner.rules, loaded.state, seat, loaded.meta.seats, rng)
 
 
 def play_bot_turn(
@@ -120,7 +120,7 @@ def play_bot_turn(
         checked, seat = resumed
     if isinstance(checked, Result):
         return checked
-    levels = bot_levels(checked.meta)
+    levels = checked.meta.bots
     level = levels[seat] if resumed else level
 
     def holds(progress: Progress) -> bool:
@@ -146,14 +146,14 @@ def play_bot_turn(
 def _held_head(runner: MatchRunner[Any], match_id: str) -> tuple[Loaded[Any], int] | None:
     """The match's head and the bot seat to play, if the head is held (a chain to go on with). The
     meta says whether it is, so a stale job folds nothing unless it goes on with a chain."""
-    progress = Progress.parse(wait(runner.store.get_meta(match_id)))
+    progress = MatchMeta.of(wait(runner.store.get_meta(match_id))).progress
     if progress is None or not progress.held:
         return None
     loaded = wait(runner.load(match_id))
-    progress = Progress.parse(loaded.meta)
-    if progress is None or not progress.held or int(loaded.meta.get("version") or 0) != loaded.version:
+    progress = loaded.meta.progress
+    if progress is None or not progress.held or loaded.meta.head != loaded.version:
         return None
-    seat = chained_seat(progress, bot_levels(loaded.meta))
+    seat = chained_seat(progress, loaded.meta.bots)
     return None if seat is None else (loaded, seat)
 
 
@@ -189,5 +189,5 @@ def expire_turn(runner: MatchRunner[Any], match_id: str, seat: int, version: int
 
 
 def _mark_away(runner: MatchRunner[Any], match_id: str, seat: int) -> None:
-    wait(runner.store.set_meta(match_id, {away_key(seat): "1"}))
+    wait(runner.store.set_meta(match_id, MatchMeta.away_marks([seat], True)))
     log.info("seat marked away", extra=log_fields(match_id=match_id, seat=seat))

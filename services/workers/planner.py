@@ -4,19 +4,18 @@ The reactor calls :func:`plan` for each outbox notice that is still the head of 
 with the :class:`~shared.store.Progress` the runner recorded with that append (seats to act,
 system step pending, status): a pending system step becomes a ``scoring`` job, a bot seat to
 act a ``bots`` job, a human seat to act (with a turn clock) a ``timers`` job due when the
-clock runs out. No game code is needed. The meta keys read here are the platform's:
-``game``, ``bots`` {"<seat>": "<level>"}, ``turn_seconds``, ``away:<seat>``.
+clock runs out. No game code is needed. What is read of the meta (``shared.store.MatchMeta``) is the
+platform's: the game, the bot seats, the turn clock and the seats marked away.
 """
 
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from typing import Any
 
-from shared.store import MatchStatus, Progress, StoredEvent
+from shared.store import MatchMeta, MatchStatus, Progress, StoredEvent
 
 
 class JobKind(enum.StrEnum):
@@ -105,23 +104,6 @@ def reply_after(actor: str) -> bool:
     return actor.startswith("seat:") or actor == "system"
 
 
-def bot_levels(meta: Mapping[str, str]) -> dict[int, str]:
-    raw = json.loads(meta.get("bots") or "{}")
-    return {int(seat): str(level) for seat, level in raw.items()}
-
-
-def turn_seconds(meta: Mapping[str, str]) -> int:
-    return int(meta.get("turn_seconds") or "0")
-
-
-def away_key(seat: int) -> str:
-    return f"away:{seat}"
-
-
-def away_seats(meta: Mapping[str, str]) -> set[int]:
-    return {int(k.partition(":")[2]) for k, v in meta.items() if k.startswith("away:") and v == "1"}
-
-
 @dataclass(frozen=True, slots=True)
 class Fixed:
     """What a match's meta says once, at its creation: its game, its bots and its turn clock."""
@@ -132,11 +114,9 @@ class Fixed:
     levels: tuple[tuple[int, str], ...] = ()  # (seat, bot level), by seat
 
     @staticmethod
-    def of(meta: Mapping[str, str]) -> Fixed:
-        levels = bot_levels(meta)
-        return Fixed(
-            frozenset(levels), turn_seconds(meta), meta.get("game", ""), tuple(sorted(levels.items()))
-        )
+    def of(meta: MatchMeta) -> Fixed:
+        levels = meta.bots
+        return Fixed(frozenset(levels), meta.turn_seconds, meta.game, tuple(sorted(levels.items())))
 
 
 def needs_nothing(progress: Progress, fixed: Fixed) -> bool:
@@ -150,13 +130,13 @@ def needs_nothing(progress: Progress, fixed: Fixed) -> bool:
 def plan(
     progress: Progress,
     version: int,
-    meta: Mapping[str, str],
+    meta: MatchMeta,
     match_id: str,
     away_seconds: int,
     reply: bool = False,
 ) -> list[Job]:
     """The jobs the match at ``version`` needs, from its meta (see :func:`plan_fixed`)."""
-    return plan_fixed(progress, version, match_id, Fixed.of(meta), away_seats(meta), away_seconds, reply)
+    return plan_fixed(progress, version, match_id, Fixed.of(meta), meta.away_seats, away_seconds, reply)
 
 
 def plan_fixed(
@@ -215,7 +195,7 @@ def latest(jobs: Sequence[Job]) -> list[Job]:
     return [job for job in jobs if job.version == head[job.match_id]]
 
 
-def plan_head(meta: Mapping[str, str], match_id: str, away_seconds: int, reply: bool = False) -> list[Job]:
+def plan_head(meta: MatchMeta, match_id: str, away_seconds: int, reply: bool = False) -> list[Job]:
     """The jobs the match needs at its head, from its meta alone (the sweeper's view).
 
     None without recorded progress (a match only ever written by bare appends, e.g. imported). A held
@@ -224,14 +204,12 @@ def plan_head(meta: Mapping[str, str], match_id: str, away_seconds: int, reply: 
     its bot jobs are replies (:attr:`Job.reply`), as the sweeper plans them: the match has waited
     longest of all.
     """
-    progress = Progress.parse(meta)
-    if progress is None:
+    if meta.progress is None:
         return []
-    progress = replace(progress, held=False)
-    return plan(progress, int(meta.get("version") or 0), meta, match_id, away_seconds, reply)
+    progress = replace(meta.progress, held=False)
+    return plan(progress, meta.head, meta, match_id, away_seconds, reply)
 
 
-def seats_back(meta: Mapping[str, str], events: Iterable[StoredEvent]) -> set[int]:
+def seats_back(meta: MatchMeta, events: Iterable[StoredEvent]) -> set[int]:
     """Away seats whose player acted in ``events`` (the actor label of a human seat is ``seat:N``)."""
-    away = away_seats(meta)
-    return {seat for seat in away for e in events if e.actor == f"seat:{seat}"}
+    return {seat for seat in meta.away_seats for e in events if e.actor == f"seat:{seat}"}

@@ -30,13 +30,14 @@ match state, once, through the game registry, to work the progress out (see docs
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import signal
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from celery import Celery
@@ -48,8 +49,6 @@ from services.workers.planner import (
     Fixed,
     Job,
     JobKind,
-    away_key,
-    away_seats,
     batches,
     latest,
     needs_nothing,
@@ -57,7 +56,6 @@ from services.workers.planner import (
     plan_fixed,
     reply_after,
     seats_back,
-    turn_seconds,
 )
 from services.workers.settings import WorkerSettings
 from services.workers.sweeper import Sweeper
@@ -66,7 +64,7 @@ from shared.matches.archiver import Archiver
 from shared.matches.runner import EventCodec, MatchRunner, progress_of
 from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields, setup_logging, start_metrics
-from shared.store import MatchStatus, OutboxNotice, Progress, shard_of
+from shared.store import MatchMeta, OutboxNotice, Progress, shard_of
 from shared.store.outbox import FollowerSettings, OutboxFollower, owned_shards, trim_outbox
 from shared.store.redis_store import RedisEventStore
 
@@ -168,11 +166,11 @@ class Reactor:
                 self.enqueue(job)
             NOTICES.labels("planned_from_notice").inc()
             return
-        meta = self._clear_away(notice, wait(self.store.get_meta(notice.match_id)))
+        meta = self._clear_away(notice, MatchMeta.of(wait(self.store.get_meta(notice.match_id))))
         self._remember(notice.match_id, meta)
-        if turn_seconds(meta) > 0:  # the clocks of the version before this append can go
-            self.clocks.cancel(notice.match_id, notice.first_version - 1, int(meta.get("seats") or 0))
-        if int(meta.get("version") or 0) != notice.last_version:
+        if meta.turn_seconds > 0:  # the clocks of the version before this append can go
+            self.clocks.cancel(notice.match_id, notice.first_version - 1, meta.seats)
+        if meta.head != notice.last_version:
             NOTICES.labels("superseded").inc()  # a later notice of the same match covers the head
             return
         progress = notice.progress or self._progress_from_state(notice, meta)
@@ -188,11 +186,11 @@ class Reactor:
         """Whether the notice's bot jobs are replies (``reply_after``; ``TABULA_BOT_REPLY_FIRST``)."""
         return self.settings.reply_first and reply_after(notice.actor)
 
-    def _remember(self, match_id: str, meta: Mapping[str, str]) -> None:
+    def _remember(self, match_id: str, meta: MatchMeta) -> None:
         """Keep what the meta fixed at creation (a create notice reads it again: an id archived, deleted
         and created anew). A notice another instance handled can leave it stale here for such an id:
         the sweeper then plans the match again from its meta (docs/workers.md)."""
-        if not meta:
+        if not meta.exists:
             return
         self._fixed[match_id] = Fixed.of(meta)
         self._fixed.move_to_end(match_id)
@@ -279,38 +277,37 @@ class Reactor:
         return fired
 
     def _fire(self, clock: Clock) -> int:
-        meta = wait(self.store.get_meta(clock.match_id))
-        head = int(meta.get("version") or 0) == clock.version
-        if not head or meta.get("status") == MatchStatus.FINISHED:
+        meta = MatchMeta.of(wait(self.store.get_meta(clock.match_id)))
+        if meta.head != clock.version or meta.finished:
             CLOCKS.labels("stale").inc()  # the match moved on: the task would find the version stale
             return 0
-        self.dispatch([Job(JobKind.TIMER, clock.match_id, meta.get("game", ""), clock.version, clock.seat)])
+        self.dispatch([Job(JobKind.TIMER, clock.match_id, meta.game, clock.version, clock.seat)])
         CLOCKS.labels("fired").inc()
         return 1
 
-    def _progress_from_state(self, notice: OutboxNotice, meta: Mapping[str, str]) -> Progress | None:
+    def _progress_from_state(self, notice: OutboxNotice, meta: MatchMeta) -> Progress | None:
         """A notice written before progress was recorded: fold the match once and ask its rules.
 
         The only place the reactor uses game code; None if the match moved on meanwhile.
         """
-        runner = self.runners(meta.get("game") or notice.game)
+        runner = self.runners(meta.game or notice.game)
         loaded = wait(runner.load(notice.match_id))
         NOTICES.labels("loaded_state").inc()
         if loaded.version != notice.last_version:
             return None
         return progress_of(runner.rules, loaded.state)
 
-    def _clear_away(self, notice: OutboxNotice, meta: Mapping[str, str]) -> dict[str, str]:
+    def _clear_away(self, notice: OutboxNotice, meta: MatchMeta) -> MatchMeta:
         """A seat command from an away seat means its player is back; returns the meta as it is now."""
-        if not away_seats(meta):
-            return dict(meta)
+        if not meta.away_seats:
+            return meta
         events = wait(self.store.read(notice.match_id, notice.first_version, notice.last_version))
         seats = seats_back(meta, events)
-        back = {away_key(seat): "0" for seat in seats}
-        if back:
-            wait(self.store.set_meta(notice.match_id, back))
-            log.info("seats back", extra=log_fields(match_id=notice.match_id, seats=sorted(seats)))
-        return {**meta, **back}
+        if not seats:
+            return meta
+        wait(self.store.set_meta(notice.match_id, MatchMeta.away_marks(seats, False)))
+        log.info("seats back", extra=log_fields(match_id=notice.match_id, seats=sorted(seats)))
+        return dataclasses.replace(meta, away={**meta.away, **dict.fromkeys(seats, False)})
 
 
 def build_archiver(store: RedisEventStore, runners: Runners, settings: WorkerSettings) -> Archiver | None:

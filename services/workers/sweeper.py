@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from services.workers.planner import Job, JobKind, plan_head
 from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
-from shared.store import EventStore
+from shared.store import EventStore, MatchMeta
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = 600.0  # seconds between two re-plans of a match that stays stuck
@@ -88,7 +88,8 @@ class Sweeper:
         self, match_id: str, last_append_ms: int, seen: Checked | None, now: float
     ) -> tuple[Checked, list[Job]]:
         """Plan the match's head from its meta; what to remember, and the overdue jobs."""
-        jobs = plan_head(wait(self.store.get_meta(match_id)), match_id, self.away_seconds, self.replies)
+        meta = MatchMeta.of(wait(self.store.get_meta(match_id)))
+        jobs = plan_head(meta, match_id, self.away_seconds, self.replies)
         last_append = last_append_ms / 1000
         found = overdue(jobs, last_append, now, self.stall)
         if not found:

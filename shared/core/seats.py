@@ -9,8 +9,7 @@ bots by level and their humans as ``seat N``.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -29,27 +28,17 @@ class SeatInfo:
         return f"{self.bot_level} bot" if self.bot_level else f"seat {self.seat}"
 
 
-def _json(meta: Mapping[str, str], key: str, empty: str) -> object:
-    try:
-        return json.loads(meta.get(key) or empty)
-    except ValueError:
-        return json.loads(empty)
+def seats_of(
+    count: int, players: Sequence[str], names: Sequence[str], bots: Mapping[int, str]
+) -> tuple[SeatInfo, ...]:
+    """Every seat of a match of ``count`` seats (``shared.store.MatchMeta.seat_infos`` reads them
+    from the match meta)."""
 
-
-def seats_of(meta: Mapping[str, str]) -> tuple[SeatInfo, ...]:
-    """Every seat of the match whose meta this is (empty for an unknown match)."""
-    players, names, bots = _json(meta, "players", "[]"), _json(meta, "names", "[]"), _json(meta, "bots", "{}")
-    players = players if isinstance(players, list) else []
-    names = names if isinstance(names, list) else []
-    bots = bots if isinstance(bots, dict) else {}
-    count = int(meta["seats"]) if meta.get("seats", "").isdigit() else len(players)
-
-    def at(items: list[object], seat: int) -> str:
+    def at(items: Sequence[str], seat: int) -> str:
         return str(items[seat]) if seat < len(items) and items[seat] else ""
 
     return tuple(
-        SeatInfo(seat, at(players, seat), at(names, seat), str(bots.get(str(seat), "")))
-        for seat in range(count)
+        SeatInfo(seat, at(players, seat), at(names, seat), bots.get(seat, "")) for seat in range(count)
     )
 
 

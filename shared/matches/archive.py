@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from shared.core.codec import to_plain
 from shared.core.decider import Rules
 from shared.matches.runner import EventCodec, MatchNotFound, MatchRunner, Offload
-from shared.store import EventStore, MemoryEventStore, NewEvent, StoredEvent
+from shared.store import EventStore, MatchMeta, MemoryEventStore, NewEvent, StoredEvent
 
 FORMAT = "tabula-log"
 FORMAT_VERSION = 1
@@ -49,7 +49,7 @@ async def export_lines(store: EventStore, match_id: str, codec: EventCodec | Non
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "match_id": match_id,
-        "game": meta.get("game", ""),
+        "game": MatchMeta.of(meta).game,
         "meta": meta,
     }
     events = await store.read(match_id)
@@ -153,7 +153,7 @@ def verify_lines(
             problems.append(f"version {expected}: the fold failed: {type(err).__name__}: {err}")
             break
     finished = rules.outcome(state) is not None
-    if header.get("meta", {}).get("status") == "finished" and not finished:
+    if MatchMeta.of(header.get("meta", {})).finished and not finished:
         problems.append("the header says finished but the fold has no outcome")
     return Verification(
         header.get("match_id", ""), rules.game, len(events), state_hash(state), finished, problems

@@ -34,7 +34,7 @@ from shared.matches.archive import ArchiveStorage, archive_name, export_lines, p
 from shared.matches.runner import EventCodec, MatchNotFound
 from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
-from shared.store import EventStore, MatchStatus
+from shared.store import EventStore, MatchMeta, MatchStatus
 from shared.store.outbox import lowest_needed
 
 log = logging.getLogger(__name__)
@@ -67,13 +67,13 @@ async def archive_match(
 ) -> Archived:
     """Export, verify, store, read back and delete one finished match; ArchiveFailed keeps it. (The
     storage's ``put`` and ``get`` may block: they run on a thread.)"""
-    meta = await store.get_meta(match_id)
-    if not meta:
+    meta = MatchMeta.of(await store.get_meta(match_id))
+    if not meta.exists:
         raise MatchNotFound(match_id)
-    if meta.get("status") != MatchStatus.FINISHED:
+    if not meta.finished:
         raise ArchiveFailed(f"match {match_id} is not finished")
-    version = int(meta["version"])
-    rules, codec = games(meta["game"])
+    version = meta.head
+    rules, codec = games(meta.game)
     lines = await export_lines(store, match_id, codec)
     report = verify_lines(rules, codec, lines)
     if not report.ok or not report.finished or report.events != version:

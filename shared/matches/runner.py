@@ -29,6 +29,7 @@ from shared.runtime.config import STATE_CACHE
 from shared.store import (
     AppendResult,
     EventStore,
+    MatchMeta,
     MatchStatus,
     NewEvent,
     Progress,
@@ -60,13 +61,13 @@ class MatchNotFound(LookupError):
 class HeadMoved(LookupError):
     """:meth:`MatchRunner.load` was asked for a head that the match is no longer (or not yet) at."""
 
-    def __init__(self, match_id: str, meta: Mapping[str, str]) -> None:
-        super().__init__(f"match {match_id!r} is at version {meta.get('version')}")
+    def __init__(self, match_id: str, meta: MatchMeta) -> None:
+        super().__init__(f"match {match_id!r} is at version {meta.version}")
         self.match_id, self.meta = match_id, meta
 
     @property
     def finished(self) -> bool:
-        return self.meta.get("status") == MatchStatus.FINISHED.value
+        return self.meta.finished
 
 
 class MatchExists(Exception):
@@ -79,7 +80,7 @@ class MatchExists(Exception):
 class Loaded(Generic[S]):
     state: S
     version: int
-    meta: Mapping[str, str]
+    meta: MatchMeta
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,21 +112,21 @@ def progress_of(rules: Rules[Any, Any, Any, Any, Any], state: Any) -> Progress:
     )
 
 
-def _found(match_id: str, meta: Mapping[str, str]) -> Mapping[str, str]:
+def _found(match_id: str, fields: Mapping[str, str]) -> MatchMeta:
     """The meta of a match that exists (an empty one: no such match)."""
-    if not meta:
+    if not fields:
         raise MatchNotFound(match_id)
-    return meta
+    return MatchMeta.from_fields(fields)
 
 
-def _not_ahead(cached: Cached[Any], meta: Mapping[str, str]) -> bool:
+def _not_ahead(cached: Cached[Any], meta: MatchMeta) -> bool:
     """Whether a cached state can be brought to the head: not ahead of the log (a deleted match's
     state under the same id is)."""
-    return "version" not in meta or cached.version <= int(meta["version"])
+    return meta.version is None or cached.version <= meta.version
 
 
-def _expected(match_id: str, meta: Mapping[str, str], expect: int | None) -> None:
-    if expect is not None and "version" in meta and int(meta["version"]) != expect:
+def _expected(match_id: str, meta: MatchMeta, expect: int | None) -> None:
+    if expect is not None and meta.version is not None and meta.version != expect:
         raise HeadMoved(match_id, meta)
 
 
@@ -184,7 +185,7 @@ class MatchRunner(Generic[S]):
             result = await self.store.append(match_id, 0, envelopes, "create", meta=meta, progress=progress)
         except VersionConflict as err:
             raise MatchExists(match_id) from err
-        if result.duplicate and (await self.store.get_meta(match_id)).get("options") != meta["options"]:
+        if result.duplicate and MatchMeta.of(await self.store.get_meta(match_id)).options != dict(options):
             raise MatchExists(match_id)
         return await self.load(match_id)
 
@@ -202,14 +203,14 @@ class MatchRunner(Generic[S]):
         of the read, not of folding what it missed)."""
         cached = self.cached(match_id) if at_version is None else None
         if cached is not None:
-            meta, tail = await self.store.meta_and_tail(match_id, cached.version)
-            _expected(match_id, _found(match_id, meta), expect)
+            fields, tail = await self.store.meta_and_tail(match_id, cached.version)
+            meta = _found(match_id, fields)
+            _expected(match_id, meta, expect)
             if _not_ahead(cached, meta):
                 return await self._folded(match_id, cached.state, cached.version, tail, meta, at_version)
-        meta = await self.store.get_meta(match_id)
-        _expected(match_id, _found(match_id, meta), expect)
-        head = int(meta["version"]) if "version" in meta else None
-        state, version = await self._start(match_id, at_version, head)
+        meta = _found(match_id, await self.store.get_meta(match_id))
+        _expected(match_id, meta, expect)
+        state, version = await self._start(match_id, at_version, meta.version)
         tail = await self.store.read(match_id, version + 1, at_version)
         return await self._folded(match_id, state, version, tail, meta, at_version)
 
@@ -219,7 +220,7 @@ class MatchRunner(Generic[S]):
         state: S,
         version: int,
         tail: Sequence[StoredEvent],
-        meta: Mapping[str, str],
+        meta: MatchMeta,
         at_version: int | None,
     ) -> Loaded[S]:
         """:meth:`_fold` here, or through ``offload`` when the tail is longer than ``snapshot_every``."""
@@ -234,14 +235,14 @@ class MatchRunner(Generic[S]):
         state: S,
         version: int,
         tail: Sequence[StoredEvent],
-        meta: Mapping[str, str],
+        meta: MatchMeta,
         at_version: int | None,
     ) -> Loaded[S]:
         for event in tail:
             state = self.rules.evolve(state, self.decode(event))
             version = event.version
-        if at_version is None and "seed" in meta:  # a match the runner created (not a bare append)
-            self._remember(match_id, state, version, int(meta["seed"]))
+        if at_version is None and "seed" in meta.present:  # a match the runner created (not a bare append)
+            self._remember(match_id, state, version, meta.seed)
         return Loaded(state, version, meta)
 
     async def _start(self, match_id: str, at_version: int | None, head: int | None) -> tuple[S, int]:
@@ -334,7 +335,7 @@ class MatchRunner(Generic[S]):
             if seen is not None:
                 return await self._duplicate(match_id, seen)
             raise VersionConflict(match_id, expected_version, loaded.version)
-        at_head = Cached(loaded.state, loaded.version, int(loaded.meta["seed"]))
+        at_head = Cached(loaded.state, loaded.version, loaded.meta.seed)
         return await self._apply(match_id, at_head, actor, command, command_id, actor_label, hold)
 
     async def _apply(

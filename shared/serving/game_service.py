@@ -17,7 +17,7 @@ import secrets
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import grpc
@@ -25,7 +25,7 @@ from tabula.common.v1 import common_pb2
 
 from shared.core.codec import MessageCodec, to_proto, union_field, wrap_union
 from shared.core.decider import SPECTATOR, SYSTEM, Actor, Visibility
-from shared.core.seats import SeatInfo, seat_of_actor, seats_of
+from shared.core.seats import SeatInfo, seat_of_actor
 from shared.matches.archive import ArchiveStorage, archived_lines, archived_runner
 from shared.matches.runner import MatchRunner
 from shared.serving import bounds
@@ -34,8 +34,8 @@ from shared.serving.grpc_server import Registration, offload, offload_soon, rpc,
 from shared.serving.protogen import GameModules
 from shared.serving.ratelimit import Limiter
 from shared.serving.tokens import Claims, Scope, TokenError, TokenSigner, game_audience
-from shared.serving.watch import WatchHub, reader_for
-from shared.store import StoredEvent
+from shared.serving.watch import WatchHub
+from shared.store import MatchMeta, StoredEvent
 
 MAX_SEATS = 64  # far above any game's; the rules' make_config names the game's own range
 MAX_NAME = 64  # a player id or a bot level in CreateMatch
@@ -97,8 +97,8 @@ def seat_message(seat: SeatInfo) -> common_pb2.Seat:
     )
 
 
-def seat_messages(meta: Mapping[str, str]) -> list[common_pb2.Seat]:
-    return [seat_message(seat) for seat in seats_of(meta)]
+def seat_messages(meta: MatchMeta) -> list[common_pb2.Seat]:
+    return [seat_message(seat) for seat in meta.seat_infos]
 
 
 class GameServicer:
@@ -111,7 +111,7 @@ class GameServicer:
     Tokens must be for this game's service (audience ``game:<name>``). ``limiter``: the rate
     limits on commands, watches and reads (GetView, Replay, ExportLog) and the watch quota per
     token (None: none, for tests of other things); service tokens are never limited. ``hub``: where
-    ``WatchMatch`` streams read (default: a hub over the runner's store, ``shared.serving.watch.reader_for``).
+    ``WatchMatch`` streams read (default: a hub over the runner's store's own ``stream_reader``).
 
     Every RPC but ``GetContent`` (no I/O) is a coroutine on the serving loop: the rate limits, the
     runner and the store are awaited there. Only what has no asynchronous path runs on the server's
@@ -143,7 +143,7 @@ class GameServicer:
             modules.pb2, [*self.rules.command_types, *self.rules.event_types, self.rules.view_type]
         )
         self.keepalive_ms = int(keepalive_s * 1000)
-        self.hub = hub if hub is not None else WatchHub(reader_for(runner.store))
+        self.hub = hub if hub is not None else WatchHub(runner.store.stream_reader(32))
         self._shown: OrderedDict[tuple[str, int], Any] = OrderedDict()  # the watch's converted events
 
     # ------------------------------------------------------------ helpers
@@ -215,8 +215,8 @@ class GameServicer:
 
     async def _revealed(self, match_id: str, viewer: Actor) -> Actor:
         """After the match ends the full log may be revealed to anyone who may watch it."""
-        meta = await (await self._source(match_id)).store.get_meta(match_id)
-        return SYSTEM if meta.get("status") == "finished" else viewer
+        meta = MatchMeta.of(await (await self._source(match_id)).store.get_meta(match_id))
+        return SYSTEM if meta.finished else viewer
 
     async def _source(self, match_id: str) -> MatchRunner[Any]:
         """The live runner; for a match archived out of Redis, a runner over its archived log."""
@@ -229,7 +229,7 @@ class GameServicer:
             if lines is None:
                 return self.runner  # in neither place: the runner answers NOT_FOUND
             found = archived_runner(self.rules, self.runner.codec, lines, self.runner.offload)
-            if (await found.store.get_meta(match_id)).get("game") != self.rules.game:
+            if MatchMeta.of(await found.store.get_meta(match_id)).game != self.rules.game:
                 return self.runner  # another game's match
             with self._archive_lock:
                 self._archived[match_id] = found

@@ -19,60 +19,15 @@ import asyncio
 import contextlib
 import itertools
 from collections import deque
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from shared.serving.grpc_server import Limits
-from shared.store import EventStore, StoredEvent, shard_of
-from shared.store.redis_store import RedisEventStore
+from shared.store import StoredEvent, StreamReader
 
 BUFFER = 2000  # recent events kept per watched match
 STREAMS_PER_READ = 1000  # matches one reader reads in one XREAD
 GAP_READS = 8  # range reads of watchers behind the buffer, at once
-POLL_S = 0.02  # the polling reader's pause between looks (the in-memory store has no blocking read)
-
-
-class StreamReader(Protocol):
-    """How the hub reads a store without blocking the loop."""
-
-    def group(self, match_id: str) -> int:
-        """Matches of one group can be read in one call (Redis: the same shard, so the same slot)."""
-        ...
-
-    async def version(self, match_id: str) -> int: ...
-
-    async def read(self, match_id: str, from_version: int, to_version: int) -> list[StoredEvent]: ...
-
-    async def read_new(self, after: Mapping[str, int], block_ms: int) -> dict[str, list[StoredEvent]]:
-        """The events of one group's matches after the given versions, waiting up to ``block_ms``
-        for the first; empty after that long without any."""
-        ...
-
-
-class PollingReader:
-    """A :class:`StreamReader` over a store that answers at once (the in-memory one): ``read_new``
-    looks every :data:`POLL_S` until something came or ``block_ms`` passed."""
-
-    def __init__(self, store: EventStore) -> None:
-        self.store = store
-
-    def group(self, match_id: str) -> int:
-        return shard_of(match_id, self.store.shards)
-
-    async def version(self, match_id: str) -> int:
-        return await self.store.version(match_id)
-
-    async def read(self, match_id: str, from_version: int, to_version: int) -> list[StoredEvent]:
-        return await self.store.read(match_id, from_version, to_version)
-
-    async def read_new(self, after: Mapping[str, int], block_ms: int) -> dict[str, list[StoredEvent]]:
-        deadline = asyncio.get_running_loop().time() + block_ms / 1000
-        while True:
-            found = {m: events for m, v in after.items() if (events := await self.store.read(m, v + 1))}
-            if found or asyncio.get_running_loop().time() >= deadline:
-                return found
-            await asyncio.sleep(POLL_S)
 
 
 def watch_connections(limits: Limits, shards: int) -> int:
@@ -80,14 +35,6 @@ def watch_connections(limits: Limits, shards: int) -> int:
     :data:`STREAMS_PER_READ` watched matches beyond (a match has at least one watcher, so at most
     ``max_streams`` matches are watched), and the range reads."""
     return shards + -(-limits.max_streams // STREAMS_PER_READ) + GAP_READS
-
-
-def reader_for(store: EventStore, connections: int = 32) -> StreamReader:
-    """The store's own asynchronous reader (Redis: a ``redis.asyncio`` pool of ``connections``
-    to the same server), else polling."""
-    if isinstance(store, RedisEventStore):
-        return store.stream_reader(connections)
-    return PollingReader(store)
 
 
 @dataclass(eq=False)

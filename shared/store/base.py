@@ -11,11 +11,12 @@ import enum
 import json
 import re
 import zlib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from shared.core.decider import Outcome
+from shared.core.seats import SeatInfo, seats_of
 
 MAX_PAYLOAD = 64 * 1024
 MAX_BATCH = 256
@@ -142,6 +143,147 @@ class Progress:
         return Progress(seats, system, MatchStatus(fields["status"]), outcome, held)
 
 
+_META_KEYS = ("game", "seats", "seed", "options", "bots", "turn_seconds", "players", "names", "version")
+_AWAY = "away:"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchMeta:
+    """A match's meta hash, typed: what the runner, the rule service, the append and the workers write.
+
+    The stored hash is plain strings (``fields()`` / ``from_fields``, unchanged by a round trip):
+    ``game``; ``seats``, ``seed``, ``turn_seconds`` and ``version`` as decimals; ``options`` a JSON
+    object (sorted keys); ``players`` and ``names`` JSON lists (one per seat); ``bots`` a JSON object
+    ``{"<seat>": "<level>"}``; the :class:`Progress` fields; ``away:<seat>`` "1" / "0". A key a meta
+    lacks (an older match, a bare append) reads as its default and is not written back
+    (``present``); keys the platform does not know are kept as they are (``other``).
+    """
+
+    game: str = ""
+    seats: int = 0
+    seed: int = 0
+    options: Mapping[str, str] = field(default_factory=dict)
+    bots: Mapping[int, str] = field(default_factory=dict)  # seat -> bot level
+    turn_seconds: int = 0  # 0: no turn clock
+    players: tuple[str, ...] = ()  # player id per seat ("" or missing for a bot)
+    names: tuple[str, ...] = ()  # display name per seat
+    version: int | None = None  # the head; None: no event appended yet
+    progress: Progress | None = None  # None: written before progress was recorded
+    away: Mapping[int, bool] = field(default_factory=dict)  # seat -> marked away (a clock ran out)
+    other: Mapping[str, str] = field(default_factory=dict)
+    present: frozenset[str] = frozenset((*_META_KEYS, *PROGRESS_KEYS))  # which keys the hash has
+
+    @property
+    def exists(self) -> bool:
+        """Whether this is the meta of a match (an unknown match's is empty)."""
+        return bool(self.fields())
+
+    @property
+    def seat_count(self) -> int:
+        """The match's seats (a meta without ``seats``: one per player listed)."""
+        return self.seats if "seats" in self.present else len(self.players)
+
+    @property
+    def seat_infos(self) -> tuple[SeatInfo, ...]:
+        """Who plays each seat, as clients show it (empty for an unknown match)."""
+        return seats_of(self.seat_count, self.players, self.names, self.bots)
+
+    @property
+    def head(self) -> int:
+        """The version of the last event (0: none)."""
+        return self.version or 0
+
+    @property
+    def finished(self) -> bool:
+        return self.status is MatchStatus.FINISHED
+
+    @property
+    def status(self) -> MatchStatus | None:
+        """The progress's status (a meta with a status but no progress: that status)."""
+        if self.progress is not None:
+            return self.progress.status
+        raw = self.other.get("status", "")
+        return MatchStatus(raw) if raw in {s.value for s in MatchStatus} else None
+
+    @property
+    def away_seats(self) -> frozenset[int]:
+        return frozenset(seat for seat, marked in self.away.items() if marked)
+
+    @staticmethod
+    def away_marks(seats: Iterable[int], away: bool) -> dict[str, str]:
+        """The meta fields that mark ``seats`` away (a clock ran out) or back (for ``set_meta``)."""
+        return {f"{_AWAY}{seat}": "1" if away else "0" for seat in seats}
+
+    @classmethod
+    def of(cls, meta: MatchMeta | Mapping[str, str]) -> MatchMeta:
+        return meta if isinstance(meta, MatchMeta) else cls.from_fields(meta)
+
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, str]) -> MatchMeta:
+        """From the stored hash (any age: a missing key reads as its default)."""
+        away = {int(k[len(_AWAY) :]): v == "1" for k, v in fields.items() if _is_away(k)}
+        progress = Progress.parse(fields)
+        known = {*_META_KEYS, *(PROGRESS_KEYS if progress is not None else ())}
+        other = {k: v for k, v in fields.items() if k not in known and not _is_away(k)}
+        bots = _json(fields.get("bots"), {})
+        return cls(
+            game=fields.get("game", ""),
+            seats=_int(fields.get("seats")),
+            seed=_int(fields.get("seed")),
+            options=_json(fields.get("options"), {}),
+            bots={int(seat): str(level) for seat, level in bots.items() if str(seat).isdigit()},
+            turn_seconds=_int(fields.get("turn_seconds")),
+            players=tuple(str(p) if p else "" for p in _json(fields.get("players"), [])),
+            names=tuple(str(n) if n else "" for n in _json(fields.get("names"), [])),
+            version=int(fields["version"]) if fields.get("version", "").isdigit() else None,
+            progress=progress,
+            away=away,
+            other=other,
+            present=frozenset(k for k in known if k in fields),
+        )
+
+    def fields(self) -> dict[str, str]:
+        """The stored hash: the keys ``present``, the progress, the away marks and the other keys."""
+        every = {
+            "game": self.game,
+            "seats": str(self.seats),
+            "seed": str(self.seed),
+            "options": json.dumps(dict(self.options), sort_keys=True),
+            "bots": json.dumps({str(seat): level for seat, level in sorted(self.bots.items())}),
+            "turn_seconds": str(self.turn_seconds),
+            "players": json.dumps(list(self.players)),
+            "names": json.dumps(list(self.names)),
+            "version": str(self.version),
+        }
+        out = {
+            k: v
+            for k, v in every.items()
+            if k in self.present and (k != "version" or self.version is not None)
+        }
+        if self.progress is not None:
+            out.update({k: v for k, v in self.progress.fields().items() if k in self.present})
+        out.update({f"{_AWAY}{seat}": "1" if marked else "0" for seat, marked in self.away.items()})
+        out.update(self.other)
+        return out
+
+
+def _is_away(key: str) -> bool:
+    return key.startswith(_AWAY) and key[len(_AWAY) :].isdigit()
+
+
+def _int(raw: str | None) -> int:
+    return int(raw) if raw and raw.isdigit() else 0
+
+
+def _json(raw: str | None, empty: Any) -> Any:
+    """A JSON field of the wanted shape (that of ``empty``), else ``empty``."""
+    try:
+        value = json.loads(raw) if raw else empty
+    except ValueError:
+        return empty
+    return value if isinstance(value, type(empty)) else empty
+
+
 @dataclass(frozen=True, slots=True)
 class OutboxNotice:
     """One notice per append on the shard's outbox stream."""
@@ -154,6 +296,56 @@ class OutboxNotice:
     game: str
     progress: Progress | None = None  # None: written by a bare store append, or before it existed
     actor: str = ""  # the append's actor label (``seat:N`` a person); "" in notices written before it was
+
+
+@dataclass(frozen=True, slots=True)
+class Delivered:
+    """One outbox entry a consumer group handed out."""
+
+    entry_id: str
+    notice: OutboxNotice | None  # None: trimmed from the stream while it was pending
+    deliveries: int = 1  # how often the group has handed it out (known for claimed entries)
+    raw: Any = field(default=None, compare=False, repr=False)  # the store's own record (a dead letter's)
+
+
+class OutboxGroups(Protocol):
+    """Consumer groups over the outbox shards: what a follower (``shared.store.outbox``) needs.
+
+    Blocking calls: a follower runs on a thread of its own. Each group keeps, per shard, the last
+    entry it handed out and its pending entries (handed out, not acknowledged), each with its
+    consumer, its delivery count and the time it was last handed out."""
+
+    def create_group(self, shard: int, group: str) -> None:
+        """The group on the shard, from the stream's first entry; nothing if it exists."""
+        ...
+
+    def read_group(
+        self, group: str, consumer: str, starts: Mapping[int, str], count: int, block_ms: int | None
+    ) -> list[tuple[int, list[Delivered]]]:
+        """Per shard, from its start: ``>`` the entries never handed out (now ``consumer``'s,
+        pending), waiting up to ``block_ms`` for the first; an entry id: ``consumer``'s own pending
+        entries after it."""
+        ...
+
+    def ack(self, group: str, done: Sequence[tuple[int, Sequence[str]]]) -> None:
+        """The entries handled, per shard (one round trip for them all)."""
+        ...
+
+    def claim_idle(self, shard: int, group: str, consumer: str, idle_ms: int, count: int) -> list[Delivered]:
+        """Up to ``count`` of the shard's pending entries idle at least ``idle_ms``, now ``consumer``'s."""
+        ...
+
+    def dead_letter(self, shard: int, group: str, consumer: str, entry: Delivered) -> None:
+        """Copy the entry to the shard's dead-letter stream (with entry, group, consumer); acknowledge it."""
+        ...
+
+    def pending(self, shard: int, group: str) -> int:
+        """How many of the shard's entries the group handed out and has not had acknowledged."""
+        ...
+
+    def dead_letters(self, shard: int) -> list[dict[str, str]]:
+        """The shard's dead letters, oldest first: a notice's fields, ``entry``, ``group``, ``consumer``."""
+        ...
 
 
 def shard_of(match_id: str, shards: int = DEFAULT_SHARDS) -> int:
@@ -175,6 +367,23 @@ def check_append(match_id: str, expected_version: int, events: Sequence[NewEvent
     for event in events:
         if len(event.payload) > MAX_PAYLOAD:
             raise PayloadTooLarge(f"{event.type} payload is {len(event.payload)} bytes; limit {MAX_PAYLOAD}")
+
+
+class StreamReader(Protocol):
+    """How the watch hub (``shared.serving.watch``) reads a store's streams without blocking its loop."""
+
+    def group(self, match_id: str) -> int:
+        """Matches of one group can be read in one call (Redis: the same shard, so the same slot)."""
+        ...
+
+    async def version(self, match_id: str) -> int: ...
+
+    async def read(self, match_id: str, from_version: int, to_version: int) -> list[StoredEvent]: ...
+
+    async def read_new(self, after: Mapping[str, int], block_ms: int) -> dict[str, list[StoredEvent]]:
+        """The events of one group's matches after the given versions, waiting up to ``block_ms``
+        for the first; empty after that long without any."""
+        ...
 
 
 class EventStore(Protocol):
@@ -235,4 +444,13 @@ class EventStore(Protocol):
         now), ``finished`` removes it; a bare append (no progress) leaves it as it was. The reactor's
         sweeper reads it to find matches that wait on the workers with no progress.
         """
+        ...
+
+    def stream_reader(self, connections: int) -> StreamReader:
+        """The watch hub's reader of this store's streams, with at most ``connections`` to the
+        store (Redis: a ``redis.asyncio`` pool; in memory: it polls)."""
+        ...
+
+    def outbox_groups(self) -> OutboxGroups:
+        """The consumer groups over this store's outbox shards (what an outbox follower reads with)."""
         ...

@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 from shared.runtime.config import Settings
 
 if TYPE_CHECKING:  # redis is imported by the functions that make clients: `tabula --help` needs none
-    from shared.store.redis_store import AsyncRedisClient, RedisClient
+    from shared.store.redis_store import AsyncRedisClient, RedisClient, RedisEventStore
 
 
 def redis_client(settings: Settings, max_connections: int | None = None) -> RedisClient:
@@ -58,3 +58,17 @@ def async_redis_client(settings: Settings, max_connections: int) -> AsyncRedisCl
         settings.redis_url, max_connections=max_connections, timeout=20, socket_timeout=30
     )
     return redis.asyncio.Redis(connection_pool=pool)
+
+
+def store_from_settings(
+    settings: Settings, client: RedisClient | None = None, async_client: AsyncRedisClient | None = None
+) -> RedisEventStore:
+    """The process's event store: Redis, at the settings' URL (cluster mode: TABULA_REDIS_CLUSTER),
+    with the settings' shards. ``client``: its synchronous client (default: ``redis_client(settings)``);
+    ``async_client``: the one its own operations run on (default: one made like ``client``).
+
+    Each process's bootstrap builds its store here and hands it on as an ``EventStore``."""
+    from shared.store.redis_store import RedisEventStore
+
+    client = client if client is not None else redis_client(settings)
+    return RedisEventStore(client, shards=settings.shards, async_client=async_client)

@@ -18,8 +18,9 @@ shards as consumer ``consumer`` of group ``group`` and calls ``handle(notice)`` 
 * **Shard ownership.** :func:`owned_shards` splits the shards between instances (instance ``i``
   of ``n`` owns ``shard % n == i``); a follower reads only the shards it is given.
 
-On a single Redis one ``XREADGROUP BLOCK`` covers all shards; on Redis Cluster the shards live
-in different slots, so it reads shard by shard and sleeps when idle.
+The follower reads through the store's consumer groups (``EventStore.outbox_groups``): Redis Streams
+groups (on a single Redis one ``XREADGROUP BLOCK`` covers all shards; on Redis Cluster, whose shards
+live in different slots, it reads shard by shard and sleeps when idle), or the in-memory store's.
 
 **Trimming** (:func:`trim_outbox`, run periodically by the reactor): a shard's stream keeps only
 what some group still needs. Per stream, each group needs its oldest pending entry and everything
@@ -44,19 +45,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
-import redis.cluster
 from prometheus_client import Counter
 
 from shared.runtime.observability import log_fields
-from shared.store import OutboxNotice
-from shared.store.redis_store import RedisEventStore, notice_from_entry
+from shared.store import Delivered, EventStore, OutboxGroups, OutboxNotice
+from shared.store.redis_store import dead_letter_key
 
 log = logging.getLogger(__name__)
 NOTICES = Counter("tabula_outbox_notices_total", "Outbox entries by group and result", ["group", "result"])
 TRIMMED = Counter("tabula_outbox_trimmed_total", "Outbox entries trimmed once every group acknowledged them")
 
 Handler = Callable[[OutboxNotice], None]
-Entry = tuple[bytes, dict[bytes, bytes] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,13 +69,19 @@ class FollowerSettings:
     linger_ms: int = 0  # after a read that found entries, wait this long before the next (bigger pages)
 
 
+__all__ = [
+    "FollowerSettings",
+    "OutboxFollower",
+    "dead_letter_key",
+    "lowest_needed",
+    "owned_shards",
+    "trim_outbox",
+]
+
+
 def owned_shards(shards: int, index: int, count: int) -> list[int]:
     """The shards instance ``index`` of ``count`` reads: a fixed split, no coordination needed."""
     return [shard for shard in range(shards) if shard % count == index]
-
-
-def dead_letter_key(outbox_key: str) -> str:
-    return f"{outbox_key}:dead"
 
 
 def _text(value: bytes | str) -> str:
@@ -127,7 +132,7 @@ def trim_outbox(client: Any, key: str, required: Sequence[str] = ()) -> int:
 class OutboxFollower:
     def __init__(
         self,
-        store: RedisEventStore,
+        store: EventStore,
         shards: Sequence[int],
         handle: Handler,
         settings: FollowerSettings,
@@ -135,19 +140,16 @@ class OutboxFollower:
     ) -> None:
         """``after_page`` (if given) runs after a page's entries are handled and before they are
         acknowledged (the reactor sends a page's jobs together there); if it fails, none is."""
-        self.client: Any = store.client
+        self.groups: OutboxGroups = store.outbox_groups()
         self.handle, self.settings, self.after_page = handle, settings, after_page
-        self.keys = [store.outbox_key(shard) for shard in shards]
+        self.shards = list(shards)
+        self.keys = [store.outbox_key(shard) for shard in self.shards]
         self._next_claim = 0.0
 
     # ------------------------------------------------------------ lifecycle
     def ensure_groups(self) -> None:
-        for key in self.keys:
-            try:
-                self.client.xgroup_create(key, self.settings.group, id="0", mkstream=True)
-            except redis.ResponseError as err:
-                if "BUSYGROUP" not in str(err):
-                    raise
+        for shard in self.shards:
+            self.groups.create_group(shard, self.settings.group)
 
     def run(self, stop: threading.Event, tick: Callable[[], None] | None = None) -> None:
         """Until ``stop`` is set: recover own pending entries, then poll; survive Redis outages.
@@ -182,107 +184,82 @@ class OutboxFollower:
     # ------------------------------------------------------------ reading
     def poll(self, start: str = ">") -> int:
         """Read new (``>``) or this consumer's pending (``0``) entries, one page per shard; the pages'
-        acknowledgements go together, in one pipeline (one round trip, not one per shard)."""
-        acks: list[tuple[str, list[bytes]]] = []
-        handled = sum(self._handle_page(key, entries, acks) for key, entries in self._read(start))
-        if len(acks) == 1:
-            self.client.xack(acks[0][0], self.settings.group, *acks[0][1])
-        elif acks:
-            pipe = self.client.pipeline(transaction=False)  # on a cluster, grouped by node
-            for key, done in acks:
-                pipe.xack(key, self.settings.group, *done)
-            pipe.execute()
+        acknowledgements go together (one round trip, not one per shard)."""
+        s = self.settings
+        block = s.block_ms if start == ">" else None
+        found = self.groups.read_group(s.group, s.consumer, dict.fromkeys(self.shards, start), s.count, block)
+        acks: list[tuple[int, list[str]]] = []
+        handled = sum(self._handle_page(shard, entries, acks) for shard, entries in found)
+        if acks:
+            self.groups.ack(s.group, acks)
         return handled
 
     def recover_pending(self) -> int:
         """Handle every entry this consumer read before a crash or restart and never acknowledged."""
-        handled = 0
-        for key in self.keys:
+        s, handled = self.settings, 0
+        for shard in self.shards:
             after = "0"
-            while entries := self._read_pending(key, after):
-                handled += self._handle_page(key, entries)
-                after = _text(entries[-1][0])
+            while found := self.groups.read_group(s.group, s.consumer, {shard: after}, s.count, None):
+                entries = found[0][1]
+                if not entries:
+                    break
+                handled += self._handle_page(shard, entries)
+                after = entries[-1].entry_id
         return handled
-
-    def _read_pending(self, key: str, after: str) -> list[Entry]:
-        s = self.settings
-        reply = self.client.xreadgroup(s.group, s.consumer, {key: after}, count=s.count)
-        return reply[0][1] if reply else []
-
-    def _read(self, start: str) -> list[tuple[str, list[Entry]]]:
-        s = self.settings
-        block = s.block_ms if start == ">" else None
-        found: list[Any] = []
-        if isinstance(self.client, redis.cluster.RedisCluster):  # one slot per call on a cluster
-            for key in self.keys:
-                found += self.client.xreadgroup(s.group, s.consumer, {key: start}, count=s.count) or []
-            if not any(entries for _, entries in found) and block:
-                time.sleep(block / 1000)
-        else:
-            streams = dict.fromkeys(self.keys, start)
-            found = self.client.xreadgroup(s.group, s.consumer, streams, count=s.count, block=block) or []
-        return [(_text(key), entries) for key, entries in found]
 
     def reclaim(self) -> int:
         """Take over entries pending too long; dead-letter the ones delivered too often."""
         s = self.settings
         handled = 0
-        for key in self.keys:
-            reply = self.client.xautoclaim(key, s.group, s.consumer, s.claim_idle_ms, count=s.count)
+        for shard in self.shards:
             page = []
-            for entry_id, fields in reply[1]:
-                if self._deliveries(key, entry_id) > s.max_deliveries:
-                    self._dead_letter(key, entry_id, fields)
+            for entry in self.groups.claim_idle(shard, s.group, s.consumer, s.claim_idle_ms, s.count):
+                if entry.deliveries > s.max_deliveries:
+                    self._dead_letter(shard, entry)
                     handled += 1
                 else:
-                    page.append((entry_id, fields))
-            handled += self._handle_page(key, page)
+                    page.append(entry)
+            handled += self._handle_page(shard, page)
         return handled
 
-    def _deliveries(self, key: str, entry_id: bytes) -> int:
-        pending = self.client.xpending_range(key, self.settings.group, min=entry_id, max=entry_id, count=1)
-        return int(pending[0]["times_delivered"]) if pending else 0
-
-    def _dead_letter(self, key: str, entry_id: bytes, fields: dict[bytes, bytes] | None) -> None:
+    def _dead_letter(self, shard: int, entry: Delivered) -> None:
         s = self.settings
-        record = {**(fields or {}), b"entry": entry_id, b"group": s.group, b"consumer": s.consumer}
-        self.client.xadd(dead_letter_key(key), record)
-        self.client.xack(key, s.group, entry_id)
+        self.groups.dead_letter(shard, s.group, s.consumer, entry)
         NOTICES.labels(s.group, "dead_letter").inc()
-        log.error("notice dead-lettered", extra=log_fields(stream=key, entry=_text(entry_id), group=s.group))
+        log.error("notice dead-lettered", extra=log_fields(shard=shard, entry=entry.entry_id, group=s.group))
 
     # ------------------------------------------------------------ handling
     def _handle_page(
-        self, key: str, entries: Sequence[Entry], acks: list[tuple[str, list[bytes]]] | None = None
+        self, shard: int, entries: Sequence[Delivered], acks: list[tuple[int, list[str]]] | None = None
     ) -> int:
-        """Handle a page of entries in order, then acknowledge the handled ones in one ``XACK``, or
-        add them to ``acks`` for the caller's (a crash before it leaves the whole page pending, to be
-        handled again: handlers are idempotent, as they must be for a crash between a handler and its
+        """Handle a page of entries in order, then acknowledge the handled ones together, or add them
+        to ``acks`` for the caller's (a crash before it leaves the whole page pending, to be handled
+        again: handlers are idempotent, as they must be for a crash between a handler and its
         acknowledgement anyway)."""
-        done = [entry_id for entry_id, fields in entries if self._process(key, entry_id, fields)]
+        done = [entry.entry_id for entry in entries if self._process(shard, entry)]
         if self.after_page is not None:
             try:
                 self.after_page()
-            except Exception:  # left pending, every entry: XAUTOCLAIM hands them out again
+            except Exception:  # left pending, every entry: a claim hands them out again
                 NOTICES.labels(self.settings.group, "failed").inc(len(done))
-                log.exception("page failed", extra=log_fields(stream=key, group=self.settings.group))
+                log.exception("page failed", extra=log_fields(shard=shard, group=self.settings.group))
                 return len(entries)
         if done and acks is not None:
-            acks.append((key, done))
+            acks.append((shard, done))
         elif done:
-            self.client.xack(key, self.settings.group, *done)
+            self.groups.ack(self.settings.group, [(shard, done)])
         return len(entries)
 
-    def _process(self, key: str, entry_id: bytes, fields: dict[bytes, bytes] | None) -> bool:
+    def _process(self, shard: int, entry: Delivered) -> bool:
         """Hand one entry to the handler; True: it is done with (to acknowledge)."""
         group = self.settings.group
-        if fields is None:  # trimmed from the stream while pending: nothing left to do
+        if entry.notice is None:  # trimmed from the stream while pending: nothing left to do
             return True
         try:
-            self.handle(notice_from_entry(entry_id, fields))
-        except Exception:  # left pending: XAUTOCLAIM retries it, then dead-letters it
+            self.handle(entry.notice)
+        except Exception:  # left pending: a claim retries it, then dead-letters it
             NOTICES.labels(group, "failed").inc()
-            log.exception("notice failed", extra=log_fields(stream=key, entry=_text(entry_id), group=group))
+            log.exception("notice failed", extra=log_fields(shard=shard, entry=entry.entry_id, group=group))
             return False
         NOTICES.labels(group, "handled").inc()
         return True

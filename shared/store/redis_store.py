@@ -8,6 +8,7 @@ version V is ``XRANGE 0-V +`` and the id itself proves the versions are dense.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from shared.core.records import builder
 from shared.store.base import (
     DEFAULT_SHARDS,
     AppendResult,
+    Delivered,
     NewEvent,
     OutboxNotice,
     Progress,
@@ -295,16 +297,20 @@ class RedisEventStore:
 
     def stream_reader(self, connections: int) -> RedisStreamReader:
         """An asynchronous reader of the event streams over a ``redis.asyncio`` pool of at most
-        ``connections`` to the same server as this store's client (a plain ``redis.Redis``; a
-        cluster's reader is built from the settings, ``shared.store.clients.async_redis_client``)."""
+        ``connections`` to the same server or cluster as this store's client (per node on a
+        cluster; the servers build theirs from the settings, ``shared.store.clients``)."""
         if not isinstance(self.client, redis.Redis):
-            raise TypeError("a cluster store's stream reader is built from the settings")
+            nodes = [redis.asyncio.cluster.ClusterNode(n.host, n.port) for n in self.client.get_nodes()]
+            return RedisStreamReader(AsyncCluster(startup_nodes=nodes, max_connections=connections), self)
         kwargs = self.client.connection_pool.connection_kwargs
         wanted = ("host", "port", "db", "username", "password", "socket_timeout", "socket_connect_timeout")
         pool = redis.asyncio.BlockingConnectionPool(
             max_connections=connections, timeout=None, **{k: kwargs[k] for k in wanted if k in kwargs}
         )
         return RedisStreamReader(redis.asyncio.Redis(connection_pool=pool), self)
+
+    def outbox_groups(self) -> RedisOutboxGroups:
+        return RedisOutboxGroups(self)
 
     async def get_meta(self, match_id: str) -> dict[str, str]:
         return _flat_map(await self._hgetall(keys=[self._key(match_id, "meta")]))
@@ -424,3 +430,80 @@ def notice_from_entry(entry_id: bytes | str, f: Mapping[bytes, bytes]) -> Outbox
         progress=Progress.parse(text),
         actor=text.get("by", ""),
     )
+
+
+class RedisOutboxGroups:
+    """:class:`~shared.store.OutboxGroups` on Redis Streams consumer groups, on the store's synchronous
+    client. On a single Redis one ``XREADGROUP BLOCK`` covers all shards; on Redis Cluster the
+    shards live in different slots, so it reads shard by shard and sleeps when idle."""
+
+    def __init__(self, store: RedisEventStore) -> None:
+        self.client: Any = store.client
+        self.key = store.outbox_key
+
+    def create_group(self, shard: int, group: str) -> None:
+        try:
+            self.client.xgroup_create(self.key(shard), group, id="0", mkstream=True)
+        except redis.ResponseError as err:
+            if "BUSYGROUP" not in str(err):
+                raise
+
+    def read_group(
+        self, group: str, consumer: str, starts: Mapping[int, str], count: int, block_ms: int | None
+    ) -> list[tuple[int, list[Delivered]]]:
+        shards = {self.key(shard): shard for shard in starts}
+        streams = {key: starts[shard] for key, shard in shards.items()}
+        found: list[Any] = []
+        if isinstance(self.client, redis.cluster.RedisCluster):  # one slot per call on a cluster
+            for key, start in streams.items():
+                found += self.client.xreadgroup(group, consumer, {key: start}, count=count) or []
+            if not any(entries for _, entries in found) and block_ms:
+                time.sleep(block_ms / 1000)
+        else:
+            found = self.client.xreadgroup(group, consumer, streams, count=count, block=block_ms) or []
+        return [(shards[_text(key)], [_delivered(i, f) for i, f in entries]) for key, entries in found]
+
+    def ack(self, group: str, done: Sequence[tuple[int, Sequence[str]]]) -> None:
+        done = [(shard, ids) for shard, ids in done if ids]
+        if len(done) == 1:
+            self.client.xack(self.key(done[0][0]), group, *done[0][1])
+        elif done:
+            pipe = self.client.pipeline(transaction=False)  # on a cluster, grouped by node
+            for shard, ids in done:
+                pipe.xack(self.key(shard), group, *ids)
+            pipe.execute()
+
+    def claim_idle(self, shard: int, group: str, consumer: str, idle_ms: int, count: int) -> list[Delivered]:
+        key = self.key(shard)
+        reply = self.client.xautoclaim(key, group, consumer, idle_ms, count=count)
+        out = []
+        for entry_id, fields in reply[1]:
+            pending = self.client.xpending_range(key, group, min=entry_id, max=entry_id, count=1)
+            deliveries = int(pending[0]["times_delivered"]) if pending else 0
+            out.append(_delivered(entry_id, fields, deliveries))
+        return out
+
+    def dead_letter(self, shard: int, group: str, consumer: str, entry: Delivered) -> None:
+        key = self.key(shard)
+        record = {**(entry.raw or {}), b"entry": entry.entry_id, b"group": group, b"consumer": consumer}
+        self.client.xadd(dead_letter_key(key), record)
+        self.client.xack(key, group, entry.entry_id)
+
+    def pending(self, shard: int, group: str) -> int:
+        return int(self.client.xpending(self.key(shard), group)["pending"])
+
+    def dead_letters(self, shard: int) -> list[dict[str, str]]:
+        return [_text_map(fields) for _, fields in self.client.xrange(dead_letter_key(self.key(shard)))]
+
+
+def dead_letter_key(outbox_key: str) -> str:
+    return f"{outbox_key}:dead"
+
+
+def _delivered(entry_id: bytes | str, fields: Mapping[bytes, bytes] | None, deliveries: int = 1) -> Delivered:
+    notice = notice_from_entry(entry_id, fields) if fields is not None else None
+    return Delivered(_text(entry_id), notice, deliveries, fields)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

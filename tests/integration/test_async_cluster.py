@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from shared.runtime.redis_server import RedisCluster
 from shared.store.cluster_client import AsyncCluster
+from tests.support.redis_cluster import RedisCluster
 
 
 async def _sets(port: int, at_once: int, most: int) -> list[object]:

@@ -1,4 +1,5 @@
-"""The shared outbox follower on a private Redis (and a 3-master cluster): ack, claim, dead letters."""
+"""The shared outbox follower on every store (in memory, a private Redis, a 3-master cluster): ack,
+claim, dead letters; and what only Redis does (its round trips)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ import redis.cluster
 from redis.crc import key_slot
 
 from shared.runtime.edge import wait
-from shared.runtime.redis_server import RedisCluster
-from shared.store import MatchStatus, NewEvent, OutboxNotice, Progress, shard_of
+from shared.store import EventStore, MatchStatus, NewEvent, OutboxNotice, Progress, shard_of
 from shared.store.outbox import FollowerSettings, OutboxFollower, dead_letter_key, owned_shards
 from shared.store.redis_store import RedisEventStore
-from tests.support.stores import cluster_client
+from tests.support.redis_cluster import RedisCluster
+from tests.support.stores import STORES, cluster_client, store_of
 from tests.support.timing import scaled, wait_until
 
 GROUP = "test-followers"
@@ -36,7 +37,7 @@ class Handler:
 
 
 def follower(
-    store: RedisEventStore, handle: Handler, consumer: str = "c1", shards: list[int] | None = None, **kw: int
+    store: EventStore, handle: Handler, consumer: str = "c1", shards: list[int] | None = None, **kw: int
 ) -> OutboxFollower:
     settings = FollowerSettings(GROUP, consumer, **{"claim_idle_ms": 0, "block_ms": 10, **kw})
     found = OutboxFollower(store, range(store.shards) if shards is None else shards, handle, settings)
@@ -44,21 +45,26 @@ def follower(
     return found
 
 
-def append(store: RedisEventStore, match_id: str) -> None:
+def append(store: EventStore, match_id: str) -> None:
     progress = Progress((0,), False, MatchStatus.ACTIVE)
     wait(store.append(match_id, 0, [NewEvent("Started", b"")], "c", meta={"game": "g"}, progress=progress))
 
 
-def pending(store: RedisEventStore, match_id: str) -> int:
-    return int(store.client.xpending(store.outbox_key(shard_of(match_id, store.shards)), GROUP)["pending"])
+def pending(store: EventStore, match_id: str) -> int:
+    return store.outbox_groups().pending(shard_of(match_id, store.shards), GROUP)
+
+
+@pytest.fixture(params=STORES)
+def store(request: pytest.FixtureRequest) -> Iterator[EventStore]:
+    yield from store_of(request)
 
 
 @pytest.fixture
-def store(redis_client: redis.Redis) -> RedisEventStore:
+def redis_store(redis_client: redis.Redis) -> RedisEventStore:
     return RedisEventStore(redis_client)
 
 
-def test_a_handled_notice_is_acknowledged_and_carries_the_progress(store: RedisEventStore) -> None:
+def test_a_handled_notice_is_acknowledged_and_carries_the_progress(store: EventStore) -> None:
     handle = Handler()
     append(store, "m1")
     assert follower(store, handle).poll() == 1
@@ -68,7 +74,7 @@ def test_a_handled_notice_is_acknowledged_and_carries_the_progress(store: RedisE
     assert pending(store, "m1") == 0
 
 
-def test_a_failed_notice_stays_pending_and_another_consumer_claims_it(store: RedisEventStore) -> None:
+def test_a_failed_notice_stays_pending_and_another_consumer_claims_it(store: EventStore) -> None:
     append(store, "m1")
     follower(store, Handler(failures=1), "crashed").poll()
     assert pending(store, "m1") == 1
@@ -78,8 +84,9 @@ def test_a_failed_notice_stays_pending_and_another_consumer_claims_it(store: Red
 
 
 def test_a_page_is_acknowledged_in_one_xack_and_a_failed_entry_in_it_stays_pending(
-    store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
+    redis_store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    store = redis_store
     shard = shard_of("m0", store.shards)
     ids = [m for m in (f"m{i}" for i in range(500)) if shard_of(m, store.shards) == shard][:3]
     for match_id in ids:  # one shard, so one page
@@ -100,9 +107,10 @@ def test_a_page_is_acknowledged_in_one_xack_and_a_failed_entry_in_it_stays_pendi
 
 
 def test_the_pages_of_one_read_are_acknowledged_in_one_round_trip(
-    store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
+    redis_store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A read returns a page per shard; their ``XACK``s go in one pipeline, not one call per shard."""
+    store = redis_store
     by_shard: dict[int, str] = {}
     for match_id in (f"m{i}" for i in range(100)):
         by_shard.setdefault(shard_of(match_id, store.shards), match_id)
@@ -129,7 +137,7 @@ def test_the_pages_of_one_read_are_acknowledged_in_one_round_trip(
 
 
 def test_after_page_runs_before_the_acknowledgement_and_its_failure_leaves_the_page_pending(
-    store: RedisEventStore,
+    store: EventStore,
 ) -> None:
     shard = shard_of("m0", store.shards)
     ids = [m for m in (f"m{i}" for i in range(500)) if shard_of(m, store.shards) == shard][:2]
@@ -166,7 +174,7 @@ class Stop(threading.Event):
         return True
 
 
-def test_after_a_read_that_found_entries_the_follower_lingers_before_the_next(store: RedisEventStore) -> None:
+def test_after_a_read_that_found_entries_the_follower_lingers_before_the_next(store: EventStore) -> None:
     append(store, "m1")
     stop, handle = Stop(), Handler()
     follower(store, handle, linger_ms=20).run(stop)
@@ -176,7 +184,7 @@ def test_after_a_read_that_found_entries_the_follower_lingers_before_the_next(st
     assert idle.waits == []
 
 
-def test_an_entry_is_not_claimed_before_it_has_been_idle_long_enough(store: RedisEventStore) -> None:
+def test_an_entry_is_not_claimed_before_it_has_been_idle_long_enough(store: EventStore) -> None:
     append(store, "m1")
     follower(store, Handler(failures=1), "crashed").poll()
     patient = Handler()
@@ -184,7 +192,7 @@ def test_an_entry_is_not_claimed_before_it_has_been_idle_long_enough(store: Redi
     assert patient.seen == [] and pending(store, "m1") == 1
 
 
-def test_a_restarted_consumer_handles_its_own_pending_entries_first(store: RedisEventStore) -> None:
+def test_a_restarted_consumer_handles_its_own_pending_entries_first(store: EventStore) -> None:
     for match_id in ("m1", "m2", "m3"):
         append(store, match_id)
     follower(store, Handler(failures=-1), "c1").poll()  # read all, handled none
@@ -195,7 +203,7 @@ def test_a_restarted_consumer_handles_its_own_pending_entries_first(store: Redis
 
 
 def test_an_entry_delivered_more_than_the_maximum_goes_to_the_dead_letter_stream(
-    store: RedisEventStore,
+    store: EventStore,
 ) -> None:
     append(store, "m1")
     handle = Handler(failures=-1)
@@ -204,13 +212,12 @@ def test_an_entry_delivered_more_than_the_maximum_goes_to_the_dead_letter_stream
     for _ in range(4):
         reader.reclaim()
     assert len(handle.seen) == 3  # delivered three times, then dead-lettered untried
-    outbox = store.outbox_key(shard_of("m1", store.shards))
-    ((_, dead),) = store.client.xrange(dead_letter_key(outbox))
-    assert (dead[b"match"], dead[b"group"], dead[b"consumer"]) == (b"m1", GROUP.encode(), b"c1")
-    assert dead[b"to_act"] == b"0" and pending(store, "m1") == 0
+    (dead,) = store.outbox_groups().dead_letters(shard_of("m1", store.shards))
+    assert (dead["match"], dead["group"], dead["consumer"], dead["to_act"]) == ("m1", GROUP, "c1", "0")
+    assert dead["entry"] == handle.seen[0].entry_id and pending(store, "m1") == 0
 
 
-def test_a_follower_reads_only_the_shards_it_owns(store: RedisEventStore) -> None:
+def test_a_follower_reads_only_the_shards_it_owns(store: EventStore) -> None:
     ids = {shard_of(f"m{i}", store.shards): f"m{i}" for i in range(200)}
     mine, other = ids[0], ids[1]
     append(store, mine)
@@ -220,7 +227,7 @@ def test_a_follower_reads_only_the_shards_it_owns(store: RedisEventStore) -> Non
     assert [n.match_id for n in handle.seen] == [mine]
 
 
-def test_run_follows_until_the_stop_flag_is_set(store: RedisEventStore) -> None:
+def test_run_follows_until_the_stop_flag_is_set(store: EventStore) -> None:
     handle = Handler()
     reader = follower(store, handle)
     stop = threading.Event()

@@ -9,10 +9,10 @@ import redis
 import redis.cluster
 
 from shared.runtime.edge import wait
-from shared.runtime.redis_server import RedisCluster
 from shared.store import MatchStatus, NewEvent, OutboxNotice, Progress, shard_of
 from shared.store.outbox import FollowerSettings, OutboxFollower, lowest_needed, trim_outbox
 from shared.store.redis_store import RedisEventStore
+from tests.support.redis_cluster import RedisCluster
 from tests.support.stores import cluster_client
 
 SHARDS = 2

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from shared.runtime import redis_server
-from shared.runtime.redis_server import fail_over, free_port, role, start_cluster, start_redis
+from shared.runtime.redis_server import free_port, start_redis
+from tests.support.redis_cluster import fail_over, role, start_cluster
 from tests.support.stores import cluster_client
 
 ROOT = Path(__file__).resolve().parents[2]

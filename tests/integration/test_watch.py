@@ -8,7 +8,6 @@ from typing import Any
 
 import grpc
 import pytest
-import redis
 
 from services.games import LoadedGame, load_game
 from shared.core.decider import SPECTATOR, Actor, Visibility
@@ -18,7 +17,8 @@ from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import RunningServer, start_server
 from shared.serving.tokens import Scope, TokenSigner
-from shared.store.redis_store import RedisEventStore
+from shared.store import EventStore
+from tests.support.stores import STORES, store_of
 from tests.support.timing import scaled
 
 SIGNER = TokenSigner(b"watch-test-secret-0123456789abcdef")
@@ -33,10 +33,16 @@ def auth(scope: Scope, match_id: str = "w", seat: int = -1) -> list[tuple[str, s
     return [("authorization", "Bearer " + token)]
 
 
+@pytest.fixture(params=STORES)
+def store(request: pytest.FixtureRequest) -> Iterator[EventStore]:
+    """Every store: the watch hub reads each through its own ``stream_reader``."""
+    yield from store_of(request)
+
+
 @pytest.fixture
-def setup(redis_client: redis.Redis) -> Iterator[tuple[MatchRunner[Any], Any, LoadedGame]]:
+def setup(store: EventStore) -> Iterator[tuple[MatchRunner[Any], Any, LoadedGame]]:
     game = load_game("lorenzo")
-    runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
+    runner = MatchRunner(game.rules, game.codec, store)
     running: RunningServer = start_server(
         [GameServicer(runner, game.modules, SIGNER, keepalive_s=0.3).registration()]
     )

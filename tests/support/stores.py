@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 import redis.cluster
 
-from shared.runtime.redis_server import RedisCluster
 from shared.store import EventStore, MemoryEventStore
 from shared.store.redis_store import RedisEventStore
+from tests.support.redis_cluster import RedisCluster
 
 STORES = ("memory", "redis", "cluster")
 

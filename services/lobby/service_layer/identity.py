@@ -19,7 +19,7 @@ from services.lobby.domain import validation
 from shared.runtime.edge import wait
 from shared.serving.errors import InvalidArgument, NotFound, PermissionDenied
 from shared.serving.tokens import LOBBY, Claims, Scope, TokenSigner
-from shared.store import EventStore
+from shared.store import EventStore, MatchMeta
 
 GUEST_TTL_S = keys.GUEST_TTL_S  # the player token's lifetime, and the guest's keys' after each call
 SEAT_TTL_S = 7 * 24 * 3600  # asynchronous matches may take days
@@ -60,8 +60,8 @@ class Identity:
         if not match_id:
             raise InvalidArgument("match_id is required")
         validation.identifier(match_id, "match_id")
-        game = wait(self.store.get_meta(match_id)).get("game")
-        if game is None:
+        game = MatchMeta.of(wait(self.store.get_meta(match_id))).game
+        if not game:
             raise NotFound(f"no match {match_id!r}")
         if not self.private.may_watch(match_id, caller.player_id):
             raise PermissionDenied("a private room's match is watched only by its players and invitees")

@@ -7,7 +7,7 @@ the next page starts after it, so matches created between two calls never shift 
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from services.lobby.adapters.games import GameCatalog
@@ -16,8 +16,7 @@ from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.domain import validation
 from shared.runtime.edge import wait
 from shared.serving.errors import InvalidArgument
-from shared.store import MatchStatus, Progress
-from shared.store.redis_store import RedisEventStore
+from shared.store import EventStore, MatchMeta
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +40,7 @@ class MatchSummary:
 
 class MatchList:
     def __init__(
-        self, index: MatchIndex, store: RedisEventStore, ratings: RatingsRepository, catalog: GameCatalog
+        self, index: MatchIndex, store: EventStore, ratings: RatingsRepository, catalog: GameCatalog
     ) -> None:
         self.index, self.store, self.ratings, self.catalog = index, store, ratings, catalog
 
@@ -56,32 +55,22 @@ class MatchList:
         for match_id, created_ms in self.index.newest():
             if after is not None and (created_ms, match_id) >= after:
                 continue
-            meta = wait(self.store.get_meta(match_id))
-            if meta.get("game") and (not game or meta["game"] == game):
+            meta = MatchMeta.of(wait(self.store.get_meta(match_id)))
+            if meta.game and (not game or meta.game == game):
                 if len(out) == most:  # one more exists: the page is not the last
                     last = out[-1]
                     return out, page_token_of(last.created_ms, last.match_id)
                 out.append(self._summary(match_id, created_ms, meta))
         return out, ""
 
-    def _summary(self, match_id: str, created_ms: int, meta: dict[str, str]) -> MatchSummary:
-        progress = Progress.parse(meta)
-        finished = progress is not None and progress.status is MatchStatus.FINISHED
-        players: list[str] = json.loads(meta.get("players", "[]"))
-        bots: dict[str, str] = json.loads(meta.get("bots", "{}"))
-        seats = int(meta.get("seats", len(players)))
+    def _summary(self, match_id: str, created_ms: int, meta: MatchMeta) -> MatchSummary:
+        progress, players = meta.progress, meta.players
         humans = [p for p in players if p]
         names = dict(zip(humans, self.ratings.names(humans), strict=True))
-        summary = tuple(_seat(seat, players, bots, names) for seat in range(seats))
+        summary = tuple(_seat(seat, players, meta.bots, names) for seat in range(meta.seat_count))
         placings = progress.outcome.placings if progress and progress.outcome else ()
         return MatchSummary(
-            match_id,
-            meta["game"],
-            summary,
-            finished,
-            int(meta.get("version", 0)),
-            created_ms,
-            tuple(placings),
+            match_id, meta.game, summary, meta.finished, meta.head, created_ms, tuple(placings)
         )
 
 
@@ -99,8 +88,8 @@ def parse_page_token(token: str) -> tuple[int, str] | None:
     return int(created), validation.identifier(match_id, "page_token")
 
 
-def _seat(seat: int, players: list[str], bots: dict[str, str], names: dict[str, str]) -> SeatSummary:
+def _seat(seat: int, players: Sequence[str], bots: Mapping[int, str], names: dict[str, str]) -> SeatSummary:
     player = players[seat] if seat < len(players) else ""
-    if str(seat) in bots:
-        return SeatSummary(seat, "", bots[str(seat)], True)
+    if seat in bots:
+        return SeatSummary(seat, "", bots[seat], True)
     return SeatSummary(seat, player, names.get(player, "") or player, False)

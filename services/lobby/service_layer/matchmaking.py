@@ -8,7 +8,6 @@ service, then mark the tickets matched, or put them back in the queue if that fa
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import uuid
@@ -26,7 +25,7 @@ from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.serving.errors import Conflict, InvalidArgument, PermissionDenied, Unavailable
 from shared.serving.tokens import Claims
-from shared.store import EventStore
+from shared.store import EventStore, MatchMeta
 
 log = logging.getLogger("tabula.lobby.matcher")
 Clock = Callable[[], int]  # milliseconds
@@ -179,7 +178,7 @@ class Matcher:
     def _recover(self, game: str) -> None:
         """Claims older than STALE_CLAIM_MS: seat them if their match exists, else queue them again."""
         for match_id, tickets in self.repo.stale_claims(game, self.clock() - STALE_CLAIM_MS).items():
-            players = json.loads(wait(self.store.get_meta(match_id)).get("players", "[]"))
+            players = MatchMeta.of(wait(self.store.get_meta(match_id))).players
             if not all(t.player_id in players for t in tickets):
                 self.repo.release(tickets, match_id)
                 continue

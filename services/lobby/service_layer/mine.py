@@ -16,12 +16,11 @@ from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matchmaking import QueueService, TicketSeen
 from services.lobby.service_layer.notices import Notices
 from services.lobby.service_layer.rooms import RoomSeen, RoomService
-from shared.core.seats import SeatInfo, seats_of
+from shared.core.seats import SeatInfo
 from shared.runtime.edge import wait
 from shared.serving.errors import NotFound
 from shared.serving.tokens import Claims
-from shared.store import MatchStatus, Progress
-from shared.store.redis_store import RedisEventStore
+from shared.store import EventStore, MatchMeta
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +53,7 @@ class MyMatches:
     def __init__(
         self,
         mine: PlayerMatches,
-        store: RedisEventStore,
+        store: EventStore,
         identity: Identity,
         rooms: RoomService,
         queue: QueueService,
@@ -91,20 +90,19 @@ class MyMatches:
         return None, None
 
     def _match(self, player_id: str, match_id: str, created_ms: int) -> MyMatch | None:
-        meta = wait(self.store.get_meta(match_id))
-        seats = seats_of(meta)
+        meta = MatchMeta.of(wait(self.store.get_meta(match_id)))
+        seats = meta.seat_infos
         seat = next((s.seat for s in seats if s.player_id == player_id), None)
-        if not meta.get("game") or seat is None:
+        if not meta.game or seat is None:
             return None  # never created (the game service refused), or not the player's
-        progress = Progress.parse(meta)
-        finished = progress is not None and progress.status is MatchStatus.FINISHED
+        progress = meta.progress
         return MyMatch(
             match_id,
-            meta["game"],
+            meta.game,
             seat,
-            self.identity.seat_token(meta["game"], player_id, match_id, seat),
-            finished,
-            int(meta.get("version", "0") or 0),
+            self.identity.seat_token(meta.game, player_id, match_id, seat),
+            meta.finished,
+            meta.head,
             seats,
             progress.to_act if progress is not None else (),
             created_ms,

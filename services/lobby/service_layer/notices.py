@@ -28,14 +28,12 @@ from services.lobby.domain import validation
 from services.lobby.domain.notices import Acting, Append, Notice, NoticeKind, match_notices
 from services.lobby.domain.rooms import RoomStatus
 from services.lobby.service_layer.identity import Identity
-from shared.core.seats import seats_of
 from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.serving.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
 from shared.serving.tokens import Claims
-from shared.store import MatchStatus, OutboxNotice
+from shared.store import EventStore, MatchMeta, MatchStatus, OutboxNotice
 from shared.store.outbox import FollowerSettings, OutboxFollower
-from shared.store.redis_store import RedisEventStore
 
 log = logging.getLogger("tabula.lobby.notices")
 PUSHED = Counter("tabula_push_total", "Notices handed to the push hook, by result", ["result"])
@@ -49,7 +47,7 @@ PLAYERS_CACHED = 4096
 class NoticeProjector:
     def __init__(
         self,
-        store: RedisEventStore,
+        store: EventStore,
         repo: NoticeRepository,
         push: PushSender,
         consumer: str,
@@ -139,7 +137,7 @@ class NoticeProjector:
         if found is not None:
             self._players.move_to_end(match_id)
             return found
-        found = tuple(seat.player_id for seat in seats_of(wait(self.store.get_meta(match_id))))
+        found = tuple(seat.player_id for seat in MatchMeta.of(wait(self.store.get_meta(match_id))).seat_infos)
         if found:  # a meta not written yet is read again next time
             self._players[match_id] = found
             if len(self._players) > PLAYERS_CACHED:

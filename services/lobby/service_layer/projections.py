@@ -13,7 +13,6 @@ and end in the dead-letter stream, which says which matches those are.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 
@@ -26,9 +25,8 @@ from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.serving.errors import Conflict
 from shared.serving.tokens import Claims
-from shared.store import MatchStatus, OutboxNotice, Progress
+from shared.store import EventStore, MatchMeta, MatchStatus, OutboxNotice
 from shared.store.outbox import FollowerSettings, OutboxFollower
-from shared.store.redis_store import RedisEventStore
 
 log = logging.getLogger("tabula.lobby.projections")
 CLAIM_IDLE_MS = 30_000
@@ -39,7 +37,7 @@ APPLY_RETRIES = 50
 class RatingsProjector:
     def __init__(
         self,
-        store: RedisEventStore,
+        store: EventStore,
         ratings: RatingsRepository,
         consumer: str,
         group: str = keys.GROUP,
@@ -66,14 +64,13 @@ class RatingsProjector:
 
     def project(self, match_id: str, finished_ms: int) -> bool:
         """Rate and record one match if it is finished and not yet rated; True if applied now."""
-        meta = wait(self.store.get_meta(match_id))
-        if meta.get("status") != MatchStatus.FINISHED or self.ratings.is_rated(match_id):
+        meta = MatchMeta.of(wait(self.store.get_meta(match_id)))
+        if not meta.finished or self.ratings.is_rated(match_id):
             return False
-        progress = Progress.parse(meta)
+        progress = meta.progress
         if progress is None or progress.outcome is None:
             raise Conflict("no_outcome", f"match {match_id} finished before outcomes were recorded")
-        players = tuple(json.loads(meta.get("players", "[]")))
-        finished = FinishedMatch(match_id, meta["game"], tuple(progress.outcome.placings), players)
+        finished = FinishedMatch(match_id, meta.game, tuple(progress.outcome.placings), meta.players)
         return self.record(finished, finished_ms)
 
     def record(self, match: FinishedMatch, finished_ms: int) -> bool:

@@ -261,7 +261,7 @@ def test_a_group_waits_again_while_its_rule_service_is_down(
         wait_until(lambda: lobby.matcher.tick_game("race"), 30, "the group matched once the service is back")
         matched = [repo.get(t) for t in tickets]
         assert {t.status for t in matched} == {TicketStatus.MATCHED}
-        assert wait(runner.load(matched[0].match_id)).meta["game"] == "race"
+        assert wait(runner.load(matched[0].match_id)).meta.game == "race"
     finally:
         back.stop(0)
         channel.close()

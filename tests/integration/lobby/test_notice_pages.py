@@ -16,9 +16,9 @@ from services.lobby.adapters.notices_repo import NoticeRepository
 from services.lobby.domain.notices import Notice
 from services.lobby.service_layer.notices import NoticeProjector
 from shared.runtime.edge import wait
-from shared.runtime.redis_server import RedisCluster
 from shared.store import MatchStatus, OutboxNotice, Progress
 from shared.store.redis_store import RedisEventStore
+from tests.support.redis_cluster import RedisCluster
 from tests.support.stores import cluster_client
 
 

@@ -352,7 +352,7 @@ def test_a_start_while_the_rule_service_is_down_is_unavailable_and_changes_nothi
 
         started = wait_until(start, 30, "a retried start once the rule service is back", interval=0.2)
         assert started.match_id and started.room.status == pb.ROOM_STATUS_STARTED
-        assert wait(runner.load(started.match_id)).meta["players"] == json.dumps(
+        assert wait(runner.load(started.match_id)).meta.fields()["players"] == json.dumps(
             [ada.player_id, bob.player_id, ""]
         )
         mine = stub.ListMyMatches(pb.ListMyMatchesRequest(), metadata=bob.md, timeout=5)

@@ -1,6 +1,6 @@
 """Two instances of every process of the stack on a Redis Cluster with replicas, as subprocesses.
 
-A 3-master Redis Cluster, each master with one replica (``shared.runtime.redis_server.start_cluster``), and
+A 3-master Redis Cluster, each master with one replica (``tests.support.redis_cluster.start_cluster``), and
 the Celery broker on a Redis of its own (Celery's transport does not speak Cluster). Two instances
 each of the Lorenzo rule service, the lobby, the gateway, the Celery worker (prefork, two pool
 children) and the reactor, each started as ``tabula run`` starts a service (``python -m services.cli
@@ -29,8 +29,9 @@ import redis.cluster
 from prometheus_client.parser import text_string_to_metric_families
 
 from services.cli.run import wait_healthy, wait_http_healthy
-from shared.runtime.redis_server import RedisCluster, RedisServer, free_port, start_cluster, start_redis
+from shared.runtime.redis_server import RedisServer, free_port, start_redis
 from tests.integration.faults.stack import SETTINGS
+from tests.support.redis_cluster import RedisCluster, start_cluster
 from tests.support.timing import scaled, wait_until
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -34,11 +34,12 @@ import pytest
 from services.games import LoadedGame, load_game
 from shared.matches.archive import export_lines, verify_lines
 from shared.runtime.edge import wait
-from shared.runtime.redis_server import RedisServer, fail_over
+from shared.runtime.redis_server import RedisServer
 from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.faults.stack import all_finished, progress, wait_progress
 from tests.integration.scale.stack import SECRET, SERVICES, Client, ClusterStack
+from tests.support.redis_cluster import fail_over
 from tests.support.timing import scaled, wait_until
 
 LORENZO = "tabula.lorenzo.v1.LorenzoService"

@@ -21,7 +21,7 @@ from services.workers.settings import WorkerSettings
 from shared.core.decider import Actor
 from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
-from shared.runtime.redis_server import RedisCluster, start_redis
+from shared.runtime.redis_server import start_redis
 from shared.store import shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import (
@@ -32,6 +32,7 @@ from tests.integration.workers.conftest import (
     planning_reactor,
 )
 from tests.support.race.rules import Roll
+from tests.support.redis_cluster import RedisCluster
 from tests.support.stores import cluster_client
 
 DAY = 24 * 3600

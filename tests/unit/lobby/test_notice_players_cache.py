@@ -13,13 +13,15 @@ from services.lobby.service_layer.notices import NoticeProjector
 
 class CountingStore:
     shards = 2
-    client = None
 
     def __init__(self, metas: dict[str, dict[str, str]]) -> None:
         self.metas, self.reads = metas, 0
 
     def outbox_key(self, shard: int) -> str:
         return f"{{s{shard:02d}}}:outbox"
+
+    def outbox_groups(self) -> None:  # the projector's follower is never run here
+        return None
 
     async def get_meta(self, match_id: str) -> dict[str, str]:
         self.reads += 1

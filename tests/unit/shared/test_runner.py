@@ -32,7 +32,7 @@ def test_create_appends_setup_events_with_meta_and_seat_only_secrets() -> None:
     runner = make_runner()
     loaded = wait(runner.create("m1", 3, {"goal": "12"}, seed=7))
     assert loaded.version == 4 and loaded.state.goal == 12
-    assert loaded.meta["game"] == "race" and loaded.meta["seats"] == "3" and loaded.meta["status"] == "active"
+    assert (loaded.meta.game, loaded.meta.seats, loaded.meta.status) == ("race", 3, "active")
     assert [e.visibility for e in wait(runner.store.read("m1"))] == ["public", "seat:0", "seat:1", "seat:2"]
 
 
@@ -162,6 +162,6 @@ def test_a_load_that_expects_another_head_raises_with_the_meta_cached_or_not() -
         assert wait(loader.load("m1", expect=4)).version == 4
         with pytest.raises(HeadMoved) as moved:
             wait(loader.load("m1", expect=3))
-        assert moved.value.meta["version"] == "4" and not moved.value.finished
+        assert moved.value.meta.version == 4 and not moved.value.finished
     with pytest.raises(MatchNotFound):
         wait(cold.load("nope", expect=1))

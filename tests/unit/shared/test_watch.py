@@ -6,8 +6,8 @@ from collections.abc import AsyncGenerator
 import pytest
 
 from shared.runtime.edge import wait
-from shared.serving.watch import PollingReader, WatchHub
-from shared.store import MemoryEventStore, NewEvent, StoredEvent
+from shared.serving.watch import WatchHub
+from shared.store import MemoryEventStore, NewEvent, PollingReader, StoredEvent
 
 Stream = AsyncGenerator[tuple[list[StoredEvent], int], None]
 

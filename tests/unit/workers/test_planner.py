@@ -25,7 +25,7 @@ from services.workers.planner import (
 )
 from shared.core.decider import Actor, Outcome
 from shared.runtime.edge import wait
-from shared.store import MatchStatus, MemoryEventStore, NewEvent, Progress, StoredEvent, shard_of
+from shared.store import MatchMeta, MatchStatus, MemoryEventStore, NewEvent, Progress, StoredEvent, shard_of
 from tests.support.json_codec import JsonCodec
 from tests.support.race.manifest import race_rules
 from tests.support.race.rules import Roll
@@ -33,12 +33,19 @@ from tests.support.race.rules import Roll
 ACTIVE = MatchStatus.ACTIVE
 
 
-def meta(
+def fields(
     bots: Mapping[int, str] | None = None, turn_seconds: int = 0, away: tuple[int, ...] = ()
 ) -> dict[str, str]:
+    """A match's stored meta hash with these bots, clock and away marks."""
     plain = {str(seat): level for seat, level in (bots or {}).items()}
     marks = {f"away:{seat}": "1" for seat in away}
     return {"game": "race", "bots": json.dumps(plain), "turn_seconds": str(turn_seconds), **marks}
+
+
+def meta(
+    bots: Mapping[int, str] | None = None, turn_seconds: int = 0, away: tuple[int, ...] = ()
+) -> MatchMeta:
+    return MatchMeta.from_fields(fields(bots, turn_seconds, away))
 
 
 def test_a_bot_seat_to_act_gets_a_bot_job() -> None:
@@ -76,8 +83,8 @@ def test_a_held_notice_needs_no_bot_job_and_its_stalled_head_is_planned_as_any()
     assert Progress.parse(held.fields()) == held and held.fields()["held"] == "1"
     assert plan(held, 5, meta({1: "random"}), "m1", 5) == []
     assert plan(dataclasses.replace(held, held=False), 5, meta({1: "random"}), "m1", 5) != []
-    head = {**meta({1: "random"}), **held.fields(), "version": "5"}
-    assert plan_head(head, "m1", 5) == [Job(JobKind.BOT, "m1", "race", 5, 1, "random")]
+    head = {**fields({1: "random"}), **held.fields(), "version": "5"}
+    assert plan_head(MatchMeta.from_fields(head), "m1", 5) == [Job(JobKind.BOT, "m1", "race", 5, 1, "random")]
 
 
 def test_progress_written_before_the_held_flag_is_not_held() -> None:
@@ -135,7 +142,7 @@ def test_bot_jobs_after_a_person_s_move_or_a_system_step_are_replies() -> None:
 
 
 def test_a_seat_command_from_an_away_seat_brings_it_back() -> None:
-    away = {"away:1": "1", "away:0": "0"}
+    away = MatchMeta.from_fields({"away:1": "1", "away:0": "0"})
     human = StoredEvent(9, "DieRolled", b"", "public", "c", "seat:1", 0, 1)
     bot = StoredEvent(9, "DieRolled", b"", "public", "c", "timeout:1:greedy", 0, 1)
     assert seats_back(away, [human]) == {1}
@@ -151,22 +158,22 @@ def test_the_runner_s_notices_plan_a_whole_turn_cycle() -> None:
     runner: MatchRunner[Any] = MatchRunner(
         rules, JsonCodec([*rules.command_types, *rules.event_types]), store
     )
-    extra = meta({1: "greedy"})
+    extra = fields({1: "greedy"})
     version = wait(runner.create("m1", 2, {"goal": "50"}, seed=4, extra_meta=extra)).version
     wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))  # a human seat moves; seat 1 is a bot
     wait(runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b"))
-    kinds = []
+    kinds, typed = [], MatchMeta.from_fields(extra)
     for notice in wait(store.read_outbox(shard_of("m1", store.shards))):
         assert notice.progress is not None
         kinds += [
-            (j.kind, j.version, j.seat) for j in plan(notice.progress, notice.last_version, extra, "m1", 5)
+            (j.kind, j.version, j.seat) for j in plan(notice.progress, notice.last_version, typed, "m1", 5)
         ]
     assert kinds == [(JobKind.BOT, version + 1, 1), (JobKind.SYSTEM, version + 2, -1)]
 
 
 def test_a_bare_append_has_no_progress_to_plan_from() -> None:
     store = MemoryEventStore()
-    wait(store.append("m1", 0, [NewEvent("RaceStarted", b"{}")], "c1", meta=meta()))
+    wait(store.append("m1", 0, [NewEvent("RaceStarted", b"{}")], "c1", meta=fields()))
     (notice,) = wait(store.read_outbox(shard_of("m1", store.shards)))
     assert notice.progress is None  # the reactor then folds the state once (test_reactor)
 
@@ -201,19 +208,19 @@ def test_replies_and_other_bot_jobs_never_share_a_load() -> None:
 
 
 def test_only_a_clockless_match_with_no_bot_and_no_system_step_to_act_needs_nothing() -> None:
-    fixed = Fixed.of({"bots": json.dumps({"1": "random"}), "turn_seconds": "0"})
+    fixed = Fixed.of(MatchMeta.from_fields({"bots": json.dumps({"1": "random"}), "turn_seconds": "0"}))
     assert fixed == Fixed(frozenset({1}), 0, "", ((1, "random"),))
     assert needs_nothing(Progress((0,), False, MatchStatus.ACTIVE), fixed)
     assert needs_nothing(Progress((), False, MatchStatus.FINISHED), fixed)
     assert not needs_nothing(Progress((0, 1), False, MatchStatus.ACTIVE), fixed)  # the bot may act
     assert not needs_nothing(Progress((), True, MatchStatus.ACTIVE), fixed)  # a round end
-    clocked = Fixed.of({"turn_seconds": "60"})
+    clocked = Fixed.of(MatchMeta.from_fields({"turn_seconds": "60"}))
     assert not needs_nothing(Progress((0,), False, MatchStatus.ACTIVE), clocked)  # a clock to set
 
 
 def test_a_clockless_match_is_planned_from_its_fixed_meta_as_from_its_meta() -> None:
     full = meta({1: "random", 3: "mcts"})
-    fixed = Fixed.of({**full, "version": "40", "to_act": "1"})  # what else the meta holds is not kept
+    fixed = Fixed.of(MatchMeta.from_fields({**full.fields(), "version": "40", "to_act": "1"}))
     assert (fixed.game, fixed.levels, fixed.turn_seconds) == ("race", ((1, "random"), (3, "mcts")), 0)
     for progress in (
         Progress((1, 3), False, ACTIVE),
