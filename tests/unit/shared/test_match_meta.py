@@ -12,7 +12,8 @@ from shared.runtime.edge import wait
 from shared.serving.game_service import GameServicer
 from shared.store import MatchMeta, MatchStatus, MemoryEventStore, Progress
 from tests.support.json_codec import JsonCodec
-from tests.support.race.rules import RaceRules, Roll
+from tests.support.race.manifest import race_rules
+from tests.support.race.rules import Roll
 
 
 def created(store: MemoryEventStore) -> dict[str, str]:
@@ -29,7 +30,7 @@ def created(store: MemoryEventStore) -> dict[str, str]:
         turn_seconds=60,
     )
     match_id, seed, extra = GameServicer._setup(Any, request)  # type: ignore[arg-type]
-    rules: Any = RaceRules()
+    rules: Any = race_rules()
     codec = JsonCodec([*rules.command_types, *rules.event_types])
     runner: MatchRunner[Any] = MatchRunner(rules, codec, store)
     loaded = wait(runner.create(match_id, request.seats, request.options, seed, extra))
