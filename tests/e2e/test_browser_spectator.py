@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 import grpc
 import pytest
@@ -56,6 +56,7 @@ SIGNER = TokenSigner(SECRET.encode())
 LIVE_NAMES = ("Ada", "Bruno", "Cosima")
 FINISHED_NAMES = ("Dante", "Elena", "Fabio")
 WAIT_MS = 15_000
+S = TypeVar("S", bound="Stack")
 ARTIFACTS = Path(os.environ.get("TABULA_ARTIFACTS", Path(__file__).resolve().parents[2] / "test-artifacts"))
 
 
@@ -67,16 +68,17 @@ class Stack:
     folder: Path
     live: str = ""  # match ids, set once started through the lobby
     finished: str = ""
+    GAME: ClassVar[str] = "lorenzo"
 
     def service(self) -> list[tuple[str, str]]:
-        return [("authorization", "Bearer " + SIGNER.service("lorenzo"))]
+        return [("authorization", "Bearer " + SIGNER.service(self.GAME))]
 
     def seat(self, seat: int, match: str = "") -> list[tuple[str, str]]:
-        token = SIGNER.seat("lorenzo", match or self.live, seat, f"p{seat}")
+        token = SIGNER.seat(self.GAME, match or self.live, seat, f"p{seat}")
         return [("authorization", f"Bearer {token}")]
 
     def spectator_token(self, match: str = "") -> str:
-        return SIGNER.spectator("lorenzo", match or self.live, "watcher")
+        return SIGNER.spectator(self.GAME, match or self.live, "watcher")
 
     def spectator(self, match: str = "") -> list[tuple[str, str]]:
         return [("authorization", "Bearer " + self.spectator_token(match))]
@@ -154,38 +156,35 @@ def _play_to_the_end(stack: Stack, match: str) -> None:
     raise AssertionError("the match did not end in 5000 commands")
 
 
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    folder = tmp_path_factory.mktemp("browser")
+def _started(
+    folder: Path, kind: type[S], finished: tuple[str, ...], live: tuple[str, ...], **extra: str
+) -> Iterator[S]:
+    """A ``kind.GAME`` rule service, the lobby and the gateway as ``tabula serve`` processes on a private
+    Redis, with a ``finished`` match (played to the end) and a ``live`` one of named guests."""
     redis: RedisServer = start_redis()
-    lorenzo_port, lobby_port, gateway_port = free_port(), free_port(), free_port()
+    ports = {name: free_port() for name in (kind.GAME, "lobby", "gateway")}
     env = {
         **os.environ,
         "REDIS_URL": redis.url,
         "TABULA_SECRET": SECRET,
-        "TABULA_LORENZO_PORT": str(lorenzo_port),
-        "TABULA_GATEWAY_PORT": str(gateway_port),
-        "TABULA_LOBBY_PORT": str(lobby_port),
+        **{f"TABULA_{name.upper()}_PORT": str(port) for name, port in ports.items()},
         "TABULA_METRICS_PORT": "-1",
+        **extra,
     }
-    children = [_serve(name, env, folder / f"{name}.log") for name in ("lorenzo", "lobby", "gateway")]
-    channel = grpc.insecure_channel(f"127.0.0.1:{lorenzo_port}")
-    lobby_channel = grpc.insecure_channel(f"127.0.0.1:{lobby_port}")
+    children = [_serve(name, env, folder / f"{name}.log") for name in ports]
+    channel = grpc.insecure_channel(f"127.0.0.1:{ports[kind.GAME]}")
+    lobby_channel = grpc.insecure_channel(f"127.0.0.1:{ports['lobby']}")
     try:
-        assert wait_healthy(lorenzo_port, timeout=STARTUP_S), (folder / "lorenzo.log").read_text()
-        assert wait_healthy(lobby_port, timeout=STARTUP_S), (folder / "lobby.log").read_text()
-        assert wait_http_healthy(gateway_port, timeout=STARTUP_S), (folder / "gateway.log").read_text()
-        game = load_game("lorenzo")
-        stack = Stack(
-            f"http://127.0.0.1:{gateway_port}",
-            game.modules.pb2_grpc.LorenzoServiceStub(channel),
-            game.modules.pb2,
-            folder,
-        )
+        for name in (kind.GAME, "lobby"):
+            assert wait_healthy(ports[name], timeout=STARTUP_S), (folder / f"{name}.log").read_text()
+        assert wait_http_healthy(ports["gateway"], timeout=STARTUP_S), (folder / "gateway.log").read_text()
+        modules = load_game(kind.GAME).modules
+        stub = getattr(modules.pb2_grpc, f"{modules.name}ServiceStub")(channel)
+        stack = kind(f"http://127.0.0.1:{ports['gateway']}", stub, modules.pb2, folder)
         lobby = lobby_pb2_grpc.LobbyServiceStub(lobby_channel)
-        stack.finished = _lobby_match(lobby, FINISHED_NAMES)
+        stack.finished = _lobby_match(lobby, finished, kind.GAME)
         _play_to_the_end(stack, stack.finished)
-        stack.live = _lobby_match(lobby, LIVE_NAMES)
+        stack.live = _lobby_match(lobby, live, kind.GAME)
         yield stack
     finally:
         channel.close()
@@ -195,6 +194,11 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         for child in children:
             child.wait(15)
         redis.stop()
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    yield from _started(tmp_path_factory.mktemp("browser"), Stack, FINISHED_NAMES, LIVE_NAMES)
 
 
 @pytest.fixture(scope="module")
@@ -591,55 +595,12 @@ FZ_CUBES = ("marble", "wood", "metal", "gold", "fabric", "spices")
 
 
 class FlorenzaStack(Stack):
-    def service(self) -> list[tuple[str, str]]:
-        return [("authorization", "Bearer " + SIGNER.service("florenza"))]
-
-    def seat(self, seat: int, match: str = "") -> list[tuple[str, str]]:
-        return [("authorization", "Bearer " + SIGNER.seat("florenza", match or self.live, seat, f"p{seat}"))]
-
-    def spectator_token(self, match: str = "") -> str:
-        return SIGNER.spectator("florenza", match or self.live, "watcher")
+    GAME = "florenza"
 
 
 @pytest.fixture(scope="module")
 def florenza(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlorenzaStack]:
-    folder = tmp_path_factory.mktemp("browser-florenza")
-    redis: RedisServer = start_redis()
-    ports = {name: free_port() for name in ("florenza", "lobby", "gateway")}
-    env = {
-        **os.environ,
-        "REDIS_URL": redis.url,
-        "TABULA_SECRET": SECRET,
-        **{f"TABULA_{name.upper()}_PORT": str(port) for name, port in ports.items()},
-        "TABULA_METRICS_PORT": "-1",
-    }
-    children = [_serve(name, env, folder / f"{name}.log") for name in ports]
-    channel = grpc.insecure_channel(f"127.0.0.1:{ports['florenza']}")
-    lobby_channel = grpc.insecure_channel(f"127.0.0.1:{ports['lobby']}")
-    try:
-        for name in ("florenza", "lobby"):
-            assert wait_healthy(ports[name], timeout=STARTUP_S), (folder / f"{name}.log").read_text()
-        assert wait_http_healthy(ports["gateway"], timeout=STARTUP_S), (folder / "gateway.log").read_text()
-        game = load_game("florenza")
-        stack = FlorenzaStack(
-            f"http://127.0.0.1:{ports['gateway']}",
-            game.modules.pb2_grpc.FlorenzaServiceStub(channel),
-            game.modules.pb2,
-            folder,
-        )
-        lobby = lobby_pb2_grpc.LobbyServiceStub(lobby_channel)
-        stack.finished = _lobby_match(lobby, FZ_FINISHED, "florenza")
-        _play_to_the_end(stack, stack.finished)
-        stack.live = _lobby_match(lobby, FZ_LIVE, "florenza")
-        yield stack
-    finally:
-        channel.close()
-        lobby_channel.close()
-        for child in reversed(children):
-            child.terminate()
-        for child in children:
-            child.wait(15)
-        redis.stop()
+    yield from _started(tmp_path_factory.mktemp("browser-florenza"), FlorenzaStack, FZ_FINISHED, FZ_LIVE)
 
 
 def _work_state(spot: Any) -> str:
@@ -850,57 +811,13 @@ TJ_FINISHED = ("Elena", "Fabio")
 
 
 class TrajanStack(Stack):
-    def service(self) -> list[tuple[str, str]]:
-        return [("authorization", "Bearer " + SIGNER.service("trajan"))]
-
-    def seat(self, seat: int, match: str = "") -> list[tuple[str, str]]:
-        return [("authorization", "Bearer " + SIGNER.seat("trajan", match or self.live, seat, f"p{seat}"))]
-
-    def spectator_token(self, match: str = "") -> str:
-        return SIGNER.spectator("trajan", match or self.live, "watcher")
+    GAME = "trajan"
 
 
 @pytest.fixture(scope="module")
 def trajan(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TrajanStack]:
-    folder = tmp_path_factory.mktemp("browser-trajan")
-    redis: RedisServer = start_redis()
-    ports = {name: free_port() for name in ("trajan", "lobby", "gateway")}
-    env = {
-        **os.environ,
-        "REDIS_URL": redis.url,
-        "TABULA_SECRET": SECRET,
-        **{f"TABULA_{name.upper()}_PORT": str(port) for name, port in ports.items()},
-        "TABULA_METRICS_PORT": "-1",
-        "TABULA_LIMIT_COMMAND_PLAYER": "off",  # the test plays whole matches faster than a person
-        "TABULA_LIMIT_COMMAND_IP": "off",
-    }
-    children = [_serve(name, env, folder / f"{name}.log") for name in ports]
-    channel = grpc.insecure_channel(f"127.0.0.1:{ports['trajan']}")
-    lobby_channel = grpc.insecure_channel(f"127.0.0.1:{ports['lobby']}")
-    try:
-        for name in ("trajan", "lobby"):
-            assert wait_healthy(ports[name], timeout=STARTUP_S), (folder / f"{name}.log").read_text()
-        assert wait_http_healthy(ports["gateway"], timeout=STARTUP_S), (folder / "gateway.log").read_text()
-        game = load_game("trajan")
-        stack = TrajanStack(
-            f"http://127.0.0.1:{ports['gateway']}",
-            game.modules.pb2_grpc.TrajanServiceStub(channel),
-            game.modules.pb2,
-            folder,
-        )
-        lobby = lobby_pb2_grpc.LobbyServiceStub(lobby_channel)
-        stack.finished = _lobby_match(lobby, TJ_FINISHED, "trajan")
-        _play_to_the_end(stack, stack.finished)
-        stack.live = _lobby_match(lobby, TJ_LIVE, "trajan")
-        yield stack
-    finally:
-        channel.close()
-        lobby_channel.close()
-        for child in reversed(children):
-            child.terminate()
-        for child in children:
-            child.wait(15)
-        redis.stop()
+    off = {"TABULA_LIMIT_COMMAND_PLAYER": "off", "TABULA_LIMIT_COMMAND_IP": "off"}  # whole matches, fast
+    yield from _started(tmp_path_factory.mktemp("browser-trajan"), TrajanStack, TJ_FINISHED, TJ_LIVE, **off)
 
 
 def trajan_shows(page: Any, view: Any, pb2: Any) -> None:

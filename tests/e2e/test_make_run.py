@@ -14,7 +14,7 @@ import psutil
 from services.cli.run import processes, wait_healthy, wait_http_healthy
 from services.games import service_ports
 from shared.serving.grpc_server import start_server
-from tests.support.tabula_run import UP, run_env, run_to_end, start_run, stop_run
+from tests.support.tabula_run import UP, alive, run_env, run_to_end, start_run, stop_run
 from tests.support.timing import scaled, wait_until
 
 
@@ -29,19 +29,7 @@ def test_run_starts_every_service_reports_addresses_and_stops_on_ctrl_c(tmp_path
         assert wait_healthy(port, timeout=scaled(30))  # up already: a bound for a loaded machine
     assert (tmp_path / "redis" / "appendonlydir").exists() or (tmp_path / "redis" / "appendonly.aof").exists()
     assert stop_run(proc) == 0
-    wait_until(lambda: not _alive(children), 30, "every child of tabula run to end")
-
-
-def _alive(processes: list[psutil.Process]) -> list[psutil.Process]:
-    """Those still running (a zombie has ended: only its parent has not reaped it yet)."""
-    out = []
-    for process in processes:
-        try:
-            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
-                out.append(process)
-        except psutil.NoSuchProcess:
-            pass
-    return out
+    wait_until(lambda: not alive(children), 30, "every child of tabula run to end")
 
 
 SECRET = {"TABULA_SECRET": "e2e-secret-0123456789abcdefghijklmn"}
@@ -93,7 +81,7 @@ def test_ctrl_c_to_the_process_group_stops_services_before_redis_and_logs_no_err
     assert any("redis-server" in c.name() for c in children)
     os.killpg(proc.pid, signal.SIGINT)
     assert proc.wait(scaled(60)) == 0
-    wait_until(lambda: not _alive(children), 30, "every child of tabula run to end")
+    wait_until(lambda: not alive(children), 30, "every child of tabula run to end")
     logged = errors.read_text()
     error = re.compile(r'"level": ?"(error|critical)"|\b(ERROR|CRITICAL)/|Traceback', re.I)
     bad = [line for line in logged.splitlines() if error.search(line)]

@@ -21,7 +21,7 @@ from services.games import load_game, service_ports
 from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
-from tests.support.tabula_run import run_env, start_run, stop_run
+from tests.support.tabula_run import alive, run_env, start_run, stop_run
 from tests.support.timing import scaled, wait_until
 
 pytestmark = pytest.mark.timeout(int(scaled(300)))
@@ -89,7 +89,7 @@ def test_a_worker_killed_under_tabula_run_is_restarted_and_the_bot_match_finishe
     finally:
         code = stop_run(run)
     assert code == 0
-    wait_until(lambda: not _alive(children), 30, "every child of tabula run to end")
+    wait_until(lambda: not alive(children), 30, "every child of tabula run to end")
 
 
 def test_the_embedded_redis_killed_under_tabula_run_comes_back_on_its_aof_and_the_match_finishes(
@@ -109,15 +109,3 @@ def test_the_embedded_redis_killed_under_tabula_run_comes_back_on_its_aof_and_th
     finally:
         code = stop_run(run)
     assert code == 0
-
-
-def _alive(processes: list[psutil.Process]) -> list[psutil.Process]:
-    """Those still running (a zombie has ended: only its parent has not reaped it yet)."""
-    out = []
-    for process in processes:
-        try:
-            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
-                out.append(process)
-        except psutil.NoSuchProcess:
-            pass
-    return out

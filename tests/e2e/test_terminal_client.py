@@ -232,28 +232,25 @@ def test_in_a_terminal_steps_back_refresh_during_a_bot_move_quit_and_rejoin(
     assert again.close() == 2
 
 
-@pytest.fixture(scope="module")
-def played(stack: tuple[Path, dict[str, str]]) -> tuple[str, str]:
-    """(match id, output) of a whole match played by answering "1" to every question."""
+def _played_by_ada(
+    stack: tuple[Path, dict[str, str]], *game: str, answers: int, timeout: int
+) -> tuple[str, str]:
+    """(match id, output) of a whole 2-seat match (of ``--game`` in ``game``, if given) in which Ada answers
+    "1" to every question against a random bot."""
     folder, env = stack
-    result = cli(
-        folder,
-        env,
-        "play",
-        "--seats",
-        "2",
-        "--bots",
-        "random",
-        "--name",
-        "Ada",
-        stdin="1\n" * 20000,
-        timeout=900,
-    )
+    play = ["play", *game, "--seats", "2", "--bots", "random", "--name", "Ada"]
+    result = cli(folder, env, *play, stdin="1\n" * answers, timeout=timeout)
     out = result.stdout
     assert result.returncode == 0, out[-4000:] + result.stderr[-4000:]
     found = re.search(r"^Match (\S+): you are Ada at seat (\d)", out, re.M)
     assert found, out[:2000]
     return found.group(1), out
+
+
+@pytest.fixture(scope="module")
+def played(stack: tuple[Path, dict[str, str]]) -> tuple[str, str]:
+    """(match id, output) of a whole match played by answering "1" to every question."""
+    return _played_by_ada(stack, answers=20000, timeout=900)
 
 
 def test_play_shows_the_board_steps_and_final_scores(played: tuple[str, str]) -> None:
@@ -292,27 +289,7 @@ def test_watch_follows_the_public_view(stack: tuple[Path, dict[str, str]], playe
 def played_trajan(stack: tuple[Path, dict[str, str]]) -> tuple[str, str]:
     """(match id, output) of a whole 2-seat Trajan match: Ada answers "1" (the first option) to every
     question against a random bot; the workers play the bot and the round and quarter ends."""
-    folder, env = stack
-    result = cli(
-        folder,
-        env,
-        "play",
-        "--game",
-        "trajan",
-        "--seats",
-        "2",
-        "--bots",
-        "random",
-        "--name",
-        "Ada",
-        stdin="1\n" * 40000,
-        timeout=1500,
-    )
-    out = result.stdout
-    assert result.returncode == 0, out[-4000:] + result.stderr[-4000:]
-    found = re.search(r"^Match (\S+): you are Ada at seat (\d)", out, re.M)
-    assert found, out[:2000]
-    return found.group(1), out
+    return _played_by_ada(stack, "--game", "trajan", answers=40000, timeout=1500)
 
 
 def test_play_trajan_shows_its_board_commands_events_and_final_scores(played_trajan: tuple[str, str]) -> None:
@@ -345,27 +322,7 @@ def played_florenza(stack: tuple[Path, dict[str, str]]) -> tuple[str, str]:
     """(match id, output) of a whole 2-seat Florenza match: Ada answers "1" (the first option) to every
     question against a random bot; the workers play the bot, the income, district and round-end steps
     and the final scoring."""
-    folder, env = stack
-    result = cli(
-        folder,
-        env,
-        "play",
-        "--game",
-        "florenza",
-        "--seats",
-        "2",
-        "--bots",
-        "random",
-        "--name",
-        "Ada",
-        stdin="1\n" * 40000,
-        timeout=1500,
-    )
-    out = result.stdout
-    assert result.returncode == 0, out[-4000:] + result.stderr[-4000:]
-    found = re.search(r"^Match (\S+): you are Ada at seat (\d)", out, re.M)
-    assert found, out[:2000]
-    return found.group(1), out
+    return _played_by_ada(stack, "--game", "florenza", answers=40000, timeout=1500)
 
 
 def test_play_florenza_shows_its_board_commands_events_and_final_scores(

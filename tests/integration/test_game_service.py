@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from functools import partial
 from types import ModuleType
 from typing import Any
 
@@ -135,34 +136,18 @@ def test_view_shows_own_secret_and_legal_commands(stub: Any, race_modules: GameM
 def test_errors_follow_the_table(stub: Any, race_modules: GameModules) -> None:
     pb2 = race_modules.pb2
     create(stub, pb2)
-    fails(
-        lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("m1", 1), timeout=5),
-        grpc.StatusCode.FAILED_PRECONDITION,
-        "not_your_turn",
-    )
-    fails(
-        lambda: stub.SubmitCommand(roll(pb2, "m1", 2, "a"), metadata=seat("m1", 0), timeout=5),
-        grpc.StatusCode.ABORTED,
-        "stale_version",
-    )
-    fails(
-        lambda: stub.SubmitCommand(roll(pb2, "nope", 0, "a"), metadata=seat("nope", 0), timeout=5),
-        grpc.StatusCode.NOT_FOUND,
-        "match_not_found",
-    )
-    fails(
-        lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("other", 0), timeout=5),
-        grpc.StatusCode.PERMISSION_DENIED,
-    )
+    S = grpc.StatusCode
     empty = pb2.SubmitCommandRequest(match_id="m1", expected_version=3, command_id="a")
-    fails(
-        lambda: stub.SubmitCommand(empty, metadata=seat("m1", 0), timeout=5), grpc.StatusCode.INVALID_ARGUMENT
-    )
     expired = auth(SIGNER.seat("race", "m1", 0, "p0", ttl_s=-5))
-    fails(
-        lambda: stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=expired, timeout=5),
-        grpc.StatusCode.UNAUTHENTICATED,
-    )
+    for request, metadata, code, reason in [
+        (roll(pb2, "m1", 3, "a"), seat("m1", 1), S.FAILED_PRECONDITION, "not_your_turn"),
+        (roll(pb2, "m1", 2, "a"), seat("m1", 0), S.ABORTED, "stale_version"),
+        (roll(pb2, "nope", 0, "a"), seat("nope", 0), S.NOT_FOUND, "match_not_found"),
+        (roll(pb2, "m1", 3, "a"), seat("other", 0), S.PERMISSION_DENIED, None),
+        (empty, seat("m1", 0), S.INVALID_ARGUMENT, None),
+        (roll(pb2, "m1", 3, "a"), expired, S.UNAUTHENTICATED, None),
+    ]:
+        fails(partial(stub.SubmitCommand, request, metadata=metadata, timeout=5), code, reason)
     done = stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("m1", 0), timeout=5)
     again = stub.SubmitCommand(roll(pb2, "m1", 3, "a"), metadata=seat("m1", 0), timeout=5)
     assert (done.last_version, done.duplicate, again.last_version, again.duplicate) == (4, False, 4, True)

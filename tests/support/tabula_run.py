@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+import psutil
+
 from shared.runtime.redis_server import free_port
 from tests.support.timing import scaled
 
@@ -63,6 +65,18 @@ def start_run(
         stop_run(proc)
         raise AssertionError(f"tabula run did not come up:\n{output}")
     return proc, output
+
+
+def alive(processes: list[psutil.Process]) -> list[psutil.Process]:
+    """Those still running (a zombie has ended: only its parent has not reaped it yet)."""
+    out = []
+    for process in processes:
+        try:
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                out.append(process)
+        except psutil.NoSuchProcess:
+            pass
+    return out
 
 
 def stop_run(proc: subprocess.Popen[str], timeout: float = 60) -> int:

@@ -17,12 +17,10 @@ from services.gateway.app import GatewayConfig, build_app
 from services.gateway.registry import discover
 from services.gateway.rpc import RpcContext
 from services.gateway.server import serve
-from shared.matches.runner import MatchRunner
 from shared.runtime.redis_server import free_port
-from shared.serving.game_service import GameServicer
-from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.grpc_server import RunningServer
 from shared.serving.tokens import TokenSigner
-from shared.store.redis_store import RedisEventStore
+from tests.support.game_server import serving
 
 SIGNER = TokenSigner(b"gateway-test-secret-0123456789abcdef")
 
@@ -45,13 +43,8 @@ def seat_token(match_id: str, seat: int) -> str:
 
 @contextmanager
 def lorenzo_service(redis_client: Any) -> Iterator[RunningServer]:
-    game = load_game("lorenzo")
-    runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
-    running = start_server([GameServicer(runner, game.modules, SIGNER, keepalive_s=0.5).registration()])
-    try:
+    with serving(load_game("lorenzo"), redis_client, SIGNER, keepalive_s=0.5) as running:
         yield running
-    finally:
-        running.stop(0)
 
 
 class GatewayThread:

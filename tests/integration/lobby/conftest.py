@@ -16,14 +16,12 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 from services.games import load_game
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.server import Lobby, build
-from shared.matches.runner import MatchRunner
 from shared.runtime.config import Settings
 from shared.serving.errors import error_info
-from shared.serving.game_service import GameServicer
-from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.grpc_server import RunningServer
 from shared.serving.ratelimit import PREFIX, RATES, Limiter
 from shared.serving.tokens import TokenSigner
-from shared.store.redis_store import RedisEventStore
+from tests.support.game_server import serving
 from tests.support.race.protos import race_game_modules
 
 SIGNER = TokenSigner(b"lobby-test-secret-0123456789abcdef")
@@ -43,11 +41,8 @@ def race_registered(monkeypatch: pytest.MonkeyPatch, race_pb: Any) -> None:
 
 @pytest.fixture
 def race_server(race_pb: Any, redis_client: redis.Redis) -> Iterator[RunningServer]:
-    game = load_game("race")
-    runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
-    running = start_server([GameServicer(runner, game.modules, SIGNER).registration()])
-    yield running
-    running.stop(0)
+    with serving(load_game("race"), redis_client, SIGNER) as running:
+        yield running
 
 
 @pytest.fixture

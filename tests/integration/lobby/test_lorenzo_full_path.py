@@ -13,12 +13,11 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.games import LoadedGame, load_game
-from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
-from shared.serving.game_service import GameServicer
-from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.grpc_server import RunningServer
 from shared.store.redis_store import RedisEventStore
 from tests.integration.lobby.conftest import SIGNER, LobbyFactory, auth, sign_in
+from tests.support.game_server import serving
 
 
 @pytest.fixture
@@ -31,10 +30,8 @@ def lorenzo() -> LoadedGame:
 
 @pytest.fixture
 def lorenzo_server(lorenzo: LoadedGame, redis_client: redis.Redis) -> Iterator[RunningServer]:
-    runner = MatchRunner(lorenzo.rules, lorenzo.codec, RedisEventStore(redis_client))
-    running = start_server([GameServicer(runner, lorenzo.modules, SIGNER).registration()])
-    yield running
-    running.stop(0)
+    with serving(lorenzo, redis_client, SIGNER) as running:
+        yield running
 
 
 def test_two_guests_and_two_bots_start_a_lorenzo_match(

@@ -24,6 +24,15 @@ def race() -> Any:
     return load_game("race").modules.pb2
 
 
+def a_roll(match_id: str, version: int) -> Any:
+    """A roll of the race game's dice at ``version`` of the match."""
+    pb2 = race()
+    command = pb2.Command(roll=pb2.Roll())
+    return pb2.SubmitCommandRequest(
+        match_id=match_id, expected_version=version, command_id="c", command=command
+    )
+
+
 def started_match(stub: Any, host: Guest, private: bool = False, invite: Guest | None = None) -> Any:
     visibility = pb.ROOM_VISIBILITY_PRIVATE if private else pb.ROOM_VISIBILITY_PUBLIC
     request = pb.CreateRoomRequest(game="race", seats=2, visibility=visibility)
@@ -84,13 +93,7 @@ def test_a_spectator_token_reads_its_match_only_and_sends_nothing(stub: Any, rac
     assert not view.view.HasField("my_secret") and not view.legal_commands and replay.version == 1
     assert watched.WhichOneof("item") == "event"
     refused_everywhere(race_stub, second.match_id, auth(token), DENIED)
-    pb2 = race()
-    roll = pb2.SubmitCommandRequest(
-        match_id=first.match_id,
-        expected_version=view.version,
-        command_id="c",
-        command=pb2.Command(roll=pb2.Roll()),
-    )
+    roll = a_roll(first.match_id, view.version)
     fails(lambda: race_stub.SubmitCommand(roll, metadata=auth(token), timeout=5), DENIED, "forbidden")
     # a spectator token is for the lobby's callers, not for the lobby itself
     fails(lambda: stub.ListRooms(pb.ListRoomsRequest(game="race"), metadata=auth(token), timeout=5), DENIED)
@@ -103,13 +106,7 @@ def test_a_seat_token_acts_only_for_its_seat_of_its_match(stub: Any, race_stub: 
     view, _, _ = reads(race_stub, first.match_id, mine)
     assert view.view.HasField("my_secret")  # its own seat's secret
     refused_everywhere(race_stub, second.match_id, mine, DENIED)
-    pb2 = race()
-    roll = pb2.SubmitCommandRequest(
-        match_id=first.match_id,
-        expected_version=view.version,
-        command_id="c",
-        command=pb2.Command(roll=pb2.Roll()),
-    )
+    roll = a_roll(first.match_id, view.version)
     fails(
         lambda: race_stub.SubmitCommand(
             roll, metadata=auth(SIGNER.seat("chess", first.match_id, 0, "x")), timeout=5

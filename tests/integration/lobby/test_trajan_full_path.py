@@ -17,13 +17,12 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.games import LoadedGame, load_game
-from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
-from shared.serving.game_service import GameServicer
-from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.grpc_server import RunningServer
 from shared.store.redis_store import RedisEventStore
 from tests.integration.lobby.conftest import SIGNER, LobbyFactory, auth, sign_in
 from tests.integration.workers.conftest import Processes, command_ids, wait_for
+from tests.support.game_server import serving
 
 ROOT = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.timeout(600)
@@ -36,10 +35,8 @@ def trajan() -> LoadedGame:
 
 @pytest.fixture
 def trajan_server(trajan: LoadedGame, redis_client: redis.Redis) -> Iterator[RunningServer]:
-    runner = MatchRunner(trajan.rules, trajan.codec, RedisEventStore(redis_client))
-    running = start_server([GameServicer(runner, trajan.modules, SIGNER).registration()])
-    yield running
-    running.stop(0)
+    with serving(trajan, redis_client, SIGNER) as running:
+        yield running
 
 
 @pytest.fixture

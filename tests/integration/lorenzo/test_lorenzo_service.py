@@ -12,12 +12,10 @@ import redis
 from services.games import LoadedGame, load_game
 from shared.core.codec import union_field
 from shared.core.rng import Rng
-from shared.matches.runner import MatchRunner
 from shared.serving.errors import error_info
-from shared.serving.game_service import GameServicer
-from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.grpc_server import RunningServer
 from shared.serving.tokens import TokenSigner
-from shared.store.redis_store import RedisEventStore
+from tests.support.game_server import serving
 
 SIGNER = TokenSigner(b"lorenzo-test-secret-0123456789abcdef")
 SERVICE = [("authorization", "Bearer " + SIGNER.service("lorenzo"))]
@@ -34,10 +32,8 @@ def game() -> LoadedGame:
 
 @pytest.fixture
 def server(game: LoadedGame, redis_client: redis.Redis) -> Iterator[RunningServer]:
-    runner = MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
-    running = start_server([GameServicer(runner, game.modules, SIGNER).registration()])
-    yield running
-    running.stop(0)
+    with serving(game, redis_client, SIGNER) as running:
+        yield running
 
 
 @pytest.fixture

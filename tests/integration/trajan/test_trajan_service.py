@@ -22,10 +22,10 @@ from shared.core.decider import Visibility, VisibilityKind
 from shared.core.rng import Rng
 from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
-from shared.serving.game_service import GameServicer
-from shared.serving.grpc_server import RunningServer, start_server
+from shared.serving.grpc_server import RunningServer
 from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
+from tests.support.game_server import serving
 
 SIGNER = TokenSigner(b"trajan-test-secret-0123456789abcdef")
 SERVICE = [("authorization", "Bearer " + SIGNER.service("trajan"))]
@@ -51,11 +51,9 @@ def store(redis_client: redis.Redis) -> RedisEventStore:
 
 
 @pytest.fixture
-def server(game: LoadedGame, store: RedisEventStore) -> Iterator[RunningServer]:
-    runner = MatchRunner(game.rules, game.codec, store)
-    running = start_server([GameServicer(runner, game.modules, SIGNER, keepalive_s=0.2).registration()])
-    yield running
-    running.stop(0)
+def server(game: LoadedGame, redis_client: redis.Redis) -> Iterator[RunningServer]:
+    with serving(game, redis_client, SIGNER, keepalive_s=0.2) as running:
+        yield running
 
 
 @pytest.fixture

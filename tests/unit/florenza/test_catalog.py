@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from services.florenza.content import is_project_defined, load_content, provenance
 from services.florenza.rules.content_types import (
@@ -52,34 +52,14 @@ def faces(rows: Iterable[Face]) -> list[tuple[int, int]]:
     return [(f.prestige, f.church) for f in rows]
 
 
+def workshop_facts(w: Any) -> tuple[Any, ...]:
+    """A workshop's facts, from the catalog's record or the content's."""
+    facts = (w.id, w.name, w.copies, w.starting, w.cost, w.build_prestige, w.effect)
+    return (*facts, reward(w.gain), reward(w.pay))
+
+
 def test_every_record_carries_the_contents_facts() -> None:
-    assert [
-        (
-            w.id,
-            w.name,
-            w.copies,
-            w.starting,
-            w.cost,
-            w.build_prestige,
-            w.effect,
-            reward(w.gain),
-            reward(w.pay),
-        )
-        for w in API.workshops
-    ] == [
-        (
-            w.id,
-            w.name,
-            w.copies,
-            w.starting,
-            w.cost,
-            w.build_prestige,
-            w.effect,
-            reward(w.gain),
-            reward(w.pay),
-        )
-        for w in CONTENT.workshops
-    ]
+    assert [workshop_facts(w) for w in API.workshops] == [workshop_facts(w) for w in CONTENT.workshops]
     assert [(a.id, a.name, a.mark, a.anonymous) for a in API.artists] == [
         (a.id, a.name, a.mark, a.anonymous) for a in CONTENT.artists
     ]

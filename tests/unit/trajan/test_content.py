@@ -89,44 +89,51 @@ def test_a_wrong_colour_names_its_tile(tmp_path: Path) -> None:
     assert (e.file, e.entry) == ("trajan_tiles.yaml", 7) and e.field.startswith("colours")
 
 
-def test_a_missing_trajan_tile_is_refused(tmp_path: Path) -> None:
-    e = _broken(tmp_path, "trajan_tiles.yaml", "  - {id: 54, kind: religion, colours: [blue, orange]}\n", "")
-    assert e.file == "trajan_tiles.yaml" and "54" in e.problem
-
-
-def test_one_sided_adjacency_is_refused(tmp_path: Path) -> None:
-    e = _broken(tmp_path, "provinces.yaml", "adjacent: [raetia]}", "adjacent: [raetia, alpes]}")
-    assert e.file == "provinces.yaml" and "both ways" in e.problem
-
-
-def test_a_diagonal_site_neighbour_is_refused(tmp_path: Path) -> None:
-    e = _broken(
-        tmp_path,
-        "board.yaml",
-        "{id: 1, row: 1, column: 1, adjacent: [2, 6]}",
-        "{id: 1, row: 1, column: 1, adjacent: [2, 7]}",
-    )
-    assert e.file == "board.yaml" and "orthogonal" in e.problem
-
-
-def test_forum_counts_must_make_seventy(tmp_path: Path) -> None:
-    e = _broken(
-        tmp_path,
-        "forum_tiles.yaml",
-        "{tile: bread, kind: demand, count: 14",
-        "{tile: bread, kind: demand, count: 15",
-    )
-    assert e.file == "forum_tiles.yaml" and "70" in e.problem
-
-
-def test_a_senate_tile_without_votes_is_refused(tmp_path: Path) -> None:
-    e = _broken(
-        tmp_path,
-        "forum_tiles.yaml",
-        "{tile: senate_2, kind: senate, count: 3, votes: 2}",
-        "{tile: senate_2, kind: senate, count: 3}",
-    )
-    assert e.file == "forum_tiles.yaml" and "votes" in e.problem
+@pytest.mark.parametrize(
+    ("file", "old", "new", "words"),
+    [
+        pytest.param(
+            "trajan_tiles.yaml",
+            "  - {id: 54, kind: religion, colours: [blue, orange]}\n",
+            "",
+            "54",
+            id="a_missing_trajan_tile",
+        ),
+        pytest.param(
+            "provinces.yaml",
+            "adjacent: [raetia]}",
+            "adjacent: [raetia, alpes]}",
+            "both ways",
+            id="one_sided_adjacency",
+        ),
+        pytest.param(
+            "board.yaml",
+            "{id: 1, row: 1, column: 1, adjacent: [2, 6]}",
+            "{id: 1, row: 1, column: 1, adjacent: [2, 7]}",
+            "orthogonal",
+            id="a_diagonal_site_neighbour",
+        ),
+        pytest.param(
+            "forum_tiles.yaml",
+            "{tile: bread, kind: demand, count: 14",
+            "{tile: bread, kind: demand, count: 15",
+            "70",
+            id="forum_counts_not_seventy",
+        ),
+        pytest.param(
+            "forum_tiles.yaml",
+            "{tile: senate_2, kind: senate, count: 3, votes: 2}",
+            "{tile: senate_2, kind: senate, count: 3}",
+            "votes",
+            id="a_senate_tile_without_votes",
+        ),
+    ],
+)
+def test_a_broken_file_is_refused_with_its_problem(
+    tmp_path: Path, file: str, old: str, new: str, words: str
+) -> None:
+    e = _broken(tmp_path, file, old, new)
+    assert e.file == file and words in e.problem
 
 
 def test_a_construction_kind_may_not_grant_construction(tmp_path: Path) -> None:
