@@ -12,7 +12,6 @@ Seat tokens are never stored: a reader gets a fresh one with each match notice (
 from __future__ import annotations
 
 import logging
-import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,25 +27,23 @@ from services.lobby.domain import validation
 from services.lobby.domain.notices import Acting, Append, Notice, NoticeKind, match_notices
 from services.lobby.domain.rooms import RoomStatus
 from services.lobby.service_layer.identity import Identity
+from services.lobby.service_layer.outbox_group import OutboxGroup
 from shared.core.seats import seats_of
 from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.serving.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
 from shared.serving.tokens import Claims
 from shared.store import MatchStatus, OutboxNotice
-from shared.store.outbox import FollowerSettings, OutboxFollower
 from shared.store.redis_store import RedisEventStore
 
 log = logging.getLogger("tabula.lobby.notices")
 PUSHED = Counter("tabula_push_total", "Notices handed to the push hook, by result", ["result"])
-CLAIM_IDLE_MS = 30_000
-MAX_DELIVERIES = 5
 PUBLISH_RETRIES = 50
 # matches remembered: their players (set once at CreateMatch), and the acting value last written here
 PLAYERS_CACHED = 4096
 
 
-class NoticeProjector:
+class NoticeProjector(OutboxGroup):
     def __init__(
         self,
         store: RedisEventStore,
@@ -58,19 +55,10 @@ class NoticeProjector:
         linger_ms: int = 0,
     ) -> None:
         self.store, self.repo, self.push = store, repo, push
-        follow = FollowerSettings(
-            group, consumer, CLAIM_IDLE_MS, MAX_DELIVERIES, block_ms, linger_ms=linger_ms
-        )
-        self.follower = OutboxFollower(store, range(store.shards), self.queue, follow, after_page=self.flush)
+        self.follow(store, group, consumer, self.queue, block_ms, linger_ms, after_page=self.flush)
         self._players: OrderedDict[str, tuple[str, ...]] = OrderedDict()
         self._written: OrderedDict[str, str] = OrderedDict()  # match -> the acting value last written here
         self._page: list[Append] = []  # queued by queue(), written by flush()
-
-    def poll(self) -> int:
-        return self.follower.poll_once()
-
-    def run(self, stopping: threading.Event) -> None:
-        self.follower.run(stopping)
 
     def handle(self, notice: OutboxNotice) -> None:
         """One notice, written at once (the follower queues a page and flushes it after the page)."""
