@@ -28,6 +28,7 @@ from services.lobby.domain.notices import Acting, Append, Notice, NoticeKind, ma
 from services.lobby.domain.rooms import RoomStatus
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.outbox_group import OutboxGroup
+from shared.core.lru import keep
 from shared.core.seats import seats_of
 from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
@@ -129,9 +130,7 @@ class NoticeProjector(OutboxGroup):
             return found
         found = tuple(seat.player_id for seat in seats_of(wait(self.store.get_meta(match_id))))
         if found:  # a meta not written yet is read again next time
-            self._players[match_id] = found
-            if len(self._players) > PLAYERS_CACHED:
-                self._players.popitem(last=False)
+            keep(self._players, match_id, found, PLAYERS_CACHED)
         return found
 
     def _publish(self, append: Append) -> None:
@@ -157,10 +156,7 @@ class NoticeProjector(OutboxGroup):
         raise Conflict("busy_notices", f"match {append.match_id} kept changing; will retry")
 
     def _remember(self, match_id: str, acting: str) -> None:
-        self._written[match_id] = acting
-        self._written.move_to_end(match_id)  # the least recently written is forgotten first
-        if len(self._written) > PLAYERS_CACHED:
-            self._written.popitem(last=False)
+        keep(self._written, match_id, acting, PLAYERS_CACHED)  # the least recently written goes first
 
 
 def send(push: PushSender, player_id: str, notice_id: str, notice: Notice) -> None:
