@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import sys
-
 from services.games import game_port, load_game
 from shared.matches.archive import storage_from_env
 from shared.matches.runner import MatchRunner
 from shared.runtime.config import Settings
-from shared.runtime.observability import setup_logging, start_metrics
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import Limits, RunningServer, offload, serve_forever, start_server
+from shared.serving.process import boot
 from shared.serving.ratelimit import Limiter
-from shared.serving.tokens import SecretMissing, TokenSigner, keyring_from_env
+from shared.serving.tokens import TokenSigner
 from shared.serving.watch import WatchHub, watch_connections
 from shared.store.clients import async_redis_client, redis_client, store_from_settings
 from shared.store.redis_store import RedisStreamReader
@@ -42,11 +40,5 @@ def build(
 
 
 def main(game: str) -> None:
-    settings = Settings.from_env()
-    setup_logging(settings.log_level)
-    try:
-        signer = TokenSigner(keyring_from_env())
-    except (SecretMissing, ValueError) as err:
-        sys.exit(f"{game}: {err}")
-    start_metrics(settings.metrics_port)
-    serve_forever(build(game, settings, game_port(game), signer), game)
+    settings, keys = boot(game)
+    serve_forever(build(game, settings, game_port(game), TokenSigner(keys)), game)

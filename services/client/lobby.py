@@ -71,13 +71,19 @@ class Lobby:
         self.token = ""
         self.player_id = ""
 
-    def _call(self, method: Callable[..., Any], request: Any, **kw: Any) -> Any:
-        """``method(request)``, sent again while a rate limit refuses it."""
+    def _call(
+        self, method: Callable[..., Any], request: Any, timeout_s: float = 0.0, signed: bool = True
+    ) -> Any:
+        """``method(request)`` with the player's token (unless not ``signed``) and a deadline of
+        ``timeout_s`` (0: ``deadline_s``), sent again while a rate limit refuses it."""
+        kw: dict[str, Any] = {"timeout": timeout_s or self.deadline_s}
+        if signed:
+            kw["metadata"] = auth(self.token)
         return retry_limited(lambda: method(request, **kw), self.on_limited)
 
     def sign_in(self, name: str) -> str:
         request = pb.SignInGuestRequest(display_name=name)
-        reply = self._call(self.stub.SignInGuest, request, timeout=self.deadline_s)
+        reply = self._call(self.stub.SignInGuest, request, signed=False)
         self.token, self.player_id = reply.token, reply.player_id
         return str(reply.player_id)
 
@@ -92,7 +98,6 @@ class Lobby:
     ) -> Started:
         """Create a room (private unless ``public``: a public room's match is listed to spectators),
         add one bot per level, start it (the host's start is its ready)."""
-        md = auth(self.token)
         request = pb.CreateRoomRequest(
             game=game,
             seats=seats,
@@ -100,16 +105,12 @@ class Lobby:
             turn_seconds=turn_seconds,
             visibility=pb.ROOM_VISIBILITY_PUBLIC if public else pb.ROOM_VISIBILITY_PRIVATE,
         )
-        room = self._call(self.stub.CreateRoom, request, metadata=md, timeout=self.deadline_s).room
+        room = self._call(self.stub.CreateRoom, request).room
         for level in bots:
             add = pb.AddBotRequest(room_id=room.room_id, level=BOT_LEVELS[level])
-            room = self._call(self.stub.AddBot, add, metadata=md, timeout=self.deadline_s).room
-        started = self._call(
-            self.stub.StartRoom,
-            pb.StartRoomRequest(room_id=room.room_id),
-            metadata=md,
-            timeout=max(self.deadline_s, 30.0),
-        )
+            room = self._call(self.stub.AddBot, add).room
+        start = pb.StartRoomRequest(room_id=room.room_id)
+        started = self._call(self.stub.StartRoom, start, timeout_s=max(self.deadline_s, 30.0))
         return Started(
             match_id=started.match_id,
             seat=started.seat,
@@ -120,20 +121,10 @@ class Lobby:
 
     def room(self, room_id: str) -> tuple[Any, str]:
         """(room, the caller's seat token) of a started room: how a player gets back to their seat."""
-        reply = self._call(
-            self.stub.GetRoom,
-            pb.GetRoomRequest(room_id=room_id),
-            metadata=auth(self.token),
-            timeout=self.deadline_s,
-        )
+        reply = self._call(self.stub.GetRoom, pb.GetRoomRequest(room_id=room_id))
         return reply.room, reply.seat_token
 
     def spectator_token(self, match_id: str) -> tuple[str, str]:
         """(token, game) to watch one match's public view."""
-        reply = self._call(
-            self.stub.GetSpectatorToken,
-            pb.GetSpectatorTokenRequest(match_id=match_id),
-            metadata=auth(self.token),
-            timeout=self.deadline_s,
-        )
+        reply = self._call(self.stub.GetSpectatorToken, pb.GetSpectatorTokenRequest(match_id=match_id))
         return reply.token, reply.game

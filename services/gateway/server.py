@@ -14,7 +14,6 @@ import asyncio
 import logging
 import os
 import signal
-import sys
 from collections.abc import Mapping
 from typing import cast
 
@@ -27,9 +26,9 @@ from services.gateway.app import GatewayConfig, build_app
 from services.gateway.http import parse_origins
 from services.gateway.registry import discover
 from services.gateway.rpc import RpcLimits, cancel_streams
-from shared.runtime.config import Settings, port_for
-from shared.runtime.observability import setup_logging, start_metrics
-from shared.serving.tokens import SECRET_VAR, SecretMissing, keyring_from_env
+from shared.runtime.config import port_for
+from shared.serving.process import boot
+from shared.serving.tokens import SECRET_VAR, keyring_from_env
 
 log = logging.getLogger("tabula.gateway")
 
@@ -80,13 +79,7 @@ async def _serve_until_signal(app: Starlette, host: str, port: int) -> None:
 
 
 def main() -> None:
-    settings = Settings.from_env()
-    setup_logging(settings.log_level)
-    try:
-        keyring_from_env()  # the secret that signs the callers' addresses (shared/serving/forwarded.py)
-    except (SecretMissing, ValueError) as err:
-        sys.exit(f"gateway: {err}")
-    start_metrics(settings.metrics_port)
+    settings, _ = boot("gateway")  # its secret signs the callers' addresses (shared/serving/forwarded.py)
     port = port_for("gateway")
     log.info("gateway on http://%s:%d/ (HTTP/1.1 and h2c)", settings.host, port)
     asyncio.run(_serve_until_signal(make_app(), settings.host, port))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import socket
-import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -33,10 +32,10 @@ from services.lobby.service_layer.notices import NoticeProjector, Notices
 from services.lobby.service_layer.projections import RatingsProjector, Standings
 from services.lobby.service_layer.rooms import RoomService
 from shared.runtime.config import Settings, port_for
-from shared.runtime.observability import setup_logging, start_metrics
 from shared.serving.grpc_server import Limits, RunningServer, serve_forever, start_server
+from shared.serving.process import boot
 from shared.serving.ratelimit import Limiter
-from shared.serving.tokens import SecretMissing, TokenSigner, keyring_from_env
+from shared.serving.tokens import TokenSigner
 from shared.store.clients import redis_client, store_from_settings
 
 BACKGROUND_THREADS = 3  # start_background's matcher, projector and notices: a Redis connection each
@@ -147,14 +146,8 @@ def build(
 
 
 def main() -> None:
-    settings = Settings.from_env()
-    setup_logging(settings.log_level)
-    try:
-        signer = TokenSigner(keyring_from_env())
-    except (SecretMissing, ValueError) as err:
-        sys.exit(f"lobby: {err}")
-    start_metrics(settings.metrics_port)
-    lobby = build(settings, port_for("lobby"), signer)
+    settings, keys = boot("lobby")
+    lobby = build(settings, port_for("lobby"), TokenSigner(keys))
     lobby.start_background(float(os.environ.get("TABULA_MATCH_TICK_S", "0.5")))
     try:
         serve_forever(lobby.server, "lobby")

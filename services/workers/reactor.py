@@ -59,6 +59,7 @@ from services.workers.planner import (
 )
 from services.workers.settings import WorkerSettings
 from services.workers.sweeper import Sweeper
+from shared.core.lru import keep
 from shared.matches.archive import storage_from_env
 from shared.matches.archiver import Archiver
 from shared.matches.runner import EventCodec, MatchRunner, progress_of
@@ -192,10 +193,7 @@ class Reactor:
         the sweeper then plans the match again from its meta (docs/workers.md)."""
         if not meta.exists:
             return
-        self._fixed[match_id] = Fixed.of(meta)
-        self._fixed.move_to_end(match_id)
-        if len(self._fixed) > FIXED_CACHED:
-            self._fixed.popitem(last=False)
+        keep(self._fixed, match_id, Fixed.of(meta), FIXED_CACHED)
 
     def enqueue(self, job: Job) -> None:
         """A bot or system job waits for ``flush``; a timer becomes a clock in Redis, due in ``countdown``

@@ -23,6 +23,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from shared.core.codec import CodecError, from_plain, to_plain
 from shared.core.decider import SYSTEM, Actor, Rules, RuleViolation
+from shared.core.lru import keep
 from shared.core.rng import Rng
 from shared.core.wire import schema_of
 from shared.runtime.config import STATE_CACHE
@@ -270,10 +271,8 @@ class MatchRunner(Generic[S]):
         with self._lock:
             kept = self._cache.get(match_id)
             if kept is None or kept.version <= version:
-                self._cache[match_id] = Cached(state, version, seed)
-            self._cache.move_to_end(match_id)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+                kept = Cached(state, version, seed)
+            keep(self._cache, match_id, kept, self._cache_size)
 
     def _forget(self, match_id: str) -> None:
         with self._lock:

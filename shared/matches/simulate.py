@@ -29,7 +29,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, Unpack
 
 from shared.core.decider import Actor, Outcome, Rules, RuleViolation
 from shared.core.rng import Rng
@@ -74,9 +74,11 @@ class _Table(Protocol):
 
     state: Any
 
+    async def apply(self, actor: Actor, command: Any, step: int) -> Sequence[Any]: ...
+
 
 # The playout loop: it yields each (actor, command, step) to apply and is sent the command's events
-# (or thrown its RuleViolation); it returns the result. Driven by play_game here, by play_match awaiting.
+# (or thrown its RuleViolation); it returns the result. Driven by _drive, for both.
 Playout = Generator[tuple[Actor, Any, int], Sequence[Any], GameResult]
 
 
@@ -84,7 +86,7 @@ class _InMemory:
     def __init__(self, rules: AnyRules, state: Any, rng: Rng) -> None:
         self.rules, self.state, self.rng = rules, state, rng
 
-    def apply(self, actor: Actor, command: Any, step: int) -> Sequence[Any]:
+    async def apply(self, actor: Actor, command: Any, step: int) -> Sequence[Any]:
         events = self.rules.decide(self.state, actor, command, self.rng.fork(f"decide{step}"))
         for event in events:
             self.state = self.rules.evolve(self.state, event)
@@ -106,36 +108,35 @@ class _ThroughRunner:
         return await self.stored_events(done.first_version, done.last_version)
 
 
+class PlayOptions(TypedDict, total=False):
+    """The keyword options of :func:`play_game` and :func:`play_match` (:class:`Options`' fields)."""
+
+    check: bool
+    check_every_step: bool
+    time_moves: bool
+    max_steps: int
+    on_step: StepHook | None
+
+
 def play_game(
     rules: AnyRules,
     config: Any,
     seed: int,
     policies: Mapping[int, Policy] | None = None,
-    check: bool = True,
-    *,
-    check_every_step: bool = False,
-    time_moves: bool = False,
-    max_steps: int = MAX_STEPS,
-    on_step: StepHook | None = None,
+    **options: Unpack[PlayOptions],
 ) -> GameResult:
     """Set up and play one match in memory; seats use ``policies[seat]`` (default random)."""
     rng = Rng(seed)
     events = list(rules.setup(config, rng.fork("setup")))
     table = _InMemory(rules, _fold(rules, events), rng)
-    options = Options(check, check_every_step, time_moves, max_steps, on_step)
-    play = _play(rules, table, events, seed, rng, policies or {}, options)
+    play = _play(rules, table, events, seed, rng, policies or {}, Options(**options))
+    driving = _drive(play, table)
     try:
-        asked = next(play)
-        while True:
-            try:
-                new = table.apply(*asked)
-            except RuleViolation as err:
-                asked = play.throw(err)
-            else:
-                asked = play.send(new)
+        driving.send(None)  # nothing in memory waits: the driver ends in this one step
     except StopIteration as done:
         result: GameResult = done.value
         return result
+    raise AssertionError("the in-memory playout waited")
 
 
 async def play_match(
@@ -143,19 +144,18 @@ async def play_match(
     match_id: str,
     seed: int,
     policies: Mapping[int, Policy] | None = None,
-    check: bool = True,
-    *,
-    check_every_step: bool = False,
-    time_moves: bool = False,
-    max_steps: int = MAX_STEPS,
-    on_step: StepHook | None = None,
+    **options: Unpack[PlayOptions],
 ) -> GameResult:
     """Play a created match to its end through ``runner`` (command ids ``<match>-c<step>``)."""
     loaded = await runner.load(match_id)
     table = _ThroughRunner(runner, match_id, loaded.state, loaded.version)
     events = await table.stored_events(1)
-    options = Options(check, check_every_step, time_moves, max_steps, on_step)
-    play = _play(runner.rules, table, events, seed, Rng(seed), policies or {}, options)
+    play = _play(runner.rules, table, events, seed, Rng(seed), policies or {}, Options(**options))
+    return await _drive(play, table)
+
+
+async def _drive(play: Playout, table: _Table) -> GameResult:
+    """Apply each move the playout asks for on ``table``, sending it the events (or the refusal)."""
     try:
         asked = next(play)
         while True:

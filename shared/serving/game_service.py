@@ -25,6 +25,7 @@ from tabula.common.v1 import common_pb2
 
 from shared.core.codec import MessageCodec, to_proto, union_field, wrap_union
 from shared.core.decider import SPECTATOR, SYSTEM, Actor, Visibility
+from shared.core.lru import keep
 from shared.core.seats import SeatInfo, seat_of_actor
 from shared.matches.archive import ArchiveStorage, archived_lines, archived_runner
 from shared.matches.runner import MatchRunner
@@ -232,9 +233,7 @@ class GameServicer:
             if MatchMeta.of(await found.store.get_meta(match_id)).game != self.rules.game:
                 return self.runner  # another game's match
             with self._archive_lock:
-                self._archived[match_id] = found
-                while len(self._archived) > ARCHIVED_KEPT:
-                    self._archived.popitem(last=False)
+                keep(self._archived, match_id, found, ARCHIVED_KEPT)
         return found
 
     # ------------------------------------------------------------ RPCs
@@ -329,9 +328,7 @@ class GameServicer:
         reply = self._shown.get(key)
         if reply is None:
             reply = self.modules.pb2.WatchMatchResponse(event=self._match_event(event, seats))
-            self._shown[key] = reply
-            while len(self._shown) > SHOWN_KEPT:
-                self._shown.popitem(last=False)
+            keep(self._shown, key, reply, SHOWN_KEPT)
         return reply
 
     @rpc("game")

@@ -42,6 +42,8 @@ from typing import Any
 
 import jwt
 
+from shared.core.lru import keep
+
 ALGORITHM = "HS256"
 ISSUER = "tabula"
 LOBBY = "lobby"
@@ -191,9 +193,7 @@ class TokenSigner:
             return kept
         claims = self._verify(token, audience)
         with self._verified_lock:
-            self._verified[(token, audience)] = claims
-            while len(self._verified) > VERIFIED_KEPT:
-                self._verified.popitem(last=False)
+            keep(self._verified, (token, audience), claims, VERIFIED_KEPT)
         return claims
 
     def _verify(self, token: str, audience: str) -> Claims:

@@ -6,6 +6,7 @@ Enqueue) and watch streams per address and per player; open watch streams per to
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TypeAlias, TypeVar
@@ -55,11 +56,12 @@ class LobbyServicer:
             wait(self.limiter.check(action, context, caller.player_id if caller is not None else ""))
 
     def _watch(self, caller: Claims, context: Ctx, stream: Iterator[T]) -> Iterator[T]:
-        """A watch stream: the watch rate limits, then the token's open-stream quota."""
-        if self.limiter is None:
-            return stream
-        self._limit("watch", context, caller)
-        return self.limiter.watching(caller.token_id, stream, context.add_callback)
+        """A watch stream: the watch rate limits, then the token's open-stream quota; it ends when
+        the caller has gone."""
+        if self.limiter is not None:
+            self._limit("watch", context, caller)
+            stream = self.limiter.watching(caller.token_id, stream, context.add_callback)
+        return itertools.takewhile(lambda _: context.is_active(), stream)
 
     # ------------------------------------------------------------ identity
     @rpc("lobby")
@@ -158,13 +160,11 @@ class LobbyServicer:
         for seen in self._watch(
             caller, context, self.rooms.watch(caller, request.room_id, self.keepalive_ms)
         ):
-            if not context.is_active():
-                return
             if seen is None:
                 yield pb.WatchRoomResponse(keepalive=common_pb2.Keepalive(head_version=version))
-                continue
-            version = seen.room.version
-            yield pb.WatchRoomResponse(room=convert.room_seen(seen))
+            else:
+                version = seen.room.version
+                yield pb.WatchRoomResponse(room=convert.room_seen(seen))
 
     # ------------------------------------------------------------ matchmaking
     @rpc("lobby")
@@ -193,12 +193,10 @@ class LobbyServicer:
         for seen in self._watch(
             caller, context, self.queue.watch(caller, request.ticket_id, self.keepalive_ms)
         ):
-            if not context.is_active():
-                return
             if seen is None:
                 yield pb.WatchQueueResponse(keepalive=common_pb2.Keepalive())
-                continue
-            yield pb.WatchQueueResponse(ticket=convert.ticket(seen))
+            else:
+                yield pb.WatchQueueResponse(ticket=convert.ticket(seen))
 
     # ------------------------------------------------------------ ratings and history
     @rpc("lobby")
@@ -236,13 +234,10 @@ class LobbyServicer:
         for found in self._watch(
             caller, context, self.notices.watch(caller, request.after, self.keepalive_ms)
         ):
-            if not context.is_active():
-                return
             if found is None:
                 yield pb.WatchMyNoticesResponse(keepalive=common_pb2.Keepalive())
-                continue
-            for seen in found:
-                yield pb.WatchMyNoticesResponse(notice=convert.notice(seen))
+            else:
+                yield from (pb.WatchMyNoticesResponse(notice=convert.notice(seen)) for seen in found)
 
     @rpc("lobby")
     def InviteToRoom(self, request: pb.InviteToRoomRequest, context: Ctx) -> pb.InviteToRoomResponse:

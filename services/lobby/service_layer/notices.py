@@ -12,7 +12,6 @@ Seat tokens are never stored: a reader gets a fresh one with each match notice (
 from __future__ import annotations
 
 import logging
-import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,23 +27,22 @@ from services.lobby.domain import validation
 from services.lobby.domain.notices import Acting, Append, Notice, NoticeKind, match_notices
 from services.lobby.domain.rooms import RoomStatus
 from services.lobby.service_layer.identity import Identity
+from services.lobby.service_layer.outbox_group import OutboxGroup
+from shared.core.lru import keep
 from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.serving.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
 from shared.serving.tokens import Claims
 from shared.store import EventStore, MatchMeta, MatchStatus, OutboxNotice
-from shared.store.outbox import FollowerSettings, OutboxFollower
 
 log = logging.getLogger("tabula.lobby.notices")
 PUSHED = Counter("tabula_push_total", "Notices handed to the push hook, by result", ["result"])
-CLAIM_IDLE_MS = 30_000
-MAX_DELIVERIES = 5
 PUBLISH_RETRIES = 50
 # matches remembered: their players (set once at CreateMatch), and the acting value last written here
 PLAYERS_CACHED = 4096
 
 
-class NoticeProjector:
+class NoticeProjector(OutboxGroup):
     def __init__(
         self,
         store: EventStore,
@@ -56,19 +54,10 @@ class NoticeProjector:
         linger_ms: int = 0,
     ) -> None:
         self.store, self.repo, self.push = store, repo, push
-        follow = FollowerSettings(
-            group, consumer, CLAIM_IDLE_MS, MAX_DELIVERIES, block_ms, linger_ms=linger_ms
-        )
-        self.follower = OutboxFollower(store, range(store.shards), self.queue, follow, after_page=self.flush)
+        self.follow(store, group, consumer, self.queue, block_ms, linger_ms, after_page=self.flush)
         self._players: OrderedDict[str, tuple[str, ...]] = OrderedDict()
         self._written: OrderedDict[str, str] = OrderedDict()  # match -> the acting value last written here
         self._page: list[Append] = []  # queued by queue(), written by flush()
-
-    def poll(self) -> int:
-        return self.follower.poll_once()
-
-    def run(self, stopping: threading.Event) -> None:
-        self.follower.run(stopping)
 
     def handle(self, notice: OutboxNotice) -> None:
         """One notice, written at once (the follower queues a page and flushes it after the page)."""
@@ -139,9 +128,7 @@ class NoticeProjector:
             return found
         found = tuple(seat.player_id for seat in MatchMeta.of(wait(self.store.get_meta(match_id))).seat_infos)
         if found:  # a meta not written yet is read again next time
-            self._players[match_id] = found
-            if len(self._players) > PLAYERS_CACHED:
-                self._players.popitem(last=False)
+            keep(self._players, match_id, found, PLAYERS_CACHED)
         return found
 
     def _publish(self, append: Append) -> None:
@@ -167,10 +154,7 @@ class NoticeProjector:
         raise Conflict("busy_notices", f"match {append.match_id} kept changing; will retry")
 
     def _remember(self, match_id: str, acting: str) -> None:
-        self._written[match_id] = acting
-        self._written.move_to_end(match_id)  # the least recently written is forgotten first
-        if len(self._written) > PLAYERS_CACHED:
-            self._written.popitem(last=False)
+        keep(self._written, match_id, acting, PLAYERS_CACHED)  # the least recently written goes first
 
 
 def send(push: PushSender, player_id: str, notice_id: str, notice: Notice) -> None:

@@ -6,35 +6,32 @@ the match is finished, the outcome the runner recorded with the final append giv
 placings (no game code is loaded), and ratings and history are applied in one script
 (idempotent by match id, so a redelivered notice or a second lobby instance changes nothing).
 A notice is acknowledged only after that; one that fails stays pending, is claimed again after
-``CLAIM_IDLE_MS`` and dead-lettered after ``MAX_DELIVERIES``. A match finished before outcomes
-were recorded (meta ``status`` finished, no ``outcome``) cannot be rated here: its notices fail
-and end in the dead-letter stream, which says which matches those are.
+``CLAIM_IDLE_MS`` and dead-lettered after ``MAX_DELIVERIES`` (``outbox_group``). A match finished
+before outcomes were recorded (meta ``status`` finished, no ``outcome``) cannot be rated here: its
+notices fail and end in the dead-letter stream, which says which matches those are.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 
 from services.lobby.adapters import keys
 from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.ratings_repo import HistoryItem, RatingsRepository, Standing
 from services.lobby.domain import validation
 from services.lobby.domain.ratings import FinishedMatch, rate
+from services.lobby.service_layer.outbox_group import OutboxGroup
 from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.serving.errors import Conflict
 from shared.serving.tokens import Claims
 from shared.store import EventStore, MatchMeta, MatchStatus, OutboxNotice
-from shared.store.outbox import FollowerSettings, OutboxFollower
 
 log = logging.getLogger("tabula.lobby.projections")
-CLAIM_IDLE_MS = 30_000
-MAX_DELIVERIES = 5
 APPLY_RETRIES = 50
 
 
-class RatingsProjector:
+class RatingsProjector(OutboxGroup):
     def __init__(
         self,
         store: EventStore,
@@ -45,17 +42,7 @@ class RatingsProjector:
         linger_ms: int = 0,
     ) -> None:
         self.store, self.ratings = store, ratings
-        follow = FollowerSettings(
-            group, consumer, CLAIM_IDLE_MS, MAX_DELIVERIES, block_ms, linger_ms=linger_ms
-        )
-        self.follower = OutboxFollower(store, range(store.shards), self.handle, follow)
-
-    def poll(self) -> int:
-        """One pass over every shard (long-pending notices when due, then new ones); notices handled."""
-        return self.follower.poll_once()
-
-    def run(self, stopping: threading.Event) -> None:
-        self.follower.run(stopping)
+        self.follow(store, group, consumer, self.handle, block_ms, linger_ms)
 
     def handle(self, notice: OutboxNotice) -> None:
         if notice.progress is not None and notice.progress.status is MatchStatus.ACTIVE:
