@@ -1,0 +1,81 @@
+"""A game package's manifest hooks by convention: each loads its module on first use, by name.
+
+A game package ``pkg`` laid out as the seed games are (``pkg.content`` with ``load_rules``,
+``load_content`` and ``content_tables``; ``pkg.rules.content_types.content_counts``; ``pkg.bots``
+with ``evaluate``, ``evaluate_all`` and ``prune``; ``pkg.presentation.load``; ``pkg.texts`` with the
+content message class and ``packaged_content_message``; the spectator files in ``pkg/web``) gets
+every hook of its ``GameManifest`` from :func:`conventional_hooks`. Nothing is imported until a hook
+is called, so listing games stays cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from shared.core.manifest import BotHooks, ContentHook
+
+
+def lazy(module: str, name: str) -> Callable[[], Any]:
+    """A loader that imports ``module`` when called and returns what its ``name`` returns."""
+
+    def load() -> Any:
+        return getattr(import_module(module), name)()
+
+    return load
+
+
+def lazy_attribute(module: str, name: str) -> Callable[[], Any]:
+    """A loader that imports ``module`` when called and returns its ``name`` itself."""
+
+    def load() -> Any:
+        return getattr(import_module(module), name)
+
+    return load
+
+
+def conventional_bots(package: str, **settings: Any) -> Callable[[], BotHooks]:
+    """``BotHooks`` over ``<package>.bots``: its ``evaluate``, ``evaluate_all``, ``prune`` (and
+    ``horizon`` when it has one), with the search ``settings`` given."""
+
+    def load() -> BotHooks:
+        bots = import_module(f"{package}.bots")
+        return BotHooks(
+            evaluate=bots.evaluate,
+            evaluate_all=bots.evaluate_all,
+            prune=bots.prune,
+            horizon=getattr(bots, "horizon", None),
+            **settings,
+        )
+
+    return load
+
+
+def conventional_hooks(
+    package: str, content_message: str, bots: Callable[[], BotHooks] | None = None
+) -> dict[str, Any]:
+    """The ``GameManifest`` fields of the package ``package`` (e.g. ``services.chess``): rules,
+    bots, presentation, content counts and tables, typed content (the ``content_message`` class of
+    ``<package>.texts``), the spectator folder and the rules' source path."""
+
+    def counts() -> Mapping[str, int]:
+        count: Callable[[Any], Mapping[str, int]] = lazy_attribute(
+            f"{package}.rules.content_types", "content_counts"
+        )()
+        return count(lazy(f"{package}.content", "load_content")())
+
+    return {
+        "rules": lazy(f"{package}.content", "load_rules"),
+        "bots": bots or conventional_bots(package),
+        "presentation": lazy(f"{package}.presentation", "load"),
+        "content_counts": counts,
+        "content_tables": lazy(f"{package}.content", "content_tables"),
+        "content": ContentHook(
+            lazy_attribute(f"{package}.texts", content_message),
+            lazy(f"{package}.texts", "packaged_content_message"),
+        ),
+        "web": Path(str(import_module(package).__file__)).parent / "web",
+        "source": package.replace(".", "/") + "/rules",
+    }
