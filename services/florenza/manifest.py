@@ -48,5 +48,5 @@ MANIFEST = GameManifest(
     bench_seats=4,
     balance=_balance,  # `tabula balance florenza`: the report in docs/rules/florenza.md
     # rules, bots, presentation, content (GET /content/florenza, GetContent), web/florenza.js, source
-    **conventional_hooks("services.florenza", "FlorenzaContent", bots=_BOTS),
+    **conventional_hooks("services.florenza", "Florenza", bots=_BOTS),
 )

@@ -29,5 +29,5 @@ MANIFEST = GameManifest(
     description='Three periods of two rounds (rulebook, "O Jogo"): place family members to take '
     "development cards, harvest, produce and face the Vatican reports.",
     # rules, bots, presentation, content (GET /content/lorenzo, GetContent), web/lorenzo.js, source
-    **conventional_hooks("services.lorenzo", "LorenzoContent"),
+    **conventional_hooks("services.lorenzo", "Lorenzo"),
 )

@@ -20,5 +20,5 @@ MANIFEST = GameManifest(
     "to ship goods, take forum tiles, lead legions into the provinces, build, climb the senate and "
     "complete Trajan tiles, while meeting the people's demands.",
     # rules, bots, presentation, content (GET /content/trajan, GetContent), web/trajan.js, source
-    **conventional_hooks("services.trajan", "TrajanContent"),
+    **conventional_hooks("services.trajan", "Trajan"),
 )

@@ -1,11 +1,11 @@
 """A game package's manifest hooks by convention: each loads its module on first use, by name.
 
-A game package ``pkg`` laid out as the seed games are (``pkg.content`` with ``load_rules``,
-``load_content`` and ``content_tables``; ``pkg.rules.content_types.content_counts``; ``pkg.bots``
-with ``evaluate``, ``evaluate_all`` and ``prune``; ``pkg.presentation.load``; ``pkg.texts`` with the
-content message class and ``packaged_content_message``; the spectator files in ``pkg/web``) gets
-every hook of its ``GameManifest`` from :func:`conventional_hooks`. Nothing is imported until a hook
-is called, so listing games stays cheap.
+A game package ``pkg`` of the game ``Title``, laid out as the seed games are (``pkg.content`` with
+``load_content`` and ``tables``; ``pkg.rules`` with ``TitleRules`` and ``content_counts``;
+``pkg.bots`` with ``evaluate``, ``evaluate_all`` and ``prune``; ``pkg.presentation.load``;
+``pkg.texts`` with ``TitleContent`` and ``packaged_content_message``; the spectator files in
+``pkg/web``) gets every hook of its ``GameManifest`` from :func:`conventional_hooks`. Nothing is
+imported until a hook is called, so listing games stays cheap.
 """
 
 from __future__ import annotations
@@ -54,26 +54,32 @@ def conventional_bots(package: str, **settings: Any) -> Callable[[], BotHooks]:
 
 
 def conventional_hooks(
-    package: str, content_message: str, bots: Callable[[], BotHooks] | None = None
+    package: str, title: str, bots: Callable[[], BotHooks] | None = None
 ) -> dict[str, Any]:
-    """The ``GameManifest`` fields of the package ``package`` (e.g. ``services.chess``): rules,
-    bots, presentation, content counts and tables, typed content (the ``content_message`` class of
-    ``<package>.texts``), the spectator folder and the rules' source path."""
+    """The ``GameManifest`` fields of the package ``package`` (e.g. ``services.chess``, title
+    ``Chess``): rules over the packaged content, bots, presentation, content counts and tables, typed
+    content, the spectator folder and the rules' source path."""
+    content = lazy(f"{package}.content", "load_content")
+
+    def rules() -> Any:
+        return getattr(import_module(f"{package}.rules"), f"{title}Rules")(content())
 
     def counts() -> Mapping[str, int]:
-        count: Callable[[Any], Mapping[str, int]] = lazy_attribute(
-            f"{package}.rules.content_types", "content_counts"
-        )()
-        return count(lazy(f"{package}.content", "load_content")())
+        counted: Mapping[str, int] = import_module(f"{package}.rules").content_counts(content())
+        return counted
+
+    def tables() -> Mapping[str, Any]:
+        tabled: Mapping[str, Any] = import_module(f"{package}.content").tables(content())
+        return tabled
 
     return {
-        "rules": lazy(f"{package}.content", "load_rules"),
+        "rules": rules,
         "bots": bots or conventional_bots(package),
         "presentation": lazy(f"{package}.presentation", "load"),
         "content_counts": counts,
-        "content_tables": lazy(f"{package}.content", "content_tables"),
+        "content_tables": tables,
         "content": ContentHook(
-            lazy_attribute(f"{package}.texts", content_message),
+            lazy_attribute(f"{package}.texts", f"{title}Content"),
             lazy(f"{package}.texts", "packaged_content_message"),
         ),
         "web": Path(str(import_module(package).__file__)).parent / "web",

@@ -8,7 +8,7 @@ from shared.core.game_package import conventional_bots, conventional_hooks
 
 
 def test_conventional_hooks_load_the_package_parts_by_name() -> None:
-    hooks = conventional_hooks("services.florenza", "FlorenzaContent")
+    hooks = conventional_hooks("services.florenza", "Florenza")
     assert type(hooks["rules"]()).__name__ == "FlorenzaRules"
     assert type(hooks["presentation"]()).__name__ == "FlorenzaPresentation"
     assert hooks["content"].message().__name__ == "FlorenzaContent"
