@@ -38,14 +38,18 @@ from services.florenza.rules.invariants import violations
 from services.florenza.rules.legal import legal_commands, to_act
 from services.florenza.rules.model import Config, Phase, State, Title, Trade
 from services.florenza.rules.view import FlorenzaView, determinize, view, visibility
-from shared.core.decider import Actor, BaseRules, Outcome, RuleViolation, Visibility
+from shared.core.decider import Actor, BaseRules, RuleViolation, Visibility
+from shared.core.ranked_rules import RankedRules
 from shared.core.rng import Rng
 
 _BOOL = {"true": True, "false": False}
 
 
-class FlorenzaRules(BaseRules[Config, State, Command, Event, FlorenzaView]):
+class FlorenzaRules(RankedRules, BaseRules[Config, State, Command, Event, FlorenzaView]):
     """Pure rules over one ``Content``; holds nothing else."""
+
+    folds = FOLDS
+    finished = Phase.FINISHED
 
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -62,9 +66,6 @@ class FlorenzaRules(BaseRules[Config, State, Command, Event, FlorenzaView]):
         if raw not in _BOOL:
             raise RuleViolation("bad_option", f"hidden_certificates must be 'true' or 'false', not {raw!r}")
         return Config(seats, hidden_certificates=_BOOL[raw])
-
-    def initial_state(self) -> State:
-        return State()
 
     def setup(self, config: Config, rng: Rng) -> Sequence[Event]:
         ctx = Ctx(self.content, self.initial_state())
@@ -85,9 +86,6 @@ class FlorenzaRules(BaseRules[Config, State, Command, Event, FlorenzaView]):
             _seat_step(ctx, actor.seat, command, rng)
         return ctx.events
 
-    def evolve(self, state: State, event: Event) -> State:
-        return FOLDS.fold(state, event)
-
     def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
         return legal_commands(self.content, state, actor)
 
@@ -100,16 +98,8 @@ class FlorenzaRules(BaseRules[Config, State, Command, Event, FlorenzaView]):
     def visibility(self, event: Event) -> Visibility:
         return visibility(event)
 
-    def outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.FINISHED:
-            return None
-        return Outcome(tuple(f.total for f in state.final), state.placings)
-
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
         return determinize(state, seat, rng)
-
-    def seat_count(self, state: State) -> int:
-        return len(state.players)
 
     def invariant_violations(self, state: State) -> Sequence[str]:
         """No negative count; each family's eight workers, the 84 cubes, the 45 workshop tiles and the

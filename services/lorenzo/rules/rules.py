@@ -34,14 +34,18 @@ from services.lorenzo.rules.legal import has_placement, legal_commands, to_act
 from services.lorenzo.rules.model import Config, Phase, State
 from services.lorenzo.rules.queries import SeatCache
 from services.lorenzo.rules.view import LorenzoView, determinize, view, visibility
-from shared.core.decider import Actor, BaseRules, Outcome, RuleViolation, Visibility
+from shared.core.decider import Actor, BaseRules, RuleViolation, Visibility
+from shared.core.ranked_rules import RankedRules
 from shared.core.rng import Rng
 
 _BOOL = {"true": True, "false": False}
 
 
-class LorenzoRules(BaseRules[Config, State, Command, Event, LorenzoView]):
+class LorenzoRules(RankedRules, BaseRules[Config, State, Command, Event, LorenzoView]):
     """Pure rules over one ``Content``; holds nothing else."""
+
+    folds = FOLDS
+    finished = Phase.FINISHED
 
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -57,9 +61,6 @@ class LorenzoRules(BaseRules[Config, State, Command, Event, LorenzoView]):
         if raw not in _BOOL:
             raise RuleViolation("bad_option", f"advanced must be 'true' or 'false', not {raw!r}")
         return Config(seats=seats, advanced=_BOOL[raw])
-
-    def initial_state(self) -> State:
-        return State()
 
     def setup(self, config: Config, rng: Rng) -> Sequence[Event]:
         ctx = Ctx(self.content, self.initial_state())
@@ -159,9 +160,6 @@ class LorenzoRules(BaseRules[Config, State, Command, Event, LorenzoView]):
             case _:
                 raise RuleViolation("wrong_phase", f"{type(command).__name__} is not possible now")
 
-    def evolve(self, state: State, event: Event) -> State:
-        return FOLDS.fold(state, event)
-
     def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
         return legal_commands(self.content, state, actor)
 
@@ -174,16 +172,8 @@ class LorenzoRules(BaseRules[Config, State, Command, Event, LorenzoView]):
     def visibility(self, event: Event) -> Visibility:
         return visibility(event)
 
-    def outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.FINISHED:
-            return None
-        return Outcome(tuple(f.total for f in state.final), state.placings)
-
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
         return determinize(self.content, state, seat, rng)
-
-    def seat_count(self, state: State) -> int:
-        return len(state.players)
 
     def invariant_violations(self, state: State) -> Sequence[str]:
         """No negative goods, at most 6 cards of a kind (rulebook: a personal board holds 6),

@@ -22,12 +22,16 @@ from services.trajan.rules.ctx import FOLDS, Ctx
 from services.trajan.rules.events import Event
 from services.trajan.rules.model import Config, Phase, State
 from services.trajan.rules.view import TrajanView, determinize, view, visibility
-from shared.core.decider import Actor, BaseRules, Outcome, RuleViolation, Visibility
+from shared.core.decider import Actor, BaseRules, RuleViolation, Visibility
+from shared.core.ranked_rules import RankedRules
 from shared.core.rng import Rng
 
 
-class TrajanRules(BaseRules[Config, State, Command, Event, TrajanView]):
+class TrajanRules(RankedRules, BaseRules[Config, State, Command, Event, TrajanView]):
     """Pure rules over one ``Content``; holds nothing else."""
+
+    folds = FOLDS
+    finished = Phase.FINISHED
 
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -39,9 +43,6 @@ class TrajanRules(BaseRules[Config, State, Command, Event, TrajanView]):
         if options:
             raise RuleViolation("bad_option", f"unknown option {sorted(options)[0]!r}")
         return Config(seats)
-
-    def initial_state(self) -> State:
-        return State()
 
     def setup(self, config: Config, rng: Rng) -> Sequence[Event]:
         ctx = Ctx(self.content, self.initial_state(), rng)
@@ -85,9 +86,6 @@ class TrajanRules(BaseRules[Config, State, Command, Event, TrajanView]):
             case EndGame():
                 quarter.end_game(ctx)
 
-    def evolve(self, state: State, event: Event) -> State:
-        return FOLDS.fold(state, event)
-
     def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
         return legal.legal_commands(self.content, state, actor)
 
@@ -100,16 +98,8 @@ class TrajanRules(BaseRules[Config, State, Command, Event, TrajanView]):
     def visibility(self, event: Event) -> Visibility:
         return visibility(event)
 
-    def outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.FINISHED:
-            return None
-        return Outcome(tuple(f.total for f in state.final), state.placings)
-
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
         return determinize(state, seat, rng)
-
-    def seat_count(self, state: State) -> int:
-        return len(state.players)
 
     def invariant_violations(self, state: State) -> Sequence[str]:
         """12 markers a player (2 of each colour), 15 figures conserved and none negative, 60 commodity
