@@ -32,3 +32,13 @@ class RankedRules:
 
     def seat_count(self, state: Any) -> int:
         return len(state.players)
+
+
+def settled(state: Any, seats: int, finished: Any) -> tuple[float, ...] | None:
+    """What a bot need not estimate for ``seats`` seats: nothing yet (zeros) before the setup, the
+    final totals once the game is in ``finished``; None while it is being played."""
+    if not state.players:
+        return (0.0,) * seats
+    if state.phase is finished and state.final:
+        return tuple(float(state.final[seat].total) for seat in range(seats))
+    return None
