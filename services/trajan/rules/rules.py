@@ -4,19 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from services.trajan.rules import commands as cmd
 from services.trajan.rules import invariants, legal, quarter, setup, turn
-from services.trajan.rules.commands import (
-    ChooseBonusTile,
-    Command,
-    DrawStartCommodity,
-    EndGame,
-    EndQuarter,
-    EndRound,
-    MeetDemands,
-    PlaceStartMarkers,
-    ScoreQuarter,
-    TakeStartTrajanTile,
-)
 from services.trajan.rules.content_types import Content
 from services.trajan.rules.ctx import FOLDS, Ctx
 from services.trajan.rules.events import Event
@@ -27,7 +16,7 @@ from shared.core.ranked_rules import RankedRules
 from shared.core.rng import Rng
 
 
-class TrajanRules(RankedRules, BaseRules[Config, State, Command, Event, TrajanView]):
+class TrajanRules(RankedRules, BaseRules[Config, State, cmd.Command, Event, TrajanView]):
     """Pure rules over one ``Content``; holds nothing else."""
 
     folds = FOLDS
@@ -49,7 +38,7 @@ class TrajanRules(RankedRules, BaseRules[Config, State, Command, Event, TrajanVi
         setup.prepare(ctx, config)
         return ctx.events
 
-    def decide(self, state: State, actor: Actor, command: Command, rng: Rng) -> Sequence[Event]:
+    def decide(self, state: State, actor: Actor, command: cmd.Command, rng: Rng) -> Sequence[Event]:
         c = self.content
         if actor not in legal.to_act(c, state):
             raise RuleViolation("not_your_turn", f"{actor} may not act now")
@@ -59,34 +48,34 @@ class TrajanRules(RankedRules, BaseRules[Config, State, Command, Event, TrajanVi
             return ctx.events
         legal.check(c, state, actor.seat, command)
         match command:
-            case PlaceStartMarkers():
+            case cmd.PlaceStartMarkers():
                 setup.place_markers(ctx, actor.seat, command)
-            case DrawStartCommodity():
+            case cmd.DrawStartCommodity():
                 setup.take_card(ctx, actor.seat, command)
-            case TakeStartTrajanTile():
+            case cmd.TakeStartTrajanTile():
                 setup.take_tile(ctx, actor.seat, command)
-            case MeetDemands(plan):
+            case cmd.MeetDemands(plan):
                 quarter.meet(ctx, actor.seat, plan)
-            case ChooseBonusTile(tile):
+            case cmd.ChooseBonusTile(tile):
                 quarter.choose_bonus_tile(ctx, tile)
             case _:
                 turn.play(ctx, actor.seat, command)
         return ctx.events
 
-    def _system_step(self, ctx: Ctx, command: Command) -> None:
+    def _system_step(self, ctx: Ctx, command: cmd.Command) -> None:
         if command != legal.system_command(ctx.state):
             raise RuleViolation("wrong_phase", f"{type(command).__name__} is not the pending system step")
         match command:
-            case EndRound():
+            case cmd.EndRound():
                 quarter.end_round(ctx)
-            case ScoreQuarter():
+            case cmd.ScoreQuarter():
                 quarter.score_quarter(ctx)
-            case EndQuarter():
+            case cmd.EndQuarter():
                 quarter.end_quarter(ctx)
-            case EndGame():
+            case cmd.EndGame():
                 quarter.end_game(ctx)
 
-    def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
+    def legal_commands(self, state: State, actor: Actor) -> Sequence[cmd.Command]:
         return legal.legal_commands(self.content, state, actor)
 
     def to_act(self, state: State) -> tuple[Actor, ...]:
