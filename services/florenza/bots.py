@@ -32,6 +32,7 @@ from services.florenza.rules.goods import ZERO, Goods
 from services.florenza.rules.model import NO_SEAT, DistrictSlot, Phase, PlayerState, State, WorkSpot
 from services.florenza.rules.resolution import AREA_ORDER
 from shared.core.decider import Actor, RuleViolation
+from shared.core.ranked_rules import settled
 from shared.core.rng import Rng
 
 MONEY_EARLY = 1 / 400  # a fiorino's worth above the end-game rate, with every round left
@@ -57,19 +58,17 @@ CUBES = ("marble", "wood", "metal", "gold", "fabric", "spices")
 
 def evaluate(rules: Any, state: State, seat: int) -> float:
     """How good ``state`` looks for ``seat``, in victory points (higher is better)."""
-    if not state.players:
-        return 0.0
-    if state.phase is Phase.FINISHED and state.final:
-        return float(state.final[seat].total)
+    known = settled(state, seat + 1, Phase.FINISHED)
+    if known is not None:
+        return known[seat]
     return _Valuation(rules.content, state).value(seat)
 
 
 def evaluate_all(rules: Any, state: State, seats: int) -> tuple[float, ...]:
     """``evaluate`` for every seat, the state's shared facts gathered once (``mcts`` leaves)."""
-    if not state.players:
-        return (0.0,) * seats
-    if state.phase is Phase.FINISHED and state.final:
-        return tuple(float(state.final[seat].total) for seat in range(seats))
+    known = settled(state, seats, Phase.FINISHED)
+    if known is not None:
+        return known
     valuation = _Valuation(rules.content, state)
     return tuple(valuation.value(seat) for seat in range(seats))
 

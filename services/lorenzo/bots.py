@@ -16,6 +16,7 @@ from services.lorenzo.rules.commands import PlaceFamilyMember
 from services.lorenzo.rules.content_types import Board, Content, SpaceKind
 from services.lorenzo.rules.model import DecisionKind, Phase, PlayerState, State
 from services.lorenzo.rules.queries import SeatCache
+from shared.core.ranked_rules import settled
 
 ROUNDS = 6
 PRIVILEGE_VALUE = 1.5  # a council privilege is about two resources
@@ -27,20 +28,18 @@ EXCOMMUNICATION = 3.0
 def evaluate(rules: Any, state: State, seat: int) -> float:
     """How good ``state`` looks for ``seat``, in victory points (higher is better)."""
     content: Content = rules.content
-    if not state.players:
-        return 0.0
-    if state.phase is Phase.FINISHED and state.final:
-        return float(state.final[seat].total)
+    known = settled(state, seat + 1, Phase.FINISHED)
+    if known is not None:
+        return known[seat]
     return _value(content, state, state.players[seat], _rounds_left(state))
 
 
 def evaluate_all(rules: Any, state: State, seats: int) -> tuple[float, ...]:
     """``evaluate`` for every seat at once (what ``mcts`` scores each leaf with)."""
     content: Content = rules.content
-    if not state.players:
-        return (0.0,) * seats
-    if state.phase is Phase.FINISHED and state.final:
-        return tuple(float(state.final[seat].total) for seat in range(seats))
+    known = settled(state, seats, Phase.FINISHED)
+    if known is not None:
+        return known
     left = _rounds_left(state)
     return tuple(_value(content, state, state.players[seat], left) for seat in range(seats))
 

@@ -50,6 +50,7 @@ from services.trajan.rules.scoring import (
     mat_parts,
     own_bonus_points,
 )
+from shared.core.ranked_rules import settled
 
 ACTION_VALUE = {  # what taking an action is worth on average, in VP, before its option is chosen
     Action.SEAPORT: 2.0,
@@ -135,10 +136,9 @@ def evaluate(rules: Any, state: State, seat: int) -> float:
 def evaluate_all(rules: Any, state: State, seats: int) -> tuple[float, ...]:
     """``evaluate`` for every seat at once (what ``mcts`` scores each leaf with)."""
     content: Content = rules.content
-    if not state.players:
-        return (0.0,) * seats
-    if state.phase is Phase.FINISHED and state.final:
-        return tuple(float(state.final[seat].total) for seat in range(seats))
+    known = settled(state, seats, Phase.FINISHED)
+    if known is not None:
+        return known
     time = clock(content, state)
     own = [_own(content, p, time) for p in state.players]
     senate = _senate(state, time, [x.votes for x in own])

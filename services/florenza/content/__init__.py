@@ -18,7 +18,7 @@ import re
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 import yaml
 from pydantic import AfterValidator, BaseModel, Field, create_model
@@ -54,9 +54,6 @@ from shared.core.content import (
     record_form,
     register_form,
 )
-
-if TYPE_CHECKING:
-    from services.florenza.rules.rules import FlorenzaRules
 
 CONTENT_DIR = Path(__file__).parent
 FILES = ("board.yaml", "workshops.yaml", "artists.yaml", "preachers.yaml", "artworks.yaml", "life.yaml")
@@ -334,13 +331,6 @@ def load_content() -> Content:
     return load_from(CONTENT_DIR)
 
 
-def load_rules() -> FlorenzaRules:
-    """A ``FlorenzaRules`` over the packaged content."""
-    from services.florenza.rules import FlorenzaRules
-
-    return FlorenzaRules(load_content())
-
-
 def tables(content: Content) -> dict[str, dict[str, Any]]:
     """Every component of ``content`` as its file writes it, keyed by file and list: what front-ends
     read (``/content``: names for the ids of views). Plain JSON values; zero goods and default values
@@ -357,21 +347,14 @@ def tables(content: Content) -> dict[str, dict[str, Any]]:
     }
 
 
-def content_tables() -> dict[str, dict[str, Any]]:
-    """The tables of the packaged content (the manifest's ``content_tables``), a fresh copy each call."""
-    return tables(load_content())
-
-
 __all__ = [
     "CONTENT_DIR",
     "FILES",
     "PROVENANCE",
     "ContentError",
-    "content_tables",
     "is_project_defined",
     "load_content",
     "load_from",
-    "load_rules",
     "provenance",
     "tables",
 ]

@@ -8,44 +8,16 @@ from the validated content (``services.florenza.content.load_content()``), loade
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
-
-from rich.console import RenderableType
 
 from services.florenza.presentation import steps
 from services.florenza.presentation.board import board, final_table
 from services.florenza.presentation.describe import FlorenzaDescriber
 from services.florenza.presentation.labels import Labels
+from shared.core.labelled_presentation import LabelledPresentation
 
 
-@dataclass(frozen=True)
-class FlorenzaPresentation:
-    labels: Labels
-
-    def board(self, view: Any, version: int, names: Sequence[str], match_id: str) -> RenderableType:
-        return board(view, self.labels, names, version, match_id)
-
-    def describe_command(self, command: Any, view: Any | None, names: Sequence[str]) -> str:
-        return FlorenzaDescriber(self.labels, names).command(command, view)
-
-    def describe_event(self, event: Any, names: Sequence[str]) -> str:
-        return FlorenzaDescriber(self.labels, names).event(event)
-
-    def final(self, view: Any, names: Sequence[str]) -> RenderableType | None:
-        return final_table(view, names)
-
-    # The terminal client's optional parts: step wording (services/client/steps.py), ``? NAME``.
-    def step_title(self, command: str, field: str, member: Any = None, view: Any = None) -> str | None:
-        return steps.step_title(command, field)
-
-    def option_text(self, member: Any, field: str, view: Any | None, names: Sequence[str]) -> str | None:
-        return steps.option_text(self.labels, member, field, view, names)
-
-    def explain(self, query: str) -> list[str]:
-        """Workshops, artists, preachers and art works with their costs and effects (``? NAME``)."""
-        return steps.explain(self.labels, query)
+class FlorenzaPresentation(LabelledPresentation):
+    """``? NAME`` explains workshops, artists, preachers and art works (costs, effects)."""
 
 
 @functools.cache
@@ -53,4 +25,6 @@ def load() -> FlorenzaPresentation:
     """The presentation over the validated content (the manifest's ``presentation=``)."""
     from services.florenza.content import load_content
 
-    return FlorenzaPresentation(Labels(load_content()))
+    return FlorenzaPresentation(
+        Labels(load_content()), board, final_table, FlorenzaDescriber, steps, steps.explain
+    )

@@ -14,26 +14,18 @@ from services.florenza.rules.events import (
 from services.florenza.rules.evolve import evolve
 from services.florenza.rules.goods import RESOURCE_FIELDS, Goods
 from services.florenza.rules.model import NO_SEAT, PlayerState, Source, State, WorkSpot
+from shared.core.event_context import EventContext
 from shared.core.folds import Folds
 
-FOLDS: Folds[State, Event] = Folds(
-    evolve
-)  # decide's folds, looked up by ``rules.evolve`` (shared.core.folds)
+# decide's folds, looked up by ``rules.evolve`` (shared.core.folds)
+FOLDS: Folds[State, Event] = Folds(evolve)
 
 
-class Ctx:
-    """Accumulates the events of one decision, folding each into a working state as it goes."""
+class Ctx(EventContext[Content, State, Event]):
+    """The events of one decision, folded into a working state as they are emitted."""
 
-    __slots__ = ("content", "events", "state")
-
-    def __init__(self, content: Content, state: State) -> None:
-        self.content = content
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = FOLDS.emit(self.state, event)
+    __slots__ = ()
+    folds = FOLDS
 
 
 def limited(goods: Goods, supply: Goods) -> Goods:

@@ -4,32 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from services.florenza.rules import commands as cmd
 from services.florenza.rules import placement, resolution, rounds
-from services.florenza.rules.commands import (
-    BuyResource,
-    ChooseDie,
-    ChooseStartingWorkshop,
-    CollectIncome,
-    Command,
-    CompleteArtWork,
-    DeclinePrivilege,
-    EndRound,
-    ExchangeResources,
-    ExpelPreacher,
-    HireArtist,
-    LeaveMarket,
-    LureWorker,
-    MakeOffering,
-    Pass,
-    PlanWorkshop,
-    ResolveDistricts,
-    ScoreGame,
-    SellResource,
-    VisitMarket,
-    WithholdArtist,
-    WithholdWorker,
-    WorkWorkshop,
-)
 from services.florenza.rules.content_types import Content
 from services.florenza.rules.effects import FOLDS, Ctx
 from services.florenza.rules.events import Event, PlacementPassed
@@ -38,14 +14,18 @@ from services.florenza.rules.invariants import violations
 from services.florenza.rules.legal import legal_commands, to_act
 from services.florenza.rules.model import Config, Phase, State, Title, Trade
 from services.florenza.rules.view import FlorenzaView, determinize, view, visibility
-from shared.core.decider import Actor, BaseRules, Outcome, RuleViolation, Visibility
+from shared.core.decider import Actor, BaseRules, RuleViolation, Visibility
+from shared.core.ranked_rules import RankedRules
 from shared.core.rng import Rng
 
 _BOOL = {"true": True, "false": False}
 
 
-class FlorenzaRules(BaseRules[Config, State, Command, Event, FlorenzaView]):
+class FlorenzaRules(RankedRules, BaseRules[Config, State, cmd.Command, Event, FlorenzaView]):
     """Pure rules over one ``Content``; holds nothing else."""
+
+    folds = FOLDS
+    finished = Phase.FINISHED
 
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -63,32 +43,26 @@ class FlorenzaRules(BaseRules[Config, State, Command, Event, FlorenzaView]):
             raise RuleViolation("bad_option", f"hidden_certificates must be 'true' or 'false', not {raw!r}")
         return Config(seats, hidden_certificates=_BOOL[raw])
 
-    def initial_state(self) -> State:
-        return State()
-
     def setup(self, config: Config, rng: Rng) -> Sequence[Event]:
         ctx = Ctx(self.content, self.initial_state())
         rounds.setup(ctx, config, rng)
         return ctx.events
 
-    def decide(self, state: State, actor: Actor, command: Command, rng: Rng) -> Sequence[Event]:
+    def decide(self, state: State, actor: Actor, command: cmd.Command, rng: Rng) -> Sequence[Event]:
         if actor not in to_act(state):
             raise RuleViolation("not_your_turn", f"{actor} may not act now")
         ctx = Ctx(self.content, state)
         if actor.is_system:
             _system_step(ctx, command, rng)
         elif state.pending is not None:
-            if not isinstance(command, ChooseDie):
+            if not isinstance(command, cmd.ChooseDie):
                 raise RuleViolation("choose_die", "keep one of the two dice first")
             resolution.choose_die(ctx, actor.seat, command.die)
         else:
             _seat_step(ctx, actor.seat, command, rng)
         return ctx.events
 
-    def evolve(self, state: State, event: Event) -> State:
-        return FOLDS.fold(state, event)
-
-    def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
+    def legal_commands(self, state: State, actor: Actor) -> Sequence[cmd.Command]:
         return legal_commands(self.content, state, actor)
 
     def to_act(self, state: State) -> tuple[Actor, ...]:
@@ -100,16 +74,8 @@ class FlorenzaRules(BaseRules[Config, State, Command, Event, FlorenzaView]):
     def visibility(self, event: Event) -> Visibility:
         return visibility(event)
 
-    def outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.FINISHED:
-            return None
-        return Outcome(tuple(f.total for f in state.final), state.placings)
-
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
         return determinize(state, seat, rng)
-
-    def seat_count(self, state: State) -> int:
-        return len(state.players)
 
     def invariant_violations(self, state: State) -> Sequence[str]:
         """No negative count; each family's eight workers, the 84 cubes, the 45 workshop tiles and the
@@ -117,66 +83,66 @@ class FlorenzaRules(BaseRules[Config, State, Command, Event, FlorenzaView]):
         return violations(self.content, state)
 
 
-def _system_step(ctx: Ctx, command: Command, rng: Rng) -> None:
+def _system_step(ctx: Ctx, command: cmd.Command, rng: Rng) -> None:
     phase = ctx.state.phase
     match command:
-        case CollectIncome() if phase is Phase.INCOME:
+        case cmd.CollectIncome() if phase is Phase.INCOME:
             rounds.collect_income(ctx, rng)
-        case ResolveDistricts() if phase is Phase.DISTRICTS:
+        case cmd.ResolveDistricts() if phase is Phase.DISTRICTS:
             resolution.resolve_districts(ctx)
-        case EndRound() if phase is Phase.ROUND_END:
+        case cmd.EndRound() if phase is Phase.ROUND_END:
             rounds.end_round(ctx, rng)
-        case ScoreGame() if phase is Phase.GAME_END:
+        case cmd.ScoreGame() if phase is Phase.GAME_END:
             rounds.score_game(ctx)
         case _:
             raise RuleViolation("wrong_phase", f"{type(command).__name__} is not the pending system step")
 
 
-def _seat_step(ctx: Ctx, seat: int, command: Command, rng: Rng) -> None:
+def _seat_step(ctx: Ctx, seat: int, command: cmd.Command, rng: Rng) -> None:
     match ctx.state.phase, command:
-        case Phase.CHOOSE_WORKSHOPS, ChooseStartingWorkshop(workshop):
+        case Phase.CHOOSE_WORKSHOPS, cmd.ChooseStartingWorkshop(workshop):
             rounds.choose_starting_workshop(ctx, seat, workshop)
-        case Phase.CAPTAIN, WithholdWorker(target):
+        case Phase.CAPTAIN, cmd.WithholdWorker(target):
             placement.withhold_worker(ctx, seat, target)
-        case Phase.CAPTAIN, WithholdArtist(artist):
+        case Phase.CAPTAIN, cmd.WithholdArtist(artist):
             placement.withhold_artist(ctx, seat, artist)
-        case Phase.CAPTAIN, DeclinePrivilege():
+        case Phase.CAPTAIN, cmd.DeclinePrivilege():
             placement.decline(ctx, seat, Title.CAPTAIN)
-        case Phase.BISHOP, LureWorker(target):
+        case Phase.BISHOP, cmd.LureWorker(target):
             placement.lure_worker(ctx, seat, target)
-        case Phase.BISHOP, ExpelPreacher(preacher):
+        case Phase.BISHOP, cmd.ExpelPreacher(preacher):
             placement.expel_preacher(ctx, seat, preacher)
-        case Phase.BISHOP, DeclinePrivilege():
+        case Phase.BISHOP, cmd.DeclinePrivilege():
             placement.decline(ctx, seat, Title.BISHOP)
         case Phase.PLACEMENT, _:
             _placement_step(ctx, seat, command, rng)
-        case Phase.MARKET, SellResource(r):
+        case Phase.MARKET, cmd.SellResource(r):
             resolution.trade(ctx, seat, Trade.SELL, r, r)
-        case Phase.MARKET, BuyResource(r):
+        case Phase.MARKET, cmd.BuyResource(r):
             resolution.trade(ctx, seat, Trade.BUY, r, r)
-        case Phase.MARKET, ExchangeResources(give, get):
+        case Phase.MARKET, cmd.ExchangeResources(give, get):
             resolution.trade(ctx, seat, Trade.EXCHANGE, give, get)
-        case Phase.MARKET, LeaveMarket():
+        case Phase.MARKET, cmd.LeaveMarket():
             resolution.leave_market(ctx, seat)
-        case Phase.ART_WORKS, CompleteArtWork(work, skill):
+        case Phase.ART_WORKS, cmd.CompleteArtWork(work, skill):
             resolution.complete_art_work(ctx, seat, work, skill, rng)
         case _:
             raise RuleViolation("wrong_phase", f"{type(command).__name__} is not possible now")
 
 
-def _placement_step(ctx: Ctx, seat: int, command: Command, rng: Rng) -> None:
+def _placement_step(ctx: Ctx, seat: int, command: cmd.Command, rng: Rng) -> None:
     match command:
-        case WorkWorkshop(owner, slot):
+        case cmd.WorkWorkshop(owner, slot):
             placement.work_workshop(ctx, seat, owner, slot)
-        case PlanWorkshop(workshop):
+        case cmd.PlanWorkshop(workshop):
             placement.plan_workshop(ctx, seat, workshop)
-        case HireArtist(work, artist):
+        case cmd.HireArtist(work, artist):
             placement.hire_artist(ctx, seat, work, artist)
-        case VisitMarket():
+        case cmd.VisitMarket():
             placement.visit_market(ctx, seat)
-        case MakeOffering(preacher, duomo):
+        case cmd.MakeOffering(preacher, duomo):
             placement.make_offering(ctx, seat, preacher, duomo, rng)
-        case Pass():
+        case cmd.Pass():
             ctx.emit(PlacementPassed(seat, False))
             next_placer(ctx, seat)
         case _:

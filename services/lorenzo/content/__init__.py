@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Self
+from typing import Annotated, Any, Self
 
 from pydantic import AfterValidator, BaseModel, Field, model_validator
 
@@ -22,9 +22,6 @@ from services.lorenzo.rules.content_types import Board, CardType, Content, Gain,
 from services.lorenzo.rules.goods import ZERO, Goods
 from shared.core.content import AS_FILED, CONTENT_CONFIG, ContentError, File, by_name, dump, load_file, public
 from shared.core.content import register_form as _register
-
-if TYPE_CHECKING:
-    from services.lorenzo.rules.rules import LorenzoRules
 
 CONTENT_DIR = Path(__file__).parent
 
@@ -169,13 +166,6 @@ def load_content() -> Content:
     return load_from(CONTENT_DIR)
 
 
-def load_rules() -> LorenzoRules:
-    """A ``LorenzoRules`` over the packaged content."""
-    from services.lorenzo.rules import LorenzoRules
-
-    return LorenzoRules(load_content())
-
-
 def tables(content: Content) -> dict[str, dict[str, list[Any]]]:
     """Every component of ``content`` as its file writes it, keyed by file and list: what front-ends
     read (``/content``: names for the ids of views). Plain JSON values; zero goods and default
@@ -189,17 +179,10 @@ def tables(content: Content) -> dict[str, dict[str, list[Any]]]:
     }
 
 
-def content_tables() -> dict[str, dict[str, list[Any]]]:
-    """The tables of the packaged content (the manifest's ``content_tables``), a fresh copy each call."""
-    return tables(load_content())
-
-
 __all__ = [
     "CONTENT_DIR",
     "ContentError",
-    "content_tables",
     "load_content",
     "load_from",
-    "load_rules",
     "tables",
 ]

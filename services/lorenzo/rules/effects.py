@@ -20,31 +20,26 @@ from services.lorenzo.rules.evolve import evolve
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import Decision, DecisionKind, Source, State
 from services.lorenzo.rules.queries import ability, reduce_gain
+from shared.core.event_context import EventContext
 from shared.core.folds import Folds
 
-FOLDS: Folds[State, Event] = Folds(
-    evolve
-)  # decide's folds, looked up by ``rules.evolve`` (shared.core.folds)
+# decide's folds, looked up by ``rules.evolve`` (shared.core.folds)
+FOLDS: Folds[State, Event] = Folds(evolve)
 
 
-class Ctx:
-    """Accumulates the events of one decision, folding each into a working state as it goes.
+class Ctx(EventContext[Content, State, Event]):
+    """The events of one decision, folded as they are emitted.
 
     Decisions owed because of this command are collected and queued (ahead of older ones) by ``flush``.
     """
 
-    __slots__ = ("content", "events", "queued", "seat", "state")
+    __slots__ = ("queued", "seat")
+    folds = FOLDS
 
     def __init__(self, content: Content, state: State, seat: int = -1) -> None:
-        self.content = content
-        self.state = state
+        super().__init__(content, state)
         self.seat = seat
-        self.events: list[Event] = []
         self.queued: list[Decision] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = FOLDS.emit(self.state, event)
 
     def owe(self, decision: Decision) -> None:
         self.queued.append(decision)

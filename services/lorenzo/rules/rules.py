@@ -5,27 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from services.lorenzo.rules import actions, leaders, rounds
-from services.lorenzo.rules.commands import (
-    ActivateLeader,
-    AnswerVaticanReport,
-    ChooseBonusTile,
-    ChooseCouncilPrivileges,
-    ChooseExchange,
-    Command,
-    DiscardLeader,
-    DraftLeader,
-    EndGame,
-    EndRound,
-    EndTurn,
-    Pass,
-    PerformBonusAction,
-    PlaceFamilyMember,
-    PlayLeader,
-    ResolveVaticanReport,
-    SkipBonusAction,
-    StartRound,
-    TakeBonusCard,
-)
+from services.lorenzo.rules import commands as cmd
 from services.lorenzo.rules.content_types import CardType, Content
 from services.lorenzo.rules.effects import FOLDS, Ctx
 from services.lorenzo.rules.events import Event, PlacementPassed
@@ -34,14 +14,18 @@ from services.lorenzo.rules.legal import has_placement, legal_commands, to_act
 from services.lorenzo.rules.model import Config, Phase, State
 from services.lorenzo.rules.queries import SeatCache
 from services.lorenzo.rules.view import LorenzoView, determinize, view, visibility
-from shared.core.decider import Actor, BaseRules, Outcome, RuleViolation, Visibility
+from shared.core.decider import Actor, BaseRules, RuleViolation, Visibility
+from shared.core.ranked_rules import RankedRules
 from shared.core.rng import Rng
 
 _BOOL = {"true": True, "false": False}
 
 
-class LorenzoRules(BaseRules[Config, State, Command, Event, LorenzoView]):
+class LorenzoRules(RankedRules, BaseRules[Config, State, cmd.Command, Event, LorenzoView]):
     """Pure rules over one ``Content``; holds nothing else."""
+
+    folds = FOLDS
+    finished = Phase.FINISHED
 
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -58,15 +42,12 @@ class LorenzoRules(BaseRules[Config, State, Command, Event, LorenzoView]):
             raise RuleViolation("bad_option", f"advanced must be 'true' or 'false', not {raw!r}")
         return Config(seats=seats, advanced=_BOOL[raw])
 
-    def initial_state(self) -> State:
-        return State()
-
     def setup(self, config: Config, rng: Rng) -> Sequence[Event]:
         ctx = Ctx(self.content, self.initial_state())
         rounds.setup(ctx, config, rng)
         return ctx.events
 
-    def decide(self, state: State, actor: Actor, command: Command, rng: Rng) -> Sequence[Event]:
+    def decide(self, state: State, actor: Actor, command: cmd.Command, rng: Rng) -> Sequence[Event]:
         if actor not in to_act(self.content, state):
             raise RuleViolation("not_your_turn", f"{actor} may not act now")
         ctx = Ctx(self.content, state, actor.seat)
@@ -78,33 +59,33 @@ class LorenzoRules(BaseRules[Config, State, Command, Event, LorenzoView]):
             self._setup_step(ctx, actor.seat, command)
         return ctx.events
 
-    def _system_step(self, ctx: Ctx, command: Command, rng: Rng) -> None:
+    def _system_step(self, ctx: Ctx, command: cmd.Command, rng: Rng) -> None:
         phase = ctx.state.phase
         match command:
-            case StartRound() if phase is Phase.ROUND_START:
+            case cmd.StartRound() if phase is Phase.ROUND_START:
                 rounds.start_round(ctx, rng)
-            case ResolveVaticanReport() if phase is Phase.VATICAN:
+            case cmd.ResolveVaticanReport() if phase is Phase.VATICAN:
                 rounds.resolve_vatican(ctx)
-            case EndRound() if phase is Phase.ROUND_END:
+            case cmd.EndRound() if phase is Phase.ROUND_END:
                 rounds.end_round(ctx)
-            case EndGame() if phase is Phase.GAME_END:
+            case cmd.EndGame() if phase is Phase.GAME_END:
                 rounds.end_game(ctx)
             case _:
                 raise RuleViolation("wrong_phase", f"{type(command).__name__} is not the pending system step")
 
-    def _setup_step(self, ctx: Ctx, seat: int, command: Command) -> None:
+    def _setup_step(self, ctx: Ctx, seat: int, command: cmd.Command) -> None:
         phase = ctx.state.phase
         match command:
-            case ChooseBonusTile(tile) if phase is Phase.CHOOSE_BONUS_TILES:
+            case cmd.ChooseBonusTile(tile) if phase is Phase.CHOOSE_BONUS_TILES:
                 rounds.choose_bonus_tile(ctx, seat, tile)
-            case DraftLeader(leader) if phase is Phase.DRAFT_LEADERS:
+            case cmd.DraftLeader(leader) if phase is Phase.DRAFT_LEADERS:
                 rounds.draft_leader(ctx, seat, leader)
-            case AnswerVaticanReport(support) if phase is Phase.VATICAN:
+            case cmd.AnswerVaticanReport(support) if phase is Phase.VATICAN:
                 rounds.answer_vatican(ctx, seat, support)
             case _:
                 raise RuleViolation("wrong_phase", f"{type(command).__name__} is not possible now")
 
-    def _turn_step(self, ctx: Ctx, seat: int, command: Command) -> None:
+    def _turn_step(self, ctx: Ctx, seat: int, command: cmd.Command) -> None:
         c, s = self.content, ctx.state
         if s.pending:
             self._decision_step(ctx, seat, command)
@@ -115,54 +96,51 @@ class LorenzoRules(BaseRules[Config, State, Command, Event, LorenzoView]):
         if s.acted and not s.pending and not leaders.can_act_with_leaders(c, s, seat):
             rounds.end_turn(ctx, seat)
 
-    def _decision_step(self, ctx: Ctx, seat: int, command: Command) -> None:
+    def _decision_step(self, ctx: Ctx, seat: int, command: cmd.Command) -> None:
         c, s = self.content, ctx.state
         match command:
-            case ChooseCouncilPrivileges(privileges):
+            case cmd.ChooseCouncilPrivileges(privileges):
                 actions.choose_privileges(ctx, seat, privileges)
-            case ChooseExchange(card, option):
+            case cmd.ChooseExchange(card, option):
                 actions.choose_exchange(ctx, seat, card, option)
-            case TakeBonusCard(space, servants, co, do):
+            case cmd.TakeBonusCard(space, servants, co, do):
                 plan = actions.check_bonus_take(SeatCache(c, s, seat), space, servants, co, do)
                 actions.take_bonus_card(ctx, seat, plan)
-            case PerformBonusAction(servants):
+            case cmd.PerformBonusAction(servants):
                 actions.perform_bonus_action(ctx, seat, servants)
-            case SkipBonusAction():
+            case cmd.SkipBonusAction():
                 actions.skip_bonus_action(ctx, seat)
             case _:
                 raise RuleViolation("decision_pending", "resolve the pending choice first")
 
-    def _free_step(self, ctx: Ctx, seat: int, command: Command) -> None:
+    def _free_step(self, ctx: Ctx, seat: int, command: cmd.Command) -> None:
         c, s = self.content, ctx.state
         match command:
-            case PlaceFamilyMember(member, space, servants, co, do):
+            case cmd.PlaceFamilyMember(member, space, servants, co, do):
                 if s.acted:
                     raise RuleViolation("already_acted", "one family member per turn")
                 plan = actions.check_place(SeatCache(c, s, seat), member, space, servants, co, do)
                 actions.place(ctx, seat, member, plan)
-            case Pass():
+            case cmd.Pass():
                 if s.acted:
                     raise RuleViolation("already_acted", "you already acted this turn")
                 if has_placement(c, s, seat):
                     raise RuleViolation("can_place", "you may pass only when no member can be placed")
                 ctx.emit(PlacementPassed(seat))
-            case EndTurn():
+            case cmd.EndTurn():
                 if not s.acted:
                     raise RuleViolation("not_acted", "place a family member (or pass) first")
                 rounds.end_turn(ctx, seat)
-            case PlayLeader(leader, copy_of):
+            case cmd.PlayLeader(leader, copy_of):
                 leaders.play_leader(ctx, seat, leader, copy_of)
-            case DiscardLeader(leader):
+            case cmd.DiscardLeader(leader):
                 leaders.discard_leader(ctx, seat, leader)
-            case ActivateLeader(leader, member):
+            case cmd.ActivateLeader(leader, member):
                 leaders.activate_leader(ctx, seat, leader, member)
             case _:
                 raise RuleViolation("wrong_phase", f"{type(command).__name__} is not possible now")
 
-    def evolve(self, state: State, event: Event) -> State:
-        return FOLDS.fold(state, event)
-
-    def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
+    def legal_commands(self, state: State, actor: Actor) -> Sequence[cmd.Command]:
         return legal_commands(self.content, state, actor)
 
     def to_act(self, state: State) -> tuple[Actor, ...]:
@@ -174,16 +152,8 @@ class LorenzoRules(BaseRules[Config, State, Command, Event, LorenzoView]):
     def visibility(self, event: Event) -> Visibility:
         return visibility(event)
 
-    def outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.FINISHED:
-            return None
-        return Outcome(tuple(f.total for f in state.final), state.placings)
-
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
         return determinize(self.content, state, seat, rng)
-
-    def seat_count(self, state: State) -> int:
-        return len(state.players)
 
     def invariant_violations(self, state: State) -> Sequence[str]:
         """No negative goods, at most 6 cards of a kind (rulebook: a personal board holds 6),

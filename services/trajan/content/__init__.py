@@ -16,7 +16,7 @@ import functools
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from services.trajan.rules import content_types as ct
 from services.trajan.rules.content_types import (
@@ -44,9 +44,6 @@ from services.trajan.rules.content_types import (
 )
 from shared.core.content import ContentError, File, dump, load_file, public
 from shared.core.form import Invalid, content_record, field
-
-if TYPE_CHECKING:
-    from services.trajan.rules.rules import TrajanRules
 
 CONTENT_DIR = Path(__file__).parent
 COUNTED = (TrajanEffect.DRAW_CARDS, TrajanEffect.WORKERS, TrajanEffect.LEGIONNAIRES)
@@ -255,13 +252,6 @@ def load_content() -> Content:
     return load_from(CONTENT_DIR)
 
 
-def load_rules() -> TrajanRules:
-    """A ``TrajanRules`` over the packaged content."""
-    from services.trajan.rules import TrajanRules
-
-    return TrajanRules(load_content())
-
-
 def tables(content: Content) -> dict[str, dict[str, list[Any]]]:
     """The components of ``content`` for front-ends (``/content``: names for the ids of views), keyed
     by file and list: the records as the files write them (enums by lower-case name, default values
@@ -288,17 +278,10 @@ def tables(content: Content) -> dict[str, dict[str, list[Any]]]:
     }
 
 
-def content_tables() -> dict[str, dict[str, list[Any]]]:
-    """The tables of the packaged content (the manifest's ``content_tables``), a fresh copy each call."""
-    return tables(load_content())
-
-
 __all__ = [
     "CONTENT_DIR",
     "ContentError",
-    "content_tables",
     "load_content",
     "load_from",
-    "load_rules",
     "tables",
 ]

@@ -1,25 +1,18 @@
-"""Pure rules of Trajan: content types, commands, events, state and ``TrajanRules``."""
+"""Pure rules of Trajan: content types, commands, events, state and ``TrajanRules``.
+
+The names other packages import from here are re-exported by name (``X as X``)."""
 
 from services.trajan.rules.commands import *  # noqa: F403
-from services.trajan.rules.commands import COMMAND_TYPES, Command
-from services.trajan.rules.content_types import Content, content_counts
+from services.trajan.rules.commands import COMMAND_TYPES as COMMAND_TYPES
+from services.trajan.rules.commands import Command as Command
+from services.trajan.rules.content_types import Content as Content
+from services.trajan.rules.content_types import content_counts as content_counts
 from services.trajan.rules.events import *  # noqa: F403
-from services.trajan.rules.events import EVENT_TYPES, Event
-from services.trajan.rules.model import Config, Phase, State
-from services.trajan.rules.rules import TrajanRules
-from services.trajan.rules.view import TrajanView, determinize
-
-__all__ = [
-    "COMMAND_TYPES",
-    "EVENT_TYPES",
-    "Command",
-    "Config",
-    "Content",
-    "Event",
-    "Phase",
-    "State",
-    "TrajanRules",
-    "TrajanView",
-    "content_counts",
-    "determinize",
-]
+from services.trajan.rules.events import EVENT_TYPES as EVENT_TYPES
+from services.trajan.rules.events import Event as Event
+from services.trajan.rules.model import Config as Config
+from services.trajan.rules.model import Phase as Phase
+from services.trajan.rules.model import State as State
+from services.trajan.rules.rules import TrajanRules as TrajanRules
+from services.trajan.rules.view import TrajanView as TrajanView
+from services.trajan.rules.view import determinize as determinize

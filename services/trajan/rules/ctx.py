@@ -6,25 +6,20 @@ from services.trajan.rules.content_types import Content
 from services.trajan.rules.events import Event
 from services.trajan.rules.evolve import evolve
 from services.trajan.rules.model import State
+from shared.core.event_context import EventContext
 from shared.core.folds import Folds
 from shared.core.rng import Rng
 
-FOLDS: Folds[State, Event] = Folds(
-    evolve
-)  # decide's folds, looked up by ``rules.evolve`` (shared.core.folds)
+# decide's folds, looked up by ``rules.evolve`` (shared.core.folds)
+FOLDS: Folds[State, Event] = Folds(evolve)
 
 
-class Ctx:
-    """Accumulates the events of one ``decide`` call; ``state`` is always the fold of them so far."""
+class Ctx(EventContext[Content, State, Event]):
+    """The events of one ``decide`` call, folded as they are emitted, and its ``rng``."""
 
-    __slots__ = ("content", "events", "rng", "state")
+    __slots__ = ("rng",)
+    folds = FOLDS
 
     def __init__(self, content: Content, state: State, rng: Rng) -> None:
-        self.content = content
-        self.state = state
+        super().__init__(content, state)
         self.rng = rng
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = FOLDS.emit(self.state, event)

@@ -4,30 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from services.trajan.rules import commands as cmd
 from services.trajan.rules import invariants, legal, quarter, setup, turn
-from services.trajan.rules.commands import (
-    ChooseBonusTile,
-    Command,
-    DrawStartCommodity,
-    EndGame,
-    EndQuarter,
-    EndRound,
-    MeetDemands,
-    PlaceStartMarkers,
-    ScoreQuarter,
-    TakeStartTrajanTile,
-)
 from services.trajan.rules.content_types import Content
 from services.trajan.rules.ctx import FOLDS, Ctx
 from services.trajan.rules.events import Event
 from services.trajan.rules.model import Config, Phase, State
 from services.trajan.rules.view import TrajanView, determinize, view, visibility
-from shared.core.decider import Actor, BaseRules, Outcome, RuleViolation, Visibility
+from shared.core.decider import Actor, BaseRules, RuleViolation, Visibility
+from shared.core.ranked_rules import RankedRules
 from shared.core.rng import Rng
 
 
-class TrajanRules(BaseRules[Config, State, Command, Event, TrajanView]):
+class TrajanRules(RankedRules, BaseRules[Config, State, cmd.Command, Event, TrajanView]):
     """Pure rules over one ``Content``; holds nothing else."""
+
+    folds = FOLDS
+    finished = Phase.FINISHED
 
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -40,15 +33,12 @@ class TrajanRules(BaseRules[Config, State, Command, Event, TrajanView]):
             raise RuleViolation("bad_option", f"unknown option {sorted(options)[0]!r}")
         return Config(seats)
 
-    def initial_state(self) -> State:
-        return State()
-
     def setup(self, config: Config, rng: Rng) -> Sequence[Event]:
         ctx = Ctx(self.content, self.initial_state(), rng)
         setup.prepare(ctx, config)
         return ctx.events
 
-    def decide(self, state: State, actor: Actor, command: Command, rng: Rng) -> Sequence[Event]:
+    def decide(self, state: State, actor: Actor, command: cmd.Command, rng: Rng) -> Sequence[Event]:
         c = self.content
         if actor not in legal.to_act(c, state):
             raise RuleViolation("not_your_turn", f"{actor} may not act now")
@@ -58,37 +48,34 @@ class TrajanRules(BaseRules[Config, State, Command, Event, TrajanView]):
             return ctx.events
         legal.check(c, state, actor.seat, command)
         match command:
-            case PlaceStartMarkers():
+            case cmd.PlaceStartMarkers():
                 setup.place_markers(ctx, actor.seat, command)
-            case DrawStartCommodity():
+            case cmd.DrawStartCommodity():
                 setup.take_card(ctx, actor.seat, command)
-            case TakeStartTrajanTile():
+            case cmd.TakeStartTrajanTile():
                 setup.take_tile(ctx, actor.seat, command)
-            case MeetDemands(plan):
+            case cmd.MeetDemands(plan):
                 quarter.meet(ctx, actor.seat, plan)
-            case ChooseBonusTile(tile):
+            case cmd.ChooseBonusTile(tile):
                 quarter.choose_bonus_tile(ctx, tile)
             case _:
                 turn.play(ctx, actor.seat, command)
         return ctx.events
 
-    def _system_step(self, ctx: Ctx, command: Command) -> None:
+    def _system_step(self, ctx: Ctx, command: cmd.Command) -> None:
         if command != legal.system_command(ctx.state):
             raise RuleViolation("wrong_phase", f"{type(command).__name__} is not the pending system step")
         match command:
-            case EndRound():
+            case cmd.EndRound():
                 quarter.end_round(ctx)
-            case ScoreQuarter():
+            case cmd.ScoreQuarter():
                 quarter.score_quarter(ctx)
-            case EndQuarter():
+            case cmd.EndQuarter():
                 quarter.end_quarter(ctx)
-            case EndGame():
+            case cmd.EndGame():
                 quarter.end_game(ctx)
 
-    def evolve(self, state: State, event: Event) -> State:
-        return FOLDS.fold(state, event)
-
-    def legal_commands(self, state: State, actor: Actor) -> Sequence[Command]:
+    def legal_commands(self, state: State, actor: Actor) -> Sequence[cmd.Command]:
         return legal.legal_commands(self.content, state, actor)
 
     def to_act(self, state: State) -> tuple[Actor, ...]:
@@ -100,16 +87,8 @@ class TrajanRules(BaseRules[Config, State, Command, Event, TrajanView]):
     def visibility(self, event: Event) -> Visibility:
         return visibility(event)
 
-    def outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.FINISHED:
-            return None
-        return Outcome(tuple(f.total for f in state.final), state.placings)
-
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
         return determinize(state, seat, rng)
-
-    def seat_count(self, state: State) -> int:
-        return len(state.players)
 
     def invariant_violations(self, state: State) -> Sequence[str]:
         """12 markers a player (2 of each colour), 15 figures conserved and none negative, 60 commodity

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from services.lorenzo.content import CONTENT_DIR, content_tables, load_content, tables
+from services.lorenzo.content import CONTENT_DIR, load_content, tables
+from services.lorenzo.manifest import MANIFEST
 from services.lorenzo.rules.content_types import Cost, Gain, Production
 from services.lorenzo.rules.goods import Goods
 
@@ -32,13 +33,13 @@ def _scalars(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_tables_hold_every_file_and_list() -> None:
-    assert {file: tuple(lists) for file, lists in content_tables().items()} == FILES
+    assert {file: tuple(lists) for file, lists in MANIFEST.content_tables().items()} == FILES
 
 
 @pytest.mark.parametrize(("file", "key"), [(f, k) for f, keys in FILES.items() for k in keys])
 def test_every_record_reads_as_in_its_yaml_file(file: str, key: str) -> None:
     """Costs, exchanges, tile bonuses, requirements, penalties, privileges: the nested facts too."""
-    assert content_tables()[file][key] == _yaml(file)[key]
+    assert MANIFEST.content_tables()[file][key] == _yaml(file)[key]
 
 
 def test_scalar_fields_equal_the_tables_served_before() -> None:
@@ -48,14 +49,14 @@ def test_scalar_fields_equal_the_tables_served_before() -> None:
     for path in sorted(CONTENT_DIR.glob("*.yaml")):
         for key, records in yaml.safe_load(path.read_text(encoding="utf-8")).items():
             if isinstance(records, list) and all(isinstance(r, dict) and "id" in r for r in records):
-                mine = content_tables()[path.stem][key]
+                mine = MANIFEST.content_tables()[path.stem][key]
                 assert [_scalars(r) for r in mine] == [_scalars(r) for r in records], (path.stem, key)
                 checked.append((path.stem, key))
     assert len(checked) == 5
 
 
 def test_nested_facts_a_player_chooses_by() -> None:
-    t = content_tables()
+    t = MANIFEST.content_tables()
     card = {c["id"]: c for c in t["cards"]["cards"]}
     assert card[1] == {
         "id": 1,
@@ -108,5 +109,5 @@ def test_tables_follow_the_content_they_are_given() -> None:
 
 
 def test_tables_are_plain_json() -> None:
-    t = content_tables()
+    t = MANIFEST.content_tables()
     assert json.loads(json.dumps(t)) == t
