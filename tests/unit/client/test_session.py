@@ -405,8 +405,9 @@ def _trajan_player(answers: int) -> tuple[FakeLorenzoStub, Player]:
 
 def test_what_the_rules_do_after_a_players_command_is_not_credited_to_that_player() -> None:
     """Trajan's setup ends with Ada's last markers: the events that follow (a bonus tile drawn by
-    the bot ...) are indented under her move, never marked "[Ada]"."""
-    _, player = _trajan_player(12)
+    the bot ...) are indented under her move, never marked "[Ada]". Answers to spare: one typed for
+    a question the board redrew meanwhile is not used."""
+    _, player = _trajan_player(30)
     lines = screen(player).splitlines()
     assert not [line for line in lines if re.match(r"\[Ada\] v\d+ random bot", line)]
     assert [line for line in lines if re.match(r" {6}v\d+ random bot", line)]  # under "[Ada] "
