@@ -206,7 +206,7 @@ def _errors(found: Sequence[tuple[Loc, str]]) -> ValidationError:
 
 
 def _literal(text: str) -> str:
-    """``text`` as a pydantic message template (its braces are filled in there)."""
+    """``text`` as a pydantic message template: its braces doubled, so they stay literal."""
     return text.replace("{", "{{").replace("}", "}}")
 
 
