@@ -224,27 +224,22 @@ class MatchRunner(Generic[S]):
         meta: MatchMeta,
         at_version: int | None,
     ) -> Loaded[S]:
-        """:meth:`_fold` here, or through ``offload`` when the tail is longer than ``snapshot_every``."""
-        if self.offload is None or len(tail) <= self.snapshot_every:
-            return self._fold(match_id, state, version, tail, meta, at_version)
-        folded: Loaded[S] = await self.offload(self._fold, match_id, state, version, tail, meta, at_version)
-        return folded
+        """``tail`` folded onto ``state``: here, or through ``offload`` when it is longer than
+        ``snapshot_every``. A head (``at_version`` None) of a match the runner created is cached."""
 
-    def _fold(
-        self,
-        match_id: str,
-        state: S,
-        version: int,
-        tail: Sequence[StoredEvent],
-        meta: MatchMeta,
-        at_version: int | None,
-    ) -> Loaded[S]:
-        for event in tail:
-            state = self.rules.evolve(state, self.decode(event))
-            version = event.version
-        if at_version is None and "seed" in meta.present:  # a match the runner created (not a bare append)
-            self._remember(match_id, state, version, meta.seed)
-        return Loaded(state, version, meta)
+        def _fold() -> Loaded[S]:
+            folded, last = state, version
+            for event in tail:
+                folded = self.rules.evolve(folded, self.decode(event))
+                last = event.version
+            if at_version is None and "seed" in meta.present:  # created by the runner, not a bare append
+                self._remember(match_id, folded, last, meta.seed)
+            return Loaded(folded, last, meta)
+
+        if self.offload is None or len(tail) <= self.snapshot_every:
+            return _fold()
+        loaded: Loaded[S] = await self.offload(_fold)
+        return loaded
 
     async def _start(self, match_id: str, at_version: int | None, head: int | None) -> tuple[S, int]:
         cached = self.cached(match_id)
