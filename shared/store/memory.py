@@ -9,7 +9,7 @@ import asyncio
 import threading
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from shared.store.base import (
@@ -35,8 +35,9 @@ from shared.store.base import (
 
 
 class MemoryEventStore:
-    def __init__(self, shards: int = DEFAULT_SHARDS) -> None:
-        self.shards = shards
+    def __init__(self, shards: int = DEFAULT_SHARDS, clock: Callable[[], float] = time.time) -> None:
+        """``clock``: the server time of appends (seconds since the epoch), as Redis's ``TIME``."""
+        self.shards, self.clock = shards, clock
         self._events: dict[str, list[StoredEvent]] = {}
         self._meta: dict[str, dict[str, str]] = {}
         self._commands: dict[str, dict[str, AppendResult]] = {}
@@ -44,7 +45,7 @@ class MemoryEventStore:
         self._outbox: dict[int, list[OutboxNotice]] = {}  # shard -> its notices, in id order
         self._last_id: dict[int, tuple[int, int]] = {}  # shard -> the last notice id given (kept by trims)
         self._active: dict[int, dict[str, int]] = {}  # shard -> match -> time of its last append (ms)
-        self._finished: dict[int, dict[str, int]] = {}  # shard -> match -> time it finished (ms)
+        self._finished: dict[int, dict[str, int]] = {}  # shard -> match -> ms of its finishing notice id
         self._lock = threading.Lock()
         self._outbox_groups: MemoryOutboxGroups | None = None
         self._clocks = MemoryTurnClocks(self)
@@ -66,7 +67,7 @@ class MemoryEventStore:
             stream = self._events.setdefault(match_id, [])
             if len(stream) != expected_version:
                 raise VersionConflict(match_id, expected_version, len(stream))
-            now = int(time.time() * 1000)
+            now = int(self.clock() * 1000)
             for e in events:
                 version = len(stream) + 1
                 stream.append(
