@@ -19,7 +19,11 @@ from shared.store.base import (
     StoredEvent,
     StoreError,
     StreamReader,
+    TurnClock,
+    TurnClocks,
     VersionConflict,
+    entry_after,
+    entry_key,
     shard_of,
 )
 from shared.store.memory import MemoryEventStore, PollingReader
@@ -45,6 +49,10 @@ __all__ = [
     "StoreError",
     "StoredEvent",
     "StreamReader",
+    "TurnClock",
+    "TurnClocks",
     "VersionConflict",
+    "entry_after",
+    "entry_key",
     "shard_of",
 ]
