@@ -61,17 +61,9 @@ ABSIDE, PULPITO = 20, 27  # Duomo
 ALL_TILES = tuple(sorted(w.id for w in C.workshops for _ in range(w.copies)))
 
 
-def game(
-    seats: int = 2,
-    order: tuple[int, ...] | None = None,
-    present: dict[int, int] | None = None,
-    phase: Phase = Phase.PLACEMENT,
-    round: int = 1,
-    workers: int = 4,
-) -> State:
-    """A match in ``phase`` of ``round``: empty districts, no goods, ``workers`` each, turn order 0, 1, ...
-    and the named characters ``present`` ({character: Life in Florenza card}) in Florence."""
-    return fold(game_events(seats, order, present, phase, round, workers))
+def game(*args: Any, **kwargs: Any) -> State:
+    """The match of :func:`game_events` (the same arguments)."""
+    return fold(game_events(*args, **kwargs))
 
 
 def game_events(
@@ -83,7 +75,9 @@ def game_events(
     workers: int = 4,
     hidden_certificates: bool = False,
 ) -> list[Event]:
-    """The events of :func:`game`'s match (with ``CertificatesKeptHidden`` if ``hidden_certificates``)."""
+    """A match in ``phase`` of ``round``: empty districts, no goods, ``workers`` each, turn order 0, 1, ...
+    and the named characters ``present`` ({character: Life in Florenza card}) in Florence (with
+    ``CertificatesKeptHidden`` if ``hidden_certificates``)."""
     order = order or tuple(range(seats))
     works = tuple(WorkSpot(w.id, seat) for seat in range(seats) for w in C.district_works)
     works += tuple(WorkSpot(w.id) for w in C.public_works)
