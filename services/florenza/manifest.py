@@ -6,8 +6,8 @@ listing games stays cheap. One option, ``hidden_certificates`` (docs/rules/flore
 
 from __future__ import annotations
 
-from shared.core.game_package import conventional_bots, conventional_hooks
-from shared.core.manifest import BalanceHook, GameManifest, GameOption, OptionType
+from shared.core.game_package import conventional_bots, conventional_hooks, lazy
+from shared.core.manifest import GameManifest, GameOption, OptionType
 
 _BOTS = conventional_bots(
     "services.florenza",
@@ -15,12 +15,6 @@ _BOTS = conventional_bots(
     random_ties=True,  # ties at the root drawn at random, as greedy draws them
     rollout_depth=24,  # so lines reach their step's end: 12 plies cut them short (docs/workers.md)
 )  # bots.horizon: lines end with their step, before the next step's dice
-
-
-def _balance() -> BalanceHook:
-    from services.florenza.balance import hook
-
-    return hook()
 
 
 # The reference keeps certificates hidden (R game_structure.json prestige.certificates_hidden, VERIFIED
@@ -46,7 +40,8 @@ MANIFEST = GameManifest(
     # The bot bench plays 4 seats, like Lorenzo's (bench/bots.py): its goals are set
     # against 3 opponents (docs/workers.md, "Bench").
     bench_seats=4,
-    balance=_balance,  # `tabula balance florenza`: the report in docs/rules/florenza.md
+    # `tabula balance florenza`: the report in docs/rules/florenza.md
+    balance=lazy("services.florenza.balance", "hook"),
     # rules, bots, presentation, content (GET /content/florenza, GetContent), web/florenza.js, source
     **conventional_hooks("services.florenza", "Florenza", bots=_BOTS),
 )

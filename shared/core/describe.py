@@ -7,13 +7,14 @@ nested messages in parentheses, a ``seat`` field by the seat's display name.
 
 It lives in ``shared`` because two sides use it: the terminal client describes a game that has
 no presentation of its own with :class:`Describer` as it is, and a game's presentation (in its own
-package, which the client must not be imported by) subclasses it to name its ids (:meth:`label`).
+package, which the client must not be imported by) subclasses :class:`LabelledDescriber` to name its
+ids over its labels.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
@@ -63,8 +64,8 @@ def is_set(message: Msg, fd: FieldDescriptor) -> bool:
 class Describer:
     """Commands and events of any game in words; ``names`` are the seats' display names.
 
-    A subclass names a game's ids by overriding :meth:`label` (and may word whole commands
-    differently by overriding :meth:`command`).
+    A subclass names a game's ids by overriding :meth:`label` and may word a whole command its own
+    way in :meth:`special`.
     """
 
     def __init__(self, names: Sequence[str] = ()) -> None:
@@ -117,9 +118,17 @@ class Describer:
                 parts.append(text if text.lower().startswith(label) else f"{label} {text}")
         return "; ".join(parts)
 
+    def special(self, member: Msg, view: Msg | None) -> str | None:
+        """A game's own words for a command after its title (``""``: the title alone); None: the
+        fields' words."""
+        return None
+
     def command(self, member: Msg, view: Msg | None = None) -> str:
         """One command (the member of the ``Command`` oneof), e.g. ``Move: from 3; to 5``."""
         title = words(member.DESCRIPTOR.name)
+        special = self.special(member, view)
+        if special is not None:
+            return f"{title}: {special}" if special else title
         rest = self.fields(member)
         if not rest and len(member.DESCRIPTOR.fields) == 1:  # a lone bool left at its default
             fd = member.DESCRIPTOR.fields[0]
@@ -131,3 +140,25 @@ class Describer:
         title = words(member.DESCRIPTOR.name)
         body = self.fields(member)
         return f"{title}: {body}" if body else title
+
+
+def is_id(fd: FieldDescriptor, raw: Any) -> bool:
+    """Whether a value is an integer a game may name (a bool is an integer to Python, never an id)."""
+    return fd.type == FieldDescriptor.TYPE_INT32 and not isinstance(raw, bool)
+
+
+class LabelledDescriber(Describer):
+    """A game's :class:`Describer` over its ``labels`` (the names of its validated content): an id is
+    named by its field's name (:meth:`id_names`)."""
+
+    def __init__(self, labels: Any, names: Sequence[str] = ()) -> None:
+        super().__init__(names)
+        self.labels = labels
+
+    def id_names(self) -> Mapping[str, Callable[[int], str]]:
+        """Field name -> the label of an id in that field."""
+        return {}
+
+    def label(self, fd: FieldDescriptor, raw: Any, context: str) -> str | None:
+        name = self.id_names().get(fd.name) if is_id(fd, raw) else None
+        return name(raw) if name is not None else None

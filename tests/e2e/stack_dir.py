@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from services.games import service_ports
 from tests.support.tabula_run import run_env, tabula_run
 from tests.support.timing import scaled
@@ -37,6 +39,14 @@ def running_stack(folder: Path, **settings: str) -> Iterator[tuple[dict[str, str
     env = run_env(base, service_ports())
     with tabula_run(env, cwd=folder) as (_, output):
         yield tool_env(), output
+
+
+def stack_in(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[tuple[Path, dict[str, str]]]:
+    """A module's stack fixture: :func:`running_stack` in a new folder ``name``; yields (the folder, the
+    tools' environment)."""
+    folder = tmp_path_factory.mktemp(name)
+    with running_stack(folder) as (env, _):
+        yield folder, env
 
 
 def cli(

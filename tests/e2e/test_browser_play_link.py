@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.stack_dir import cli, running_stack
+from tests.e2e.stack_dir import cli, stack_in
 from tests.e2e.test_browser_spectator import CHROMIUM, WAIT_MS, _open, _shot
 from tests.e2e.test_browser_spectator import browser as browser  # the module's Chromium fixture
 
@@ -33,9 +33,7 @@ LINK = re.compile(r"Watch it in a browser \(([^)]*)\): (http://\S+)")
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
-    folder = tmp_path_factory.mktemp("play-link")
-    with running_stack(folder) as (env, _):
-        yield folder, env
+    yield from stack_in(tmp_path_factory, "play-link")
 
 
 def _play(stack: tuple[Path, dict[str, str]], *args: str) -> tuple[str, str, str]:

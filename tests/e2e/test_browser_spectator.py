@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -27,14 +25,11 @@ import grpc
 import pytest
 from tabula.lobby.v1 import lobby_pb2, lobby_pb2_grpc
 
-from services.cli.run import wait_healthy, wait_http_healthy
 from services.games import load_game
 from shared.core.rng import Rng
-from shared.runtime.redis_server import RedisServer, free_port, start_redis
 from shared.serving.tokens import TokenSigner
+from tests.support.tabula_serve import tabula_serve
 from tests.support.timing import scaled
-
-STARTUP_S = scaled(90)  # a service subprocess until healthy, on a loaded 2-core machine
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(
@@ -83,6 +78,13 @@ class Stack:
     def spectator(self, match: str = "") -> list[tuple[str, str]]:
         return [("authorization", "Bearer " + self.spectator_token(match))]
 
+    def live_url(self, query: str = "") -> str:
+        """The page of the live match (with more of the ``query``), a spectator's token in the fragment."""
+        return f"{self.gateway_url}/?game={self.GAME}&match={self.live}{query}#token={self.spectator_token()}"
+
+    def finished_url(self) -> str:
+        return f"{self.gateway_url}/?game={self.GAME}&match={self.finished}"
+
     def view(self, match: str = "") -> Any:
         request = self.pb2.GetViewRequest(match_id=match or self.live)
         return self.stub.GetView(request, metadata=self.spectator(match), timeout=10)
@@ -125,11 +127,6 @@ class Stack:
         return last
 
 
-def _serve(name: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    with log.open("wb") as out:
-        return subprocess.Popen([sys.executable, "-m", "services.cli", "serve", name], env=env, stderr=out)
-
-
 def _lobby_match(lobby: Any, names: tuple[str, ...], game: str = "lorenzo") -> str:
     """A public room of named guests, all ready, started by the first: the match id."""
     tokens = [
@@ -161,39 +158,19 @@ def _started(
 ) -> Iterator[S]:
     """A ``kind.GAME`` rule service, the lobby and the gateway as ``tabula serve`` processes on a private
     Redis, with a ``finished`` match (played to the end) and a ``live`` one of named guests."""
-    redis: RedisServer = start_redis()
-    ports = {name: free_port() for name in (kind.GAME, "lobby", "gateway")}
-    env = {
-        **os.environ,
-        "REDIS_URL": redis.url,
-        "TABULA_SECRET": SECRET,
-        **{f"TABULA_{name.upper()}_PORT": str(port) for name, port in ports.items()},
-        "TABULA_METRICS_PORT": "-1",
-        **extra,
-    }
-    children = [_serve(name, env, folder / f"{name}.log") for name in ports]
-    channel = grpc.insecure_channel(f"127.0.0.1:{ports[kind.GAME]}")
-    lobby_channel = grpc.insecure_channel(f"127.0.0.1:{ports['lobby']}")
-    try:
-        for name in (kind.GAME, "lobby"):
-            assert wait_healthy(ports[name], timeout=STARTUP_S), (folder / f"{name}.log").read_text()
-        assert wait_http_healthy(ports["gateway"], timeout=STARTUP_S), (folder / "gateway.log").read_text()
+    with tabula_serve(folder, (kind.GAME, "lobby", "gateway"), TABULA_SECRET=SECRET, **extra) as (_, ports):
         modules = load_game(kind.GAME).modules
-        stub = getattr(modules.pb2_grpc, f"{modules.name}ServiceStub")(channel)
-        stack = kind(f"http://127.0.0.1:{ports['gateway']}", stub, modules.pb2, folder)
-        lobby = lobby_pb2_grpc.LobbyServiceStub(lobby_channel)
-        stack.finished = _lobby_match(lobby, finished, kind.GAME)
-        _play_to_the_end(stack, stack.finished)
-        stack.live = _lobby_match(lobby, live, kind.GAME)
-        yield stack
-    finally:
-        channel.close()
-        lobby_channel.close()
-        for child in reversed(children):  # the gateway first: it ends its watch streams
-            child.terminate()
-        for child in children:
-            child.wait(15)
-        redis.stop()
+        with (
+            grpc.insecure_channel(f"127.0.0.1:{ports[kind.GAME]}") as channel,
+            grpc.insecure_channel(f"127.0.0.1:{ports['lobby']}") as lobby_channel,
+        ):
+            stub = getattr(modules.pb2_grpc, f"{modules.name}ServiceStub")(channel)
+            stack = kind(f"http://127.0.0.1:{ports['gateway']}", stub, modules.pb2, folder)
+            lobby = lobby_pb2_grpc.LobbyServiceStub(lobby_channel)
+            stack.finished = _lobby_match(lobby, finished, kind.GAME)
+            _play_to_the_end(stack, stack.finished)
+            stack.live = _lobby_match(lobby, live, kind.GAME)
+            yield stack
 
 
 @pytest.fixture(scope="module")
@@ -220,6 +197,52 @@ def _open(browser: Any, url: str) -> tuple[Any, list[str]]:
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.goto(url)
     return page, errors
+
+
+def _drawn_by_its_module(browser: Any, stack: Stack) -> tuple[Any, list[str], Any]:
+    """The live match's page, drawn by the game's own module and stylesheet, at the head: the page, its
+    errors and the head's view."""
+    page, errors = _open(browser, stack.live_url())
+    page.wait_for_selector("#status.live")
+    assert page.evaluate("() => window.tabulaSpectator.module !== null")
+    assert page.locator("#game-css").get_attribute("href") == f"/games/{stack.GAME}/{stack.GAME}.css"
+    head = stack.view()
+    _wait_label(page, f"live at version {head.version} of {head.version}")
+    return page, errors, head
+
+
+def _drawn_one_version_back(
+    page: Any, stack: Stack, shows: Callable[[Any, Any, Any], None], head: int
+) -> None:
+    """ "Previous" replays the version before ``head``, drawn by the module too (``shows`` checks it)."""
+    page.click("#prev")
+    _wait_label(page, f"replaying version {head - 1} of {head}")
+    shows(page, stack.replay(head - 1).view, stack.pb2)
+
+
+def _shows_its_final_scoring(
+    browser: Any, stack: Stack, shows: Callable[[Any, Any, Any], None], table: str, names: tuple[str, ...]
+) -> None:
+    """The finished match's page: the module draws its final view (``shows`` checks it), the ``table``
+    ranks the players by placing with their names and totals, and the newest event names them."""
+    page, errors = _open(browser, stack.finished_url())
+    page.wait_for_selector("#status.finished")
+    final = stack.view(stack.finished)
+    _wait_label(page, f"final version {final.version}")
+    shows(page, final.view, stack.pb2)
+    rows = page.locator(f"{table} tr").all_inner_texts()[1:]
+    by_place = sorted(range(len(names)), key=lambda seat: final.outcome.placings[seat])
+    for row, seat in zip(rows, by_place, strict=True):
+        cells = [c.strip() for c in row.split("\t")]
+        assert cells[:2] == [str(final.outcome.placings[seat]), names[seat]]
+        assert cells[-1] == str(final.outcome.scores[seat])  # the total column
+    newest = f"() => document.querySelector('#event-log li')?.dataset.version === '{final.version}'"
+    page.wait_for_function(newest)
+    texts = page.locator("#event-log li .t").all_inner_texts()
+    assert texts[1].startswith("The game ends: ") and all(n in texts[1] for n in names)
+    _shot(page, f"{stack.GAME}-finished")
+    assert not errors, errors
+    page.close()
 
 
 def _shot(page: Any, name: str) -> None:
@@ -282,9 +305,7 @@ CUT = """() => [...document.querySelectorAll('#board *, #legend *')].filter((n) 
 @pytest.fixture(scope="module")
 def page(browser: Any, stack: Stack) -> Iterator[Any]:
     """The live match, opened with a spectator token in the URL fragment (never sent to a server)."""
-    page, errors = _open(
-        browser, f"{stack.gateway_url}/?game=lorenzo&match={stack.live}#token={stack.spectator_token()}"
-    )
+    page, errors = _open(browser, stack.live_url())
     yield page
     assert not errors, errors
     page.close()
@@ -445,10 +466,7 @@ def test_a_short_event_list_reads_the_events_before_a_replayed_version(browser: 
         stack.step(rng, n)
         n += 1
     head = stack.view().version
-    page, errors = _open(
-        browser,
-        f"{stack.gateway_url}/?game=lorenzo&match={stack.live}&events=8#token={stack.spectator_token()}",
-    )
+    page, errors = _open(browser, stack.live_url("&events=8"))
     _wait_label(page, f"live at version {head} of {head}")
     public = sorted(stack.public_versions(head), reverse=True)
 
@@ -528,7 +546,7 @@ def test_lorenzo_cards_tiles_and_spaces_have_their_texts_and_the_page_a_legend(
 
 
 def test_a_finished_match_shows_its_final_scores_with_names(browser: Any, stack: Stack) -> None:
-    page, errors = _open(browser, f"{stack.gateway_url}/?game=lorenzo&match={stack.finished}")
+    page, errors = _open(browser, stack.finished_url())
     page.wait_for_selector("#status.finished")
     final = stack.view(stack.finished)
     _wait_label(page, f"final version {final.version}")
@@ -566,7 +584,7 @@ def test_a_game_without_a_module_is_drawn_as_a_tree(browser: Any, stack: Stack) 
         route.fulfill(json={"games": [{**g, "module": False} for g in games]})
 
     page.route("**/games", no_module)
-    page.goto(f"{stack.gateway_url}/?game=lorenzo&match={stack.live}#token={stack.spectator_token()}")
+    page.goto(stack.live_url())
     page.wait_for_selector("#status.live")
     head = stack.view()
     _wait_label(page, f"live at version {head.version} of {head.version}")
@@ -648,15 +666,7 @@ def florenza_shows(page: Any, view: Any, pb2: Any) -> None:
 def test_florenza_is_drawn_by_its_module_and_follows_commands_live(
     browser: Any, florenza: FlorenzaStack
 ) -> None:
-    page, errors = _open(
-        browser,
-        f"{florenza.gateway_url}/?game=florenza&match={florenza.live}#token={florenza.spectator_token()}",
-    )
-    page.wait_for_selector("#status.live")
-    assert page.evaluate("() => window.tabulaSpectator.module !== null")
-    assert page.locator("#game-css").get_attribute("href") == "/games/florenza/florenza.css"
-    head = florenza.view()
-    _wait_label(page, f"live at version {head.version} of {head.version}")
+    page, errors, head = _drawn_by_its_module(browser, florenza)
     florenza_shows(page, head.view, florenza.pb2)
     rng, version = Rng(7), head.version
     for n in range(600):  # the starting workshops, then round 1 until art works are hired and done
@@ -681,9 +691,7 @@ def test_florenza_is_drawn_by_its_module_and_follows_commands_live(
     assert any(re.match(rf"({'|'.join(FZ_LIVE)}) hired .+ for .+ \(.+\)$", w) for w in words), words
     assert any(w.startswith("Arrived in Florence: ") for w in words)
     _shot(page, "florenza-live")
-    page.click("#prev")  # a replayed earlier version is drawn by the module too
-    _wait_label(page, f"replaying version {version - 1} of {version}")
-    florenza_shows(page, florenza.replay(version - 1).view, florenza.pb2)
+    _drawn_one_version_back(page, florenza, florenza_shows, version)
     assert not errors, errors
     page.close()
 
@@ -694,10 +702,7 @@ def test_florenza_works_workshops_and_characters_have_their_texts_and_the_page_a
     """Every art work, workshop (supply and districts), artist, preacher and Life in Florenza card shows
     its GetContent text (cost and effect) on hover or tap; the legend says what P/A/S, the star, the cross
     and the colours mean; no label is cut off."""
-    page, errors = _open(
-        browser,
-        f"{florenza.gateway_url}/?game=florenza&match={florenza.live}#token={florenza.spectator_token()}",
-    )
+    page, errors = _open(browser, florenza.live_url())
     rng, n = Rng(9), 10_000
     while not any(x.workshop for p in florenza.view().view.game.players for x in p.district):
         florenza.step(rng, n)  # the starting workshops (when this test runs alone)
@@ -783,24 +788,7 @@ def test_the_event_list_is_newest_first_and_current_however_slowly_events_come(
 def test_a_finished_florenza_match_shows_its_final_scoring_with_names(
     browser: Any, florenza: FlorenzaStack
 ) -> None:
-    page, errors = _open(browser, f"{florenza.gateway_url}/?game=florenza&match={florenza.finished}")
-    page.wait_for_selector("#status.finished")
-    final = florenza.view(florenza.finished)
-    _wait_label(page, f"final version {final.version}")
-    florenza_shows(page, final.view, florenza.pb2)
-    rows = page.locator("#final-scoring tr").all_inner_texts()[1:]
-    by_place = sorted(range(2), key=lambda seat: final.outcome.placings[seat])
-    for row, seat in zip(rows, by_place, strict=True):
-        cells = [c.strip() for c in row.split("\t")]
-        assert cells[:2] == [str(final.outcome.placings[seat]), FZ_FINISHED[seat]]
-        assert cells[-1] == str(final.outcome.scores[seat])  # the total column
-    newest = f"() => document.querySelector('#event-log li')?.dataset.version === '{final.version}'"
-    page.wait_for_function(newest)
-    texts = page.locator("#event-log li .t").all_inner_texts()
-    assert texts[1].startswith("The game ends: ") and all(n in texts[1] for n in FZ_FINISHED)
-    _shot(page, "florenza-finished")
-    assert not errors, errors
-    page.close()
+    _shows_its_final_scoring(browser, florenza, florenza_shows, "#final-scoring", FZ_FINISHED)
 
 
 # ------------------------------------------------------------------ Trajan
@@ -861,14 +849,7 @@ def trajan_shows(page: Any, view: Any, pb2: Any) -> None:
 
 
 def test_trajan_is_drawn_by_its_module_and_follows_commands_live(browser: Any, trajan: TrajanStack) -> None:
-    page, errors = _open(
-        browser, f"{trajan.gateway_url}/?game=trajan&match={trajan.live}#token={trajan.spectator_token()}"
-    )
-    page.wait_for_selector("#status.live")
-    assert page.evaluate("() => window.tabulaSpectator.module !== null")
-    assert page.locator("#game-css").get_attribute("href") == "/games/trajan/trajan.css"
-    head = trajan.view()
-    _wait_label(page, f"live at version {head.version} of {head.version}")
+    page, errors, head = _drawn_by_its_module(browser, trajan)
     trajan_shows(page, head.view, trajan.pb2)
     rng, version = Rng(7), head.version
     # Through the set-up and into the second quarter, until the board fills. Random play alone may end
@@ -897,9 +878,7 @@ def test_trajan_is_drawn_by_its_module_and_follows_commands_live(browser: Any, t
         re.match(rf"({'|'.join(TJ_LIVE)}) sows an? [a-z ]+ marker into bowl [IV]+ \(", w) for w in words
     )
     _shot(page, "trajan-live")
-    page.click("#prev")  # a replayed earlier version is drawn by the module too
-    _wait_label(page, f"replaying version {version - 1} of {version}")
-    trajan_shows(page, trajan.replay(version - 1).view, trajan.pb2)
+    _drawn_one_version_back(page, trajan, trajan_shows, version)
     assert not errors, errors
     page.close()
 
@@ -910,9 +889,7 @@ def test_trajan_tiles_provinces_and_bowls_have_their_texts_and_the_page_a_legend
     """Every Trajan tile, forum tile, construction site, province, ship and bowl shows its GetContent text
     on hover or tap; the legend says what the tiles' parts, markers, figures and symbols mean; no label is
     cut off (the tiles' effects used to end in "+2 car...")."""
-    page, errors = _open(
-        browser, f"{trajan.gateway_url}/?game=trajan&match={trajan.live}#token={trajan.spectator_token()}"
-    )
+    page, errors = _open(browser, trajan.live_url())
     rng, n = Rng(9), 10_000
     while not any(tile for p in trajan.view().view.players for tile in p.slots):
         trajan.step(rng, n)  # the set-up's Trajan tiles (when this test runs alone)
@@ -957,21 +934,4 @@ def test_trajan_tiles_provinces_and_bowls_have_their_texts_and_the_page_a_legend
 def test_a_finished_trajan_match_shows_its_final_scoring_with_names(
     browser: Any, trajan: TrajanStack
 ) -> None:
-    page, errors = _open(browser, f"{trajan.gateway_url}/?game=trajan&match={trajan.finished}")
-    page.wait_for_selector("#status.finished")
-    final = trajan.view(trajan.finished)
-    _wait_label(page, f"final version {final.version}")
-    trajan_shows(page, final.view, trajan.pb2)
-    rows = page.locator("#tj-final tr").all_inner_texts()[1:]
-    by_place = sorted(range(2), key=lambda seat: final.outcome.placings[seat])
-    for row, seat in zip(rows, by_place, strict=True):
-        cells = [c.strip() for c in row.split("\t")]
-        assert cells[:2] == [str(final.outcome.placings[seat]), TJ_FINISHED[seat]]
-        assert cells[-1] == str(final.outcome.scores[seat])  # the total column
-    newest = f"() => document.querySelector('#event-log li')?.dataset.version === '{final.version}'"
-    page.wait_for_function(newest)
-    texts = page.locator("#event-log li .t").all_inner_texts()
-    assert texts[1].startswith("The game ends: ") and all(n in texts[1] for n in TJ_FINISHED)
-    _shot(page, "trajan-finished")
-    assert not errors, errors
-    page.close()
+    _shows_its_final_scoring(browser, trajan, trajan_shows, "#tj-final", TJ_FINISHED)

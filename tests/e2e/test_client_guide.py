@@ -17,8 +17,6 @@ import json
 import os
 import re
 import struct
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -30,10 +28,8 @@ import requests
 from google.protobuf import descriptor_pool, json_format, message_factory
 from tabula.lobby.v1 import lobby_pb2  # noqa: F401 (registers the lobby's descriptors)
 
-from services.cli.run import wait_healthy, wait_http_healthy
 from services.games import game_modules
-from shared.runtime.redis_server import free_port, start_redis
-from tests.support.timing import scaled
+from tests.support.tabula_serve import tabula_serve
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "clients.md"
@@ -45,7 +41,6 @@ PROCESSES = (GAME, "lobby", "worker", "reactor", "gateway")
 MOST = 3  # items a list keeps in the page
 TOKENS = ("token", "seatToken")  # cut to their first characters in the page
 STATUS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 409: "Conflict"}
-STARTUP_S = scaled(90)  # a service subprocess until healthy, on a loaded 2-core machine
 
 
 # ---------------------------------------------------------------- examples
@@ -239,44 +234,15 @@ class Gateway:
 # ---------------------------------------------------------------- the stack
 
 
-def _tail(log: Path) -> str:
-    return log.read_text()[-3000:]
-
-
 @pytest.fixture
 def gateway(tmp_path: Path) -> Iterator[Gateway]:
-    redis = start_redis()
-    ports = {GAME: free_port(), "lobby": free_port(), "gateway": free_port()}
-    env = {
-        **os.environ,
-        "REDIS_URL": redis.url,
+    settings = {
         "TABULA_SECRET": "client-guide-secret-0123456789abcdef",
-        f"TABULA_{GAME.upper()}_PORT": str(ports[GAME]),
-        "TABULA_LOBBY_PORT": str(ports["lobby"]),
-        "TABULA_GATEWAY_PORT": str(ports["gateway"]),
-        "TABULA_METRICS_PORT": "-1",
         "TABULA_WORKER_CONCURRENCY": "2",
         "TABULA_MATCH_TICK_S": "0.2",
     }
-    children: list[subprocess.Popen[bytes]] = []
-    try:
-        for name in PROCESSES:
-            with (tmp_path / f"{name}.log").open("wb") as log:
-                command = [sys.executable, "-m", "services.cli", "serve", name]
-                children.append(subprocess.Popen(command, env=env, stdout=log, stderr=log, cwd=ROOT))
-        for name in (GAME, "lobby"):
-            assert wait_healthy(ports[name], timeout=STARTUP_S), _tail(tmp_path / f"{name}.log")
-        assert wait_http_healthy(ports["gateway"], timeout=STARTUP_S), _tail(tmp_path / "gateway.log")
+    with tabula_serve(tmp_path, PROCESSES, **settings) as (_, ports):
         yield Gateway(f"http://127.0.0.1:{ports['gateway']}")
-    finally:
-        for child in reversed(children):
-            child.terminate()
-        for child in children:
-            try:
-                child.wait(20)
-            except subprocess.TimeoutExpired:
-                child.kill()
-        redis.stop()
 
 
 def my_turn(gw: Gateway, match_id: str, seat: tuple[str, str], timeout_s: float = 60) -> dict[str, Any]:

@@ -9,10 +9,7 @@ client printed and what the lobby's history records.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,17 +23,16 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.cli.stack import STATE_DIR
 from services.client.saved import MATCHES_FILE, find
-from services.games import EXTRA_GAMES, GAMES, load_game
+from services.games import load_game
 from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.support.game_protos import compile_game
 from tests.support.nim.manifest import MANIFEST
-from tests.support.tabula_run import run_env, tabula_run
+from tests.support.tabula_run import play_as_ada, run_with_game
 
-ROOT = Path(__file__).resolve().parents[2]
 REGISTRATION = "tests.support.nim.manifest:MANIFEST"  # the game's one registry line
 STONES = 11
-PLAY = (sys.executable, "-m", "services.cli", "play", "--game", "nim", "--seats", "2", "--bots", "greedy")
+PLAY = ("--game", "nim", "--seats", "2", "--bots", "greedy")
 
 
 @pytest.fixture(scope="module")
@@ -44,24 +40,11 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """`tabula run` with Nim registered (its .proto compiled outside the repository); the environment
     of its processes, and ``REDIS_URL`` its Redis."""
     gen = compile_game(tmp_path_factory.mktemp("nim-e2e"), MANIFEST)
-    env = {
-        **os.environ,
-        EXTRA_GAMES: REGISTRATION,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen"), str(gen)]),
-        "TABULA_SECRET": "e2e-fourth-game-secret-0123456789",
-        "TABULA_MCTS_SECONDS": "0.05",
-        STATE_DIR: str(tmp_path_factory.mktemp("state")),
-    }
-    env = run_env(env, ("lobby", "gateway", *(m.name for m in GAMES), MANIFEST.name))
-    with tabula_run(env, "--data", str(tmp_path_factory.mktemp("stack") / "redis")) as (_, output):
+    secret = "e2e-fourth-game-secret-0123456789"
+    with run_with_game(MANIFEST, REGISTRATION, gen, tmp_path_factory, TABULA_SECRET=secret) as running:
+        env, output, redis_url = running
         assert re.search(r"^nim\s+grpc 127\.0\.0\.1:\d+", output, re.M), output
-        redis_url = re.search(r"^redis\s+(redis://\S+)", output, re.M)
-        assert redis_url, output
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setenv(EXTRA_GAMES, REGISTRATION)  # this process decodes the game's messages too
-            load_game.cache_clear()
-            yield {**env, "REDIS_URL": redis_url.group(1)}
-        load_game.cache_clear()
+        yield {**env, "REDIS_URL": redis_url}
 
 
 def _address(env: dict[str, str], service: str) -> str:
@@ -75,20 +58,9 @@ def _auth(token: str) -> list[tuple[str, str]]:
 def test_nim_is_played_to_the_end_through_the_lobby_a_bot_and_the_terminal_client(
     stack: dict[str, str],
 ) -> None:
-    played = subprocess.run(
-        [*PLAY, "--name", "Ada", "--option", f"stones={STONES}"],
-        env=stack,
-        cwd=ROOT,
-        input="1\n" * 200,  # every prompt: the first legal command (take one stone)
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    out = played.stdout
-    assert played.returncode == 0, out[-4000:] + played.stderr[-4000:]
-    found = re.search(r"^Match (\S+): you are Ada at seat (\d)", out, re.M)
-    assert found and "Final scores" in out, out[:3000]
-    match_id, seat = found.group(1), int(found.group(2))
+    # every prompt: the first legal command (take one stone)
+    match_id, seat, out = play_as_ada(stack, *PLAY, "--option", f"stones={STONES}", answers="1\n" * 200)
+    assert "Final scores" in out, out[:3000]
 
     lobby = lobby_pb2_grpc.LobbyServiceStub(grpc.insecure_channel(_address(stack, "lobby")))
     listed = {g.name: g for g in lobby.ListGames(lobby_pb.ListGamesRequest(), timeout=10).games}["nim"]

@@ -13,20 +13,14 @@ committed page bundle is what clients/ts builds.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from services.cli.run import wait_healthy, wait_http_healthy
-from shared.runtime.redis_server import free_port, start_redis
-from tests.support.timing import scaled
-
-STARTUP_S = scaled(90)  # a service subprocess until healthy, on a loaded 2-core machine
+from tests.support.tabula_serve import tabula_serve, tail
 
 ROOT = Path(__file__).resolve().parents[2]
 TS_DIR = ROOT / "clients" / "ts"
@@ -44,58 +38,19 @@ def _missing() -> str:
     return ""
 
 
-def _tail(path: Path, chars: int = 3000) -> str:
-    return path.read_text(errors="replace")[-chars:] if path.exists() else ""
-
-
 @pytest.fixture
 def stack(tmp_path: Path) -> Iterator[dict[str, str]]:
-    redis = start_redis()
-    ports = {
-        "lorenzo": free_port(),
-        "trajan": free_port(),
-        "florenza": free_port(),
-        "lobby": free_port(),
-        "gateway": free_port(),
-    }
-    env = {
-        **os.environ,
-        "REDIS_URL": redis.url,
+    settings = {
         "TABULA_SECRET": "node-client-secret-0123456789abcdef",
-        "TABULA_LORENZO_PORT": str(ports["lorenzo"]),
-        "TABULA_TRAJAN_PORT": str(ports["trajan"]),
-        "TABULA_FLORENZA_PORT": str(ports["florenza"]),
-        "TABULA_LOBBY_PORT": str(ports["lobby"]),
-        "TABULA_GATEWAY_PORT": str(ports["gateway"]),
-        "TABULA_METRICS_PORT": "-1",
         "TABULA_WORKER_CONCURRENCY": "2",
         "TABULA_MCTS_SECONDS": "0.2",  # the mcts bot thinks briefly: the test checks the path, not the play
     }
-    children: list[subprocess.Popen[bytes]] = []
-    try:
-        for name in PROCESSES:
-            with (tmp_path / f"{name}.log").open("wb") as log:
-                command = [sys.executable, "-m", "services.cli", "serve", name]
-                children.append(subprocess.Popen(command, env=env, stdout=log, stderr=log))
-        for name in ("lorenzo", "trajan", "florenza", "lobby"):
-            assert wait_healthy(ports[name], timeout=STARTUP_S), (
-                f"{name} did not become healthy:\n{_tail(tmp_path / f'{name}.log')}"
-            )
-        assert wait_http_healthy(ports["gateway"], timeout=STARTUP_S), _tail(tmp_path / "gateway.log")
+    with tabula_serve(tmp_path, PROCESSES, **settings) as (env, ports):
         yield {
             **env,
             "TABULA_GATEWAY_URL": f"http://127.0.0.1:{ports['gateway']}",
             "TABULA_NODE_BUDGET_S": "240",
         }
-    finally:
-        for child in reversed(children):  # the gateway first: it ends its streams
-            child.terminate()
-        for child in children:
-            try:
-                child.wait(20)
-            except subprocess.TimeoutExpired:
-                child.kill()
-        redis.stop()
 
 
 @pytest.mark.skipif(bool(_missing()), reason=_missing() or "ready")
@@ -110,7 +65,7 @@ def test_a_typescript_client_plays_a_full_lorenzo_match_through_the_gateway(
         text=True,
         timeout=900,
     )
-    logs = "\n".join(f"--- {p.name}\n{_tail(p)}" for p in sorted(tmp_path.glob("*.log")))
+    logs = "\n".join(f"--- {p.name}\n{tail(p)}" for p in sorted(tmp_path.glob("*.log")))
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}\n{logs}"
     assert "# pass 5" in done.stdout and "# fail 0" in done.stdout, done.stdout
 

@@ -18,10 +18,8 @@ changes. Then the whole stack (`tabula run`: its rule service, lobby, gateway, w
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -38,18 +36,17 @@ from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.cli.stack import STATE_DIR
 from services.client.saved import MATCHES_FILE, find
-from services.games import EXTRA_GAMES, GAMES, load_game
+from services.games import GAMES, load_game
 from shared.runtime.edge import wait
 from shared.store.redis_store import RedisEventStore
 from tests.support.race.manifest import MANIFEST
 from tests.support.race.protos import compile_race
 from tests.support.race.rules import RaceConfig, RaceRules, RaceState, RaceView
-from tests.support.tabula_run import run_env, tabula_run
+from tests.support.tabula_run import play_as_ada, run_with_game
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRATION = "tests.support.race.manifest:MANIFEST"  # the one registry line, as tests give it
 GOAL = "30"
-PLAY = (sys.executable, "-m", "services.cli", "play")
 BOTS = ("greedy", "mcts")  # seats 1 and 2; the human (the room's host) is seat 0
 
 
@@ -74,26 +71,10 @@ class Stack:
 
 @pytest.fixture(scope="module")
 def stack(race_gen: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    env = {
-        **os.environ,
-        EXTRA_GAMES: REGISTRATION,
-        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen"), str(race_gen)]),
-        "TABULA_SECRET": "e2e-second-game-secret-0123456789",
-        "TABULA_MCTS_SECONDS": "0.05",
-        "TABULA_MCTS_ITERATIONS": "20",
-        # `tabula play` saves its guest and seat tokens here (matches.json), not in the repo's .tabula/
-        STATE_DIR: str(tmp_path_factory.mktemp("state")),
-    }
-    env = run_env(env, ("lobby", "gateway", *(m.name for m in GAMES), MANIFEST.name))
-    data = tmp_path_factory.mktemp("stack") / "redis"
-    with tabula_run(env, "--data", str(data)) as (_, output):
-        found = re.search(r"^redis\s+(redis://\S+)", output, re.M)
-        assert found, output
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setenv(EXTRA_GAMES, REGISTRATION)  # this process decodes the game's messages too
-            load_game.cache_clear()
-            yield Stack(env, output, found.group(1))
-        load_game.cache_clear()
+    secret = "e2e-second-game-secret-0123456789"
+    settings = {"TABULA_SECRET": secret, "TABULA_MCTS_ITERATIONS": "20"}
+    with run_with_game(MANIFEST, REGISTRATION, race_gen, tmp_path_factory, **settings) as running:
+        yield Stack(*running)
 
 
 @dataclass(frozen=True)
@@ -106,32 +87,9 @@ class Played:
 @pytest.fixture(scope="module")
 def played(stack: Stack) -> Played:
     """`tabula play --game race`: lobby and rule service found through the registry and the ports."""
-    result = subprocess.run(
-        [
-            *PLAY,
-            "--game",
-            "race",
-            "--seats",
-            "3",
-            "--bots",
-            ",".join(BOTS),
-            "--name",
-            "Ada",
-            "--option",
-            f"goal={GOAL}",
-        ],
-        env=stack.env,
-        cwd=ROOT,
-        input="1\n" * 500,  # every prompt: the first legal command (a roll is the only one)
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    out = result.stdout
-    assert result.returncode == 0, out[-4000:] + result.stderr[-4000:]
-    found = re.search(r"^Match (\S+): you are Ada at seat (\d)", out, re.M)
-    assert found, out[:2000]
-    return Played(found.group(1), int(found.group(2)), out)
+    play = ("--game", "race", "--seats", "3", "--bots", ",".join(BOTS), "--option", f"goal={GOAL}")
+    # every prompt: the first legal command (a roll is the only one)
+    return Played(*play_as_ada(stack.env, *play, answers="1\n" * 500))
 
 
 def _auth(token: str) -> list[tuple[str, str]]:

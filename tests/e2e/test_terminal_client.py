@@ -37,7 +37,7 @@ from pathlib import Path
 import pytest
 
 from services.client.session import REACTION_S
-from tests.e2e.stack_dir import cli, running_stack
+from tests.e2e.stack_dir import cli, stack_in
 from tests.support.timing import scaled
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[=>()][0-9A-Za-z]?|\r")
@@ -45,9 +45,7 @@ ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[=>()][0-9A-Z
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
-    folder = tmp_path_factory.mktemp("project")
-    with running_stack(folder) as (env, _):
-        yield folder, env
+    yield from stack_in(tmp_path_factory, "project")
 
 
 class Terminal:
@@ -258,21 +256,35 @@ def test_play_shows_the_board_steps_and_final_scores(played: tuple[str, str]) ->
     assert "Lorenzo il Magnifico" in out and "Towers" in out and "Players" in out
     assert "Your leaders in hand" in out and "What do you do?" in out and "Which family member?" in out
     assert "> Place family member" in out  # what was played, in words
+    _short_choices_and_final_scores(out, "Final scores")
+
+
+def _short_choices_and_final_scores(out: str, scoring: str) -> None:
+    """Never a long flat list of choices; the final ``scoring`` names Ada and the bot, and the final
+    scores give Ada's place and score."""
     ranges = [int(n) for n in re.findall(r"Your choice \[1-(\d+)", out)]
-    assert ranges and max(ranges) <= 30  # never a long flat list
-    final = out[out.index("Final scores") :]
+    assert ranges and max(ranges) <= 30
+    final = out[out.index(scoring) :]
     assert "Ada" in final and "random bot" in final
-    assert re.search(r"[12] \W+ Ada \W+ \d+", final)  # place, player, score
+    assert re.search(r"[12] \W+ Ada \W+ -?\d+", out[out.index("Final scores") :])  # place, player, score
 
 
-def test_replay_prints_the_view_at_a_version(
-    stack: tuple[Path, dict[str, str]], played: tuple[str, str]
+@pytest.mark.parametrize(
+    ("match", "version", "part"),
+    [
+        ("played", 5, "Towers"),
+        ("played_trajan", 60, "Action circles"),
+        ("played_florenza", 60, "Life in Florenza"),
+    ],
+)
+def test_replay_prints_a_games_view_at_a_version(
+    stack: tuple[Path, dict[str, str]], request: pytest.FixtureRequest, match: str, version: int, part: str
 ) -> None:
     folder, env = stack
-    match_id, _ = played
-    result = cli(folder, env, "replay", match_id, "--at", "5")
+    match_id, _ = request.getfixturevalue(match)
+    result = cli(folder, env, "replay", match_id, "--at", str(version))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert f"match {match_id}  v5" in result.stdout and "Towers" in result.stdout
+    assert f"match {match_id}  v{version}" in result.stdout and part in result.stdout
 
 
 def test_watch_follows_the_public_view(stack: tuple[Path, dict[str, str]], played: tuple[str, str]) -> None:
@@ -299,21 +311,7 @@ def test_play_trajan_shows_its_board_commands_events_and_final_scores(played_tra
     assert "Construction area" in out and "Your hand: " in out and "Ada (you)" in out
     assert "Round 16 of 16" in out  # played through the last round
     assert re.search(r"Pick up bowl [IV]+ \(\w+\): \d markers?", out)  # commands in words
-    ranges = [int(n) for n in re.findall(r"Your choice \[1-(\d+)", out)]
-    assert ranges and max(ranges) <= 30  # never a long flat list
-    final = out[out.index("Final scoring") :]
-    assert "Ada" in final and "random bot" in final
-    assert re.search(r"[12] \W+ Ada \W+ -?\d+", out[out.index("Final scores") :])  # place, player, score
-
-
-def test_replay_shows_a_trajan_view_at_a_version(
-    stack: tuple[Path, dict[str, str]], played_trajan: tuple[str, str]
-) -> None:
-    folder, env = stack
-    match_id, _ = played_trajan
-    result = cli(folder, env, "replay", match_id, "--at", "60")
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert f"match {match_id}  v60" in result.stdout and "Action circles" in result.stdout
+    _short_choices_and_final_scores(out, "Final scoring")
 
 
 # ---------------------------------------------------------------- Florenza
@@ -344,18 +342,5 @@ def test_play_florenza_shows_its_board_commands_events_and_final_scores(
         r"Choose starting workshop: \w+: costs .+; (gives|pays|income) ", out
     )  # commands in words
     assert re.search(r"(Ada|random bot) hired .+ for .+ \(.+\)", out)  # events in words, with names
-    ranges = [int(n) for n in re.findall(r"Your choice \[1-(\d+)", out)]
-    assert ranges and max(ranges) <= 30  # never a long flat list
-    final = out[out.index("Final scoring") :]
-    assert "Ada" in final and "random bot" in final and "Palazzo/Chiesa" in final  # the lines of the score
-    assert re.search(r"[12] \W+ Ada \W+ -?\d+", out[out.index("Final scores") :])  # place, player, score
-
-
-def test_replay_shows_a_florenza_view_at_a_version(
-    stack: tuple[Path, dict[str, str]], played_florenza: tuple[str, str]
-) -> None:
-    folder, env = stack
-    match_id, _ = played_florenza
-    result = cli(folder, env, "replay", match_id, "--at", "60")
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert f"match {match_id}  v60" in result.stdout and "Life in Florenza" in result.stdout
+    _short_choices_and_final_scores(out, "Final scoring")
+    assert "Palazzo/Chiesa" in out[out.index("Final scoring") :]  # the lines of the score

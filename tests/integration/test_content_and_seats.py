@@ -24,6 +24,7 @@ from shared.serving.grpc_server import RunningServer, start_server
 from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
 from tests.integration.test_game_service import race_modules  # noqa: F401 (fixture)
+from tests.support.game_server import served_stub
 
 SIGNER = TokenSigner(b"content-seats-secret-0123456789abcdef")
 SERVICE = [("authorization", "Bearer " + SIGNER.service("race"))]
@@ -33,31 +34,17 @@ def seat(match_id: str, n: int) -> list[tuple[str, str]]:
     return [("authorization", "Bearer " + SIGNER.seat("race", match_id, n, f"p{n}"))]
 
 
-def _rule_service(name: str, client: redis.Redis) -> Iterator[Any]:
-    """The game's rule service with its manifest's content hook, as ``tabula serve`` builds it."""
+def content_of(name: str, client: redis.Redis) -> tuple[Any, Any]:
+    """(the game's generated module, what GetContent answers without a token) from its rule service with
+    its manifest's content hook, as ``tabula serve`` builds it; asked twice, the same (built once)."""
     game = load_game(name)
-    runner = MatchRunner(game.rules, game.codec, RedisEventStore(client))
     hook = manifest(name).content
     assert hook is not None
-    running = start_server([GameServicer(runner, game.modules, SIGNER, content=hook.build).registration()])
-    with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
-        yield getattr(game.modules.pb2_grpc, f"{game.modules.name}ServiceStub")(channel)
-    running.stop(0)
-
-
-@pytest.fixture
-def lorenzo(redis_client: redis.Redis) -> Iterator[Any]:
-    yield from _rule_service("lorenzo", redis_client)
-
-
-@pytest.fixture
-def trajan(redis_client: redis.Redis) -> Iterator[Any]:
-    yield from _rule_service("trajan", redis_client)
-
-
-@pytest.fixture
-def florenza(redis_client: redis.Redis) -> Iterator[Any]:
-    yield from _rule_service("florenza", redis_client)
+    request = game.modules.pb2.GetContentRequest()
+    with served_stub(game, client, SIGNER, content=hook.build) as stub:
+        reply = stub.GetContent(request, timeout=10)
+        assert stub.GetContent(request, timeout=10) == reply
+    return game.modules.pb2, reply.content
 
 
 @pytest.fixture
@@ -76,10 +63,8 @@ def race(race_modules: Any, redis_client: redis.Redis) -> Iterator[Any]:  # noqa
     running.stop(0)
 
 
-def test_lorenzo_content_comes_typed_with_texts_and_without_a_token(lorenzo: Any) -> None:
-    pb2 = load_game("lorenzo").modules.pb2
-    reply = lorenzo.GetContent(pb2.GetContentRequest(), timeout=10)
-    content, source = reply.content, load_content()
+def test_lorenzo_content_comes_typed_with_texts_and_without_a_token(redis_client: redis.Redis) -> None:
+    (pb2, content), source = content_of("lorenzo", redis_client), load_content()
     assert [c.id for c in content.cards] == [c.id for c in source.cards]
     assert [x.name for x in content.leaders] == [x.name for x in source.leaders]
     assert len(content.excommunications) == len(source.excommunications) == 21
@@ -91,13 +76,10 @@ def test_lorenzo_content_comes_typed_with_texts_and_without_a_token(lorenzo: Any
     assert pope.text.startswith("Support to the Pope: venture card, period 3. Cost: 4 coins")
     assert "or 5 military (you must own 10 military)" in pope.text
     assert content.board.faith_victory[15] == 30 and content.board.text
-    assert lorenzo.GetContent(pb2.GetContentRequest(), timeout=10) == reply  # built once, the same
 
 
-def test_trajan_content_comes_typed_with_texts_and_without_a_token(trajan: Any) -> None:
-    pb2 = load_game("trajan").modules.pb2
-    reply = trajan.GetContent(pb2.GetContentRequest(), timeout=10)
-    content, source = reply.content, load_trajan_content()
+def test_trajan_content_comes_typed_with_texts_and_without_a_token(redis_client: redis.Redis) -> None:
+    (pb2, content), source = content_of("trajan", redis_client), load_trajan_content()
     assert [t.id for t in content.trajan_tiles] == [t.id for t in source.trajan_tiles]
     assert [p.name for p in content.provinces] == [p.name for p in source.provinces]
     assert len(content.sites) == len(source.board.sites) and len(content.bowls) == 6
@@ -105,13 +87,10 @@ def test_trajan_content_comes_typed_with_texts_and_without_a_token(trajan: Any) 
     assert britannia.text.startswith(f"Britannia: {britannia.vp} VP for a legionnaire")
     bonus = content.bonus_tiles[0]
     assert bonus.kind == pb2.BONUS_KIND_DEMAND and bonus.HasField("demand") and bonus.text
-    assert trajan.GetContent(pb2.GetContentRequest(), timeout=10) == reply
 
 
-def test_florenza_content_comes_typed_with_texts_and_without_a_token(florenza: Any) -> None:
-    pb2 = load_game("florenza").modules.pb2
-    reply = florenza.GetContent(pb2.GetContentRequest(), timeout=10)
-    content, source = reply.content, load_florenza_content()
+def test_florenza_content_comes_typed_with_texts_and_without_a_token(redis_client: redis.Redis) -> None:
+    (pb2, content), source = content_of("florenza", redis_client), load_florenza_content()
     assert [w.id for w in content.workshops] == [w.id for w in source.workshops]
     assert [a.name for a in content.artists] == [a.name for a in source.artists]
     assert [p.id for p in content.preachers] == [p.id for p in source.preachers]
@@ -120,7 +99,6 @@ def test_florenza_content_comes_typed_with_texts_and_without_a_token(florenza: A
     duomo = [w for w in content.works if w.area == pb2.AREA_DUOMO]
     assert duomo and all(w.text and w.failure_penalty == source.board.failure(Area.DUOMO) for w in duomo)
     assert "income_die" in content.board.project_defined and content.income_die[0].text
-    assert florenza.GetContent(pb2.GetContentRequest(), timeout=10) == reply
 
 
 def test_a_game_without_a_content_hook_answers_an_empty_message(race: Any, race_modules: Any) -> None:  # noqa: F811

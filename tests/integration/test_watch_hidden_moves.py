@@ -59,26 +59,39 @@ def _to_the_draft(runner: MatchRunner[Any]) -> int:
     return loaded.version
 
 
+class _Watch:
+    """Seat 0's WatchMatch of "h" after version ``head``, read on a thread (open before the test moves
+    the match on) until a keepalive at version ``until`` or later."""
+
+    def __init__(self, stub: Any, pb2: Any, head: int, until: int) -> None:
+        token = SIGNER.seat("lorenzo", "h", 0, "p0")
+        self.stream = stub.WatchMatch(
+            pb2.WatchMatchRequest(match_id="h", from_version=head + 1),
+            metadata=[("authorization", f"Bearer {token}")],
+            timeout=20,
+        )
+        self.seen: list[Any] = []
+        self.reader = threading.Thread(target=self._read, args=(until,), daemon=True)
+        self.reader.start()
+        time.sleep(0.5)
+
+    def _read(self, until: int) -> None:
+        for item in self.stream:
+            self.seen.append(item)
+            if item.WhichOneof("item") == "keepalive" and item.keepalive.head_version >= until:
+                return
+
+    def ended(self) -> bool:
+        """Whether that keepalive came within 10 s (the stream is cancelled either way)."""
+        self.reader.join(timeout=10)
+        self.stream.cancel()
+        return not self.reader.is_alive()
+
+
 def test_another_seats_hidden_pick_reaches_the_watcher_as_a_keepalive_at_once(served: Any) -> None:
     runner, stub, pb2 = served
     head = _to_the_draft(runner)
-    token = SIGNER.seat("lorenzo", "h", 0, "p0")
-    stream = stub.WatchMatch(
-        pb2.WatchMatchRequest(match_id="h", from_version=head + 1),
-        metadata=[("authorization", f"Bearer {token}")],
-        timeout=20,
-    )
-    seen: list[Any] = []
-
-    def read() -> None:
-        for item in stream:
-            seen.append(item)
-            if item.WhichOneof("item") == "keepalive" and item.keepalive.head_version > head:
-                return
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    time.sleep(0.5)  # the watch is open before the pick
+    watch = _Watch(stub, pb2, head, until=head + 1)
     loaded = wait(runner.load("h"))
     other = Actor.of_seat(1)
     wait(
@@ -87,12 +100,10 @@ def test_another_seats_hidden_pick_reaches_the_watcher_as_a_keepalive_at_once(se
         )
     )
     started = time.monotonic()
-    reader.join(timeout=10)
-    stream.cancel()
-    assert not reader.is_alive(), f"no news of the hidden pick after 10 s: {seen}"
+    assert watch.ended(), f"no news of the hidden pick after 10 s: {watch.seen}"
     assert time.monotonic() - started < IDLE_KEEPALIVE_S / 3
-    assert all(item.WhichOneof("item") == "keepalive" for item in seen)  # the pick itself stays hidden
-    assert seen[-1].keepalive.head_version == wait(runner.load("h")).version
+    assert all(item.WhichOneof("item") == "keepalive" for item in watch.seen)  # the pick itself stays hidden
+    assert watch.seen[-1].keepalive.head_version == wait(runner.load("h")).version
 
 
 def test_a_batch_that_ends_out_of_sight_is_followed_by_a_keepalive_with_its_last_version(served: Any) -> None:
@@ -105,31 +116,13 @@ def test_a_batch_that_ends_out_of_sight_is_followed_by_a_keepalive_with_its_last
         NewEvent(first.type, first.payload, visibility, "seat:1", first.schema_version)
         for visibility in ("public", "seat:1")
     )
-    token = SIGNER.seat("lorenzo", "h", 0, "p0")
-    stream = stub.WatchMatch(
-        pb2.WatchMatchRequest(match_id="h", from_version=head + 1),
-        metadata=[("authorization", f"Bearer {token}")],
-        timeout=20,
-    )
-    seen: list[Any] = []
-
-    def read() -> None:
-        for item in stream:
-            seen.append(item)
-            if item.WhichOneof("item") == "keepalive" and item.keepalive.head_version >= head + 2:
-                return
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    time.sleep(0.5)  # the watch is open before the append
+    watch = _Watch(stub, pb2, head, until=head + 2)
     wait(runner.store.append("h", head, [shown, hidden], "mixed"))
     started = time.monotonic()
-    reader.join(timeout=10)
-    stream.cancel()
-    assert not reader.is_alive(), f"no keepalive after the hidden end of the batch: {seen}"
+    assert watch.ended(), f"no keepalive after the hidden end of the batch: {watch.seen}"
     assert time.monotonic() - started < IDLE_KEEPALIVE_S / 3
-    assert [item.event.envelope.version for item in seen if item.HasField("event")] == [head + 1]
-    assert seen[-1].keepalive.head_version == head + 2
+    assert [item.event.envelope.version for item in watch.seen if item.HasField("event")] == [head + 1]
+    assert watch.seen[-1].keepalive.head_version == head + 2
 
 
 @pytest.fixture

@@ -1,9 +1,10 @@
 """Golden playthroughs: one seeded random match's event log, compared line by line with a committed file.
 
-Each game's ``tests/playthroughs/<game>/`` names its rules, options, seats and seed. The lines are the
-events in order (type and fields as JSON, enums by name) and a last line with the outcome. With the
-game's ``<GAME>_REGENERATE=1`` the file is rewritten from this run instead (only after an intended rules
-or content change; review its diff before committing it).
+``tests/playthroughs/test_golden_playthroughs.py`` names each game's options, seats and seed, and
+its files in ``tests/playthroughs/<game>/``. The lines are the events in order (type and fields as
+JSON, enums by name) and a last line with the outcome. With the game's ``<GAME>_REGENERATE=1`` the
+file is rewritten from this run instead (only after an intended rules or content change; review its
+diff before committing it).
 """
 
 from __future__ import annotations

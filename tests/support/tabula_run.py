@@ -4,6 +4,7 @@ until it says "all services up", stopped with Ctrl-C as a user stops it."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,7 +15,11 @@ from pathlib import Path
 from typing import IO, Any
 
 import psutil
+import pytest
 
+from services.cli.stack import STATE_DIR
+from services.games import EXTRA_GAMES, GAMES, load_game
+from shared.core.manifest import GameManifest
 from shared.runtime.redis_server import free_port
 from tests.support.timing import scaled
 
@@ -124,3 +129,50 @@ def tabula_run(
         yield proc, output
     finally:
         stop_run(proc)
+
+
+@contextmanager
+def run_with_game(
+    game: GameManifest, registration: str, gen: Path, tmp: pytest.TempPathFactory, **settings: str
+) -> Iterator[tuple[dict[str, str], str, str]]:
+    """`tabula run` with one more game registered as ``TABULA_EXTRA_GAMES`` names it (``registration``,
+    the ``module:ATTR`` of its manifest ``game``; its generated code in ``gen``), ``settings`` in its
+    environment, its Redis data and the client's state (``matches.json``) in new temporary folders.
+    Yields (its processes' environment, what it printed up to "all services up", its Redis URL); this
+    process registers the game too for as long, to decode its messages."""
+    env = {
+        **os.environ,
+        EXTRA_GAMES: registration,
+        "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "gen"), str(gen)]),
+        "TABULA_MCTS_SECONDS": "0.05",
+        STATE_DIR: str(tmp.mktemp("state")),
+        **settings,
+    }
+    env = run_env(env, ("lobby", "gateway", *(m.name for m in GAMES), game.name))
+    with tabula_run(env, "--data", str(tmp.mktemp("stack") / "redis")) as (_, output):
+        redis_url = re.search(r"^redis\s+(redis://\S+)", output, re.M)
+        assert redis_url, output
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv(EXTRA_GAMES, registration)
+            load_game.cache_clear()
+            yield env, output, redis_url.group(1)
+        load_game.cache_clear()
+
+
+def play_as_ada(env: Mapping[str, str], *args: str, answers: str) -> tuple[str, int, str]:
+    """`tabula play ARGS --name Ada`, typing ``answers``, to its end: (the match id, Ada's seat, what it
+    printed)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "services.cli", "play", *args, "--name", "Ada"],
+        env=dict(env),
+        cwd=REPO,
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    out = result.stdout
+    assert result.returncode == 0, out[-4000:] + result.stderr[-4000:]
+    found = re.search(r"^Match (\S+): you are Ada at seat (\d)", out, re.M)
+    assert found, out[:3000]
+    return found.group(1), int(found.group(2)), out

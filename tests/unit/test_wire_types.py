@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from services.games import GAMES
-from shared.core.codec import fields_of
+from services.games import GAMES, load_game
+from shared.core.codec import fields_of, from_proto, to_proto
 from shared.core.manifest import GameManifest
 from shared.core.wire import message, pb, wire_of
 from tests.support.nim.manifest import MANIFEST as NIM
@@ -57,3 +57,15 @@ class Holder:
 
 def test_the_walk_finds_a_plain_dataclass_nested_in_a_message() -> None:
     assert plain_types([Holder]) == ["Plain"]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_every_games_content_survives_the_wire(game: GameManifest) -> None:
+    """What GetContent answers: the typed components, to protobuf and back the same."""
+    assert game.content is not None
+    kind, content = game.content.message(), game.content.build()
+    pb2 = load_game(game.name).modules.pb2
+    wire = getattr(pb2, kind.__name__)
+    message = to_proto(content, wire())
+    assert from_proto(kind, wire.FromString(message.SerializeToString())) == content
+    assert pb2.GetContentResponse(content=message).content == message  # the RPC's answer holds it

@@ -18,7 +18,7 @@ from services.florenza.presentation.labels import Labels, amounts_text, goods_te
 from services.florenza.rules.content_types import Skill
 from services.florenza.rules.goods import GOODS_FIELDS, Goods
 from services.florenza.rules.resolution import art_work_price, failure_loss
-from shared.core.describe import Describer, enum_label, words
+from shared.core.describe import LabelledDescriber, enum_label
 
 Msg = Any
 TITLE_NAMES = {1: "Captain of the People", 2: "Bishop"}
@@ -38,17 +38,15 @@ def enum_of(message: Msg, field: str) -> str:
     return enum_label(message.DESCRIPTOR.fields_by_name[field].enum_type, getattr(message, field))
 
 
-class FlorenzaDescriber(Describer):
-    def __init__(self, labels: Labels, names: Sequence[str] = ()) -> None:
-        super().__init__(names)
-        self.labels = labels
+class FlorenzaDescriber(LabelledDescriber):
+    labels: Labels
 
     def who(self, seat: int) -> str:
         """A seat by its display name alone (``Ada``), ``seat N`` without one."""
         return self.names[seat] if 0 <= seat < len(self.names) and self.names[seat] else f"seat {seat}"
 
     # ------------------------------------------------------------ values
-    def _id_names(self) -> dict[str, Callable[[int], str]]:
+    def id_names(self) -> dict[str, Callable[[int], str]]:
         lab = self.labels
         return {
             "workshop": lab.workshop,
@@ -68,22 +66,12 @@ class FlorenzaDescriber(Describer):
             return goods_of(raw)
         if fd.type == FieldDescriptor.TYPE_MESSAGE and raw.DESCRIPTOR.name == "Presence":
             return f"{self.labels.character(raw.character)} under {roman(raw.card)}"
-        if fd.type != FieldDescriptor.TYPE_INT32 or isinstance(raw, bool):
-            return None
-        name = self._id_names().get(fd.name)
-        return name(raw) if name is not None else None
+        return super().label(fd, raw, context)
 
     # ------------------------------------------------------------ commands
-    def command(self, member: Msg, view: Msg | None = None) -> str:
+    def special(self, m: Msg, view: Msg | None) -> str | None:
         """E.g. ``Hire artist: Giotto (painting 200) for Affresco (Palazzo): painting; 2 marble ->
         3 prestige``."""
-        special = self._special(member, view)
-        if special is None:
-            return super().command(member, view)
-        title = words(member.DESCRIPTOR.name)
-        return f"{title}: {special}" if special else title
-
-    def _special(self, m: Msg, view: Msg | None) -> str | None:
         lab = self.labels
         match m.DESCRIPTOR.name:
             case "ChooseStartingWorkshop" | "PlanWorkshop":

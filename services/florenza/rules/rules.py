@@ -21,14 +21,11 @@ from shared.core.rng import Rng
 _BOOL = {"true": True, "false": False}
 
 
-class FlorenzaRules(RankedRules, BaseRules[Config, State, cmd.Command, Event, FlorenzaView]):
+class FlorenzaRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, Event, FlorenzaView]):
     """Pure rules over one ``Content``; holds nothing else."""
 
     folds = FOLDS
     finished = Phase.FINISHED
-
-    def __init__(self, content: Content) -> None:
-        self.content = content
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> Config:
         """Options: ``hidden_certificates`` = "true" (default: each family's certificates hidden from

@@ -9,7 +9,7 @@ alternative paid, an exchange what it pays and gains, a leader what it needs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -19,7 +19,7 @@ from services.lorenzo.rules.model import Member
 from services.lorenzo.rules.queries import die_value
 from services.lorenzo.rules.view import PlayerView
 from shared.core.codec import from_proto
-from shared.core.describe import Describer, enum_label, words
+from shared.core.describe import LabelledDescriber, enum_label, is_id, words
 
 Msg = Any
 
@@ -33,13 +33,11 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-class LorenzoDescriber(Describer):
-    def __init__(self, labels: Labels, names: Sequence[str] = ()) -> None:
-        super().__init__(names)
-        self.labels = labels
+class LorenzoDescriber(LabelledDescriber):
+    labels: Labels
 
     # ------------------------------------------------------------ values
-    def _id_names(self) -> dict[str, Callable[[int], str]]:
+    def id_names(self) -> dict[str, Callable[[int], str]]:
         lab = self.labels
         return {
             "space": lab.space,
@@ -56,24 +54,13 @@ class LorenzoDescriber(Describer):
     def label(self, fd: FieldDescriptor, raw: Any, context: str) -> str | None:
         if fd.type == FieldDescriptor.TYPE_MESSAGE and raw.DESCRIPTOR.name == "Goods":
             return amounts_text({f.name: getattr(raw, f.name) for f in raw.DESCRIPTOR.fields})
-        if fd.type != FieldDescriptor.TYPE_INT32 or isinstance(raw, bool):
-            return None
-        if fd.name in SEAT_LISTS:
+        if is_id(fd, raw) and fd.name in SEAT_LISTS:
             return self.seat_alone(raw)
-        if context.startswith("Excommunicat") and fd.name in ("tile", "tiles"):
+        if is_id(fd, raw) and context.startswith("Excommunicat") and fd.name in ("tile", "tiles"):
             return self.labels.excommunication(raw)
-        name = self._id_names().get(fd.name)
-        return name(raw) if name is not None else None
+        return super().label(fd, raw, context)
 
     # ------------------------------------------------------------ commands
-    def command(self, member: Msg, view: Msg | None = None) -> str:
-        """E.g. ``Place family member: black member (die 5) on character tower floor 2 (3); Abbess``."""
-        special = self._special(member, view)
-        if special is None:
-            return super().command(member, view)
-        title = words(member.DESCRIPTOR.name)
-        return f"{title}: {special}" if special else title
-
     def member_text(self, member: Msg, view: Msg | None) -> str:
         """``black member (die 5)``; ``(die 5, worth 4)`` when the rules count it otherwise (an
         excommunication's -1, a leader's fixed value)."""
@@ -134,8 +121,9 @@ class LorenzoDescriber(Describer):
             parts.append(f"discount alternative {member.discount_option + 1}")
         return parts
 
-    def _special(self, member: Msg, view: Msg | None) -> str | None:
-        """Richer wording for the commands that carry ids; None: the generic fields."""
+    def special(self, member: Msg, view: Msg | None) -> str | None:
+        """Richer wording for the commands that carry ids, e.g. ``Place family member: black member (die 5)
+        on character tower floor 2 (3); Abbess``; None: the generic fields."""
         name = member.DESCRIPTOR.name
         servants = int(getattr(member, "servants", 0))
         extra = [f"+{servants} servant{'s' if servants != 1 else ''}"] if servants else []

@@ -21,14 +21,11 @@ from shared.core.rng import Rng
 _BOOL = {"true": True, "false": False}
 
 
-class LorenzoRules(RankedRules, BaseRules[Config, State, cmd.Command, Event, LorenzoView]):
+class LorenzoRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, Event, LorenzoView]):
     """Pure rules over one ``Content``; holds nothing else."""
 
     folds = FOLDS
     finished = Phase.FINISHED
-
-    def __init__(self, content: Content) -> None:
-        self.content = content
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> Config:
         """Options: ``advanced`` = "true" (default: leaders and advanced bonus tiles) or "false"."""

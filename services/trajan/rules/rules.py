@@ -16,14 +16,11 @@ from shared.core.ranked_rules import RankedRules
 from shared.core.rng import Rng
 
 
-class TrajanRules(RankedRules, BaseRules[Config, State, cmd.Command, Event, TrajanView]):
+class TrajanRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, Event, TrajanView]):
     """Pure rules over one ``Content``; holds nothing else."""
 
     folds = FOLDS
     finished = Phase.FINISHED
-
-    def __init__(self, content: Content) -> None:
-        self.content = content
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> Config:
         """Trajan has no options; the seat count picks the time track."""

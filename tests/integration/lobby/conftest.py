@@ -1,10 +1,15 @@
-"""A real lobby over gRPC and a private Redis, in front of the test race game's real rule service."""
+"""A real lobby over gRPC and a private Redis, in front of the test race game's real rule service (and
+of the real games' for the full-path tests, with a real worker and reactor playing their bots)."""
 
 from __future__ import annotations
 
+import os
 import socket
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -17,13 +22,17 @@ from services.games import load_game
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.server import Lobby, build
 from shared.runtime.config import Settings
+from shared.runtime.edge import wait
 from shared.serving.errors import error_info
 from shared.serving.grpc_server import RunningServer
 from shared.serving.ratelimit import PREFIX, RATES, Limiter
 from shared.serving.tokens import TokenSigner
-from tests.support.game_server import serving
+from shared.store import EventStore, StoredEvent
+from tests.integration.workers.conftest import Processes, command_ids
+from tests.support.game_server import service_stub, serving
 from tests.support.race.protos import race_game_modules
 
+ROOT = Path(__file__).resolve().parents[3]
 SIGNER = TokenSigner(b"lobby-test-secret-0123456789abcdef")
 RACE = "tests.support.race.manifest:MANIFEST"
 
@@ -50,6 +59,86 @@ def race_stub(race_server: RunningServer) -> Iterator[Any]:
     channel = grpc.insecure_channel(f"127.0.0.1:{race_server.port}")
     yield load_game("race").modules.pb2_grpc.RaceServiceStub(channel)
     channel.close()
+
+
+@pytest.fixture
+def game_server(redis_client: redis.Redis) -> Iterator[Callable[[str], RunningServer]]:
+    """Starts a real game's rule service on the test's Redis, by name (all stopped after the test)."""
+    with ExitStack() as started:
+        yield lambda name: started.enter_context(serving(load_game(name), redis_client, SIGNER))
+
+
+@pytest.fixture
+def workers(redis_url: str, tmp_path: Path) -> Iterator[Processes]:
+    """A worker and a reactor for the real games on the test's Redis; bots search briefly (the result
+    is what is checked)."""
+    env = {k: v for k, v in os.environ.items() if k != "TABULA_EXTRA_GAMES"}
+    env |= {
+        "REDIS_URL": redis_url,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "gen")]),
+        "TABULA_WORKER_POOL": "solo",
+        "TABULA_REACTOR_BLOCK_MS": "100",
+        "TABULA_METRICS_PORT": "-1",
+        "TABULA_MCTS_SECONDS": "0.05",
+        "TABULA_MCTS_ITERATIONS": "10",
+    }
+    running = Processes(env, tmp_path)
+    running.start("worker")
+    running.start("reactor")
+    yield running
+    running.stop_all()
+
+
+def start_with_bots(stub: Any, guest: Guest, game: str, bots: Sequence[int], **room: Any) -> Any:
+    """A room of ``game`` created by ``guest`` (seat 0) with a bot of each level of ``bots`` in the other
+    seats, started: the ``StartRoom`` reply."""
+    request = pb.CreateRoomRequest(game=game, seats=1 + len(bots), **room)
+    room_id = stub.CreateRoom(request, metadata=guest.md, timeout=5).room.room_id
+    for level in bots:
+        stub.AddBot(pb.AddBotRequest(room_id=room_id, level=level), metadata=guest.md, timeout=5)
+    return stub.StartRoom(pb.StartRoomRequest(room_id=room_id), metadata=guest.md, timeout=30)
+
+
+def appended_once(store: EventStore, match_id: str) -> list[StoredEvent]:
+    """The match's stored events, after checking they are numbered from 1 and each command appended once."""
+    events = wait(store.read(match_id))
+    assert [e.version for e in events] == list(range(1, len(events) + 1))
+    ids = command_ids(store, match_id)
+    assert len(ids) == len(set(ids)), "every command appended once"
+    return events
+
+
+def play_guest(game: str, port: int, match_id: str, token: str, seconds: float = 500) -> tuple[Any, int]:
+    """A guest's seat of a real game's match, always its first legal command, while bots and the system
+    play the rest: the view with the outcome, and how many commands the guest sent."""
+    pb2, sent, deadline = load_game(game).modules.pb2, 0, time.monotonic() + seconds
+    with service_stub(load_game(game), port) as stub:
+        while time.monotonic() < deadline:
+            view = stub.GetView(pb2.GetViewRequest(match_id=match_id), metadata=auth(token), timeout=10)
+            if view.HasField("outcome"):
+                return view, sent
+            sent += _first_legal(stub, pb2, view, match_id, token)
+    raise AssertionError(f"the match did not end ({sent} commands sent)")
+
+
+def _first_legal(stub: Any, pb2: Any, view: Any, match_id: str, token: str) -> int:
+    """1 when the view's first legal command was taken; 0 when there is none yet or another actor
+    moved first."""
+    if not view.legal_commands:
+        time.sleep(0.05)
+        return 0
+    request = pb2.SubmitCommandRequest(
+        match_id=match_id,
+        expected_version=view.version,
+        command_id=f"guest-{view.version}",
+        command=view.legal_commands[0],
+    )
+    try:
+        stub.SubmitCommand(request, metadata=auth(token), timeout=10)
+        return 1
+    except grpc.RpcError as err:  # a bot or the system moved first: look again
+        assert err.code() == grpc.StatusCode.ABORTED, err.details()
+        return 0
 
 
 @dataclass

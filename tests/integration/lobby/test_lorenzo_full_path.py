@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable
 
 import grpc
 import pytest
@@ -12,32 +11,19 @@ import redis
 from tabula.lobby.v1 import lobby_pb2 as pb
 from tabula.lobby.v1 import lobby_pb2_grpc
 
-from services.games import LoadedGame, load_game
+from services.games import load_game
 from shared.runtime.edge import wait
 from shared.serving.grpc_server import RunningServer
 from shared.store.redis_store import RedisEventStore
-from tests.integration.lobby.conftest import SIGNER, LobbyFactory, auth, sign_in
-from tests.support.game_server import serving
-
-
-@pytest.fixture
-def lorenzo() -> LoadedGame:
-    try:
-        return load_game("lorenzo")
-    except (ImportError, AttributeError) as err:  # rules or generated code (make proto) not there yet
-        pytest.skip(f"Lorenzo is not importable yet: {err}")
-
-
-@pytest.fixture
-def lorenzo_server(lorenzo: LoadedGame, redis_client: redis.Redis) -> Iterator[RunningServer]:
-    with serving(lorenzo, redis_client, SIGNER) as running:
-        yield running
+from tests.integration.lobby.conftest import LobbyFactory, auth, sign_in
+from tests.support.game_server import service_stub
 
 
 def test_two_guests_and_two_bots_start_a_lorenzo_match(
-    make_lobby: LobbyFactory, lorenzo: LoadedGame, lorenzo_server: RunningServer, redis_client: redis.Redis
+    make_lobby: LobbyFactory, game_server: Callable[[str], RunningServer], redis_client: redis.Redis
 ) -> None:
-    lobby = make_lobby(lorenzo=lorenzo_server.port)
+    lorenzo, server = load_game("lorenzo"), game_server("lorenzo")
+    lobby = make_lobby(lorenzo=server.port)
     channel = grpc.insecure_channel(f"127.0.0.1:{lobby.port}")
     stub = lobby_pb2_grpc.LobbyServiceStub(channel)
     ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
@@ -55,31 +41,17 @@ def test_two_guests_and_two_bots_start_a_lorenzo_match(
     assert json.loads(meta["players"]) == [ada.player_id, bob.player_id, "", ""]
     assert json.loads(meta["options"]) == {"advanced": "true"}
     bob_token = stub.GetRoom(pb.GetRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5).seat_token
-    game_channel = grpc.insecure_channel(f"127.0.0.1:{lorenzo_server.port}")
-    game_stub: Any = lorenzo.modules.pb2_grpc.LorenzoServiceStub(game_channel)
-    for token in (started.seat_token, bob_token):
-        view = game_stub.GetView(
-            lorenzo.modules.pb2.GetViewRequest(match_id=started.match_id), metadata=auth(token), timeout=10
-        )
-        assert view.version >= 1
+    with service_stub(lorenzo, server.port) as game_stub:
+        for token in (started.seat_token, bob_token):
+            view = game_stub.GetView(
+                lorenzo.modules.pb2.GetViewRequest(match_id=started.match_id),
+                metadata=auth(token),
+                timeout=10,
+            )
+            assert view.version >= 1
     fails_bad_option = pb.CreateRoomRequest(game="lorenzo", seats=2, options={"advanced": "maybe"})
     with pytest.raises(grpc.RpcError) as err:
         stub.CreateRoom(fails_bad_option, metadata=bob.md, timeout=5)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "option advanced: expected true or false" in (err.value.details() or "")
-    game_channel.close()
     channel.close()
-
-
-def test_the_lobby_lists_lorenzo_with_its_advanced_option(make_lobby: LobbyFactory) -> None:
-    lobby = make_lobby()
-    with grpc.insecure_channel(f"127.0.0.1:{lobby.port}") as channel:
-        reply = lobby_pb2_grpc.LobbyServiceStub(channel).ListGames(pb.ListGamesRequest(), timeout=5)
-    (game,) = [g for g in reply.games if g.name == "lorenzo"]
-    assert (game.title, game.min_seats, game.max_seats) == ("Lorenzo il Magnifico", 2, 4)
-    (advanced,) = game.options
-    assert (advanced.name, advanced.type, advanced.default_value) == (
-        "advanced",
-        pb.GAME_OPTION_TYPE_BOOL,
-        "true",
-    )

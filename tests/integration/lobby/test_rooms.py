@@ -88,6 +88,28 @@ def test_list_games_describes_each_game_from_its_manifest(stub: Any) -> None:
     )
 
 
+BOOL = pb.GAME_OPTION_TYPE_BOOL
+
+
+@pytest.mark.parametrize(
+    ("name", "seats", "options", "word"),
+    [
+        ("lorenzo", ("Lorenzo il Magnifico", 2, 4), [("advanced", BOOL, "true")], "Vatican"),
+        ("trajan", ("Trajan", 2, 4), [], "Trajan tiles"),
+        ("florenza", ("Florenza", 2, 5), [("hidden_certificates", BOOL, "true")], "certificates"),
+    ],
+)
+def test_list_games_gives_each_real_game_its_seats_and_options(
+    stub: Any, name: str, seats: tuple[str, int, int], options: list[tuple[str, int, str]], word: str
+) -> None:
+    """Title, seat range and options as the manifest has them; ``word`` is in the texts a player reads
+    (the description, an option's)."""
+    (game,) = [g for g in stub.ListGames(pb.ListGamesRequest(), timeout=5).games if g.name == name]
+    assert (game.title, game.min_seats, game.max_seats) == seats
+    assert [(o.name, o.type, o.default_value) for o in game.options] == options
+    assert word in " ".join([game.description, *(o.description for o in game.options)])
+
+
 def test_the_lobby_loads_every_games_rules_before_it_serves(
     make_lobby: LobbyFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,19 +10,14 @@ import pytest
 import redis
 
 from services.games import LoadedGame, load_game
-from shared.core.codec import union_field
 from shared.core.rng import Rng
 from shared.serving.errors import error_info
-from shared.serving.grpc_server import RunningServer
 from shared.serving.tokens import TokenSigner
-from tests.support.game_server import serving
+from tests.support.game_server import Callers, play_out, served_stub
 
 SIGNER = TokenSigner(b"lorenzo-test-secret-0123456789abcdef")
-SERVICE = [("authorization", "Bearer " + SIGNER.service("lorenzo"))]
-
-
-def seat_auth(match_id: str, seat: int) -> list[tuple[str, str]]:
-    return [("authorization", "Bearer " + SIGNER.seat("lorenzo", match_id, seat, f"p{seat}"))]
+CALLERS = Callers(SIGNER, "lorenzo")
+SERVICE, seat_auth = CALLERS.service, CALLERS.seat
 
 
 @pytest.fixture(scope="module")
@@ -31,30 +26,16 @@ def game() -> LoadedGame:
 
 
 @pytest.fixture
-def server(game: LoadedGame, redis_client: redis.Redis) -> Iterator[RunningServer]:
-    with serving(game, redis_client, SIGNER) as running:
-        yield running
+def stub(game: LoadedGame, redis_client: redis.Redis) -> Iterator[Any]:
+    with served_stub(game, redis_client, SIGNER) as stub:
+        yield stub
 
 
-@pytest.fixture
-def stub(server: RunningServer, game: LoadedGame) -> Iterator[Any]:
-    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-        yield game.modules.pb2_grpc.LorenzoServiceStub(channel)
-
-
-def step(stub: Any, pb2: Any, match_id: str, rng: Rng, n: int) -> Any:
-    """One command by whoever is to act (the system with a service token), chosen among its legal ones."""
-    head = stub.GetView(pb2.GetViewRequest(match_id=match_id), metadata=SERVICE, timeout=10)
-    auth = SERVICE if head.system_to_act else seat_auth(match_id, rng.choice(list(head.seats_to_act)))
-    view = stub.GetView(pb2.GetViewRequest(match_id=match_id), metadata=auth, timeout=10)
-    for player in view.view.players:  # a seat never sees another seat's leaders in hand
-        if auth is not SERVICE and player.seat != view.view.viewer_seat:
+def no_other_hand(view: Any, seat: int | None) -> None:
+    """A seat never sees another seat's leaders in hand."""
+    for player in view.view.players:
+        if seat is not None and player.seat != view.view.viewer_seat:
             assert not player.hand and not player.draft_hand
-    command = rng.choice(list(view.legal_commands))
-    request = pb2.SubmitCommandRequest(
-        match_id=match_id, expected_version=view.version, command_id=f"c{n}", command=command
-    )
-    return stub.SubmitCommand(request, metadata=auth, timeout=10)
 
 
 def test_a_four_player_match_plays_to_the_end_through_grpc(stub: Any, game: LoadedGame) -> None:
@@ -65,20 +46,9 @@ def test_a_four_player_match_plays_to_the_end_through_grpc(stub: Any, game: Load
         timeout=10,
     )
     assert created.version > 0
-    rng = Rng(7)
-    for n in range(5000):
-        view = stub.GetView(pb2.GetViewRequest(match_id="full"), metadata=SERVICE, timeout=10)
-        if view.HasField("outcome"):
-            break
-        step(stub, pb2, "full", rng, n)
-    assert view.HasField("outcome") and len(view.outcome.scores) == 4
+    view = play_out(stub, game, CALLERS, "full", Rng(7), no_other_hand)
+    assert len(view.outcome.scores) == 4
     assert sorted(view.outcome.placings)[0] == 1
-    log = stub.ExportLog(pb2.ExportLogRequest(match_id="full"), metadata=seat_auth("full", 0), timeout=30)
-    assert [e.envelope.version for e in log.events] == list(range(1, view.version + 1))
-    rules, state = game.rules, game.rules.initial_state()
-    for e in log.events:
-        state = rules.evolve(state, game.codec.from_message(union_field(e.event)))
-    assert rules.outcome(state).scores == tuple(view.outcome.scores)
 
 
 def test_an_illegal_move_is_refused_with_the_rule_reason_and_changes_nothing(

@@ -22,22 +22,14 @@ from shared.core.decider import Visibility, VisibilityKind
 from shared.core.rng import Rng
 from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
-from shared.serving.grpc_server import RunningServer
 from shared.serving.tokens import TokenSigner
 from shared.store.redis_store import RedisEventStore
-from tests.support.game_server import serving
+from tests.support.game_server import Callers, play_out, served_stub, step
 
 SIGNER = TokenSigner(b"trajan-test-secret-0123456789abcdef")
-SERVICE = [("authorization", "Bearer " + SIGNER.service("trajan"))]
+CALLERS = Callers(SIGNER, "trajan")
+SERVICE, seat_auth, spectator_auth = CALLERS.service, CALLERS.seat, CALLERS.spectator
 SECRET_EVENTS = {"CommoditiesDrawn"}  # the only events with something a seat may not see
-
-
-def seat_auth(match_id: str, seat: int) -> list[tuple[str, str]]:
-    return [("authorization", "Bearer " + SIGNER.seat("trajan", match_id, seat, f"p{seat}"))]
-
-
-def spectator_auth(match_id: str) -> list[tuple[str, str]]:
-    return [("authorization", "Bearer " + SIGNER.spectator("trajan", match_id, "watcher"))]
 
 
 @pytest.fixture(scope="module")
@@ -51,27 +43,9 @@ def store(redis_client: redis.Redis) -> RedisEventStore:
 
 
 @pytest.fixture
-def server(game: LoadedGame, redis_client: redis.Redis) -> Iterator[RunningServer]:
-    with serving(game, redis_client, SIGNER, keepalive_s=0.2) as running:
-        yield running
-
-
-@pytest.fixture
-def stub(server: RunningServer, game: LoadedGame) -> Iterator[Any]:
-    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-        yield game.modules.pb2_grpc.TrajanServiceStub(channel)
-
-
-def step(stub: Any, pb2: Any, match_id: str, rng: Rng, n: int) -> Any:
-    """One command by whoever is to act (the system with a service token), chosen among its legal ones."""
-    head = stub.GetView(pb2.GetViewRequest(match_id=match_id), metadata=SERVICE, timeout=10)
-    auth = SERVICE if head.system_to_act else seat_auth(match_id, rng.choice(list(head.seats_to_act)))
-    view = stub.GetView(pb2.GetViewRequest(match_id=match_id), metadata=auth, timeout=10)
-    command = rng.choice(list(view.legal_commands))
-    request = pb2.SubmitCommandRequest(
-        match_id=match_id, expected_version=view.version, command_id=f"c{n}", command=command
-    )
-    return stub.SubmitCommand(request, metadata=auth, timeout=10)
+def stub(game: LoadedGame, redis_client: redis.Redis) -> Iterator[Any]:
+    with served_stub(game, redis_client, SIGNER, keepalive_s=0.2) as stub:
+        yield stub
 
 
 def create(stub: Any, pb2: Any, match_id: str, seed: int) -> None:
@@ -95,20 +69,9 @@ def watched(stub: Any, pb2: Any, match_id: str, auth: list[tuple[str, str]], hea
 def test_a_four_player_trajan_match_plays_to_the_end_through_grpc(stub: Any, game: LoadedGame) -> None:
     pb2 = game.modules.pb2
     create(stub, pb2, "full", 2026)
-    rng = Rng(7)
-    for n in range(5000):
-        view = stub.GetView(pb2.GetViewRequest(match_id="full"), metadata=SERVICE, timeout=10)
-        if view.HasField("outcome"):
-            break
-        step(stub, pb2, "full", rng, n)
-    assert view.HasField("outcome") and len(view.outcome.scores) == 4
+    view = play_out(stub, game, CALLERS, "full", Rng(7))
+    assert len(view.outcome.scores) == 4
     assert sorted(view.outcome.placings) == [1, 2, 3, 4]  # Trajan breaks every tie (the senate stack)
-    log = stub.ExportLog(pb2.ExportLogRequest(match_id="full"), metadata=seat_auth("full", 0), timeout=30)
-    assert [e.envelope.version for e in log.events] == list(range(1, view.version + 1))
-    rules, state = game.rules, game.rules.initial_state()
-    for e in log.events:
-        state = rules.evolve(state, game.codec.from_message(union_field(e.event)))
-    assert rules.outcome(state).scores == tuple(view.outcome.scores)
     assert [f.total for f in view.view.final] == list(view.outcome.scores)
 
 
@@ -119,7 +82,7 @@ def test_hands_and_the_draw_pile_reach_no_other_seat_nor_a_spectator(
     create(stub, pb2, "secret", 31)
     rng = Rng(3)
     for n in range(400):  # through the set-up and well into the first quarter
-        step(stub, pb2, "secret", rng, n)
+        step(stub, pb2, CALLERS, "secret", rng, n)
     stored = wait(store.read("secret"))
     head = stored[-1].version
     state = wait(MatchRunner(rules, game.codec, store).load("secret")).state

@@ -8,6 +8,7 @@ claim times keep the crash tests within seconds.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -212,6 +213,14 @@ class Dispatch:
                 self.lost.append(job)
             else:
                 self.sent.append(job)
+
+
+def fast_settings(**changes: Any) -> WorkerSettings:
+    """The default worker settings with the reactor claiming at once, reading in 10 ms and ticking the
+    turn clocks on every pass, and ``changes``."""
+    return dataclasses.replace(
+        WorkerSettings.from_env({}), reactor_claim_idle_ms=0, reactor_block_ms=10, clock_tick=0.0, **changes
+    )
 
 
 def planning_reactor(

@@ -4,7 +4,6 @@ restart on the same AOF and in the shard's slot on a cluster. Time is a fake clo
 
 from __future__ import annotations
 
-import dataclasses
 import signal
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -17,7 +16,6 @@ from redis.crc import key_slot
 from services.games import load_game
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import Reactor, celery_dispatch, follower_settings
-from services.workers.settings import WorkerSettings
 from shared.core.decider import Actor
 from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
@@ -28,6 +26,7 @@ from tests.integration.workers.conftest import (
     Dispatch,
     FakeClock,
     create_match,
+    fast_settings,
     no_game_code,
     planning_reactor,
 )
@@ -36,9 +35,7 @@ from tests.support.redis_cluster import RedisCluster
 from tests.support.stores import cluster_client
 
 DAY = 24 * 3600
-SETTINGS = dataclasses.replace(
-    WorkerSettings.from_env({}), reactor_claim_idle_ms=0, reactor_block_ms=10, clock_tick=0.0
-)
+SETTINGS = fast_settings()
 
 
 @pytest.fixture

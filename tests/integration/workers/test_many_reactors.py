@@ -14,18 +14,20 @@ import pytest
 
 from services.workers.planner import JobKind
 from services.workers.reactor import Reactor, build_archiver, follower_settings
-from services.workers.settings import WorkerSettings
 from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
 from shared.store import EventStore
 from shared.store.redis_store import RedisEventStore
-from tests.integration.workers.conftest import Dispatch, FakeClock, command_ids, create_match, run_job
+from tests.integration.workers.conftest import (
+    Dispatch,
+    FakeClock,
+    command_ids,
+    create_match,
+    fast_settings,
+    run_job,
+)
 
-SETTINGS = dataclasses.replace(
-    WorkerSettings.from_env({}),
-    reactor_claim_idle_ms=0,
-    reactor_block_ms=10,
-    clock_tick=0.0,
+SETTINGS = fast_settings(
     sweep_interval=1.0,
     sweep_stall=3.0,
     outbox_groups=("reactor",),

@@ -4,7 +4,6 @@ plain functions; time is a fake clock, moved by hand."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from typing import Any
 
@@ -13,7 +12,6 @@ import pytest
 from services.workers.jobs import Result
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import Reactor
-from services.workers.settings import WorkerSettings
 from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
 from shared.store import EventStore
@@ -22,19 +20,13 @@ from tests.integration.workers.conftest import (
     FakeClock,
     command_ids,
     create_match,
+    fast_settings,
     planning_reactor,
     run_job,
 )
 
 STALL = 3.0
-SETTINGS = dataclasses.replace(
-    WorkerSettings.from_env({}),
-    reactor_claim_idle_ms=0,
-    reactor_block_ms=10,
-    clock_tick=0.0,
-    sweep_interval=1.0,
-    sweep_stall=STALL,
-)
+SETTINGS = fast_settings(sweep_interval=1.0, sweep_stall=STALL)
 
 
 @pytest.fixture

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from shared.core.game_package import lazy
 from shared.core.manifest import GameManifest, GameOption, OptionType
-
-if TYPE_CHECKING:
-    from tests.support.nim.rules import NimRules
 
 STONES, MAX_STONES = 15, 100  # the heap's default and largest size (the rules check the same range)
 STONES_OPTION = GameOption(
     "stones", OptionType.INT, str(STONES), "stones on the heap", minimum=1, maximum=MAX_STONES
 )
-
-
-def _rules() -> NimRules:
-    from tests.support.nim.rules import NimRules
-
-    return NimRules()
 
 
 MANIFEST = GameManifest(
@@ -28,7 +18,7 @@ MANIFEST = GameManifest(
     max_seats=2,
     default_port=50091,
     options=(STONES_OPTION,),
-    rules=_rules,
+    rules=lazy("tests.support.nim.rules", "NimRules"),
     source="tests/support/nim/rules.py",
     description="Take one to three stones in turn; whoever takes the last one wins.",
 )

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from shared.core.game_package import lazy
 from shared.core.manifest import BotHooks, GameManifest, GameOption, OptionType
 
 if TYPE_CHECKING:
@@ -20,12 +21,6 @@ if TYPE_CHECKING:
 
 GOAL = 20  # the default goal (the rules read both from here)
 MAX_GOAL = 100
-
-
-def _rules() -> RaceRules:
-    from tests.support.race.rules import RaceRules
-
-    return RaceRules()
 
 
 def _bots() -> BotHooks:
@@ -46,7 +41,7 @@ MANIFEST = GameManifest(
     max_seats=4,
     default_port=50090,
     options=(GOAL_OPTION,),
-    rules=_rules,
+    rules=lazy("tests.support.race.rules", "RaceRules"),
     bots=_bots,
     source="tests/support/race/rules.py",
     description="Roll a die in turn and race to the goal; a secret bonus per seat decides the final scores.",

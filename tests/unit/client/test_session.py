@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +23,7 @@ from services.client.session import Player, Spectator
 from shared.core.decider import SPECTATOR, RuleViolation
 from shared.runtime.edge import wait
 from shared.store import VersionConflict
+from tests.support.timing import wait_until
 from tests.unit.client.fakes import FakeLorenzoStub, new_match
 
 pytestmark = pytest.mark.timeout(120)
@@ -41,13 +41,6 @@ def _console() -> Console:
 
 def screen(player: Player) -> str:
     return player.console.export_text(clear=False)
-
-
-def wait_for(check: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
 
 
 class Script:
@@ -91,7 +84,12 @@ class Asked:
         self.answered = 0
 
     def wait(self) -> None:
-        wait_for(lambda: self.player is not None and len(self.player.prompts) > self.answered)
+        wait_until(
+            lambda: self.player is not None and len(self.player.prompts) > self.answered,
+            20,
+            "a new prompt",
+            0.01,
+        )
         assert self.player is not None
         self.answered = len(self.player.prompts)
 
@@ -234,7 +232,7 @@ def test_a_stale_pick_no_longer_legal_is_explained_and_stays_on_screen() -> None
     def answer() -> str | None:
         assert asked.player is not None
         if asked.player.notices:  # explained; now wait for a redraw under a new board
-            wait_for(lambda: screen(asked.player).count("Not played") >= 2)  # type: ignore[arg-type]
+            wait_until(lambda: screen(asked.player).count("Not played") >= 2, 20, "the second refusal", 0.01)  # type: ignore[arg-type]
             return "q"
         asked.wait()
         stub.before_submit = stub.play_for_viewer  # a turn clock plays our seat before we do

@@ -14,7 +14,6 @@ import queue
 import re
 import threading
 import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,18 +24,12 @@ from services.client.presentation import presentation_for
 from services.client.rpc import GameClient
 from services.client.session import Player
 from services.client.steps import member_of
+from tests.support.timing import wait_until
 from tests.unit.client.fakes import FakeLorenzoStub, new_match
 
 pytestmark = pytest.mark.timeout(120)
 
 REFUSED = "was typed for the previous question and was not used"
-
-
-def wait_for(check: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
 
 
 class Keys:
@@ -75,7 +68,7 @@ class Reading:
         self.reader.want()
         echoed = len(self.echoed)
         self.keys.type(keys)
-        wait_for(lambda: len(self.echoed) > echoed)
+        wait_until(lambda: len(self.echoed) > echoed, 20, "the key echoed", 0.01)
 
 
 def test_a_line_belongs_to_the_question_on_screen_when_its_first_key_came() -> None:
@@ -172,7 +165,7 @@ class Playing:
 
     def asked(self, since: int) -> None:
         """Wait for a question after the first ``since`` (its prompt and what is typed so far shown)."""
-        wait_for(lambda: len(self.player.prompts) > since)
+        wait_until(lambda: len(self.player.prompts) > since, 20, "a new prompt", 0.01)
 
     def answer(self, keys: str) -> None:
         """``keys`` typed once the question has been on screen for the reaction time."""
@@ -212,7 +205,8 @@ def test_a_number_typed_before_a_redraw_and_entered_after_it_is_refused_and_expl
     player = playing.player
     playing.to_the_draft()
     playing.answer("3")
-    wait_for(lambda: output(player).endswith("3"))  # read (and echoed) under the first question
+    # read (and echoed) under the first question
+    wait_until(lambda: output(player).endswith("3"), 20, "the answer echoed", 0.01)
     playing.redraw()
     assert output(player).endswith(player.prompts[-1] + "3")  # still shown after the new prompt
     asked = len(player.prompts)
@@ -227,7 +221,7 @@ def test_a_number_typed_before_a_redraw_and_entered_after_it_is_refused_and_expl
     # Typed after the redraw: used.
     wanted = playing.option(2)
     playing.answer("2\n")
-    wait_for(lambda: bool(drafted(playing.stub)))
+    wait_until(lambda: drafted(playing.stub), 20, "a leader drafted", 0.01)
     assert drafted(playing.stub)[0].leader == wanted
     playing.quit()
 
@@ -239,7 +233,7 @@ def test_a_number_typed_after_a_redraw_is_used() -> None:
     playing.redraw()
     wanted = playing.option(1)
     playing.answer("1\n")
-    wait_for(lambda: bool(drafted(playing.stub)))
+    wait_until(lambda: drafted(playing.stub), 20, "a leader drafted", 0.01)
     assert [d.leader for d in drafted(playing.stub)] == [wanted]  # accepted the first time
     assert REFUSED not in screen(player)
     assert re.search(r"The match moved on while you were choosing \(v\d+ -> v\d+\)", screen(player))
@@ -259,7 +253,7 @@ def test_a_number_typed_sooner_than_a_reaction_after_a_redraw_is_refused() -> No
     assert not drafted(playing.stub)
     player.reaction_s = 0.0
     playing.keys.type("1\n")
-    wait_for(lambda: bool(drafted(playing.stub)))
+    wait_until(lambda: drafted(playing.stub), 20, "a leader drafted", 0.01)
     playing.quit()
 
 

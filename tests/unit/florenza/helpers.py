@@ -34,11 +34,15 @@ from services.florenza.rules.model import (
     State,
     WorkSpot,
 )
-from shared.core.decider import SYSTEM, Actor
 from shared.core.rng import Rng
+from tests.support.given import Given
+from tests.support.given import of_type as of_type
+from tests.support.given import with_player as replace_player
 
 C = load_content()
 RULES: FlorenzaRules = MANIFEST.load_rules()  # named and seated by the manifest
+GIVEN: Given[State, Command, Event] = Given(RULES)
+fold, when, then = GIVEN.fold, GIVEN.when, GIVEN.then
 B = C.board
 
 # Workshop kinds (ids printed in the seed's setup list, others from workshops.yaml).
@@ -57,24 +61,9 @@ ABSIDE, PULPITO = 20, 27  # Duomo
 ALL_TILES = tuple(sorted(w.id for w in C.workshops for _ in range(w.copies)))
 
 
-def fold(events: list[Any], state: State | None = None) -> State:
-    state = state or RULES.initial_state()
-    for e in events:
-        state = RULES.evolve(state, e)
-    return state
-
-
-def game(
-    seats: int = 2,
-    order: tuple[int, ...] | None = None,
-    present: dict[int, int] | None = None,
-    phase: Phase = Phase.PLACEMENT,
-    round: int = 1,
-    workers: int = 4,
-) -> State:
-    """A match in ``phase`` of ``round``: empty districts, no goods, ``workers`` each, turn order 0, 1, ...
-    and the named characters ``present`` ({character: Life in Florenza card}) in Florence."""
-    return fold(game_events(seats, order, present, phase, round, workers))
+def game(*args: Any, **kwargs: Any) -> State:
+    """The match of :func:`game_events` (the same arguments)."""
+    return fold(game_events(*args, **kwargs))
 
 
 def game_events(
@@ -86,7 +75,9 @@ def game_events(
     workers: int = 4,
     hidden_certificates: bool = False,
 ) -> list[Event]:
-    """The events of :func:`game`'s match (with ``CertificatesKeptHidden`` if ``hidden_certificates``)."""
+    """A match in ``phase`` of ``round``: empty districts, no goods, ``workers`` each, turn order 0, 1, ...
+    and the named characters ``present`` ({character: Life in Florenza card}) in Florence (with
+    ``CertificatesKeptHidden`` if ``hidden_certificates``)."""
     order = order or tuple(range(seats))
     works = tuple(WorkSpot(w.id, seat) for seat in range(seats) for w in C.district_works)
     works += tuple(WorkSpot(w.id) for w in C.public_works)
@@ -117,9 +108,7 @@ def with_player(state: State, seat: int, **fields: Any) -> State:
         for slot, (kind, built) in fields["district"].items():
             slots[slot - 1] = DistrictSlot(kind, built)
         fields["district"] = tuple(slots)
-    players = list(state.players)
-    players[seat] = replace(p, **fields)
-    return replace(state, players=tuple(players))
+    return replace_player(state, seat, **fields)
 
 
 def with_goods(state: State, seat: int, **goods: int) -> State:
@@ -133,19 +122,6 @@ def with_spot(state: State, work: int, district: int = NO_SEAT, **fields: Any) -
         replace(w, **fields) if w.work == work and w.district == district else w for w in state.works
     )
     return replace(state, works=works)
-
-
-def when(state: State, seat: int, command: Command, rng: Rng | None = None) -> list[Event]:
-    actor = SYSTEM if seat < 0 else Actor.of_seat(seat)
-    return list(RULES.decide(state, actor, command, rng or Rng(0)))
-
-
-def then(state: State, seat: int, command: Command, rng: Rng | None = None) -> State:
-    return fold(when(state, seat, command, rng), state)
-
-
-def of_type(events: list[Any], kind: type) -> list[Any]:
-    return [e for e in events if isinstance(e, kind)]
 
 
 def net(events: list[Any], seat: int, source: Source | None = None) -> Goods:

@@ -40,10 +40,10 @@ from services.florenza.rules.commands import (
 )
 from services.florenza.rules.content_types import Skill
 from services.florenza.rules.goods import Resource
-from shared.core.decider import Actor, RuleViolation
+from shared.core.decider import Actor
 from shared.core.rng import Rng
 
-from .helpers import RULES, C, fold
+from .helpers import GIVEN, RULES, C, fold
 
 SEATS = range(-1, 6)
 SLOTS = range(0, 10)
@@ -77,17 +77,6 @@ def near_misses(state: State, actor: Actor, rng: Rng) -> list[Command]:
     return [rng.choice(BOX) for _ in range(12)]
 
 
-def accepted(state: State, actor: Actor) -> set[Command]:
-    out = set()
-    for cmd in BOX:
-        try:
-            RULES.decide(state, actor, cmd, Rng(1))
-        except RuleViolation:
-            continue
-        out.add(cmd)
-    return out
-
-
 def sweep(seats: int, seed: int, every: int) -> Counter[str]:
     """Sweep every ``every``-th state of one random game and every rare one (a system step, a choice of
     dice, a privilege, a market trade); counts the swept states by phase."""
@@ -104,7 +93,7 @@ def sweep(seats: int, seed: int, every: int) -> Counter[str]:
         rare = actor.is_system or state.pending is not None
         rare = rare or state.phase in (Phase.CAPTAIN, Phase.BISHOP, Phase.MARKET)
         if rare or step % every == 0:
-            assert accepted(state, actor) == set(legal), state.phase
+            assert GIVEN.accepted(state, actor, BOX) == set(legal), state.phase
             for outsider in range(seats):
                 if Actor.of_seat(outsider) not in actors:
                     assert RULES.legal_commands(state, Actor.of_seat(outsider)) == []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from services.lorenzo.content import load_content
@@ -25,19 +24,15 @@ from services.lorenzo.rules.events import (
 )
 from services.lorenzo.rules.goods import ZERO, Goods
 from services.lorenzo.rules.model import Deck, Phase, PlayedLeader, Source, State
-from shared.core.decider import SYSTEM, Actor
-from shared.core.rng import Rng
+from tests.support.given import Given
+from tests.support.given import of_type as of_type
+from tests.support.given import with_player as replace_player
 
 C = load_content()
 RULES: LorenzoRules = MANIFEST.load_rules()  # named and seated by the manifest
+GIVEN: Given[State, Command, Event] = Given(RULES)
+fold, when, then = GIVEN.fold, GIVEN.when, GIVEN.then
 DEFAULT_TOWERS = (1, 2, 3, 4, 49, 50, 51, 52, 25, 26, 27, 28, 73, 74, 75, 76)
-
-
-def fold(events: list[Any], state: State | None = None) -> State:
-    state = state or RULES.initial_state()
-    for e in events:
-        state = RULES.evolve(state, e)
-    return state
 
 
 def game(
@@ -69,24 +64,11 @@ def game(
 
 def with_player(state: State, seat: int, **fields: Any) -> State:
     """Set a player's fields directly (``goods`` replaces the goods; ``leaders`` plays leader ids)."""
-    p = state.players[seat]
     if "leaders" in fields:
         fields["played"] = tuple(
             x if isinstance(x, PlayedLeader) else PlayedLeader(x) for x in fields.pop("leaders")
         )
-    p = replace(p, **fields)
-    players = list(state.players)
-    players[seat] = p
-    return replace(state, players=tuple(players))
-
-
-def when(state: State, seat: int, command: Command) -> list[Event]:
-    actor = SYSTEM if seat < 0 else Actor.of_seat(seat)
-    return list(RULES.decide(state, actor, command, Rng(0)))
-
-
-def then(state: State, seat: int, command: Command) -> State:
-    return fold(when(state, seat, command), state)
+    return replace_player(state, seat, **fields)
 
 
 def net(events: list[Any], seat: int, source: Source | None = None) -> Goods:
@@ -97,7 +79,3 @@ def net(events: list[Any], seat: int, source: Source | None = None) -> Goods:
         if isinstance(e, ResourcesGained | ResourcesPaid) and e.seat == seat and wanted:
             total = total + e.goods if isinstance(e, ResourcesGained) else total - e.goods
     return total
-
-
-def of_type(events: list[Any], kind: type) -> list[Any]:
-    return [e for e in events if isinstance(e, kind)]

@@ -8,11 +8,9 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from services.games import load_game
 from services.lorenzo.content import load_content
 from services.lorenzo.rules.content_types import AbilityKind, ImmediateKind, PenaltyKind
-from services.lorenzo.texts import LorenzoContent, packaged_content_message
-from shared.core.codec import from_proto, to_proto
+from services.lorenzo.texts import packaged_content_message
 from shared.core.form import form_of
 
 CONTENT = load_content()
@@ -56,12 +54,6 @@ def test_every_record_carries_the_contents_facts() -> None:
     ]
     assert [p.goods for p in API.privileges] == list(CONTENT.board.privileges)
     assert API.board is not None and API.board.faith_victory == CONTENT.board.faith_victory
-
-
-def test_the_content_survives_the_wire() -> None:
-    pb2 = load_game("lorenzo").modules.pb2
-    message = to_proto(API, pb2.LorenzoContent())
-    assert from_proto(LorenzoContent, pb2.LorenzoContent.FromString(message.SerializeToString())) == API
 
 
 def test_every_text_is_filled_in_and_names_its_component() -> None:

@@ -12,28 +12,16 @@ from collections.abc import Sequence
 
 import pytest
 
-from services.lorenzo.manifest import MANIFEST
-from services.lorenzo.rules import LorenzoRules, Member, Phase, State
+from services.lorenzo.rules import Member, Phase, State
 from services.lorenzo.rules.commands import Command, PlaceFamilyMember, TakeBonusCard
 from services.lorenzo.rules.events import Event
 from services.lorenzo.rules.model import DecisionKind
-from shared.core.decider import Actor, RuleViolation
-from shared.core.rng import Rng
+from shared.core.decider import Actor
 from tests.support.playout import random_playout
 
-RULES: LorenzoRules = MANIFEST.load_rules()
+from .helpers import GIVEN, RULES
+
 OPTIONS = ((0, 0), (1, 0), (0, 1), (1, 1), (2, 0))
-
-
-def _accepted(state: State, actor: Actor, commands: list[Command]) -> set[Command]:
-    out = set()
-    for cmd in commands:
-        try:
-            RULES.decide(state, actor, cmd, Rng(1))
-        except RuleViolation:
-            continue
-        out.add(cmd)
-    return out
 
 
 def _box(state: State, actor: Actor) -> list[Command]:
@@ -72,7 +60,7 @@ def _sweep(seats: int, seed: int, every: int) -> int:
             return
         swept.append(True)
         listed = {c for c in legal if isinstance(c, (PlaceFamilyMember, TakeBonusCard))}
-        assert _accepted(state, actor, box) == listed
+        assert GIVEN.accepted(state, actor, box) == listed
 
     random_playout(RULES, config, seed, on_step)
     return sum(swept)

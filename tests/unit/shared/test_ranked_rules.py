@@ -28,9 +28,9 @@ class _Rules(RankedRules):
 
 def test_outcome_and_seats_come_from_the_state_once_it_is_over() -> None:
     over = _State("over", (0, 1), (_Score(7), _Score(9)), (2, 1))
-    assert _Rules().outcome(_State("play", (0, 1))) is None
-    assert _Rules().outcome(over) == Outcome((7, 9), (2, 1))
-    assert _Rules().seat_count(over) == 2
+    assert _Rules(None).outcome(_State("play", (0, 1))) is None
+    assert _Rules(None).outcome(over) == Outcome((7, 9), (2, 1))
+    assert _Rules(None).seat_count(over) == 2
 
 
 def test_settled_scores_are_zeros_before_setup_the_totals_at_the_end_and_none_in_play() -> None:

@@ -18,20 +18,17 @@ from services.trajan.rules.commands import (
 from services.trajan.rules.content_types import Action, Colour
 from services.trajan.rules.events import Event, PointsScored
 from services.trajan.rules.model import Bowl, Origin, Phase, Pile, State, Step, StepKind
-from shared.core.decider import SYSTEM, Actor
 from shared.core.rng import Rng
+from tests.support.given import Given
+from tests.support.given import of_type as of_type
+from tests.support.given import with_player as with_player
 
 C = load_content()
 RULES: TrajanRules = MANIFEST.load_rules()  # named and seated by the manifest
+GIVEN: Given[State, Command, Event] = Given(RULES)
+fold, when, then = GIVEN.fold, GIVEN.when, GIVEN.then
 Y, OR, G, W, P, B = Colour  # yellow, orange, light green, white, pink, blue
 START_MARKERS = ((Y, OR), (G, W), (P, B), (Y, OR), (G, W), (P, B))
-
-
-def fold(events: list[Any], state: State | None = None) -> State:
-    state = state or RULES.initial_state()
-    for e in events:
-        state = RULES.evolve(state, e)
-    return state
 
 
 def setup_events(seats: int = 2, seed: int = 0) -> list[Event]:
@@ -68,12 +65,6 @@ def game(seats: int = 2, seed: int = 0) -> State:
     return replace(s, start_seat=0, active=0, senate_order=tuple(range(seats)))
 
 
-def with_player(state: State, seat: int, **fields: Any) -> State:
-    players = list(state.players)
-    players[seat] = replace(players[seat], **fields)
-    return replace(state, players=tuple(players))
-
-
 def bowls(*markers: tuple[Colour, ...]) -> tuple[Bowl, ...]:
     return tuple(Bowl(tuple(sorted(m))) for m in markers)
 
@@ -82,19 +73,6 @@ def acting(state: State, seat: int, action: Action, origin: Origin = Origin.BOWL
     """``seat`` owes the choice of ``action``'s option now."""
     step = Step(StepKind.ACTION, action=action, origin=origin)
     return replace(state, phase=Phase.TURNS, active=seat, pending=(step,))
-
-
-def when(state: State, seat: int, command: Command, seed: int = 0) -> list[Event]:
-    actor = SYSTEM if seat < 0 else Actor.of_seat(seat)
-    return list(RULES.decide(state, actor, command, Rng(seed)))
-
-
-def then(state: State, seat: int, command: Command, seed: int = 0) -> State:
-    return fold(when(state, seat, command, seed), state)
-
-
-def of_type(events: list[Any], kind: type) -> list[Any]:
-    return [e for e in events if isinstance(e, kind)]
 
 
 def points(events: list[Any], seat: int) -> int:

@@ -98,7 +98,7 @@ def test_greedy_with_the_heuristic_beats_random_play_over_a_few_games() -> None:
             else:
                 bot = greedy if actor.seat == 0 else rand
                 cmd = bot.choose(RULES, state, actor.seat, 2, rng.fork("bot"))
-            state = then(state, actor.seat if actor.is_seat else -1, cmd, seed=rng.below(1 << 30))
+            state = then(state, actor.seat if actor.is_seat else -1, cmd, rng.below(1 << 30))
         assert state.phase is Phase.FINISHED and not RULES.invariant_violations(state)
         wins += state.placings[0] == 1
     assert wins >= 2

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import re
 
-from services.games import load_game
 from services.trajan.content import load_content
 from services.trajan.rules.content_types import Action, TrajanEffect
-from services.trajan.texts import TrajanContent, packaged_content_message
-from shared.core.codec import from_proto, to_proto
+from services.trajan.texts import packaged_content_message
 
 CONTENT = load_content()
 API = packaged_content_message()
@@ -46,14 +44,6 @@ def test_every_record_carries_the_contents_facts() -> None:
         (t.id, t.kind, t.yellow, t.grey, t.per_units, t.demand, t.commodities) for t in CONTENT.bonus_tiles
     ]
     assert [(b.bowl, b.action) for b in API.bowls] == list(enumerate(CONTENT.board.bowls, start=1))
-
-
-def test_the_content_survives_the_wire() -> None:
-    pb2 = load_game("trajan").modules.pb2
-    message = to_proto(API, pb2.TrajanContent())
-    assert from_proto(TrajanContent, pb2.TrajanContent.FromString(message.SerializeToString())) == API
-    reply = pb2.GetContentResponse(content=message)  # the RPC's answer holds it
-    assert len(reply.content.trajan_tiles) == len(CONTENT.trajan_tiles)
 
 
 def test_every_text_is_filled_in_and_worded_from_its_numbers() -> None:

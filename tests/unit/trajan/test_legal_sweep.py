@@ -13,24 +13,11 @@ from collections.abc import Sequence
 from services.trajan.rules.commands import Command
 from services.trajan.rules.events import Event
 from services.trajan.rules.model import Phase, State, StepKind
-from shared.core.decider import Actor, RuleViolation
-from shared.core.rng import Rng
+from shared.core.decider import Actor
 from tests.support.playout import random_playout
 
 from .box import box
-from .helpers import RULES
-
-
-def _accepted(state: State, actor: Actor, commands: list[Command]) -> set[Command]:
-    out = set()
-    for cmd in commands:
-        try:
-            RULES.decide(state, actor, cmd, Rng(1))
-        except RuleViolation as e:
-            assert e.code
-            continue
-        out.add(cmd)
-    return out
+from .helpers import GIVEN, RULES
 
 
 def _sweep(seats: int, seed: int, every: int) -> Counter[str]:
@@ -45,7 +32,7 @@ def _sweep(seats: int, seed: int, every: int) -> Counter[str]:
         if steps[0] % every and seen[key] >= 2:
             return
         seen[key] += 1
-        assert _accepted(state, actor, box(state)) == set(legal)
+        assert GIVEN.accepted(state, actor, box(state)) == set(legal)
 
     random_playout(RULES, RULES.make_config(seats, {}), seed, on_step)
     return seen
