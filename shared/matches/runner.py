@@ -30,6 +30,7 @@ from shared.runtime.config import STATE_CACHE
 from shared.store import (
     AppendResult,
     EventStore,
+    Followed,
     MatchMeta,
     MatchStatus,
     NewEvent,
@@ -37,6 +38,7 @@ from shared.store import (
     Snapshot,
     StoredEvent,
     VersionConflict,
+    quiet,
 )
 
 S = TypeVar("S")
@@ -86,11 +88,14 @@ class Loaded(Generic[S]):
 
 @dataclass(frozen=True, slots=True)
 class Cached(Generic[S]):
-    """A state the runner folded or appended: the match at ``version``, and its seed (for the RNG)."""
+    """A state the runner folded or appended: the match at ``version``, its seed (for the RNG), what
+    its followers act on (from the meta) and, once known, the progress the rules give it."""
 
     state: S
     version: int
     seed: int
+    followed: Followed = Followed()
+    progress: Progress | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +238,7 @@ class MatchRunner(Generic[S]):
                 folded = self.rules.evolve(folded, self.decode(event))
                 last = event.version
             if at_version is None and "seed" in meta.present:  # created by the runner, not a bare append
-                self._remember(match_id, folded, last, meta.seed)
+                self._remember(match_id, Cached(folded, last, meta.seed, Followed.of(meta)))
             return Loaded(folded, last, meta)
 
         if self.offload is None or len(tail) <= self.snapshot_every:
@@ -261,12 +266,12 @@ class MatchRunner(Generic[S]):
         with self._lock:
             return self._cache.get(match_id)
 
-    def _remember(self, match_id: str, state: S, version: int, seed: int) -> None:
-        """Keep ``state`` unless a newer version is kept already (concurrent calls finish in any order)."""
+    def _remember(self, match_id: str, cached: Cached[S]) -> None:
+        """Keep ``cached`` unless a newer version is kept already (concurrent calls finish in any order)."""
         with self._lock:
             kept = self._cache.get(match_id)
-            if kept is None or kept.version <= version:
-                kept = Cached(state, version, seed)
+            if kept is None or kept.version <= cached.version:
+                kept = cached
             keep(self._cache, match_id, kept, self._cache_size)
 
     def _forget(self, match_id: str) -> None:
@@ -319,17 +324,16 @@ class MatchRunner(Generic[S]):
         actor_label: str | None,
         hold: Hold | None = None,
     ) -> Submitted[S]:
-        """The command decided on the head read from the store (the cache missed or was passed)."""
-        seen = await self.store.command_result(match_id, command_id)
-        if seen is not None:
-            return await self._duplicate(match_id, seen)
+        """The command decided on the head read from the store (the cache missed or was passed). A
+        retry of a command appended since is found by the append script (at the head it refuses a
+        known command id), or here when the head has moved past the version it was sent for."""
         loaded = await self.load(match_id)
         if expected_version != loaded.version:
             seen = await self.store.command_result(match_id, command_id)
             if seen is not None:
                 return await self._duplicate(match_id, seen)
             raise VersionConflict(match_id, expected_version, loaded.version)
-        at_head = Cached(loaded.state, loaded.version, loaded.meta.seed)
+        at_head = Cached(loaded.state, loaded.version, loaded.meta.seed, Followed.of(loaded.meta))
         return await self._apply(match_id, at_head, actor, command, command_id, actor_label, hold)
 
     async def _apply(
@@ -347,10 +351,12 @@ class MatchRunner(Generic[S]):
         state, envelopes, progress = self._decide(at, actor, command, label)
         if hold is not None and hold(progress):
             progress = replace(progress, held=True)
-        result = await self.store.append(match_id, at.version, envelopes, command_id, progress=progress)
+        before = at.progress if at.progress is not None else progress_of(self.rules, at.state)
+        calm = quiet(before, progress, at.followed)
+        result = await self.store.append(match_id, at.version, envelopes, command_id, progress=progress, quiet=calm)
         if result.duplicate:  # a concurrent retry of the same command won the race
             return await self._duplicate(match_id, result)
-        self._remember(match_id, state, result.last_version, at.seed)
+        self._remember(match_id, Cached(state, result.last_version, at.seed, at.followed, progress))
         if self._snapshot_due(result.first_version, result.last_version):
             await self._snapshot(match_id, state, result.last_version)
         return Submitted(state, result.first_version, result.last_version, False)

@@ -8,6 +8,7 @@ from shared.store.base import (
     BatchTooLarge,
     Delivered,
     EventStore,
+    Followed,
     MatchMeta,
     MatchStatus,
     NewEvent,
@@ -20,6 +21,7 @@ from shared.store.base import (
     StoreError,
     StreamReader,
     VersionConflict,
+    quiet,
     shard_of,
 )
 from shared.store.memory import MemoryEventStore, PollingReader
@@ -32,6 +34,7 @@ __all__ = [
     "BatchTooLarge",
     "Delivered",
     "EventStore",
+    "Followed",
     "MatchMeta",
     "MatchStatus",
     "MemoryEventStore",
@@ -46,5 +49,6 @@ __all__ = [
     "StoredEvent",
     "StreamReader",
     "VersionConflict",
+    "quiet",
     "shard_of",
 ]

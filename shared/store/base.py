@@ -267,6 +267,35 @@ class MatchMeta:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class Followed:
+    """What the platform's followers act on in a match, fixed by its meta at creation: its bot seats
+    (the reactor plans their moves), the seats a player holds (the lobby tells them their turn) and
+    whether it has a turn clock (the reactor sets and cancels clocks after every append)."""
+
+    bots: frozenset[int] = frozenset()
+    players: frozenset[int] = frozenset()
+    clock: bool = False
+
+    @staticmethod
+    def of(meta: MatchMeta) -> Followed:
+        players = frozenset(seat for seat, player in enumerate(meta.players) if player)
+        return Followed(frozenset(meta.bots), players, meta.turn_seconds > 0)
+
+
+def quiet(before: Progress, after: Progress, followed: Followed) -> bool:
+    """Whether no follower acts on an append that took a match from ``before`` to ``after``, so that it
+    needs no outbox notice: the match goes on with no system step due, no bot seat to act and no turn
+    clock (the reactor and the workers have nothing to do), and the seats of players that may act are
+    the same as before (the lobby has no turn to announce). Every move of people without a clock that
+    leaves the turn with the same player, or passes it between seats nobody signed in for, is quiet."""
+    if after.status is MatchStatus.FINISHED or after.system or followed.clock:
+        return False
+    if followed.bots & set(after.to_act):
+        return False
+    return followed.players & set(before.to_act) == followed.players & set(after.to_act)
+
+
 def _is_away(key: str) -> bool:
     return key.startswith(_AWAY) and key[len(_AWAY) :].isdigit()
 
@@ -401,11 +430,13 @@ class EventStore(Protocol):
         command_id: str,
         meta: Mapping[str, str] | None = None,
         progress: Progress | None = None,
+        quiet: bool = False,
     ) -> AppendResult:
         """Atomically: dedupe command id, check version, add events, set meta, notify outbox.
 
         Returns once the events are stored. ``progress`` goes both into the meta and into the notice
-        (the runner always passes it).
+        (the runner always passes it). ``quiet``: no follower acts on this append (:func:`quiet`):
+        no outbox notice is written and the active-match index is left as it is.
         """
         ...
 
@@ -441,7 +472,8 @@ class EventStore(Protocol):
 
         Only those whose last append was at or before ``until_ms``, if given. The index is kept by
         the append itself: an append whose progress says ``active`` adds the match (or moves it to
-        now), ``finished`` removes it; a bare append (no progress) leaves it as it was. The reactor's
+        now), ``finished`` removes it; a bare append (no progress) and a quiet one leave it as it was
+        (a quiet append leaves nothing to the workers, so the sweeper has nothing to find there). The reactor's
         sweeper reads it to find matches that wait on the workers with no progress.
         """
         ...

@@ -51,6 +51,7 @@ class MemoryEventStore:
         command_id: str,
         meta: Mapping[str, str] | None = None,
         progress: Progress | None = None,
+        quiet: bool = False,
     ) -> AppendResult:
         check_append(match_id, expected_version, events, command_id)
         with self._lock:
@@ -74,8 +75,9 @@ class MemoryEventStore:
             fields.update(meta or {})
             fields.update(progress.fields() if progress is not None else {})
             fields["version"] = str(len(stream))
-            self._index(match_id, progress, now)
-            self._notify(match_id, result, events, fields.get("game", ""), progress)
+            if not quiet:
+                self._index(match_id, progress, now)
+                self._notify(match_id, result, events, fields.get("game", ""), progress)
             return result
 
     def _notify(
