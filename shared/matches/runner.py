@@ -274,6 +274,19 @@ class MatchRunner(Generic[S]):
                 kept = cached
             keep(self._cache, match_id, kept, self._cache_size)
 
+    def absorb(self, match_id: str, events: Sequence[StoredEvent]) -> None:
+        """Bring the cached state of ``match_id`` forward by ``events`` read from its log elsewhere (the
+        watch hub's reads), when they continue it: the next command is then decided on it without a
+        read. Nothing cached, or events that leave a gap after the cached version, change nothing."""
+        cached = self.cached(match_id)
+        tail = [e for e in events if cached is not None and e.version > cached.version]
+        if cached is None or not tail or tail[0].version != cached.version + 1:
+            return
+        state = cached.state
+        for event in tail:
+            state = self.rules.evolve(state, self.decode(event))
+        self._remember(match_id, replace(cached, state=state, version=tail[-1].version, progress=None))
+
     def _forget(self, match_id: str) -> None:
         with self._lock:
             self._cache.pop(match_id, None)

@@ -112,7 +112,8 @@ class GameServicer:
     Tokens must be for this game's service (audience ``game:<name>``). ``limiter``: the rate
     limits on commands, watches and reads (GetView, Replay, ExportLog) and the watch quota per
     token (None: none, for tests of other things); service tokens are never limited. ``hub``: where
-    ``WatchMatch`` streams read (default: a hub over the runner's store's own ``stream_reader``).
+    ``WatchMatch`` streams read (default: a hub over the runner's store's own ``stream_reader``), which
+    hands what it reads to the runner (``MatchRunner.absorb``).
 
     Every RPC but ``GetContent`` (no I/O) is a coroutine on the serving loop: the rate limits, the
     runner and the store are awaited there. Only what has no asynchronous path runs on the server's
@@ -144,7 +145,7 @@ class GameServicer:
             modules.pb2, [*self.rules.command_types, *self.rules.event_types, self.rules.view_type]
         )
         self.keepalive_ms = int(keepalive_s * 1000)
-        self.hub = hub if hub is not None else WatchHub(runner.store.stream_reader(32))
+        self.hub = hub if hub is not None else WatchHub(runner.store.stream_reader(32), on_new=runner.absorb)
         self._shown: OrderedDict[tuple[str, int], Any] = OrderedDict()  # the watch's converted events
 
     # ------------------------------------------------------------ helpers
