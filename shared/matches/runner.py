@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -188,7 +189,7 @@ class MatchRunner(Generic[S]):
         progress = progress_of(self.rules, state)
         self._forget(match_id)  # a state cached under this id (a match deleted since) is not this one's
         try:
-            result = await self.store.append(match_id, 0, envelopes, "create", meta=meta, progress=progress)
+            result = await self.store.append(match_id, 0, envelopes, "create", meta=meta, progress=progress, was=())
         except VersionConflict as err:
             raise MatchExists(match_id) from err
         if result.duplicate and MatchMeta.of(await self.store.get_meta(match_id)).options != dict(options):
@@ -287,6 +288,15 @@ class MatchRunner(Generic[S]):
             state = self.rules.evolve(state, self.decode(event))
         self._remember(match_id, replace(cached, state=state, version=tail[-1].version, progress=None))
 
+    async def mark_seen(self, match_id: str, seat: int, until_ms: int) -> None:
+        """Record in the meta that the seat's player watches the match live until ``until_ms`` (0: no
+        longer), and in the cached state's :class:`Followed`: a turn of theirs then wakes nobody."""
+        await self.store.set_meta(match_id, MatchMeta.seen_mark(seat, until_ms))
+        with self._lock:
+            kept = self._cache.get(match_id)
+            if kept is not None:
+                self._cache[match_id] = replace(kept, followed=kept.followed.seen_until(seat, until_ms))
+
     def _forget(self, match_id: str) -> None:
         with self._lock:
             self._cache.pop(match_id, None)
@@ -365,8 +375,10 @@ class MatchRunner(Generic[S]):
         if hold is not None and hold(progress):
             progress = replace(progress, held=True)
         before = at.progress if at.progress is not None else progress_of(self.rules, at.state)
-        calm = quiet(before, progress, at.followed)
-        result = await self.store.append(match_id, at.version, envelopes, command_id, progress=progress, quiet=calm)
+        calm = quiet(before, progress, at.followed.at(time.time_ns() // 1_000_000))
+        result = await self.store.append(
+            match_id, at.version, envelopes, command_id, progress=progress, quiet=calm, was=before.to_act
+        )
         if result.duplicate:  # a concurrent retry of the same command won the race
             return await self._duplicate(match_id, result)
         self._remember(match_id, Cached(state, result.last_version, at.seed, at.followed, progress))

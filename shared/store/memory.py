@@ -52,6 +52,7 @@ class MemoryEventStore:
         meta: Mapping[str, str] | None = None,
         progress: Progress | None = None,
         quiet: bool = False,
+        was: Sequence[int] | None = None,
     ) -> AppendResult:
         check_append(match_id, expected_version, events, command_id)
         with self._lock:
@@ -77,7 +78,7 @@ class MemoryEventStore:
             fields["version"] = str(len(stream))
             if not quiet:
                 self._index(match_id, progress, now)
-                self._notify(match_id, result, events, fields.get("game", ""), progress)
+                self._notify(match_id, result, events, fields.get("game", ""), progress, was)
             return result
 
     def _notify(
@@ -87,6 +88,7 @@ class MemoryEventStore:
         events: Sequence[NewEvent],
         game: str,
         progress: Progress | None,
+        was: Sequence[int] | None = None,
     ) -> None:
         outbox = self._outbox.setdefault(shard_of(match_id, self.shards), [])
         notice = OutboxNotice(
@@ -98,6 +100,7 @@ class MemoryEventStore:
             game,
             progress,
             events[0].actor,
+            tuple(was) if was is not None else None,
         )
         outbox.append(notice)
 

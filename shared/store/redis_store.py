@@ -37,14 +37,15 @@ from shared.store.resp import script_on
 # KEYS: events stream, meta hash, command-id hash, outbox stream, active-match index (sorted set),
 #       finished-match index (sorted set).
 # ARGV: match id, expected version, command id, event count, meta pair count, progress pair count,
-#       the time (ms, the writer's clock), quiet ("1": no notice), meta pairs..., progress pairs...,
-#       then per event: type, payload, visibility, actor, schema version.
+#       the time (ms, the writer's clock), quiet ("1": no notice), was (the seats that could act before,
+#       "0,2"; "-": not known), meta pairs..., progress pairs..., then per event: type, payload,
+#       visibility, actor, schema version.
 # The command id is looked up only when the version differs (a retry after its append moved the
 # version on); at the expected version HSETNX records it and refuses an id recorded before (a retry
 # sent again with the newer version), so an ordinary append runs HMGET, HSETNX, one XADD per event
 # and HSET. Progress pairs (to_act, system, status, outcome, held) go both into the meta and into the
 # notice; the notice also names the first event's actor ('by': who made the append, e.g. seat:0 or
-# bot:1:random). A quiet append (no follower acts on it) writes no notice and leaves the indexes.
+# bot:1:random) and, when known, 'was'. A quiet append (no follower acts on it) writes no notice and leaves the indexes.
 # Otherwise the status keeps the shard's active-match index: active -> score = the time, finished ->
 # removed and added to the finished index, score = the ms part of the finishing notice's id (the
 # archiver compares it with what every outbox group has acknowledged).
@@ -57,7 +58,7 @@ if cur ~= tonumber(ARGV[2]) then
   if prev then return {0, prev} end
   return {-1, tostring(cur)}
 end
-local n, nmeta, nprog, now, i = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7], 9
+local n, nmeta, nprog, now, i = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7], 10
 local last = cur + n
 local result = (cur + 1) .. ':' .. last
 if redis.call('HSETNX', KEYS[3], ARGV[3], result) == 0 then
@@ -87,8 +88,11 @@ local game = head[2]
 for m = 1, nmeta * 2, 2 do
   if meta[m] == 'game' then game = meta[m + 1] end
 end
-local notice = redis.call('XADD', KEYS[4], '*', 'match', ARGV[1], 'first', cur + 1, 'last', last,
-  'types', table.concat(types, ','), 'game', game or '', 'by', by, unpack(progress))
+local fields = {'match', ARGV[1], 'first', cur + 1, 'last', last, 'types', table.concat(types, ','),
+  'game', game or '', 'by', by}
+if ARGV[9] ~= '-' then fields[#fields + 1] = 'was'; fields[#fields + 1] = ARGV[9] end
+for m = 1, #progress do fields[#fields + 1] = progress[m] end
+local notice = redis.call('XADD', KEYS[4], '*', unpack(fields))
 for m = 1, #progress, 2 do
   if progress[m] == 'status' and progress[m + 1] == 'active' then redis.call('ZADD', KEYS[5], now, ARGV[1])
   elseif progress[m] == 'status' then
@@ -262,8 +266,11 @@ class RedisEventStore:
         meta: Mapping[str, str] | None = None,
         progress: Progress | None = None,
         quiet: bool = False,
+        was: Sequence[int] | None = None,
     ) -> AppendResult:
-        keys, args = self._append_call(match_id, expected_version, events, command_id, meta, progress, quiet)
+        keys, args = self._append_call(
+            match_id, expected_version, events, command_id, meta, progress, quiet, was
+        )
         return _appended(match_id, expected_version, await self._append(keys=keys, args=args))
 
     def _append_call(
@@ -275,13 +282,15 @@ class RedisEventStore:
         meta: Mapping[str, str] | None,
         progress: Progress | None,
         quiet: bool = False,
+        was: Sequence[int] | None = None,
     ) -> tuple[list[str], list[Any]]:
         """The append script's keys and arguments (see APPEND_LUA)."""
         check_append(match_id, expected_version, events, command_id)
         meta = dict(meta or {})
         facts = progress.fields() if progress is not None else {}
         now_ms = time.time_ns() // 1_000_000
-        counts = [len(events), len(meta), len(facts), now_ms, "1" if quiet else "0"]
+        seats = "-" if was is None else ",".join(map(str, was))
+        counts = [len(events), len(meta), len(facts), now_ms, "1" if quiet else "0", seats]
         args: list[Any] = [match_id, expected_version, command_id, *counts]
         for key, value in [*meta.items(), *facts.items()]:
             args += [key, value]
@@ -445,6 +454,7 @@ def notice_from_entry(entry_id: bytes | str, f: Mapping[bytes, bytes]) -> Outbox
         game=text["game"],
         progress=Progress.parse(text),
         actor=text.get("by", ""),
+        was=tuple(int(seat) for seat in text["was"].split(",") if seat) if "was" in text else None,
     )
 
 

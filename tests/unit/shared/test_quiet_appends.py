@@ -36,8 +36,9 @@ def on(*seats: int, system: bool = False, status: MatchStatus = ACTIVE) -> Progr
         (on(1), on(0), Followed(bots=frozenset({1})), True),  # the bot done, a person's turn
         (on(0), on(1), Followed(players=frozenset({1})), False),  # a player's turn: the lobby says so
         (on(0), on(0), Followed(players=frozenset({0})), True),  # the same player goes on
-        (on(0, 1), on(1), Followed(players=frozenset({0, 1})), False),  # one of two players done
-        (on(0), on(1), Followed(players=frozenset({0})), False),  # a player's turn over
+        (on(1), on(0, 1), Followed(players=frozenset({0, 1})), False),  # another player may act too
+        (on(0, 1), on(1), Followed(players=frozenset({0, 1})), True),  # one of two players done
+        (on(0), on(1), Followed(players=frozenset({0})), True),  # a player's turn over: the next notice says
     ],
 )
 def test_an_append_is_quiet_when_no_follower_acts_on_it(
@@ -82,3 +83,35 @@ def test_the_runner_writes_a_notice_only_for_appends_a_follower_acts_on(
         runner = _runner(store)
     wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "roll"))
     assert _notified(store, "m1") == notified
+
+
+def test_a_player_watching_live_sees_their_turn_so_handing_it_to_them_is_quiet() -> None:
+    players = Followed(players=frozenset({0, 1}))
+    watching = players.seen_until(1, 5_000)
+    assert quiet(on(0), on(1), watching.at(4_999)) is True
+    assert quiet(on(0), on(1), watching.at(5_000)) is False  # the mark ran out
+    assert quiet(on(0), on(1), watching.seen_until(1, 0).at(0)) is False  # cleared
+    assert quiet(on(0), on(status=FINISHED), watching.at(0)) is False  # the end is told all the same
+    assert quiet(on(1), on(0), watching.at(0)) is False  # p0 does not watch
+
+
+def test_seen_marks_round_trip_through_the_meta_and_reach_what_is_followed() -> None:
+    fields = {"players": json.dumps(["p0", "p1"]), **MatchMeta.seen_mark(1, 7_000), **MatchMeta.seen_mark(0, 0)}
+    meta = MatchMeta.from_fields(fields)
+    assert meta.seen == {1: 7_000, 0: 0} and not meta.other
+    assert MatchMeta.from_fields(meta.fields()) == meta
+    assert Followed.of(meta).seen == ((1, 7_000),)
+
+
+def test_the_runner_counts_a_watching_player_and_the_notice_names_the_seats_before() -> None:
+    store = MemoryEventStore()
+    runner = _runner(store)
+    version = wait(runner.create("m1", 2, {}, seed=1, extra_meta={"players": json.dumps(["p0", "p1"])})).version
+    wait(runner.mark_seen("m1", 1, 2**62))
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))  # p1 watches: quiet
+    assert _notified(store, "m1") == [3]
+    assert MatchMeta.from_fields(wait(store.get_meta("m1"))).seen == {1: 2**62}
+    wait(runner.mark_seen("m1", 1, 0))
+    wait(runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b"))  # a system step due
+    (first, notice) = wait(store.read_outbox(shard_of("m1", store.shards)))
+    assert (first.was, notice.was) == ((), (1,))
