@@ -92,8 +92,8 @@ def measure(
         while follower.poll(">"):
             pass
     keys = [store.outbox_key(shard) for shard in range(store.shards)]
-    for key in keys:
-        trim_outbox(store.client, key, groups)
+    for shard in range(store.shards):
+        trim_outbox(store.outbox_groups(), shard, groups)
     trimmed = _used(store)
     with tempfile.TemporaryDirectory() as folder:
         archiver = Archiver(

@@ -5,8 +5,8 @@ whose worker dies is delivered again), prefetch 1, a broker visibility timeout (
 over twice the task time limit (a running task is never handed to a second worker), retries with
 backoff only on transient Redis errors. No results are stored (``task_ignore_result``, no
 backend) unless ``TABULA_TASK_RESULTS=1``: nothing reads them, and each one kept an hour cost Redis
-memory per move. Turn clocks are not countdowns (they wait in Redis, see
-``services.workers.clocks``), and a task lost for good is planned again by the reactor's sweeper,
+memory per move. Turn clocks are not countdowns (they wait in the store, see
+``shared.store.TurnClocks``), and a task lost for good is planned again by the reactor's sweeper,
 so no message has to wait in the broker for long. Importing this module
 builds the app object and reads the environment; it opens no connection. The Redis client
 is built in each process on first use (see ``services.workers.context``).

@@ -6,8 +6,8 @@ instance ``i`` of ``n`` (TABULA_REACTOR_INDEX / TABULA_REACTOR_COUNT) owns the s
 notices is acknowledged only after its jobs are sent (together, in batches under load: see
 ``celery_dispatch``), so a crash in between sends them again: the tasks are idempotent.
 
-Between reads (``tick``), for its shards only, it fires the turn clocks that are due (kept in
-Redis, ``services.workers.clocks``: a clock is never a Celery countdown) and, every sweep
+Between reads (``tick``), for its shards only, it fires the turn clocks that are due (kept by the
+store, ``EventStore.clocks``: a clock is never a Celery countdown) and, every sweep
 interval, plans again the matches that wait on the workers with no progress
 (``services.workers.sweeper``). Time comes from an injectable ``now`` (seconds since the epoch).
 Upkeep, also between reads: every ``TABULA_OUTBOX_TRIM_INTERVAL`` it trims its shards' outbox
@@ -16,9 +16,10 @@ configured it moves finished matches there (``shared.matches.archiver``, a batch
 
 Any number of instances may run with the defaults (``TABULA_REACTOR_COUNT=1``): each reads every
 shard as its own consumer (``TABULA_REACTOR_CONSUMER``, e.g. the pod name) of the one group, which
-hands each notice to one of them; a clock fires once (``ZREM`` decides), a step the sweepers of
-two instances both plan again is applied once (deterministic command ids), trimming and archiving
-are safe to repeat. ``TABULA_REACTOR_INDEX`` / ``COUNT`` still split the shards instead.
+hands each notice to one of them; a clock fires once (``TurnClocks.take_due``: on Redis ``ZREM``
+decides), a step the sweepers of two instances both plan again is applied once (deterministic
+command ids), trimming and archiving are safe to repeat. ``TABULA_REACTOR_INDEX`` / ``COUNT``
+still split the shards instead.
 
 A notice is planned from what the runner recorded with its append (``notice.progress``: seats
 to act, system step pending, status) and the match meta (version, bots, clock, away seats); for a
@@ -43,7 +44,6 @@ from typing import Any
 from celery import Celery
 from prometheus_client import Counter
 
-from services.workers.clocks import Clock, ClockStore
 from services.workers.planner import (
     BATCH_TASK,
     Fixed,
@@ -61,13 +61,12 @@ from services.workers.settings import WorkerSettings
 from services.workers.sweeper import Sweeper
 from shared.core.lru import keep
 from shared.matches.archive import storage_from_env
-from shared.matches.archiver import Archiver
+from shared.matches.archiver import ArchivableStore, Archiver
 from shared.matches.runner import EventCodec, MatchRunner, progress_of
 from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields, setup_logging, start_metrics
-from shared.store import MatchMeta, OutboxNotice, Progress, shard_of
+from shared.store import EventStore, MatchMeta, OutboxNotice, Progress, TurnClock
 from shared.store.outbox import FollowerSettings, OutboxFollower, owned_shards, trim_outbox
-from shared.store.redis_store import RedisEventStore
 
 log = logging.getLogger(__name__)
 GROUP = "reactor"
@@ -123,7 +122,7 @@ def follower_settings(settings: WorkerSettings) -> FollowerSettings:
 class Reactor:
     def __init__(
         self,
-        store: RedisEventStore,
+        store: EventStore,
         runners: Runners,
         dispatch: Dispatch,
         settings: WorkerSettings,
@@ -140,7 +139,7 @@ class Reactor:
         self._jobs: list[Job] = []  # planned, sent by ``flush`` at the end of the page
         # match -> its bot seats and clock, fixed at creation (``needs_nothing``)
         self._fixed: OrderedDict[str, Fixed] = OrderedDict()
-        self.clocks = ClockStore(store.client, lambda match_id: shard_of(match_id, store.shards))
+        self.clocks = store.clocks()
         self.sweeper = Sweeper(
             store, self.shards, settings.sweep_stall, settings.away_seconds, now, settings.reply_first
         )
@@ -196,11 +195,11 @@ class Reactor:
         keep(self._fixed, match_id, Fixed.of(meta), FIXED_CACHED)
 
     def enqueue(self, job: Job) -> None:
-        """A bot or system job waits for ``flush``; a timer becomes a clock in Redis, due in ``countdown``
-        seconds."""
+        """A bot or system job waits for ``flush``; a timer becomes a turn clock in the store, due in
+        ``countdown`` seconds."""
         if job.kind is JobKind.TIMER:
             due_ms = math.floor((self.now() + job.countdown) * 1000)
-            self.clocks.set(Clock(job.match_id, job.version, job.seat, due_ms))
+            self.clocks.set(TurnClock(job.match_id, job.version, job.seat, due_ms))
         else:
             self._jobs.append(job)
         JOBS.labels(str(job.kind)).inc()
@@ -219,7 +218,7 @@ class Reactor:
         """Between reads: sweep when the interval has passed, then fire the due clocks.
 
         A failure (Redis or the broker away) is logged and tried again at the next tick: the
-        clocks and the match index stay in Redis meanwhile.
+        clocks and the match index stay in the store meanwhile.
         """
         now = self.now()
         try:
@@ -248,8 +247,8 @@ class Reactor:
 
     def trim(self) -> int:
         """Drop the notices of the owned shards that every consumer group has acknowledged."""
-        groups = self.settings.outbox_groups
-        return sum(trim_outbox(self.store.client, self.store.outbox_key(s), groups) for s in self.shards)
+        groups, required = self.follower.groups, self.settings.outbox_groups
+        return sum(trim_outbox(groups, shard, required) for shard in self.shards)
 
     def sweep(self) -> int:
         """Plan again the overdue jobs of stalled matches (see services.workers.sweeper)."""
@@ -274,7 +273,7 @@ class Reactor:
                     raise
         return fired
 
-    def _fire(self, clock: Clock) -> int:
+    def _fire(self, clock: TurnClock) -> int:
         meta = MatchMeta.of(wait(self.store.get_meta(clock.match_id)))
         if meta.head != clock.version or meta.finished:
             CLOCKS.labels("stale").inc()  # the match moved on: the task would find the version stale
@@ -308,7 +307,7 @@ class Reactor:
         return dataclasses.replace(meta, away={**meta.away, **dict.fromkeys(seats, False)})
 
 
-def build_archiver(store: RedisEventStore, runners: Runners, settings: WorkerSettings) -> Archiver | None:
+def build_archiver(store: ArchivableStore, runners: Runners, settings: WorkerSettings) -> Archiver | None:
     """The archiver, if an archive is configured (TABULA_ARCHIVE_DIR or TABULA_ARCHIVE_STORAGE)."""
     storage = storage_from_env()
     if storage is None:

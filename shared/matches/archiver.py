@@ -1,17 +1,17 @@
-"""Finished matches leave Redis: export, verify, store in the archive, read back, then delete.
+"""Finished matches leave the store: export, verify, store in the archive, read back, then delete.
 
 A finished match's keys (events, meta, command ids, snapshot) are most of what Redis holds for
 it, forever, unless it is archived. :func:`archive_match` moves one match: it exports the log
 (``shared.matches.archive``), re-folds it with the game's pure rules (every event decodes, versions are
 dense, the fold ends with an outcome, the count is the meta's version), stores it gzipped in the
 :class:`~shared.matches.archive.ArchiveStorage`, reads it back and compares, and only then deletes the
-match from Redis in one script that refuses if the match moved meanwhile. Any failure keeps the
-match in Redis and is logged; the next pass tries again.
+match from the store in one step (on Redis one script) that refuses if the match moved meanwhile.
+Any failure keeps the match in the store and is logged; the next pass tries again.
 
-:class:`Archiver` runs that over the shards' finished-match index (kept by the append script,
+:class:`Archiver` runs that over the shards' finished-match index (kept by the append,
 score = the finishing notice's id in ms), for matches finished at least ``after_s`` seconds ago
 and whose finishing notice every outbox group has acknowledged (its id is below the lowest id
-any group still needs: ``shared.store.outbox.lowest_needed``), so the lobby has rated it and the
+any group still needs: ``OutboxGroups.lowest_needed``), so the lobby has rated it and the
 reactor is done with it before its meta goes. At most ``batch`` matches per call: the reactor
 calls it between reads and must not stall its clocks. It is synchronous, as the reactor and the outbox
 groups it reads are: the store is reached through the sync edge (``shared.runtime.edge.wait``).
@@ -35,7 +35,6 @@ from shared.matches.runner import EventCodec, MatchNotFound
 from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
 from shared.store import EventStore, MatchMeta, MatchStatus
-from shared.store.outbox import lowest_needed
 
 log = logging.getLogger(__name__)
 ARCHIVED = Counter("tabula_archived_total", "Finished matches moved to the archive, by result", ["result"])
@@ -91,7 +90,7 @@ async def archive_match(
 class Archiver:
     def __init__(
         self,
-        store: Any,  # a RedisEventStore: the outbox groups are read from its client
+        store: ArchivableStore,
         storage: ArchiveStorage,
         games: GameLoader,
         after_s: float,
@@ -100,6 +99,7 @@ class Archiver:
         batch: int = 10,
     ) -> None:
         self.store, self.storage, self.games = store, storage, games
+        self.groups = store.outbox_groups()
         self.after_s, self.required, self.now, self.batch = after_s, tuple(required_groups), now, batch
 
     def due(self, shard: int) -> list[str]:
@@ -108,7 +108,7 @@ class Archiver:
         finished = wait(self.store.finished_matches(shard, until_ms))
         if not finished:
             return []
-        needed = lowest_needed(self.store.client, self.store.outbox_key(shard), self.required)
+        needed = self.groups.lowest_needed(shard, self.required)
         if needed is None:  # no group, or a required one missing: nobody can say it is done
             return []
         needed_ms = int(needed.partition("-")[0])
@@ -119,9 +119,8 @@ class Archiver:
         """Matches whose finishing notice is at or after ``needed`` in the same millisecond: not yet
         acknowledged by every group. (One before it is acknowledged, whether still there or trimmed.)"""
         end = needed.partition("-")[0]  # a bare millisecond: up to its last sequence number
-        entries = self.store.client.xrange(self.store.outbox_key(shard), needed, end)
-        ended = MatchStatus.FINISHED.encode()
-        return {f[b"match"].decode() for _, f in entries if f.get(b"status") == ended}
+        notices = self.groups.read_range(shard, needed, end)
+        return {n.match_id for n in notices if n.progress and n.progress.status is MatchStatus.FINISHED}
 
     def run(self, shards: Sequence[int]) -> list[Archived]:
         """Archive up to ``batch`` due matches of ``shards``; failures are logged and left for later."""

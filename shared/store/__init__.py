@@ -20,7 +20,11 @@ from shared.store.base import (
     StoredEvent,
     StoreError,
     StreamReader,
+    TurnClock,
+    TurnClocks,
     VersionConflict,
+    entry_after,
+    entry_key,
     quiet,
     shard_of,
 )
@@ -48,7 +52,11 @@ __all__ = [
     "StoreError",
     "StoredEvent",
     "StreamReader",
+    "TurnClock",
+    "TurnClocks",
     "VersionConflict",
+    "entry_after",
+    "entry_key",
     "quiet",
     "shard_of",
 ]

@@ -368,12 +368,31 @@ class Delivered:
     raw: Any = field(default=None, compare=False, repr=False)  # the store's own record (a dead letter's)
 
 
+NO_SEQUENCE = 2**64 - 1  # the highest sequence number of an entry id
+
+
+def entry_key(entry_id: str, last: bool = False) -> tuple[int, int]:
+    """An outbox entry id ``<ms>-<seq>`` as a pair that sorts like the ids. A bare ``<ms>`` stands for
+    its millisecond's first entry, or with ``last`` for its last (as Redis reads a range's ends)."""
+    ms, dash, seq = entry_id.partition("-")
+    return int(ms), (int(seq) if dash else (NO_SEQUENCE if last else 0))
+
+
+def entry_after(entry_id: str) -> str:
+    """The smallest entry id greater than ``entry_id``."""
+    ms, seq = entry_key(entry_id)
+    return f"{ms}-{seq + 1}"
+
+
 class OutboxGroups(Protocol):
-    """Consumer groups over the outbox shards: what a follower (``shared.store.outbox``) needs.
+    """Consumer groups over the outbox shards: what a follower (``shared.store.outbox``), the outbox
+    trimming and the archiver need.
 
     Blocking calls: a follower runs on a thread of its own. Each group keeps, per shard, the last
     entry it handed out and its pending entries (handed out, not acknowledged), each with its
-    consumer, its delivery count and the time it was last handed out."""
+    consumer, its delivery count and the time it was last handed out. Entry ids are ``<ms>-<seq>``,
+    increasing along a shard's stream, the ms those of the append (an id never repeats, even after
+    a trim)."""
 
     def create_group(self, shard: int, group: str) -> None:
         """The group on the shard, from the stream's first entry; nothing if it exists."""
@@ -405,6 +424,56 @@ class OutboxGroups(Protocol):
 
     def dead_letters(self, shard: int) -> list[dict[str, str]]:
         """The shard's dead letters, oldest first: a notice's fields, ``entry``, ``group``, ``consumer``."""
+        ...
+
+    def lowest_needed(self, shard: int, required: Sequence[str] = ()) -> str | None:
+        """The lowest entry id any group of the shard still needs: per group, its oldest pending
+        entry and the id right after the last one it was handed; the lowest over all groups. None
+        when nothing may be trimmed: the shard has no group, or one of the ``required`` is missing."""
+        ...
+
+    def trim(self, shard: int, below: str) -> int:
+        """Drop the shard's entries whose ids are below ``below`` (exactly); returns how many."""
+        ...
+
+    def read_range(self, shard: int, first: str, last: str) -> list[OutboxNotice]:
+        """The shard's notices with ids from ``first`` to ``last``, both included (a bare ``<ms>``:
+        see :func:`entry_key`)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    """The turn clock of ``seat`` at ``version`` of a match: it runs out at ``due_ms`` (since the epoch)."""
+
+    match_id: str
+    version: int
+    seat: int
+    due_ms: int
+
+
+class TurnClocks(Protocol):
+    """Durable turn clocks, per shard: deadlines the reactor fires (docs/workers.md, "Turn clocks").
+
+    Kept by the store, not as Celery countdowns, so they outlast any restart of the workers and the
+    reactors. A clock is known by its match, version and seat. Blocking calls, like the outbox
+    groups' (the reactor's thread)."""
+
+    def set(self, clock: TurnClock) -> None:
+        """Add the clock; set again (a notice handled again, the sweeper) it keeps its earliest due time."""
+        ...
+
+    def cancel(self, match_id: str, version: int, seats: int) -> None:
+        """Forget the clocks of seats ``0 .. seats - 1`` at ``version`` (the match has moved past it)."""
+        ...
+
+    def take_due(self, shard: int, now_ms: int, count: int = 100) -> list[TurnClock]:
+        """Remove and return the shard's clocks due by ``now_ms`` (at most ``count``, earliest first),
+        each to one caller only: a clock fires once across reactor instances."""
+        ...
+
+    def pending(self, shard: int) -> list[TurnClock]:
+        """Every clock of the shard, earliest first (for inspection and tests)."""
         ...
 
 
@@ -517,5 +586,10 @@ class EventStore(Protocol):
         ...
 
     def outbox_groups(self) -> OutboxGroups:
-        """The consumer groups over this store's outbox shards (what an outbox follower reads with)."""
+        """The consumer groups over this store's outbox shards (what an outbox follower reads with,
+        the outbox is trimmed with, and the archiver asks what every group acknowledged)."""
+        ...
+
+    def clocks(self) -> TurnClocks:
+        """The turn clocks of this store's shards."""
         ...

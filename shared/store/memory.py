@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from shared.store.base import (
@@ -24,24 +25,30 @@ from shared.store.base import (
     Snapshot,
     StoredEvent,
     StoreError,
+    TurnClock,
     VersionConflict,
     check_append,
+    entry_after,
+    entry_key,
     shard_of,
 )
 
 
 class MemoryEventStore:
-    def __init__(self, shards: int = DEFAULT_SHARDS) -> None:
-        self.shards = shards
+    def __init__(self, shards: int = DEFAULT_SHARDS, clock: Callable[[], float] = time.time) -> None:
+        """``clock``: the server time of appends (seconds since the epoch), as Redis's ``TIME``."""
+        self.shards, self.clock = shards, clock
         self._events: dict[str, list[StoredEvent]] = {}
         self._meta: dict[str, dict[str, str]] = {}
         self._commands: dict[str, dict[str, AppendResult]] = {}
         self._snapshots: dict[str, Snapshot] = {}
-        self._outbox: dict[int, list[OutboxNotice]] = {}
+        self._outbox: dict[int, list[OutboxNotice]] = {}  # shard -> its notices, in id order
+        self._last_id: dict[int, tuple[int, int]] = {}  # shard -> the last notice id given (kept by trims)
         self._active: dict[int, dict[str, int]] = {}  # shard -> match -> time of its last append (ms)
-        self._finished: dict[int, dict[str, int]] = {}  # shard -> match -> time it finished (ms)
+        self._finished: dict[int, dict[str, int]] = {}  # shard -> match -> ms of its finishing notice id
         self._lock = threading.Lock()
         self._outbox_groups: MemoryOutboxGroups | None = None
+        self._clocks = MemoryTurnClocks(self)
 
     async def append(
         self,
@@ -62,7 +69,7 @@ class MemoryEventStore:
             stream = self._events.setdefault(match_id, [])
             if len(stream) != expected_version:
                 raise VersionConflict(match_id, expected_version, len(stream))
-            now = int(time.time() * 1000)
+            now = int(self.clock() * 1000)
             for e in events:
                 version = len(stream) + 1
                 stream.append(
@@ -77,8 +84,8 @@ class MemoryEventStore:
             fields.update(progress.fields() if progress is not None else {})
             fields["version"] = str(len(stream))
             if not quiet:
-                self._index(match_id, progress, now)
-                self._notify(match_id, result, events, fields.get("game", ""), progress, was)
+                notice = self._notify(match_id, result, events, fields.get("game", ""), progress, now, was)
+                self._index(match_id, progress, now, entry_key(notice.entry_id)[0])
             return result
 
     def _notify(
@@ -88,11 +95,15 @@ class MemoryEventStore:
         events: Sequence[NewEvent],
         game: str,
         progress: Progress | None,
+        now: int,
         was: Sequence[int] | None = None,
-    ) -> None:
-        outbox = self._outbox.setdefault(shard_of(match_id, self.shards), [])
+    ) -> OutboxNotice:
+        shard = shard_of(match_id, self.shards)
+        ms, seq = self._last_id.get(shard, (0, 0))
+        ms, seq = (ms, seq + 1) if now <= ms else (now, 0)  # as Redis makes ids: never back, never twice
+        self._last_id[shard] = (ms, seq)
         notice = OutboxNotice(
-            f"{len(outbox) + 1}-0",
+            f"{ms}-{seq}",
             match_id,
             result.first_version,
             result.last_version,
@@ -102,10 +113,12 @@ class MemoryEventStore:
             events[0].actor,
             tuple(was) if was is not None else None,
         )
-        outbox.append(notice)
+        self._outbox.setdefault(shard, []).append(notice)
+        return notice
 
-    def _index(self, match_id: str, progress: Progress | None, now: int) -> None:
-        """The active-match index, as the Redis append script keeps it."""
+    def _index(self, match_id: str, progress: Progress | None, now: int, notice_ms: int) -> None:
+        """The active- and finished-match indexes, as the Redis append script keeps them: a finished
+        match scored with its notice's ms (what the archiver compares with the groups' positions)."""
         if progress is None:
             return
         shard = shard_of(match_id, self.shards)
@@ -114,7 +127,7 @@ class MemoryEventStore:
             active[match_id] = now
         else:
             active.pop(match_id, None)
-            self._finished.setdefault(shard, {})[match_id] = now
+            self._finished.setdefault(shard, {})[match_id] = notice_ms
 
     async def active_matches(self, shard: int, until_ms: int | None = None) -> list[tuple[str, int]]:
         with self._lock:
@@ -188,11 +201,10 @@ class MemoryEventStore:
             return self._snapshots.get(match_id)
 
     async def read_outbox(self, shard: int, after: str = "0-0", count: int = 100) -> list[OutboxNotice]:
-        after_seq = int(after.split("-")[0])
         with self._lock:
-            return [n for n in self._outbox.get(shard, []) if int(n.entry_id.split("-")[0]) > after_seq][
-                :count
-            ]
+            outbox = self._outbox.get(shard, [])
+            start = bisect_right(outbox, entry_key(after), key=_key_of)
+            return outbox[start : start + count]
 
     def outbox_key(self, shard: int) -> str:
         return f"{{s{shard:02d}}}:outbox"
@@ -206,6 +218,10 @@ class MemoryEventStore:
             if self._outbox_groups is None:
                 self._outbox_groups = MemoryOutboxGroups(self)
             return self._outbox_groups
+
+    def clocks(self) -> MemoryTurnClocks:
+        """The turn clocks (one set per store, like the outbox groups)."""
+        return self._clocks
 
 
 POLL_S = 0.02  # the polling reader's pause between looks (the in-memory store has no blocking read)
@@ -245,8 +261,8 @@ class _Pending:
 
 @dataclass
 class _Group:
-    last: int = 0  # the sequence of the last entry handed out
-    pending: dict[int, _Pending] = field(default_factory=dict)  # by entry sequence
+    last: str = "0-0"  # the id of the last entry handed out
+    pending: dict[str, _Pending] = field(default_factory=dict)  # by entry id
 
 
 class MemoryOutboxGroups:
@@ -277,45 +293,53 @@ class MemoryOutboxGroups:
             time.sleep(POLL_S)
 
     def _take(self, shard: int, group: str, consumer: str, start: str, count: int) -> list[Delivered]:
-        state, outbox, now = self._group(shard, group), self.store._outbox.get(shard, []), time.monotonic()
+        state, now = self._group(shard, group), time.monotonic()
         if start == ">":
-            page = outbox[state.last : state.last + count]
+            outbox = self.store._outbox.get(shard, [])
+            first = bisect_right(outbox, entry_key(state.last), key=_key_of)
+            page = outbox[first : first + count]
             for notice in page:
-                state.pending[_seq(notice.entry_id)] = _Pending(consumer, now)
-            state.last += len(page)
+                state.pending[notice.entry_id] = _Pending(consumer, now)
+            state.last = page[-1].entry_id if page else state.last
             return [Delivered(n.entry_id, n) for n in page]
-        after = _seq(start)
-        mine = sorted(s for s, p in state.pending.items() if p.consumer == consumer and s > after)[:count]
-        for seq in mine:
-            state.pending[seq] = replace(
-                state.pending[seq], since=now, deliveries=state.pending[seq].deliveries + 1
-            )
-        return [Delivered(f"{seq}-0", outbox[seq - 1], state.pending[seq].deliveries) for seq in mine]
+        after = entry_key(start)
+        mine = sorted(
+            (i for i, p in state.pending.items() if p.consumer == consumer and entry_key(i) > after),
+            key=entry_key,
+        )[:count]
+        for entry_id in mine:
+            held = state.pending[entry_id]
+            state.pending[entry_id] = replace(held, since=now, deliveries=held.deliveries + 1)
+        return [self._delivered(shard, i, state.pending[i].deliveries) for i in mine]
+
+    def _delivered(self, shard: int, entry_id: str, deliveries: int) -> Delivered:
+        """A pending entry handed out again: its notice, or None if it was trimmed meanwhile."""
+        outbox, key = self.store._outbox.get(shard, []), entry_key(entry_id)
+        at = bisect_left(outbox, key, key=_key_of)
+        found = outbox[at] if at < len(outbox) and _key_of(outbox[at]) == key else None
+        return Delivered(entry_id, found, deliveries)
 
     def ack(self, group: str, done: Sequence[tuple[int, Sequence[str]]]) -> None:
         with self.store._lock:
             for shard, ids in done:
                 for entry_id in ids:
-                    self._group(shard, group).pending.pop(_seq(entry_id), None)
+                    self._group(shard, group).pending.pop(entry_id, None)
 
     def claim_idle(self, shard: int, group: str, consumer: str, idle_ms: int, count: int) -> list[Delivered]:
         with self.store._lock:
-            state, outbox, now = (
-                self._group(shard, group),
-                self.store._outbox.get(shard, []),
-                time.monotonic(),
-            )
-            idle = sorted(s for s, p in state.pending.items() if (now - p.since) * 1000 >= idle_ms)[:count]
-            for seq in idle:
-                state.pending[seq] = _Pending(consumer, now, state.pending[seq].deliveries + 1)
-            return [Delivered(f"{seq}-0", outbox[seq - 1], state.pending[seq].deliveries) for seq in idle]
+            state, now = self._group(shard, group), time.monotonic()
+            idle = [i for i, p in state.pending.items() if (now - p.since) * 1000 >= idle_ms]
+            idle = sorted(idle, key=entry_key)[:count]
+            for entry_id in idle:
+                state.pending[entry_id] = _Pending(consumer, now, state.pending[entry_id].deliveries + 1)
+            return [self._delivered(shard, i, state.pending[i].deliveries) for i in idle]
 
     def dead_letter(self, shard: int, group: str, consumer: str, entry: Delivered) -> None:
         fields = _notice_fields(entry.notice) if entry.notice is not None else {}
         record = {**fields, "entry": entry.entry_id, "group": group, "consumer": consumer}
         with self.store._lock:
             self._dead.setdefault(shard, []).append(record)
-            self._group(shard, group).pending.pop(_seq(entry.entry_id), None)
+            self._group(shard, group).pending.pop(entry.entry_id, None)
 
     def pending(self, shard: int, group: str) -> int:
         with self.store._lock:
@@ -325,6 +349,28 @@ class MemoryOutboxGroups:
         with self.store._lock:
             return [dict(record) for record in self._dead.get(shard, [])]
 
+    def lowest_needed(self, shard: int, required: Sequence[str] = ()) -> str | None:
+        with self.store._lock:
+            groups = {name: state for (s, name), state in self._groups.items() if s == shard}
+            if not groups or not set(required) <= groups.keys():
+                return None
+            needed = [entry_after(state.last) for state in groups.values()]
+            needed += [min(state.pending, key=entry_key) for state in groups.values() if state.pending]
+            return min(needed, key=entry_key)
+
+    def trim(self, shard: int, below: str) -> int:
+        with self.store._lock:
+            outbox = self.store._outbox.get(shard, [])
+            gone = bisect_left(outbox, entry_key(below), key=_key_of)
+            del outbox[:gone]
+            return gone
+
+    def read_range(self, shard: int, first: str, last: str) -> list[OutboxNotice]:
+        with self.store._lock:
+            outbox = self.store._outbox.get(shard, [])
+            start = bisect_left(outbox, entry_key(first), key=_key_of)
+            return outbox[start : bisect_right(outbox, entry_key(last, last=True), key=_key_of)]
+
     def _group(self, shard: int, group: str) -> _Group:
         found = self._groups.get((shard, group))
         if found is None:
@@ -332,8 +378,43 @@ class MemoryOutboxGroups:
         return found
 
 
-def _seq(entry_id: str) -> int:
-    return int(entry_id.partition("-")[0])
+class MemoryTurnClocks:
+    """:class:`~shared.store.TurnClocks` in memory, under the store's lock (so a due clock is taken once)."""
+
+    def __init__(self, store: MemoryEventStore) -> None:
+        self.store = store
+        self._due: dict[int, dict[tuple[str, int, int], int]] = {}  # shard -> (match, version, seat) -> ms
+
+    def set(self, clock: TurnClock) -> None:
+        found = (clock.match_id, clock.version, clock.seat)
+        with self.store._lock:
+            due = self._due.setdefault(shard_of(clock.match_id, self.store.shards), {})
+            due[found] = min(due.get(found, clock.due_ms), clock.due_ms)
+
+    def cancel(self, match_id: str, version: int, seats: int) -> None:
+        with self.store._lock:
+            due = self._due.get(shard_of(match_id, self.store.shards), {})
+            for seat in range(seats):
+                due.pop((match_id, version, seat), None)
+
+    def take_due(self, shard: int, now_ms: int, count: int = 100) -> list[TurnClock]:
+        with self.store._lock:
+            taken = [clock for clock in self._clocks(shard) if clock.due_ms <= now_ms][:count]
+            for clock in taken:
+                del self._due[shard][(clock.match_id, clock.version, clock.seat)]
+            return taken
+
+    def pending(self, shard: int) -> list[TurnClock]:
+        with self.store._lock:
+            return self._clocks(shard)
+
+    def _clocks(self, shard: int) -> list[TurnClock]:
+        found = [TurnClock(*key, due_ms) for key, due_ms in self._due.get(shard, {}).items()]
+        return sorted(found, key=lambda c: (c.due_ms, c.match_id, c.version, c.seat))
+
+
+def _key_of(notice: OutboxNotice) -> tuple[int, int]:
+    return entry_key(notice.entry_id)
 
 
 def _notice_fields(notice: OutboxNotice) -> dict[str, str]:

@@ -23,16 +23,17 @@ groups (on a single Redis one ``XREADGROUP BLOCK`` covers all shards; on Redis C
 live in different slots, it reads shard by shard and sleeps when idle), or the in-memory store's.
 
 **Trimming** (:func:`trim_outbox`, run periodically by the reactor): a shard's stream keeps only
-what some group still needs. Per stream, each group needs its oldest pending entry and everything
-after its last-delivered id; the stream is trimmed exactly (``XTRIM MINID``, not ``~``) below the
-lowest of those. The group's summary (XINFO GROUPS) and its oldest pending entry (XPENDING) are
-two reads, not one: what a group acknowledges in between is no longer needed (all of it: no
-pending entry left), and what it reads in between lies after the last-delivered id read first, so
-a race only keeps more. A group that does not exist yet cannot say what it needs, so a stream is
-left alone while any of the ``required`` groups is missing on it (and while it has no group at
-all): every group is created when its process starts, before traffic (``ensure_groups``, at
-``0``: a group created on a trimmed stream starts at its oldest entry kept). Every command names
-one key, so it works per shard on Redis Cluster.
+what some group still needs (``OutboxGroups.lowest_needed``). Per stream, each group needs its
+oldest pending entry and everything after its last-delivered id; the stream is trimmed exactly
+below the lowest of those (on Redis ``XTRIM MINID``, not ``~``). On Redis the group's summary
+(XINFO GROUPS) and its oldest pending entry (XPENDING) are two reads, not one: what a group
+acknowledges in between is no longer needed (all of it: no pending entry left), and what it reads
+in between lies after the last-delivered id read first, so a race only keeps more. A group that
+does not exist yet cannot say what it needs, so a stream is left alone while any of the
+``required`` groups is missing on it (and while it has no group at all): every group is created
+when its process starts, before traffic (``ensure_groups``, at ``0``: a group created on a trimmed
+stream starts at its oldest entry kept). Every command names one key, so it works per shard on
+Redis Cluster.
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import redis
 from prometheus_client import Counter
@@ -73,7 +73,6 @@ __all__ = [
     "FollowerSettings",
     "OutboxFollower",
     "dead_letter_key",
-    "lowest_needed",
     "owned_shards",
     "trim_outbox",
 ]
@@ -84,47 +83,12 @@ def owned_shards(shards: int, index: int, count: int) -> list[int]:
     return [shard for shard in range(shards) if shard % count == index]
 
 
-def _text(value: bytes | str) -> str:
-    return value.decode() if isinstance(value, bytes) else value
-
-
-def _id_key(entry_id: str) -> tuple[int, int]:
-    ms, _, seq = entry_id.partition("-")
-    return int(ms), int(seq or 0)
-
-
-def _after(entry_id: str) -> str:
-    """The smallest entry id greater than ``entry_id``."""
-    ms, seq = _id_key(entry_id)
-    return f"{ms}-{seq + 1}"
-
-
-def lowest_needed(client: Any, key: str, required: Sequence[str] = ()) -> str | None:
-    """The lowest entry id any consumer group of the stream ``key`` still needs.
-
-    Per group: its oldest pending entry (read, not yet acknowledged) and the first id after its
-    last-delivered one (not read yet); the lowest over all groups. None when nothing may be
-    trimmed: the stream has no group, or one of the ``required`` groups is missing.
-    """
-    groups = client.xinfo_groups(key) if client.exists(key) else []
-    names = {_text(group["name"]) for group in groups}
-    if not groups or not set(required) <= names:
-        return None
-    needed = []
-    for group in groups:
-        needed.append(_after(_text(group["last-delivered-id"] or "0-0")))  # none known: it needs all
-        oldest = client.xpending(key, group["name"])["min"] if group["pending"] else None
-        if oldest is not None:  # None: every pending entry was acknowledged since XINFO GROUPS
-            needed.append(_text(oldest))
-    return min(needed, key=_id_key)
-
-
-def trim_outbox(client: Any, key: str, required: Sequence[str] = ()) -> int:
-    """Drop the entries of ``key`` that every group has read and acknowledged; returns how many."""
-    needed = lowest_needed(client, key, required)
+def trim_outbox(groups: OutboxGroups, shard: int, required: Sequence[str] = ()) -> int:
+    """Drop the shard's entries that every group has read and acknowledged; returns how many."""
+    needed = groups.lowest_needed(shard, required)
     if needed is None:
         return 0
-    removed = int(client.xtrim(key, minid=needed, approximate=False))
+    removed = groups.trim(shard, needed)
     TRIMMED.inc(removed)
     return removed
 

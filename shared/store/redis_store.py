@@ -27,8 +27,11 @@ from shared.store.base import (
     Progress,
     Snapshot,
     StoredEvent,
+    TurnClock,
     VersionConflict,
     check_append,
+    entry_after,
+    entry_key,
     shard_of,
 )
 from shared.store.cluster_client import AsyncCluster
@@ -219,8 +222,8 @@ def async_twin(client: RedisClient) -> AsyncRedisClient:
 
 
 class RedisEventStore:
-    """The production store. ``client`` must not decode responses (payloads are bytes); the
-    platform's followers (outbox groups, the reactor's trims) use it directly.
+    """The production store. ``client`` must not decode responses (payloads are bytes); the outbox
+    groups and the turn clocks (``outbox_groups``, ``clocks``) use it directly.
 
     The store's own operations run on ``async_client`` (a ``redis.asyncio`` client of the same
     server or cluster, bytes too; default: one made like ``client``), each one script: on one
@@ -256,6 +259,9 @@ class RedisEventStore:
 
     def finished_key(self, shard: int) -> str:
         return f"{{s{shard:02d}}}:finished"
+
+    def clocks_key(self, shard: int) -> str:
+        return f"{{s{shard:02d}}}:clocks"
 
     async def append(
         self,
@@ -336,6 +342,9 @@ class RedisEventStore:
 
     def outbox_groups(self) -> RedisOutboxGroups:
         return RedisOutboxGroups(self)
+
+    def clocks(self) -> RedisTurnClocks:
+        return RedisTurnClocks(self)
 
     async def get_meta(self, match_id: str) -> dict[str, str]:
         return _flat_map(await self._hgetall(keys=[self._key(match_id, "meta")]))
@@ -520,6 +529,71 @@ class RedisOutboxGroups:
 
     def dead_letters(self, shard: int) -> list[dict[str, str]]:
         return [_text_map(fields) for _, fields in self.client.xrange(dead_letter_key(self.key(shard)))]
+
+    def lowest_needed(self, shard: int, required: Sequence[str] = ()) -> str | None:
+        """From ``XINFO GROUPS`` (each group's last-delivered id) and, for a group with pending
+        entries, ``XPENDING`` (its oldest): two reads, and a race between them only keeps more (see
+        ``shared.store.outbox``, "Trimming")."""
+        key = self.key(shard)
+        groups = self.client.xinfo_groups(key) if self.client.exists(key) else []
+        names = {_text(group["name"]) for group in groups}
+        if not groups or not set(required) <= names:
+            return None
+        needed = []
+        for group in groups:
+            needed.append(entry_after(_text(group["last-delivered-id"] or "0-0")))  # none known: it needs all
+            oldest = self.client.xpending(key, group["name"])["min"] if group["pending"] else None
+            if oldest is not None:  # None: every pending entry was acknowledged since XINFO GROUPS
+                needed.append(_text(oldest))
+        return min(needed, key=entry_key)
+
+    def trim(self, shard: int, below: str) -> int:
+        """``XTRIM MINID`` exactly (not ``~``)."""
+        return int(self.client.xtrim(self.key(shard), minid=below, approximate=False))
+
+    def read_range(self, shard: int, first: str, last: str) -> list[OutboxNotice]:
+        return [notice_from_entry(i, f) for i, f in self.client.xrange(self.key(shard), first, last)]
+
+
+class RedisTurnClocks:
+    """:class:`~shared.store.TurnClocks` as one sorted set per shard, ``{sNN}:clocks`` (the shard's
+    hash tag: one cluster slot with its matches), score = due time in ms, member =
+    ``<match>/<version>/<seat>``, on the store's synchronous client. A clock lives as long as Redis
+    keeps its AOF. Due members are taken out one by one with ``ZREM``: a clock goes to the one caller
+    whose ``ZREM`` removed it."""
+
+    def __init__(self, store: RedisEventStore) -> None:
+        self.client: Any = store.client
+        self.key, self.shards = store.clocks_key, store.shards
+
+    def set(self, clock: TurnClock) -> None:
+        """``ZADD LT``: a due time is never pushed later."""
+        key = self.key(shard_of(clock.match_id, self.shards))
+        member = _clock_member(clock.match_id, clock.version, clock.seat)
+        self.client.zadd(key, {member: clock.due_ms}, lt=True)
+
+    def cancel(self, match_id: str, version: int, seats: int) -> None:
+        if seats > 0 and version > 0:
+            members = [_clock_member(match_id, version, seat) for seat in range(seats)]
+            self.client.zrem(self.key(shard_of(match_id, self.shards)), *members)
+
+    def take_due(self, shard: int, now_ms: int, count: int = 100) -> list[TurnClock]:
+        key = self.key(shard)
+        due = self.client.zrangebyscore(key, "-inf", now_ms, 0, count, withscores=True)
+        return [_clock(raw, score) for raw, score in due if self.client.zrem(key, raw) == 1]
+
+    def pending(self, shard: int) -> list[TurnClock]:
+        found = self.client.zrange(self.key(shard), 0, -1, withscores=True)
+        return [_clock(raw, score) for raw, score in found]
+
+
+def _clock_member(match_id: str, version: int, seat: int) -> str:
+    return f"{match_id}/{version}/{seat}"
+
+
+def _clock(member: bytes | str, score: float) -> TurnClock:
+    match_id, version, seat = _text(member).rsplit("/", 2)  # match ids never hold "/"
+    return TurnClock(match_id, int(version), int(seat), int(score))
 
 
 def dead_letter_key(outbox_key: str) -> str:

@@ -1,13 +1,14 @@
-"""Finished matches archived on a private Redis: verified, stored, read back, deleted, still replayable."""
+"""Finished matches archived from the in-memory store and a private Redis: verified, stored, read
+back, deleted, still replayable."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 
 from services.games import LoadedGame, load_game
 from shared.matches.archive import (
@@ -19,13 +20,13 @@ from shared.matches.archive import (
     storage_from_env,
     verify_lines,
 )
-from shared.matches.archiver import ArchiveFailed, Archiver, archive_match
+from shared.matches.archiver import ArchivableStore, ArchiveFailed, Archiver, archive_match
 from shared.matches.runner import EventCodec, MatchRunner
 from shared.matches.simulate import play_match
 from shared.runtime.edge import wait
 from shared.store import OutboxNotice, shard_of
 from shared.store.outbox import FollowerSettings, OutboxFollower
-from shared.store.redis_store import RedisEventStore
+from tests.support.stores import store_of
 
 GROUPS = ("reactor", "lobby-projections")
 
@@ -35,13 +36,13 @@ def game() -> LoadedGame:
     return load_game("lorenzo")
 
 
-@pytest.fixture
-def store(redis_client: redis.Redis) -> RedisEventStore:
-    return RedisEventStore(redis_client, shards=2)
+@pytest.fixture(params=("memory", "redis"))
+def store(request: pytest.FixtureRequest) -> Iterator[ArchivableStore]:
+    yield from store_of(request, shards=2)
 
 
 @pytest.fixture
-def runner(game: LoadedGame, store: RedisEventStore) -> MatchRunner[Any]:
+def runner(game: LoadedGame, store: ArchivableStore) -> MatchRunner[Any]:
     return MatchRunner(game.rules, game.codec, store)
 
 
@@ -53,7 +54,7 @@ def games(game: LoadedGame) -> Any:
     return load
 
 
-def followers(store: RedisEventStore, names: tuple[str, ...] = GROUPS) -> list[OutboxFollower]:
+def followers(store: ArchivableStore, names: tuple[str, ...] = GROUPS) -> list[OutboxFollower]:
     def ignore(notice: OutboxNotice) -> None:
         pass
 
@@ -79,20 +80,26 @@ def finish(runner: MatchRunner[Any], match_id: str, seed: int) -> str:
     return state_hash(wait(runner.load(match_id)).state)
 
 
-def match_keys(store: RedisEventStore, match_id: str) -> list[bytes]:
-    return list(store.client.scan_iter(match=f"*:match:{match_id}:*"))
+def kept(store: ArchivableStore, match_id: str) -> bool:
+    """Whether anything of the match is left in the store: events, meta, snapshot, finished index."""
+    finished = wait(store.finished_matches(shard_of(match_id, store.shards)))
+    return bool(
+        wait(store.read(match_id))
+        or wait(store.get_meta(match_id))
+        or wait(store.load_snapshot(match_id))
+        or match_id in dict(finished)
+    )
 
 
 def test_an_archived_match_leaves_redis_and_replays_from_the_archive(
-    game: LoadedGame, store: RedisEventStore, runner: MatchRunner[Any], tmp_path: Path
+    game: LoadedGame, store: ArchivableStore, runner: MatchRunner[Any], tmp_path: Path
 ) -> None:
     final = finish(runner, "m1", 3)
     mid = state_hash(wait(runner.load("m1", at_version=40)).state)
     storage = LocalArchive(tmp_path)
     done = wait(archive_match(store, storage, "m1", games(game)))
     assert done.state_hash == final and (tmp_path / archive_name("m1")).stat().st_size == done.size
-    assert match_keys(store, "m1") == [] and wait(store.get_meta("m1")) == {}
-    assert wait(store.finished_matches(shard_of("m1", store.shards))) == []
+    assert not kept(store, "m1")
     lines = archived_lines(storage, "m1")
     assert lines is not None and verify_lines(game.rules, game.codec, lines).state_hash == final
     replay = archived_runner(game.rules, game.codec, lines)
@@ -101,7 +108,7 @@ def test_an_archived_match_leaves_redis_and_replays_from_the_archive(
 
 
 def test_an_unfinished_or_inconsistent_match_stays_in_redis(
-    game: LoadedGame, store: RedisEventStore, runner: MatchRunner[Any], tmp_path: Path
+    game: LoadedGame, store: ArchivableStore, runner: MatchRunner[Any], tmp_path: Path
 ) -> None:
     wait(runner.create("going", 4, {}, seed=1))
     with pytest.raises(ArchiveFailed, match="not finished"):
@@ -110,7 +117,7 @@ def test_an_unfinished_or_inconsistent_match_stays_in_redis(
     wait(store.set_meta("odd", {"version": "9999"}))  # the log no longer matches the meta
     with pytest.raises(ArchiveFailed, match="does not verify"):
         wait(archive_match(store, LocalArchive(tmp_path), "odd", games(game)))
-    assert wait(store.version("odd")) == 9999 and match_keys(store, "odd")
+    assert wait(store.get_meta("odd"))["version"] == "9999" and kept(store, "odd")
     assert archived_lines(LocalArchive(tmp_path), "odd") is None
 
 
@@ -125,7 +132,7 @@ class LosingStorage:
 
 
 def test_a_storage_that_does_not_give_the_log_back_keeps_the_match(
-    game: LoadedGame, store: RedisEventStore, runner: MatchRunner[Any]
+    game: LoadedGame, store: ArchivableStore, runner: MatchRunner[Any]
 ) -> None:
     finish(runner, "m1", 4)
     with pytest.raises(ArchiveFailed, match="other bytes"):
@@ -134,7 +141,7 @@ def test_a_storage_that_does_not_give_the_log_back_keeps_the_match(
 
 
 def test_the_archiver_waits_for_the_delay_and_for_every_group_to_acknowledge_the_end(
-    game: LoadedGame, store: RedisEventStore, runner: MatchRunner[Any], tmp_path: Path
+    game: LoadedGame, store: ArchivableStore, runner: MatchRunner[Any], tmp_path: Path
 ) -> None:
     readers = followers(store)
     finish(runner, "m1", 5)
@@ -150,11 +157,11 @@ def test_the_archiver_waits_for_the_delay_and_for_every_group_to_acknowledge_the
     clock[0] += 2
     assert archiver.due(shard) == ["m1"]
     assert [a.match_id for a in archiver.run(range(store.shards))] == ["m1"]
-    assert match_keys(store, "m1") == []
+    assert not kept(store, "m1")
 
 
 def test_the_archiver_archives_nothing_while_a_required_group_does_not_exist(
-    game: LoadedGame, store: RedisEventStore, runner: MatchRunner[Any], tmp_path: Path
+    game: LoadedGame, store: ArchivableStore, runner: MatchRunner[Any], tmp_path: Path
 ) -> None:
     read_all(followers(store, ("reactor",)))
     finish(runner, "m1", 6)
@@ -164,7 +171,7 @@ def test_the_archiver_archives_nothing_while_a_required_group_does_not_exist(
 
 
 def test_the_archiver_takes_at_most_a_batch_per_call(
-    game: LoadedGame, store: RedisEventStore, runner: MatchRunner[Any], tmp_path: Path
+    game: LoadedGame, store: ArchivableStore, runner: MatchRunner[Any], tmp_path: Path
 ) -> None:
     readers = followers(store)
     for n in range(3):

@@ -13,6 +13,7 @@ import pytest
 import redis.cluster
 
 from shared.store import EventStore, MemoryEventStore
+from shared.store.base import DEFAULT_SHARDS
 from shared.store.redis_store import RedisEventStore
 from tests.support.redis_cluster import RedisCluster
 
@@ -27,13 +28,13 @@ def cluster_client(cluster: RedisCluster) -> redis.cluster.RedisCluster:
     return client
 
 
-def store_of(request: pytest.FixtureRequest) -> Iterator[EventStore]:
+def store_of(request: pytest.FixtureRequest, shards: int = DEFAULT_SHARDS) -> Iterator[EventStore]:
     """The store ``request.param`` names (one of ``STORES``), empty, closed after the test."""
     if request.param == "memory":
-        yield MemoryEventStore()
+        yield MemoryEventStore(shards)
     elif request.param == "redis":
-        yield RedisEventStore(request.getfixturevalue("redis_client"))
+        yield RedisEventStore(request.getfixturevalue("redis_client"), shards)
     else:
         client = cluster_client(request.getfixturevalue("redis_cluster"))
-        yield RedisEventStore(client)
+        yield RedisEventStore(client, shards)
         client.close()

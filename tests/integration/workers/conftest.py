@@ -1,4 +1,5 @@
-"""Real Celery workers and reactors as subprocesses on the session's private Redis.
+"""Real Celery workers and reactors as subprocesses on the session's private Redis; in-process
+reactors on the in-memory store and on that Redis (``in_process_store``).
 
 The race test game is registered in every process through TABULA_EXTRA_GAMES, with its
 protobuf code generated into a temporary folder on PYTHONPATH. Short visibility timeouts and
@@ -35,6 +36,7 @@ from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.race_game import RaceWithSecrets
 from tests.support.race.manifest import race_rules
 from tests.support.race.protos import compile_race
+from tests.support.stores import store_of
 from tests.support.timing import wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -141,11 +143,19 @@ def celery(env: dict[str, str]) -> Iterator[Celery]:
 
 @pytest.fixture
 def store(redis_client: redis.Redis) -> RedisEventStore:
+    """What the worker and reactor processes share. A module of in-process reactors overrides it
+    with ``in_process_store``."""
     return RedisEventStore(redis_client)
 
 
+@pytest.fixture(params=("memory", "redis"))
+def in_process_store(request: pytest.FixtureRequest) -> Iterator[EventStore]:
+    """Each in-process reactor test on the in-memory store and on the private Redis."""
+    yield from store_of(request)
+
+
 @pytest.fixture
-def race_runner(store: RedisEventStore, env: dict[str, str]) -> MatchRunner[Any]:
+def race_runner(store: EventStore, env: dict[str, str]) -> MatchRunner[Any]:
     game = load_game("race")
     return MatchRunner(game.rules, game.codec, store)
 
@@ -205,7 +215,7 @@ class Dispatch:
 
 
 def planning_reactor(
-    store: RedisEventStore, dispatch: Dispatch, clock: FakeClock, settings: WorkerSettings
+    store: EventStore, dispatch: Dispatch, clock: FakeClock, settings: WorkerSettings
 ) -> Reactor:
     """A reactor on ``store`` with its consumer groups made, that plans from what the runner recorded
     and fails the test if it ever loads a game's code."""

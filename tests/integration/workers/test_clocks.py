@@ -1,5 +1,6 @@
-"""Durable turn clocks on a private Redis: kept in a sorted set per shard, fired once when due,
-across reactor restarts and a Redis restart on the same AOF. Time is a fake clock, moved by hand."""
+"""Durable turn clocks, on the in-memory store and a private Redis: kept by the store per shard,
+fired once when due, across reactor restarts; on Redis a sorted set per shard, kept across a Redis
+restart on the same AOF and in the shard's slot on a cluster. Time is a fake clock, moved by hand."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ import pytest
 from redis.crc import key_slot
 
 from services.games import load_game
-from services.workers.clocks import Clock, ClockStore, clocks_key
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import Reactor, celery_dispatch, follower_settings
 from services.workers.settings import WorkerSettings
@@ -22,7 +22,7 @@ from shared.core.decider import Actor
 from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
 from shared.runtime.redis_server import start_redis
-from shared.store import shard_of
+from shared.store import EventStore, TurnClock, shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import (
     Dispatch,
@@ -41,16 +41,21 @@ SETTINGS = dataclasses.replace(
 )
 
 
-def _reactor(store: RedisEventStore, dispatch: Dispatch, clock: FakeClock) -> Reactor:
+@pytest.fixture
+def store(in_process_store: EventStore) -> EventStore:
+    return in_process_store
+
+
+def _reactor(store: EventStore, dispatch: Dispatch, clock: FakeClock) -> Reactor:
     return planning_reactor(store, dispatch, clock, SETTINGS)
 
 
-def _clocks(reactor: Reactor, match_id: str) -> list[Clock]:
+def _clocks(reactor: Reactor, match_id: str) -> list[TurnClock]:
     return reactor.clocks.pending(shard_of(match_id, reactor.store.shards))
 
 
-def test_a_clock_of_days_is_kept_in_redis_and_fired_once_when_due(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+def test_a_clock_of_days_is_kept_in_the_store_and_fired_once_when_due(
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     version = create_match(race_runner, "long", 2, {1: "random"}, turn_seconds=3 * DAY)
     clock, dispatch = FakeClock(), Dispatch()
@@ -94,14 +99,14 @@ def test_timeout_tasks_are_sent_without_a_countdown() -> None:
 
 
 def test_a_clock_planned_by_one_reactor_is_fired_by_its_successor_once_across_instances(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     version = create_match(race_runner, "handover", 2, {}, turn_seconds=60)
     clock = FakeClock()
     _reactor(store, Dispatch(), clock).follower.poll(">")  # plans the clocks, then is gone
     clock.t += 61
     first, second = Dispatch(), Dispatch()
-    restarted = [_reactor(RedisEventStore(store.client), d, clock) for d in (first, second)]
+    restarted = [_reactor(store, d, clock) for d in (first, second)]
     assert sum(r.fire_clocks() for r in restarted) == 1
     assert first.sent + second.sent == [Job(JobKind.TIMER, "handover", "race", version, 0)]
 
@@ -139,7 +144,7 @@ def test_a_clock_survives_a_redis_restart_on_the_same_aof(tmp_path: Path, env: d
 
 
 def test_the_clocks_of_a_version_the_match_left_are_dropped(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     version = create_match(race_runner, "moved", 2, {}, turn_seconds=30)
     clock, dispatch = FakeClock(), Dispatch()
@@ -149,15 +154,15 @@ def test_the_clocks_of_a_version_the_match_left_are_dropped(
     wait(race_runner.submit("moved", Actor.of_seat(0), Roll(), version, "in-time"))
     reactor.follower.poll(">")
     assert [(c.version, c.seat) for c in _clocks(reactor, "moved")] == [(version + 1, 1)]
-    reactor.clocks.set(Clock("moved", version, 0, 0))  # one left behind all the same
+    reactor.clocks.set(TurnClock("moved", version, 0, 0))  # one left behind all the same
     clock.t += 31
     assert reactor.fire_clocks() == 1
     assert dispatch.sent == [Job(JobKind.TIMER, "moved", "race", version + 1, 1)]  # only the head's
-    assert store.client.zcard(clocks_key(shard_of("moved", store.shards))) == 0
+    assert store.clocks().pending(shard_of("moved", store.shards)) == []
 
 
 def test_a_notice_handled_again_keeps_the_first_due_time(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     create_match(race_runner, "again", 2, {}, turn_seconds=3600)
     clock = FakeClock()
@@ -172,7 +177,7 @@ def test_a_notice_handled_again_keeps_the_first_due_time(
 
 @pytest.mark.parametrize("seconds", [10, 7 * DAY])
 def test_clocks_from_ten_seconds_to_seven_days_fire_at_their_time(
-    store: RedisEventStore, race_runner: MatchRunner[Any], seconds: int
+    store: EventStore, race_runner: MatchRunner[Any], seconds: int
 ) -> None:
     version = create_match(race_runner, "span", 2, {1: "random"}, turn_seconds=seconds)
     clock, dispatch = FakeClock(), Dispatch()
@@ -188,14 +193,13 @@ def test_clocks_from_ten_seconds_to_seven_days_fire_at_their_time(
 def test_clocks_work_on_a_redis_cluster_in_their_shard_s_slot(redis_cluster: RedisCluster) -> None:
     client = cluster_client(redis_cluster)
     try:
-        clocks = ClockStore(client, lambda match_id: shard_of(match_id, 16))
-        shard = shard_of("c1", 16)
-        outbox = RedisEventStore(client).outbox_key(shard)
-        assert key_slot(clocks_key(shard).encode()) == key_slot(outbox.encode())
-        clocks.set(Clock("c1", 4, 0, 1_000))
-        clocks.set(Clock("c1", 4, 0, 5_000))  # planned again later: keeps the earlier time
-        clocks.set(Clock("c1", 4, 1, 9_000))
-        assert clocks.take_due(shard, 2_000) == [Clock("c1", 4, 0, 1_000)]
+        store = RedisEventStore(client)
+        clocks, shard = store.clocks(), shard_of("c1", store.shards)
+        assert key_slot(store.clocks_key(shard).encode()) == key_slot(store.outbox_key(shard).encode())
+        clocks.set(TurnClock("c1", 4, 0, 1_000))
+        clocks.set(TurnClock("c1", 4, 0, 5_000))  # planned again later: keeps the earlier time
+        clocks.set(TurnClock("c1", 4, 1, 9_000))
+        assert clocks.take_due(shard, 2_000) == [TurnClock("c1", 4, 0, 1_000)]
         clocks.cancel("c1", 4, seats=2)
         assert clocks.pending(shard) == []
     finally:
@@ -203,7 +207,7 @@ def test_clocks_work_on_a_redis_cluster_in_their_shard_s_slot(redis_cluster: Red
 
 
 def test_clocks_taken_while_the_broker_refuses_are_put_back_and_fire_at_the_next_tick(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     create_match(race_runner, "refused", 2, {}, turn_seconds=60)  # seat 0's clock
     create_match(race_runner, "refused2", 2, {}, turn_seconds=60)

@@ -1,4 +1,5 @@
-"""The reactor in-process on real Redis: plans from notices alone, old notices, recovery, dead letters."""
+"""The reactor in-process on the in-memory store and on real Redis: plans from notices alone, old
+notices (Redis), recovery, dead letters."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+import redis
 
+from services.games import load_game
 from services.workers.bots import Budget
 from services.workers.jobs import Result, bot_command_id, play_bot_turn
 from services.workers.planner import Job, JobKind
@@ -17,8 +20,7 @@ from shared.core.decider import SYSTEM, Actor
 from shared.matches.runner import MatchRunner
 from shared.matches.simulate import play_match
 from shared.runtime.edge import wait
-from shared.store import PROGRESS_KEYS, shard_of
-from shared.store.outbox import dead_letter_key
+from shared.store import PROGRESS_KEYS, EventStore, shard_of
 from shared.store.redis_store import RedisEventStore
 from tests.integration.workers.conftest import create_match
 from tests.support.race.rules import EndRound, Roll
@@ -51,8 +53,13 @@ class NoGameCode:
         raise AssertionError(f"the reactor loaded game code for {game}")
 
 
+@pytest.fixture
+def store(in_process_store: EventStore) -> EventStore:
+    return in_process_store
+
+
 def _reactor(
-    store: RedisEventStore,
+    store: EventStore,
     dispatch: Dispatch,
     runners: Any = None,
     consumer: str = "",
@@ -67,7 +74,7 @@ def _reactor(
 
 
 def test_a_notice_becomes_a_bot_job_without_game_code(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     version = create_match(race_runner, "r1", 2, {0: "greedy"})
     dispatch = Dispatch()
@@ -77,7 +84,7 @@ def test_a_notice_becomes_a_bot_job_without_game_code(
 
 
 def test_a_pending_round_end_becomes_a_scoring_job_and_a_finished_match_nothing(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     version = create_match(race_runner, "r6", 2, {}, goal=7)
     wait(race_runner.submit("r6", Actor.of_seat(0), Roll(), version, "a"))
@@ -93,7 +100,7 @@ def test_a_pending_round_end_becomes_a_scoring_job_and_a_finished_match_nothing(
 
 
 def test_after_its_creation_a_clockless_match_is_planned_without_reading_the_meta(
-    store: RedisEventStore, race_runner: MatchRunner[Any], monkeypatch: pytest.MonkeyPatch
+    store: EventStore, race_runner: MatchRunner[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Seat 0 is human (no clock), seat 1 a bot: the create notice reads the meta (and keeps the game,
     the bots and the clock); after that nothing reads it: seat 0's move plans the bot's turn, the bot's
@@ -120,7 +127,7 @@ def test_after_its_creation_a_clockless_match_is_planned_without_reading_the_met
 
 
 def test_a_notice_a_later_one_of_the_same_page_superseded_plans_nothing(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     """Two appends of a clockless match read in one page: only the head's jobs are sent."""
     version = create_match(race_runner, "pg", 2, {1: "random"})
@@ -135,7 +142,7 @@ def test_a_notice_a_later_one_of_the_same_page_superseded_plans_nothing(
 
 @pytest.mark.parametrize("turn_seconds", [0, 30])
 def test_a_bot_chain_s_held_append_plans_nothing_and_the_chain_goes_on(
-    store: RedisEventStore, race_runner: MatchRunner[Any], turn_seconds: int
+    store: EventStore, race_runner: MatchRunner[Any], turn_seconds: int
 ) -> None:
     """A person and two bots, with or without a turn clock (the reactor's meta path), replies off (a
     reply is one move: chains start from the bots' own appends). The person's move plans the first
@@ -161,7 +168,7 @@ def test_a_bot_chain_s_held_append_plans_nothing_and_the_chain_goes_on(
 
 @pytest.mark.parametrize("turn_seconds", [0, 30])
 def test_a_person_s_move_plans_a_one_move_reply_and_the_bot_s_own_move_an_ordinary_job(
-    store: RedisEventStore, race_runner: MatchRunner[Any], turn_seconds: int
+    store: EventStore, race_runner: MatchRunner[Any], turn_seconds: int
 ) -> None:
     """A person and two bots, with or without a turn clock (the reactor's meta path). The person's
     move plans a reply for the first bot; the reply plays one move (its job's chain limit), whose
@@ -183,7 +190,7 @@ def test_a_person_s_move_plans_a_one_move_reply_and_the_bot_s_own_move_an_ordina
 
 
 def test_with_replies_off_a_person_s_move_plans_an_ordinary_job(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     version = create_match(race_runner, "ro", 2, {1: "random"})
     dispatch = Dispatch()
@@ -195,8 +202,11 @@ def test_with_replies_off_a_person_s_move_plans_an_ordinary_job(
 
 
 def test_a_notice_written_before_progress_was_recorded_is_planned_from_the_state(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    redis_client: redis.Redis, env: dict[str, str]
 ) -> None:
+    """On Redis, where such notices were written."""
+    store, game = RedisEventStore(redis_client), load_game("race")
+    race_runner: MatchRunner[Any] = MatchRunner(game.rules, game.codec, store)
     version = create_match(race_runner, "old", 2, {0: "random"})
     outbox = store.outbox_key(shard_of("old", store.shards))
     store.client.delete(outbox)  # replace the notice with one of the old format, and the meta too
@@ -215,7 +225,7 @@ def test_a_notice_written_before_progress_was_recorded_is_planned_from_the_state
 
 
 def test_a_restarted_reactor_handles_what_it_read_but_never_acknowledged(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     create_match(race_runner, "r2", 2, {0: "greedy"})
     crashed = Dispatch(failures=1)
@@ -227,7 +237,7 @@ def test_a_restarted_reactor_handles_what_it_read_but_never_acknowledged(
 
 
 def test_a_notice_that_keeps_failing_goes_to_the_dead_letter_stream(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     create_match(race_runner, "r3", 2, {0: "greedy"})
     dispatch = Dispatch(failures=100)
@@ -235,14 +245,14 @@ def test_a_notice_that_keeps_failing_goes_to_the_dead_letter_stream(
     reactor.follower.poll(">")
     for _ in range(3):
         reactor.follower.reclaim()
-    outbox = store.outbox_key(shard_of("r3", store.shards))
-    dead = store.client.xrange(dead_letter_key(outbox))
-    assert [(fields[b"match"], fields[b"group"]) for _, fields in dead] == [(b"r3", GROUP.encode())]
-    assert store.client.xpending(outbox, GROUP)["pending"] == 0
+    shard, groups = shard_of("r3", store.shards), store.outbox_groups()
+    dead = groups.dead_letters(shard)
+    assert [(fields["match"], fields["group"]) for fields in dead] == [("r3", GROUP)]
+    assert groups.pending(shard, GROUP) == 0
 
 
 def test_a_crashed_consumer_s_entries_are_claimed_by_another(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     create_match(race_runner, "r4", 2, {0: "random"})
     _reactor(store, Dispatch(failures=1)).follower.poll(">")
@@ -252,7 +262,7 @@ def test_a_crashed_consumer_s_entries_are_claimed_by_another(
     assert [j.match_id for j in other.jobs] == ["r4"]
 
 
-def test_a_superseded_notice_enqueues_nothing(store: RedisEventStore, race_runner: MatchRunner[Any]) -> None:
+def test_a_superseded_notice_enqueues_nothing(store: EventStore, race_runner: MatchRunner[Any]) -> None:
     version = create_match(race_runner, "r5", 2, {0: "random"})
     wait(race_runner.submit("r5", Actor.of_seat(0), Roll(), version, "a"))
     dispatch = Dispatch()
@@ -262,7 +272,7 @@ def test_a_superseded_notice_enqueues_nothing(store: RedisEventStore, race_runne
 
 
 @pytest.mark.parametrize("count", [1, 2, 3])
-def test_reactor_instances_read_only_their_own_shards(store: RedisEventStore, count: int) -> None:
+def test_reactor_instances_read_only_their_own_shards(store: EventStore, count: int) -> None:
     settings = [dataclasses.replace(SETTINGS, reactor_index=i, reactor_count=count) for i in range(count)]
     reactors = [Reactor(store, NoGameCode(), Dispatch(), s) for s in settings]
     keys = [set(r.follower.keys) for r in reactors]

@@ -13,7 +13,6 @@ import pytest
 from celery import Celery
 from celery.result import AsyncResult
 
-from services.workers.clocks import clocks_key
 from services.workers.reactor import GROUP
 from shared.core.decider import Actor, RuleViolation
 from shared.matches.runner import MatchRunner
@@ -195,7 +194,7 @@ def test_a_ten_second_clock_fires_once_across_a_worker_and_a_reactor_restart(
     version = create_match(race_runner, "tick", 2, {1: "random"}, turn_seconds=10, goal=40)
     started = time.monotonic()
     worker, reactor = procs.start("worker"), procs.start("reactor")
-    key = clocks_key(shard_of("tick", store.shards))
+    key = store.clocks_key(shard_of("tick", store.shards))
     wait_for(lambda: store.client.zcard(key) == 1, 60, "the clock to be kept in Redis")
     procs.kill(reactor)
     procs.kill(worker)

@@ -1,6 +1,6 @@
-"""The reactor's sweeper on a private Redis: a lost task does not leave a match stuck, and a task
-planned twice is applied once. Jobs run in-process through the workers' plain functions; time is a
-fake clock, moved by hand."""
+"""The reactor's sweeper on the in-memory store and a private Redis: a lost task does not leave a
+match stuck, and a task planned twice is applied once. Jobs run in-process through the workers'
+plain functions; time is a fake clock, moved by hand."""
 
 from __future__ import annotations
 
@@ -8,13 +8,15 @@ import dataclasses
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from services.workers.jobs import Result
 from services.workers.planner import Job, JobKind
 from services.workers.reactor import Reactor
 from services.workers.settings import WorkerSettings
 from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
-from shared.store.redis_store import RedisEventStore
+from shared.store import EventStore
 from tests.integration.workers.conftest import (
     Dispatch,
     FakeClock,
@@ -35,7 +37,12 @@ SETTINGS = dataclasses.replace(
 )
 
 
-def _reactor(store: RedisEventStore, dispatch: Dispatch, clock: FakeClock) -> Reactor:
+@pytest.fixture
+def store(in_process_store: EventStore) -> EventStore:
+    return in_process_store
+
+
+def _reactor(store: EventStore, dispatch: Dispatch, clock: FakeClock) -> Reactor:
     return planning_reactor(store, dispatch, clock, SETTINGS)
 
 
@@ -57,7 +64,7 @@ def _drive(
 
 
 def test_a_dropped_bot_task_still_gets_the_match_to_the_end(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     version = create_match(race_runner, "lost", 2, {0: "random", 1: "greedy"}, goal=8)
     clock, dispatch = FakeClock(), Dispatch(lose=1)
@@ -70,7 +77,7 @@ def test_a_dropped_bot_task_still_gets_the_match_to_the_end(
 
 
 def test_a_sweep_while_the_first_task_is_only_slow_applies_the_move_once(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     version = create_match(race_runner, "slow", 2, {0: "greedy"})
     clock, dispatch = FakeClock(), Dispatch()
@@ -86,7 +93,7 @@ def test_a_sweep_while_the_first_task_is_only_slow_applies_the_move_once(
 
 
 def test_a_fired_clock_whose_task_was_lost_fires_again(
-    store: RedisEventStore, race_runner: MatchRunner[Any]
+    store: EventStore, race_runner: MatchRunner[Any]
 ) -> None:
     version = create_match(race_runner, "timer", 2, {1: "random"}, turn_seconds=60)
     clock, dispatch = FakeClock(), Dispatch(lose=1)
