@@ -56,6 +56,9 @@ class EventCodec(Protocol):
         ...
 
 
+NOBODY = Followed()  # a match no follower acts on but for its system steps and its end
+
+
 class MatchNotFound(LookupError):
     def __init__(self, match_id: str) -> None:
         super().__init__(f"no match {match_id!r}")
@@ -95,7 +98,7 @@ class Cached(Generic[S]):
     state: S
     version: int
     seed: int
-    followed: Followed = Followed()
+    followed: Followed = NOBODY
     progress: Progress | None = None
 
 
@@ -189,7 +192,9 @@ class MatchRunner(Generic[S]):
         progress = progress_of(self.rules, state)
         self._forget(match_id)  # a state cached under this id (a match deleted since) is not this one's
         try:
-            result = await self.store.append(match_id, 0, envelopes, "create", meta=meta, progress=progress, was=())
+            result = await self.store.append(
+                match_id, 0, envelopes, "create", meta=meta, progress=progress, was=()
+            )
         except VersionConflict as err:
             raise MatchExists(match_id) from err
         if result.duplicate and MatchMeta.of(await self.store.get_meta(match_id)).options != dict(options):

@@ -34,8 +34,8 @@ from shared.serving.errors import InvalidArgument, PermissionDenied
 from shared.serving.grpc_server import Registration, offload, offload_soon, rpc, stream_rpc
 from shared.serving.protogen import GameModules
 from shared.serving.ratelimit import Limiter
-from shared.serving.tokens import Claims, Scope, TokenError, TokenSigner, game_audience
 from shared.serving.seen import SeenMarks
+from shared.serving.tokens import Claims, Scope, TokenError, TokenSigner, game_audience
 from shared.serving.watch import WatchHub
 from shared.store import MatchMeta, StoredEvent
 

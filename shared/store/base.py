@@ -156,8 +156,8 @@ class MatchMeta:
     ``game``; ``seats``, ``seed``, ``turn_seconds`` and ``version`` as decimals; ``options`` a JSON
     object (sorted keys); ``players`` and ``names`` JSON lists (one per seat); ``bots`` a JSON object
     ``{"<seat>": "<level>"}``; the :class:`Progress` fields; ``away:<seat>`` "1" / "0"; ``seen:<seat>``
-    the time (ms) until which the seat's player is known to watch the match live (:class:`Followed`). A key a meta
-    lacks (an older match, a bare append) reads as its default and is not written back
+    the time (ms) until which the seat's player is known to watch the match live (:class:`Followed`).
+    A key a meta lacks (an older match, a bare append) reads as its default and is not written back
     (``present``); keys the platform does not know are kept as they are (``other``).
     """
 
@@ -575,8 +575,8 @@ class EventStore(Protocol):
         Only those whose last append was at or before ``until_ms``, if given. The index is kept by
         the append itself: an append whose progress says ``active`` adds the match (or moves it to
         now), ``finished`` removes it; a bare append (no progress) and a quiet one leave it as it was
-        (a quiet append leaves nothing to the workers, so the sweeper has nothing to find there). The reactor's
-        sweeper reads it to find matches that wait on the workers with no progress.
+        (a quiet append leaves nothing to the workers, so the sweeper has nothing to find there).
+        The reactor's sweeper reads it to find matches that wait on the workers with no progress.
         """
         ...
 

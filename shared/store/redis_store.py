@@ -48,10 +48,10 @@ from shared.store.resp import script_on
 # sent again with the newer version), so an ordinary append runs HMGET, HSETNX, one XADD per event
 # and HSET. Progress pairs (to_act, system, status, outcome, held) go both into the meta and into the
 # notice; the notice also names the first event's actor ('by': who made the append, e.g. seat:0 or
-# bot:1:random) and, when known, 'was'. A quiet append (no follower acts on it) writes no notice and leaves the indexes.
-# Otherwise the status keeps the shard's active-match index: active -> score = the time, finished ->
-# removed and added to the finished index, score = the ms part of the finishing notice's id (the
-# archiver compares it with what every outbox group has acknowledged).
+# bot:1:random) and, when known, 'was'. A quiet append (no follower acts on it) writes no notice
+# and leaves the indexes. Otherwise the status keeps the shard's active-match index: active ->
+# score = the time, finished -> removed and added to the finished index, score = the ms part of the
+# finishing notice's id (the archiver compares it with what every outbox group has acknowledged).
 # Returns {0, "first:last"} for a known command id, {-1, "current"} on conflict, {1, "first:last"}.
 APPEND_LUA = """
 local head = redis.call('HMGET', KEYS[2], 'version', 'game')

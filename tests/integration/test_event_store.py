@@ -90,7 +90,9 @@ def test_retry_of_a_command_returns_the_first_result(store: EventStore) -> None:
     assert wait(store.command_result("m1", "c1")) == retry
 
 
-def test_a_retry_sent_with_the_newer_version_its_append_made_returns_the_first_result(store: EventStore) -> None:
+def test_a_retry_sent_with_the_newer_version_its_append_made_returns_the_first_result(
+    store: EventStore,
+) -> None:
     """A client that saw its command's version (a view read after a lost answer) and sends it again at
     that head: a known command id, not a second append."""
     first = wait(store.append("m1", 0, [ev()], "c1"))
@@ -332,7 +334,9 @@ def test_outbox_holds_one_notice_per_append(store: EventStore) -> None:
     assert wait(store.read_outbox(shard_of("m1", store.shards), after=notices[0].entry_id)) == notices[1:]
 
 
-def test_a_quiet_append_writes_its_events_and_meta_but_no_notice_and_leaves_the_index(store: EventStore) -> None:
+def test_a_quiet_append_writes_its_events_and_meta_but_no_notice_and_leaves_the_index(
+    store: EventStore,
+) -> None:
     active = Progress((0,), False, MatchStatus.ACTIVE)
     wait(store.append("m1", 0, [ev("A")], "c1", meta={"game": "g"}, progress=active))
     shard = shard_of("m1", store.shards)

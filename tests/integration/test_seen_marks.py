@@ -39,7 +39,9 @@ def race_modules(tmp_path_factory: pytest.TempPathFactory) -> GameModules:
 @pytest.fixture
 def served(race_modules: GameModules, redis_client: redis.Redis) -> Iterator[tuple[MatchRunner[Any], Any]]:
     runner = MatchRunner(race_rules(), _codec(race_modules), RedisEventStore(redis_client))
-    running: RunningServer = start_server([GameServicer(runner, race_modules, SIGNER, keepalive_s=0.2).registration()])
+    running: RunningServer = start_server(
+        [GameServicer(runner, race_modules, SIGNER, keepalive_s=0.2).registration()]
+    )
     channel = grpc.insecure_channel(f"127.0.0.1:{running.port}")
     yield runner, race_modules.pb2_grpc.RaceServiceStub(channel)
     channel.close()

@@ -96,7 +96,11 @@ def test_a_player_watching_live_sees_their_turn_so_handing_it_to_them_is_quiet()
 
 
 def test_seen_marks_round_trip_through_the_meta_and_reach_what_is_followed() -> None:
-    fields = {"players": json.dumps(["p0", "p1"]), **MatchMeta.seen_mark(1, 7_000), **MatchMeta.seen_mark(0, 0)}
+    fields = {
+        "players": json.dumps(["p0", "p1"]),
+        **MatchMeta.seen_mark(1, 7_000),
+        **MatchMeta.seen_mark(0, 0),
+    }
     meta = MatchMeta.from_fields(fields)
     assert meta.seen == {1: 7_000, 0: 0} and not meta.other
     assert MatchMeta.from_fields(meta.fields()) == meta
@@ -106,7 +110,9 @@ def test_seen_marks_round_trip_through_the_meta_and_reach_what_is_followed() -> 
 def test_the_runner_counts_a_watching_player_and_the_notice_names_the_seats_before() -> None:
     store = MemoryEventStore()
     runner = _runner(store)
-    version = wait(runner.create("m1", 2, {}, seed=1, extra_meta={"players": json.dumps(["p0", "p1"])})).version
+    version = wait(
+        runner.create("m1", 2, {}, seed=1, extra_meta={"players": json.dumps(["p0", "p1"])})
+    ).version
     wait(runner.mark_seen("m1", 1, 2**62))
     wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))  # p1 watches: quiet
     assert _notified(store, "m1") == [3]
