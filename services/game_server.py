@@ -32,7 +32,7 @@ def build(
     limiter = Limiter.from_env(client, signer.keys, async_client=commands_client)
     archive = storage_from_env()  # where finished matches went: Replay / ExportLog read them there
     watch_client = async_redis_client(settings, watch_connections(limits, settings.shards))
-    hub = WatchHub(RedisStreamReader(watch_client, store))
+    hub = WatchHub(RedisStreamReader(watch_client, store), on_new=runner.absorb)
     servicer = GameServicer(
         runner, loaded.modules, signer, content=content, limiter=limiter, archive=archive, hub=hub
     )

@@ -1,9 +1,11 @@
 """The Celery app and its thin tasks: ids and an expected version in, one idempotent job out.
 
 Reliability settings (docs/workers.md): ``acks_late`` + ``task_reject_on_worker_lost`` (a task
-whose worker dies is delivered again), prefetch 1, a broker visibility timeout (default 300 s)
-over twice the task time limit (a running task is never handed to a second worker), retries with
-backoff only on transient Redis errors. No results are stored (``task_ignore_result``, no
+whose prefork pool process dies is delivered again), prefetch 1, retries with backoff only on
+transient Redis errors. kombu's ack emulation (a copy of each message taken, given back after the
+visibility timeout, two transactions per task) is off unless ``TABULA_BROKER_ACK_EMULATION=1``:
+a task lost with its worker is planned again by the reactor's sweeper ``TABULA_SWEEP_STALL``
+after its step fell due, long before a visibility timeout over twice the task time limit ran out. No results are stored (``task_ignore_result``, no
 backend) unless ``TABULA_TASK_RESULTS=1``: nothing reads them, and each one kept an hour cost Redis
 memory per move. Turn clocks are not countdowns (they wait in the store, see
 ``shared.store.TurnClocks``), and a task lost for good is planned again by the reactor's sweeper,
@@ -50,6 +52,7 @@ RETRY: dict[str, Any] = {
 
 def configure(app: Celery, settings: WorkerSettings) -> None:
     transport = {
+        "ack_emulation": settings.ack_emulation,
         "visibility_timeout": settings.visibility_timeout,
         "unacked_restore_interval": settings.restore_interval,
         "unacked_restore_throttle": 1,

@@ -21,6 +21,9 @@ class WorkerSettings:
     base: Settings
     broker_url: str
     visibility_timeout: int  # seconds; over twice the task time limit (clocks are not countdowns)
+    # kombu's copy of every message taken until its task is acknowledged (to give it back after the
+    # visibility timeout): off by default, as the sweeper plans a lost task's step again sooner
+    ack_emulation: bool
     restore_interval: int  # seconds between sweeps that put back messages of dead workers
     task_time_limit: int
     mcts: Budget
@@ -55,6 +58,7 @@ class WorkerSettings:
             base=base,
             broker_url=e.get("TABULA_BROKER_URL", base.redis_url),
             visibility_timeout=int(e.get("TABULA_VISIBILITY_TIMEOUT", "300")),
+            ack_emulation=e.get("TABULA_BROKER_ACK_EMULATION", "0") == "1",
             restore_interval=int(e.get("TABULA_RESTORE_INTERVAL", "10")),
             task_time_limit=int(e.get("TABULA_TASK_TIME_LIMIT", "120")),
             mcts=Budget(

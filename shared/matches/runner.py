@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -30,6 +31,7 @@ from shared.runtime.config import STATE_CACHE
 from shared.store import (
     AppendResult,
     EventStore,
+    Followed,
     MatchMeta,
     MatchStatus,
     NewEvent,
@@ -37,6 +39,7 @@ from shared.store import (
     Snapshot,
     StoredEvent,
     VersionConflict,
+    quiet,
 )
 
 S = TypeVar("S")
@@ -51,6 +54,9 @@ class EventCodec(Protocol):
     def decode(self, type_name: str, payload: bytes, schema_version: int | None = None) -> Any:
         """``schema_version``: what the payload was stored with (None: the current one)."""
         ...
+
+
+NOBODY = Followed()  # a match no follower acts on but for its system steps and its end
 
 
 class MatchNotFound(LookupError):
@@ -86,11 +92,14 @@ class Loaded(Generic[S]):
 
 @dataclass(frozen=True, slots=True)
 class Cached(Generic[S]):
-    """A state the runner folded or appended: the match at ``version``, and its seed (for the RNG)."""
+    """A state the runner folded or appended: the match at ``version``, its seed (for the RNG), what
+    its followers act on (from the meta) and, once known, the progress the rules give it."""
 
     state: S
     version: int
     seed: int
+    followed: Followed = NOBODY
+    progress: Progress | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +192,9 @@ class MatchRunner(Generic[S]):
         progress = progress_of(self.rules, state)
         self._forget(match_id)  # a state cached under this id (a match deleted since) is not this one's
         try:
-            result = await self.store.append(match_id, 0, envelopes, "create", meta=meta, progress=progress)
+            result = await self.store.append(
+                match_id, 0, envelopes, "create", meta=meta, progress=progress, was=()
+            )
         except VersionConflict as err:
             raise MatchExists(match_id) from err
         if result.duplicate and MatchMeta.of(await self.store.get_meta(match_id)).options != dict(options):
@@ -233,7 +244,7 @@ class MatchRunner(Generic[S]):
                 folded = self.rules.evolve(folded, self.decode(event))
                 last = event.version
             if at_version is None and "seed" in meta.present:  # created by the runner, not a bare append
-                self._remember(match_id, folded, last, meta.seed)
+                self._remember(match_id, Cached(folded, last, meta.seed, Followed.of(meta)))
             return Loaded(folded, last, meta)
 
         if self.offload is None or len(tail) <= self.snapshot_every:
@@ -261,13 +272,35 @@ class MatchRunner(Generic[S]):
         with self._lock:
             return self._cache.get(match_id)
 
-    def _remember(self, match_id: str, state: S, version: int, seed: int) -> None:
-        """Keep ``state`` unless a newer version is kept already (concurrent calls finish in any order)."""
+    def _remember(self, match_id: str, cached: Cached[S]) -> None:
+        """Keep ``cached`` unless a newer version is kept already (concurrent calls finish in any order)."""
         with self._lock:
             kept = self._cache.get(match_id)
-            if kept is None or kept.version <= version:
-                kept = Cached(state, version, seed)
+            if kept is None or kept.version <= cached.version:
+                kept = cached
             keep(self._cache, match_id, kept, self._cache_size)
+
+    def absorb(self, match_id: str, events: Sequence[StoredEvent]) -> None:
+        """Bring the cached state of ``match_id`` forward by ``events`` read from its log elsewhere (the
+        watch hub's reads), when they continue it: the next command is then decided on it without a
+        read. Nothing cached, or events that leave a gap after the cached version, change nothing."""
+        cached = self.cached(match_id)
+        tail = [e for e in events if cached is not None and e.version > cached.version]
+        if cached is None or not tail or tail[0].version != cached.version + 1:
+            return
+        state = cached.state
+        for event in tail:
+            state = self.rules.evolve(state, self.decode(event))
+        self._remember(match_id, replace(cached, state=state, version=tail[-1].version, progress=None))
+
+    async def mark_seen(self, match_id: str, seat: int, until_ms: int) -> None:
+        """Record in the meta that the seat's player watches the match live until ``until_ms`` (0: no
+        longer), and in the cached state's :class:`Followed`: a turn of theirs then wakes nobody."""
+        await self.store.set_meta(match_id, MatchMeta.seen_mark(seat, until_ms))
+        with self._lock:
+            kept = self._cache.get(match_id)
+            if kept is not None:
+                self._cache[match_id] = replace(kept, followed=kept.followed.seen_until(seat, until_ms))
 
     def _forget(self, match_id: str) -> None:
         with self._lock:
@@ -319,17 +352,16 @@ class MatchRunner(Generic[S]):
         actor_label: str | None,
         hold: Hold | None = None,
     ) -> Submitted[S]:
-        """The command decided on the head read from the store (the cache missed or was passed)."""
-        seen = await self.store.command_result(match_id, command_id)
-        if seen is not None:
-            return await self._duplicate(match_id, seen)
+        """The command decided on the head read from the store (the cache missed or was passed). A
+        retry of a command appended since is found by the append script (at the head it refuses a
+        known command id), or here when the head has moved past the version it was sent for."""
         loaded = await self.load(match_id)
         if expected_version != loaded.version:
             seen = await self.store.command_result(match_id, command_id)
             if seen is not None:
                 return await self._duplicate(match_id, seen)
             raise VersionConflict(match_id, expected_version, loaded.version)
-        at_head = Cached(loaded.state, loaded.version, loaded.meta.seed)
+        at_head = Cached(loaded.state, loaded.version, loaded.meta.seed, Followed.of(loaded.meta))
         return await self._apply(match_id, at_head, actor, command, command_id, actor_label, hold)
 
     async def _apply(
@@ -347,10 +379,14 @@ class MatchRunner(Generic[S]):
         state, envelopes, progress = self._decide(at, actor, command, label)
         if hold is not None and hold(progress):
             progress = replace(progress, held=True)
-        result = await self.store.append(match_id, at.version, envelopes, command_id, progress=progress)
+        before = at.progress if at.progress is not None else progress_of(self.rules, at.state)
+        calm = quiet(before, progress, at.followed.at(time.time_ns() // 1_000_000))
+        result = await self.store.append(
+            match_id, at.version, envelopes, command_id, progress=progress, quiet=calm, was=before.to_act
+        )
         if result.duplicate:  # a concurrent retry of the same command won the race
             return await self._duplicate(match_id, result)
-        self._remember(match_id, state, result.last_version, at.seed)
+        self._remember(match_id, Cached(state, result.last_version, at.seed, at.followed, progress))
         if self._snapshot_due(result.first_version, result.last_version):
             await self._snapshot(match_id, state, result.last_version)
         return Submitted(state, result.first_version, result.last_version, False)

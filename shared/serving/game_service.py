@@ -34,6 +34,7 @@ from shared.serving.errors import InvalidArgument, PermissionDenied
 from shared.serving.grpc_server import Registration, offload, offload_soon, rpc, stream_rpc
 from shared.serving.protogen import GameModules
 from shared.serving.ratelimit import Limiter
+from shared.serving.seen import SeenMarks
 from shared.serving.tokens import Claims, Scope, TokenError, TokenSigner, game_audience
 from shared.serving.watch import WatchHub
 from shared.store import MatchMeta, StoredEvent
@@ -112,7 +113,8 @@ class GameServicer:
     Tokens must be for this game's service (audience ``game:<name>``). ``limiter``: the rate
     limits on commands, watches and reads (GetView, Replay, ExportLog) and the watch quota per
     token (None: none, for tests of other things); service tokens are never limited. ``hub``: where
-    ``WatchMatch`` streams read (default: a hub over the runner's store's own ``stream_reader``).
+    ``WatchMatch`` streams read (default: a hub over the runner's store's own ``stream_reader``), which
+    hands what it reads to the runner (``MatchRunner.absorb``).
 
     Every RPC but ``GetContent`` (no I/O) is a coroutine on the serving loop: the rate limits, the
     runner and the store are awaited there. Only what has no asynchronous path runs on the server's
@@ -144,7 +146,8 @@ class GameServicer:
             modules.pb2, [*self.rules.command_types, *self.rules.event_types, self.rules.view_type]
         )
         self.keepalive_ms = int(keepalive_s * 1000)
-        self.hub = hub if hub is not None else WatchHub(runner.store.stream_reader(32))
+        self.hub = hub if hub is not None else WatchHub(runner.store.stream_reader(32), on_new=runner.absorb)
+        self.seen = SeenMarks(runner.mark_seen)  # seats watching here: their turns wake no follower
         self._shown: OrderedDict[tuple[str, int], Any] = OrderedDict()  # the watch's converted events
 
     # ------------------------------------------------------------ helpers
@@ -298,14 +301,21 @@ class GameServicer:
         if self.limiter is not None and claims.scope is not Scope.SERVICE:
             await self.limiter.check("watch", context, claims.player_id)
             lease = await offload(self.limiter.lease, claims.token_id)  # the token's concurrent-watch quota
+        seat = viewer.seat if viewer.is_seat else None
+        if seat is not None:
+            await self.seen.open(request.match_id, seat)
         try:
             async for reply in self._follow(request, viewer, seats):
                 if lease is not None and lease.due():
                     await offload(lease.renew)
+                if seat is not None:
+                    await self.seen.renew(request.match_id, seat)
                 yield reply
         finally:
             if lease is not None:
                 offload_soon(lease.release)
+            if seat is not None:
+                self.seen.close(request.match_id, seat)
 
     async def _follow(self, request: Any, viewer: Actor, seats: list[common_pb2.Seat]) -> AsyncIterator[Any]:
         """WatchMatch's replies: the viewer's events from ``from_version`` on, keepalives when idle."""

@@ -11,6 +11,10 @@ A watcher that starts further back than the feed's buffer, or falls that far beh
 client: gRPC's flow control holds its coroutine), reads the gap from the store first (a plain
 range read, at most :data:`GAP_READS` at once), so any version is resumable and a slow watcher
 holds no memory of its own: the only buffer is the feed's, shared by all its watchers.
+
+What a reader reads is also handed to ``on_new`` (the rule service's runner, which brings its cached
+state of the match forward with it, so the next command after a worker's or another instance's
+append is decided without a read of its own).
 """
 
 from __future__ import annotations
@@ -18,13 +22,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 from collections import deque
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, field
 
 from shared.serving.grpc_server import Limits
 from shared.store import StoredEvent, StreamReader
 
+log = logging.getLogger(__name__)
 BUFFER = 2000  # recent events kept per watched match
 STREAMS_PER_READ = 1000  # matches one reader reads in one XREAD
 GAP_READS = 8  # range reads of watchers behind the buffer, at once
@@ -65,9 +71,13 @@ class WatchHub:
     Used from the serving loop only (no locks: one thread)."""
 
     def __init__(
-        self, reader: StreamReader, block_ms: int = 1000, streams_per_read: int = STREAMS_PER_READ
+        self,
+        reader: StreamReader,
+        block_ms: int = 1000,
+        streams_per_read: int = STREAMS_PER_READ,
+        on_new: Callable[[str, Sequence[StoredEvent]], None] | None = None,
     ) -> None:
-        self.reader = reader
+        self.reader, self.on_new = reader, on_new
         self.block_ms = block_ms
         self.streams_per_read = streams_per_read
         self._feeds: dict[str, _Feed] = {}
@@ -143,6 +153,15 @@ class WatchHub:
         if group.task is None:
             group.task = asyncio.ensure_future(self._pump(group))
 
+    def _hand_on(self, match_id: str, events: Sequence[StoredEvent]) -> None:
+        """``on_new``'s failure is only logged: the watchers do not depend on it."""
+        if self.on_new is None:
+            return
+        try:
+            self.on_new(match_id, events)
+        except Exception:
+            log.exception("watch hub: on_new failed", extra={"match_id": match_id})
+
     async def _pump(self, group: _Group) -> None:
         """The one reader of a group: appends new events to its feeds until nobody watches."""
         try:
@@ -168,6 +187,7 @@ class WatchHub:
                         target.events.extend(fresh)
                         target.head = fresh[-1].version
                         target.wake()
+                        self._hand_on(match_id, fresh)
         except Exception as err:  # the store failed: hand the error to every watcher, start afresh next time
             self._groups[group.key].remove(group)
             if not self._groups[group.key]:

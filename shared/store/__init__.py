@@ -8,6 +8,7 @@ from shared.store.base import (
     BatchTooLarge,
     Delivered,
     EventStore,
+    Followed,
     MatchMeta,
     MatchStatus,
     NewEvent,
@@ -24,6 +25,7 @@ from shared.store.base import (
     VersionConflict,
     entry_after,
     entry_key,
+    quiet,
     shard_of,
 )
 from shared.store.memory import MemoryEventStore, PollingReader
@@ -36,6 +38,7 @@ __all__ = [
     "BatchTooLarge",
     "Delivered",
     "EventStore",
+    "Followed",
     "MatchMeta",
     "MatchStatus",
     "MemoryEventStore",
@@ -54,5 +57,6 @@ __all__ = [
     "VersionConflict",
     "entry_after",
     "entry_key",
+    "quiet",
     "shard_of",
 ]

@@ -12,7 +12,7 @@ import json
 import re
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from shared.core.decider import Outcome
@@ -145,6 +145,7 @@ class Progress:
 
 _META_KEYS = ("game", "seats", "seed", "options", "bots", "turn_seconds", "players", "names", "version")
 _AWAY = "away:"
+_SEEN = "seen:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +155,9 @@ class MatchMeta:
     The stored hash is plain strings (``fields()`` / ``from_fields``, unchanged by a round trip):
     ``game``; ``seats``, ``seed``, ``turn_seconds`` and ``version`` as decimals; ``options`` a JSON
     object (sorted keys); ``players`` and ``names`` JSON lists (one per seat); ``bots`` a JSON object
-    ``{"<seat>": "<level>"}``; the :class:`Progress` fields; ``away:<seat>`` "1" / "0". A key a meta
-    lacks (an older match, a bare append) reads as its default and is not written back
+    ``{"<seat>": "<level>"}``; the :class:`Progress` fields; ``away:<seat>`` "1" / "0"; ``seen:<seat>``
+    the time (ms) until which the seat's player is known to watch the match live (:class:`Followed`).
+    A key a meta lacks (an older match, a bare append) reads as its default and is not written back
     (``present``); keys the platform does not know are kept as they are (``other``).
     """
 
@@ -170,6 +172,7 @@ class MatchMeta:
     version: int | None = None  # the head; None: no event appended yet
     progress: Progress | None = None  # None: written before progress was recorded
     away: Mapping[int, bool] = field(default_factory=dict)  # seat -> marked away (a clock ran out)
+    seen: Mapping[int, int] = field(default_factory=dict)  # seat -> watched live until (ms)
     other: Mapping[str, str] = field(default_factory=dict)
     present: frozenset[str] = frozenset((*_META_KEYS, *PROGRESS_KEYS))  # which keys the hash has
 
@@ -214,6 +217,11 @@ class MatchMeta:
         """The meta fields that mark ``seats`` away (a clock ran out) or back (for ``set_meta``)."""
         return {f"{_AWAY}{seat}": "1" if away else "0" for seat in seats}
 
+    @staticmethod
+    def seen_mark(seat: int, until_ms: int) -> dict[str, str]:
+        """The meta field that says the seat's player watches live until ``until_ms`` (0: no longer)."""
+        return {f"{_SEEN}{seat}": str(until_ms)}
+
     @classmethod
     def of(cls, meta: MatchMeta | Mapping[str, str]) -> MatchMeta:
         return meta if isinstance(meta, MatchMeta) else cls.from_fields(meta)
@@ -221,10 +229,11 @@ class MatchMeta:
     @classmethod
     def from_fields(cls, fields: Mapping[str, str]) -> MatchMeta:
         """From the stored hash (any age: a missing key reads as its default)."""
-        away = {int(k[len(_AWAY) :]): v == "1" for k, v in fields.items() if _is_away(k)}
+        away = {int(k[len(_AWAY) :]): v == "1" for k, v in fields.items() if _is_mark(k, _AWAY)}
+        seen = {int(k[len(_SEEN) :]): _int(v) for k, v in fields.items() if _is_mark(k, _SEEN)}
         progress = Progress.parse(fields)
         known = {*_META_KEYS, *(PROGRESS_KEYS if progress is not None else ())}
-        other = {k: v for k, v in fields.items() if k not in known and not _is_away(k)}
+        other = {k: v for k, v in fields.items() if k not in known and not _is_mark(k, _AWAY, _SEEN)}
         bots = _json(fields.get("bots"), {})
         return cls(
             game=fields.get("game", ""),
@@ -238,12 +247,13 @@ class MatchMeta:
             version=int(fields["version"]) if fields.get("version", "").isdigit() else None,
             progress=progress,
             away=away,
+            seen=seen,
             other=other,
             present=frozenset(k for k in known if k in fields),
         )
 
     def fields(self) -> dict[str, str]:
-        """The stored hash: the keys ``present``, the progress, the away marks and the other keys."""
+        """The stored hash: the keys ``present``, the progress, the away and seen marks and the other keys."""
         every = {
             "game": self.game,
             "seats": str(self.seats),
@@ -263,12 +273,59 @@ class MatchMeta:
         if self.progress is not None:
             out.update({k: v for k, v in self.progress.fields().items() if k in self.present})
         out.update({f"{_AWAY}{seat}": "1" if marked else "0" for seat, marked in self.away.items()})
+        out.update({f"{_SEEN}{seat}": str(until) for seat, until in self.seen.items()})
         out.update(self.other)
         return out
 
 
-def _is_away(key: str) -> bool:
-    return key.startswith(_AWAY) and key[len(_AWAY) :].isdigit()
+@dataclass(frozen=True, slots=True)
+class Followed:
+    """What the platform's followers act on in a match, from its meta: its bot seats (the reactor plans
+    their moves), the seats a player holds (the lobby tells them their turn), whether it has a turn
+    clock (the reactor sets and cancels clocks after every append), all fixed at creation; and until
+    when each player is known to watch the match live (``seen``, a rule service's marks while a watch
+    stream with the seat's token is open): such a player sees the turn come on the stream, so the
+    lobby need not be woken to tell them."""
+
+    bots: frozenset[int] = frozenset()
+    players: frozenset[int] = frozenset()
+    clock: bool = False
+    seen: tuple[tuple[int, int], ...] = ()  # (seat, watched live until, ms), by seat
+
+    @staticmethod
+    def of(meta: MatchMeta) -> Followed:
+        players = frozenset(seat for seat, player in enumerate(meta.players) if player)
+        seen = tuple(sorted((seat, until) for seat, until in meta.seen.items() if until))
+        return Followed(frozenset(meta.bots), players, meta.turn_seconds > 0, seen)
+
+    def at(self, now_ms: int) -> Followed:
+        """As :func:`quiet` takes it at ``now_ms``: the players watching live then are not counted."""
+        watching = {seat for seat, until in self.seen if until > now_ms}
+        return Followed(self.bots, self.players - watching, self.clock) if watching else self
+
+    def seen_until(self, seat: int, until_ms: int) -> Followed:
+        """With the seat's player watching live until ``until_ms`` (0: no longer)."""
+        seen = tuple(sorted({**dict(self.seen), seat: until_ms}.items()))
+        return replace(self, seen=tuple(mark for mark in seen if mark[1]))
+
+
+def quiet(before: Progress, after: Progress, followed: Followed) -> bool:
+    """Whether no follower acts on an append that took a match from ``before`` to ``after``, so that it
+    needs no outbox notice: the match goes on with no system step due, no bot seat to act and no turn
+    clock (the reactor and the workers have nothing to do), and no player's turn begins (the lobby has
+    nothing to announce: a notice names the seats that could act before it, so the lobby need not see
+    a turn end). Players who watch the match live (``followed`` taken :meth:`Followed.at` the append's
+    time) see their turn begin on the stream, so theirs do not count; nor do seats nobody signed in for."""
+    if after.status is MatchStatus.FINISHED or after.system or followed.clock:
+        return False
+    if followed.bots & set(after.to_act):
+        return False
+    return not followed.players & (set(after.to_act) - set(before.to_act))
+
+
+def _is_mark(key: str, *prefixes: str) -> bool:
+    """Whether ``key`` is ``<prefix><seat>`` for one of ``prefixes``."""
+    return any(key.startswith(prefix) and key[len(prefix) :].isdigit() for prefix in prefixes)
 
 
 def _int(raw: str | None) -> int:
@@ -296,6 +353,9 @@ class OutboxNotice:
     game: str
     progress: Progress | None = None  # None: written by a bare store append, or before it existed
     actor: str = ""  # the append's actor label (``seat:N`` a person); "" in notices written before it was
+    # the seats that could act before the append (``before`` of :func:`quiet`: a quiet append between two
+    # notices may have changed them); None in notices of a bare append or written before it was
+    was: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -470,11 +530,15 @@ class EventStore(Protocol):
         command_id: str,
         meta: Mapping[str, str] | None = None,
         progress: Progress | None = None,
+        quiet: bool = False,
+        was: Sequence[int] | None = None,
     ) -> AppendResult:
         """Atomically: dedupe command id, check version, add events, set meta, notify outbox.
 
         Returns once the events are stored. ``progress`` goes both into the meta and into the notice
-        (the runner always passes it).
+        (the runner always passes it), ``was`` (the seats that could act before) into the notice.
+        ``quiet``: no follower acts on this append (:func:`quiet`): no outbox notice is written and the
+        active-match index is left as it is.
         """
         ...
 
@@ -510,8 +574,9 @@ class EventStore(Protocol):
 
         Only those whose last append was at or before ``until_ms``, if given. The index is kept by
         the append itself: an append whose progress says ``active`` adds the match (or moves it to
-        now), ``finished`` removes it; a bare append (no progress) leaves it as it was. The reactor's
-        sweeper reads it to find matches that wait on the workers with no progress.
+        now), ``finished`` removes it; a bare append (no progress) and a quiet one leave it as it was
+        (a quiet append leaves nothing to the workers, so the sweeper has nothing to find there).
+        The reactor's sweeper reads it to find matches that wait on the workers with no progress.
         """
         ...
 

@@ -58,6 +58,8 @@ class MemoryEventStore:
         command_id: str,
         meta: Mapping[str, str] | None = None,
         progress: Progress | None = None,
+        quiet: bool = False,
+        was: Sequence[int] | None = None,
     ) -> AppendResult:
         check_append(match_id, expected_version, events, command_id)
         with self._lock:
@@ -81,8 +83,9 @@ class MemoryEventStore:
             fields.update(meta or {})
             fields.update(progress.fields() if progress is not None else {})
             fields["version"] = str(len(stream))
-            notice = self._notify(match_id, result, events, fields.get("game", ""), progress, now)
-            self._index(match_id, progress, now, entry_key(notice.entry_id)[0])
+            if not quiet:
+                notice = self._notify(match_id, result, events, fields.get("game", ""), progress, now, was)
+                self._index(match_id, progress, now, entry_key(notice.entry_id)[0])
             return result
 
     def _notify(
@@ -93,6 +96,7 @@ class MemoryEventStore:
         game: str,
         progress: Progress | None,
         now: int,
+        was: Sequence[int] | None = None,
     ) -> OutboxNotice:
         shard = shard_of(match_id, self.shards)
         ms, seq = self._last_id.get(shard, (0, 0))
@@ -107,6 +111,7 @@ class MemoryEventStore:
             game,
             progress,
             events[0].actor,
+            tuple(was) if was is not None else None,
         )
         self._outbox.setdefault(shard, []).append(notice)
         return notice

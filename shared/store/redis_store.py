@@ -40,21 +40,33 @@ from shared.store.resp import script_on
 # KEYS: events stream, meta hash, command-id hash, outbox stream, active-match index (sorted set),
 #       finished-match index (sorted set).
 # ARGV: match id, expected version, command id, event count, meta pair count, progress pair count,
-#       meta pairs..., progress pairs..., then per event: type, payload, visibility, actor, schema version.
-# Progress pairs (to_act, system, status, outcome, held) go both into the meta and into the notice;
-# the notice also names the first event's actor ('by': who made the append, e.g. seat:0 or bot:1:random).
-# Their status keeps the shard's active-match index: active -> score = now (ms), finished -> removed
-# and added to the finished index, score = the ms part of the finishing notice's id (the archiver
-# compares it with what every outbox group has acknowledged).
+#       the time (ms, the writer's clock), quiet ("1": no notice), was (the seats that could act before,
+#       "0,2"; "-": not known), meta pairs..., progress pairs..., then per event: type, payload,
+#       visibility, actor, schema version.
+# The command id is looked up only when the version differs (a retry after its append moved the
+# version on); at the expected version HSETNX records it and refuses an id recorded before (a retry
+# sent again with the newer version), so an ordinary append runs HMGET, HSETNX, one XADD per event
+# and HSET. Progress pairs (to_act, system, status, outcome, held) go both into the meta and into the
+# notice; the notice also names the first event's actor ('by': who made the append, e.g. seat:0 or
+# bot:1:random) and, when known, 'was'. A quiet append (no follower acts on it) writes no notice
+# and leaves the indexes. Otherwise the status keeps the shard's active-match index: active ->
+# score = the time, finished -> removed and added to the finished index, score = the ms part of the
+# finishing notice's id (the archiver compares it with what every outbox group has acknowledged).
 # Returns {0, "first:last"} for a known command id, {-1, "current"} on conflict, {1, "first:last"}.
 APPEND_LUA = """
-local prev = redis.call('HGET', KEYS[3], ARGV[3])
-if prev then return {0, prev} end
-local cur = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
-if cur ~= tonumber(ARGV[2]) then return {-1, tostring(cur)} end
-local t = redis.call('TIME')
-local now = tostring(t[1] * 1000 + math.floor(t[2] / 1000))
-local n, nmeta, nprog, i = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), 7
+local head = redis.call('HMGET', KEYS[2], 'version', 'game')
+local cur = tonumber(head[1] or '0')
+if cur ~= tonumber(ARGV[2]) then
+  local prev = redis.call('HGET', KEYS[3], ARGV[3])
+  if prev then return {0, prev} end
+  return {-1, tostring(cur)}
+end
+local n, nmeta, nprog, now, i = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7], 10
+local last = cur + n
+local result = (cur + 1) .. ':' .. last
+if redis.call('HSETNX', KEYS[3], ARGV[3], result) == 0 then
+  return {0, redis.call('HGET', KEYS[3], ARGV[3])}
+end
 local meta = {}
 for m = 1, nmeta * 2 do meta[m] = ARGV[i]; i = i + 1 end
 local progress = {}
@@ -71,15 +83,19 @@ for k = 1, n do
   if k == 1 then by = ARGV[i + 3] end
   i = i + 5
 end
-local last = cur + n
-local result = (cur + 1) .. ':' .. last
-redis.call('HSET', KEYS[3], ARGV[3], result)
 meta[#meta + 1] = 'version'
 meta[#meta + 1] = tostring(last)
 redis.call('HSET', KEYS[2], unpack(meta))
-local game = redis.call('HGET', KEYS[2], 'game') or ''
-local notice = redis.call('XADD', KEYS[4], '*', 'match', ARGV[1], 'first', cur + 1, 'last', last,
-  'types', table.concat(types, ','), 'game', game, 'by', by, unpack(progress))
+if ARGV[8] == '1' then return {1, result} end
+local game = head[2]
+for m = 1, nmeta * 2, 2 do
+  if meta[m] == 'game' then game = meta[m + 1] end
+end
+local fields = {'match', ARGV[1], 'first', cur + 1, 'last', last, 'types', table.concat(types, ','),
+  'game', game or '', 'by', by}
+if ARGV[9] ~= '-' then fields[#fields + 1] = 'was'; fields[#fields + 1] = ARGV[9] end
+for m = 1, #progress do fields[#fields + 1] = progress[m] end
+local notice = redis.call('XADD', KEYS[4], '*', unpack(fields))
 for m = 1, #progress, 2 do
   if progress[m] == 'status' and progress[m + 1] == 'active' then redis.call('ZADD', KEYS[5], now, ARGV[1])
   elseif progress[m] == 'status' then
@@ -255,8 +271,12 @@ class RedisEventStore:
         command_id: str,
         meta: Mapping[str, str] | None = None,
         progress: Progress | None = None,
+        quiet: bool = False,
+        was: Sequence[int] | None = None,
     ) -> AppendResult:
-        keys, args = self._append_call(match_id, expected_version, events, command_id, meta, progress)
+        keys, args = self._append_call(
+            match_id, expected_version, events, command_id, meta, progress, quiet, was
+        )
         return _appended(match_id, expected_version, await self._append(keys=keys, args=args))
 
     def _append_call(
@@ -267,12 +287,17 @@ class RedisEventStore:
         command_id: str,
         meta: Mapping[str, str] | None,
         progress: Progress | None,
+        quiet: bool = False,
+        was: Sequence[int] | None = None,
     ) -> tuple[list[str], list[Any]]:
         """The append script's keys and arguments (see APPEND_LUA)."""
         check_append(match_id, expected_version, events, command_id)
         meta = dict(meta or {})
         facts = progress.fields() if progress is not None else {}
-        args: list[Any] = [match_id, expected_version, command_id, len(events), len(meta), len(facts)]
+        now_ms = time.time_ns() // 1_000_000
+        seats = "-" if was is None else ",".join(map(str, was))
+        counts = [len(events), len(meta), len(facts), now_ms, "1" if quiet else "0", seats]
+        args: list[Any] = [match_id, expected_version, command_id, *counts]
         for key, value in [*meta.items(), *facts.items()]:
             args += [key, value]
         for e in events:
@@ -438,6 +463,7 @@ def notice_from_entry(entry_id: bytes | str, f: Mapping[bytes, bytes]) -> Outbox
         game=text["game"],
         progress=Progress.parse(text),
         actor=text.get("by", ""),
+        was=tuple(int(seat) for seat in text["was"].split(",") if seat) if "was" in text else None,
     )
 
 

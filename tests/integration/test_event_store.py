@@ -90,6 +90,18 @@ def test_retry_of_a_command_returns_the_first_result(store: EventStore) -> None:
     assert wait(store.command_result("m1", "c1")) == retry
 
 
+def test_a_retry_sent_with_the_newer_version_its_append_made_returns_the_first_result(
+    store: EventStore,
+) -> None:
+    """A client that saw its command's version (a view read after a lost answer) and sends it again at
+    that head: a known command id, not a second append."""
+    first = wait(store.append("m1", 0, [ev()], "c1"))
+    retry = wait(store.append("m1", first.last_version, [ev()], "c1"))
+    assert retry.duplicate and (retry.first_version, retry.last_version) == (1, 1)
+    assert wait(store.version("m1")) == 1 and len(wait(store.read("m1"))) == 1
+    assert wait(store.command_result("m1", "c1")) == retry
+
+
 def test_oversized_payload_is_rejected_and_nothing_written(store: EventStore) -> None:
     wait(store.append("m1", 0, [ev(payload=b"a" * MAX_PAYLOAD)], "ok"))
     with pytest.raises(PayloadTooLarge):
@@ -322,6 +334,26 @@ def test_outbox_holds_one_notice_per_append(store: EventStore) -> None:
     assert wait(store.read_outbox(shard_of("m1", store.shards), after=notices[0].entry_id)) == notices[1:]
 
 
+def test_a_quiet_append_writes_its_events_and_meta_but_no_notice_and_leaves_the_index(
+    store: EventStore,
+) -> None:
+    active = Progress((0,), False, MatchStatus.ACTIVE)
+    wait(store.append("m1", 0, [ev("A")], "c1", meta={"game": "g"}, progress=active))
+    shard = shard_of("m1", store.shards)
+    (indexed,) = wait(store.active_matches(shard))
+    moved = Progress((1,), False, MatchStatus.ACTIVE)
+    result = wait(store.append("m1", 1, [ev("B"), ev("C")], "c2", progress=moved, quiet=True))
+    assert (result.first_version, result.last_version, result.duplicate) == (2, 3, False)
+    assert [e.type for e in wait(store.read("m1"))] == ["A", "B", "C"]
+    assert Progress.parse(wait(store.get_meta("m1"))) == moved and wait(store.version("m1")) == 3
+    assert [n.last_version for n in wait(store.read_outbox(shard))] == [1]
+    assert wait(store.active_matches(shard)) == [indexed]  # the time of the last append that notified
+    assert wait(store.append("m1", 1, [ev("B")], "c2", quiet=True)).duplicate  # a retry, as ever
+    wait(store.append("m1", 3, [ev("D")], "c3", progress=active))
+    assert [n.last_version for n in wait(store.read_outbox(shard))] == [1, 4]
+    assert wait(store.read_outbox(shard))[-1].game == "g"
+
+
 def test_sixteen_concurrent_writers_exactly_one_wins(store: EventStore) -> None:
     wait(store.append("race", 0, [ev()], "setup"))
     barrier = threading.Barrier(16)
@@ -398,13 +430,17 @@ def _race(store: EventStore) -> MatchRunner[RaceState]:
 
 
 def _recorded(runner: MatchRunner[RaceState], match_id: str) -> tuple[Progress | None, Progress | None]:
-    """(progress in the meta, progress in the match's last notice), checked against the notice version."""
+    """(progress in the meta, progress in the notice of the head's append: None when it wrote none)."""
     notice = _last_notice(runner.store, match_id)
-    assert notice.last_version == wait(runner.store.version(match_id))
-    return Progress.parse(wait(runner.store.get_meta(match_id))), notice.progress
+    head = wait(runner.store.version(match_id))
+    return Progress.parse(wait(runner.store.get_meta(match_id))), (
+        notice.progress if notice.last_version == head else None
+    )
 
 
 def test_the_runner_records_progress_after_create_a_move_and_a_pending_system_step(store: EventStore) -> None:
+    """Every append records its progress in the meta; those a follower acts on (the setup, a system
+    step due) also in a notice, the quiet ones (a move of people to people nobody signed in for) not."""
     runner = _race(store)
     version = wait(runner.create("m1", 2, {"goal": "30"}, seed=3)).version
     assert _recorded(runner, "m1") == (Progress((0,), False, MatchStatus.ACTIVE),) * 2
@@ -412,13 +448,13 @@ def test_the_runner_records_progress_after_create_a_move_and_a_pending_system_st
         runner.store.get_meta("m1")
     )
     wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
-    assert _recorded(runner, "m1") == (Progress((1,), False, MatchStatus.ACTIVE),) * 2
+    assert _recorded(runner, "m1") == (Progress((1,), False, MatchStatus.ACTIVE), None)
     wait(runner.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b"))
     assert runner.rules.to_act(wait(runner.load("m1")).state) == (SYSTEM,)
     assert _recorded(runner, "m1") == (Progress((), True, MatchStatus.ACTIVE),) * 2
     assert wait(runner.store.get_meta("m1"))["system"] == "1"
     wait(runner.submit("m1", SYSTEM, EndRound(), version + 2, "end"))
-    assert _recorded(runner, "m1") == (Progress((0,), False, MatchStatus.ACTIVE),) * 2
+    assert _recorded(runner, "m1") == (Progress((0,), False, MatchStatus.ACTIVE), None)
 
 
 def test_the_runner_records_the_outcome_with_the_final_move(store: EventStore) -> None:

@@ -3,8 +3,10 @@
 A match's notices come from the progress the runner records with every append (docs/platform.md):
 its first append (the setup) starts the match, a seat that may act now and could not before has
 its turn, and a finished match has ended. Each player is told only about their own seats; bots
-are told nothing. Turns are decided against what was last seen of the match (:class:`Acting`), so
-a turn is announced once however many appends it lasts; an append older than the last one seen
+are told nothing. Turns are decided against the seats that could act before the append, which its
+notice names (``was``: an append no follower acts on writes no notice, so the last notice seen may
+be older), or for a notice that does not, against what was last seen of the match (:class:`Acting`);
+so a turn is announced once however many appends it lasts. An append older than the last one seen
 brings nothing (a turn already over when its notice is handled is not announced).
 """
 
@@ -93,6 +95,7 @@ class Append:
     to_act: tuple[int, ...]
     finished: bool
     placings: tuple[int, ...]  # per seat once finished
+    was: tuple[int, ...] | None = None  # the seats that could act before it (None: not known)
 
 
 def match_notices(append: Append, before: Acting | None) -> list[tuple[str, Notice]] | None:
@@ -109,7 +112,10 @@ def match_notices(append: Append, before: Acting | None) -> list[tuple[str, Noti
     if append.first_version == 1:
         for seat, player in humans:
             tell(NoticeKind.MATCH_STARTED, seat, player)
-    waiting = set(before.seats) if before is not None else set()
+    if append.was is not None:
+        waiting = set(append.was)
+    else:
+        waiting = set(before.seats) if before is not None else set()
     for seat, player in humans:
         if seat in append.to_act and seat not in waiting:
             tell(NoticeKind.YOUR_TURN, seat, player)

@@ -82,6 +82,7 @@ class NoticeProjector(OutboxGroup):
             progress.to_act,
             finished,
             placings,
+            notice.was,
         )
         self._page.append(append)
 

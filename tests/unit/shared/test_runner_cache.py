@@ -186,3 +186,35 @@ def test_a_long_tail_is_folded_through_the_offload_and_a_short_one_here() -> Non
     offload.ran.clear()
     replayed = wait(runner.load("m1", at_version=version + 2))  # before the cache: from nothing
     assert offload.ran == ["_fold"] and replayed.version == version + 2
+
+
+def test_events_read_elsewhere_bring_the_cache_to_the_head_so_the_next_command_is_one_append() -> None:
+    """The watch hub hands a rule service the events another writer appended (a worker's system step):
+    absorbed, they make the cache the head, as a fold from nothing says."""
+    store = CountingStore()
+    here, worker = runner_on(store), runner_on(store)
+    version = wait(here.create("m1", 2, {}, seed=5)).version
+    wait(here.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
+    wait(here.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b"))
+    wait(worker.submit("m1", SYSTEM, EndRound(), version + 2, "end"))  # not seen here
+    here.absorb("m1", wait(store.read("m1", 1)))  # what the hub read, older versions included
+    cached = here.cached("m1")
+    assert cached is not None and cached.version == version + 3 and cached.state == fold(store, "m1").state
+    store.calls.clear()
+    wait(here.submit("m1", Actor.of_seat(0), Roll(), version + 3, "c"))
+    assert store.calls == ["append"]
+
+
+def test_events_that_leave_a_gap_or_are_known_change_nothing_and_nothing_cached_stays_so() -> None:
+    store = MemoryEventStore()
+    here, other = runner_on(store), runner_on(store)
+    version = wait(here.create("m1", 2, {}, seed=5)).version
+    wait(other.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
+    wait(other.submit("m1", Actor.of_seat(1), Roll(), version + 1, "b"))
+    before = here.cached("m1")
+    here.absorb("m1", wait(store.read("m1", version + 2)))  # version + 1 missing: a gap
+    here.absorb("m1", wait(store.read("m1", 1, version)))  # what it has already
+    assert here.cached("m1") == before
+    fresh = runner_on(store)
+    fresh.absorb("m1", wait(store.read("m1", 1)))
+    assert fresh.cached("m1") is None

@@ -9,7 +9,7 @@ from typing import Any
 from shared.core.decider import Actor
 from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
-from shared.store import AppendResult, MemoryEventStore
+from shared.store import MemoryEventStore
 from tests.support.json_codec import JsonCodec
 from tests.support.race.manifest import race_rules
 from tests.support.race.rules import RaceState, Roll
@@ -19,26 +19,24 @@ CODEC = JsonCodec([*RULES.event_types, *RULES.command_types])
 
 
 class LateStore(MemoryEventStore):
-    """A store whose first command-id lookup runs "before" a concurrent try appends: it answers
-    None, then lets ``meanwhile`` (the other try) run, as a switch to another coroutine right there
-    would."""
+    """A store whose first meta read (a load's) lets ``meanwhile`` (the other try) run first, as a
+    switch to another coroutine right there would, and then answers with the meta as it is after it."""
 
     def __init__(self) -> None:
         super().__init__()
         self.meanwhile: Any = None
 
-    async def command_result(self, match_id: str, command_id: str) -> AppendResult | None:
+    async def get_meta(self, match_id: str) -> dict[str, str]:
         if self.meanwhile is not None:
             other, self.meanwhile = self.meanwhile, None
             await other()
-            return None
-        return await super().command_result(match_id, command_id)
+        return await super().get_meta(match_id)
 
 
 def test_a_retry_that_loads_after_the_first_try_appended_gets_the_first_result() -> None:
     store = LateStore()
     version = wait(MatchRunner(RULES, CODEC, store).create("m1", 2, {}, seed=1)).version
-    # another instance: nothing cached, so both tries take the checked path (look-up, load, decide)
+    # another instance: nothing cached, so both tries take the checked path (load, decide)
     runner: MatchRunner[RaceState] = MatchRunner(RULES, CODEC, store)
     first: list[Any] = []
 

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Sequence
 
 import pytest
 
@@ -137,5 +137,26 @@ def test_a_store_failure_reaches_the_watchers() -> None:
             for _ in range(20):
                 await anext(stream)
         assert hub.watched == 0  # the next watcher starts afresh
+
+    asyncio.run(run())
+
+
+def test_what_a_reader_reads_is_handed_on_once_and_a_failing_listener_stops_no_watcher() -> None:
+    async def run() -> None:
+        store = MemoryEventStore()
+        seen: list[tuple[str, list[int]]] = []
+
+        def listen(match_id: str, events: Sequence[StoredEvent]) -> None:
+            seen.append((match_id, [e.version for e in events]))
+            raise RuntimeError("a listener that fails")
+
+        hub = WatchHub(PollingReader(store), block_ms=50, on_new=listen)
+        streams = [hub.watch("m", 1, idle_s=0.05) for _ in range(2)]
+        for s in streams:
+            assert await first(s) == []
+        fill(store, 2)
+        for s in streams:
+            assert await collect(s, 2) == [1, 2]
+        assert [v for _, v in seen] in ([[1, 2]], [[1], [2]]) and {m for m, _ in seen} == {"m"}
 
     asyncio.run(run())

@@ -27,6 +27,8 @@ def create(
     runner: MatchRunner[Any], match_id: str = "m1", seats: int = 2, goal: str = "20", **extra: Any
 ) -> int:
     meta = {"bots": json.dumps(extra.get("bots", {})), "turn_seconds": str(extra.get("turn_seconds", 0))}
+    if "players" in extra:
+        meta["players"] = json.dumps(extra["players"])
     return wait(runner.create(match_id, seats, {"goal": goal}, seed=7, extra_meta=meta)).version
 
 

@@ -62,9 +62,19 @@ def test_a_bot_chain_stops_at_its_length_with_an_append_the_reactor_plans(runner
 
 
 def test_a_bot_chain_stops_before_a_person(runner: MatchRunner[Any]) -> None:
-    version = create(runner, seats=3, bots={"0": "random", "2": "random"})
+    version = create(runner, seats=3, bots={"0": "random", "2": "random"}, players=["", "p1", ""])
     assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, chain=4) is Result.APPLIED
     assert _held(runner) == [("bot:0:random", False)]
+
+
+def test_a_bot_chain_stopping_before_a_person_nobody_signed_in_for_writes_no_notice(
+    runner: MatchRunner[Any],
+) -> None:
+    version = create(runner, seats=3, bots={"0": "random", "2": "random"})
+    assert play_bot_turn(runner, "m1", 0, version, "random", BUDGET, chain=4) is Result.APPLIED
+    assert _held(runner) == []  # no follower acts on it (``shared.store.quiet``)
+    meta = wait(runner.store.get_meta("m1"))
+    assert (meta["to_act"], meta["held"], meta["version"]) == ("1", "0", str(version + 1))
 
 
 def test_a_job_finding_its_chain_held_plays_it_on(runner: MatchRunner[Any]) -> None:

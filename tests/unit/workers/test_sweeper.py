@@ -97,7 +97,7 @@ def test_a_re_planned_match_waits_twice_as_long_each_time_up_to_a_cap_until_it_m
 def test_a_human_seat_without_a_clock_is_looked_at_once_until_the_match_moves(
     runner: MatchRunner[Any],
 ) -> None:
-    version = create(runner)
+    version = create(runner, players=["p0", "p1"])
     clock = FakeClock()
     sweeper, store = _sweeper(runner, clock)
     for _ in range(5):
@@ -105,11 +105,26 @@ def test_a_human_seat_without_a_clock_is_looked_at_once_until_the_match_moves(
         assert sweeper.sweep() == []
     assert store.looks == 1
     time.sleep(0.002)  # the index time is in ms: let the move get a later one
-    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))  # p1's turn: an append that notifies
     clock.t += STALL + 1
     assert sweeper.sweep() == [] and store.looks == 2
     clock.t += MAX_BACKOFF
     assert sweeper.sweep() == [] and store.looks == 3  # looked at again after the longest wait anyway
+
+
+def test_a_quiet_move_leaves_the_match_unlooked_at_until_the_longest_wait(runner: MatchRunner[Any]) -> None:
+    """A move no follower acts on (people nobody signed in for) leaves the index time as it was."""
+    version = create(runner)
+    clock = FakeClock()
+    sweeper, store = _sweeper(runner, clock)
+    clock.t += STALL + 1
+    assert sweeper.sweep() == [] and store.looks == 1
+    time.sleep(0.002)
+    wait(runner.submit("m1", Actor.of_seat(0), Roll(), version, "a"))
+    clock.t += STALL + 1
+    assert sweeper.sweep() == [] and store.looks == 1
+    clock.t += MAX_BACKOFF
+    assert sweeper.sweep() == [] and store.looks == 2
 
 
 def test_a_clock_is_planned_again_only_once_it_ran_out_and_then_to_fire_at_once(
