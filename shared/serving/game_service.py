@@ -301,10 +301,12 @@ class GameServicer:
         if self.limiter is not None and claims.scope is not Scope.SERVICE:
             await self.limiter.check("watch", context, claims.player_id)
             lease = await offload(self.limiter.lease, claims.token_id)  # the token's concurrent-watch quota
-        seat = viewer.seat if viewer.is_seat else None
-        if seat is not None:
-            await self.seen.open(request.match_id, seat)
+        seat = viewer.seat if viewer.is_seat else None  # its player is marked as watching live
+        marked: int | None = None
         try:
+            if seat is not None:
+                await self.seen.open(request.match_id, seat)
+                marked = seat
             async for reply in self._follow(request, viewer, seats):
                 if lease is not None and lease.due():
                     await offload(lease.renew)
@@ -314,8 +316,8 @@ class GameServicer:
         finally:
             if lease is not None:
                 offload_soon(lease.release)
-            if seat is not None:
-                self.seen.close(request.match_id, seat)
+            if marked is not None:
+                self.seen.close(request.match_id, marked)
 
     async def _follow(self, request: Any, viewer: Actor, seats: list[common_pb2.Seat]) -> AsyncIterator[Any]:
         """WatchMatch's replies: the viewer's events from ``from_version`` on, keepalives when idle."""
