@@ -23,6 +23,7 @@ export interface ModuleContext {
   seatName: (seat: number) => string;
   chip: (seat: number) => HTMLElement;
   tip: (node: HTMLElement, text?: string) => HTMLElement;
+  reply?: unknown; // the play app: the seat's GetView shown (its view, for the wording of its commands)
 }
 
 type Json = any; // protobuf JSON of any game
