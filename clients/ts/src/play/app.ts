@@ -3,6 +3,7 @@ import type { GameInfo } from "../shell.js";
 import type { JsonClient } from "../tabula.js";
 import type { Guest } from "./store.js";
 import type { Json } from "./api.js";
+import { limitedWaitMs } from "../retry.js";
 
 /** A game as the app offers it: GET /games (its module) and the lobby's ListGames (options, text). */
 export interface GameEntry extends GameInfo {
@@ -35,8 +36,9 @@ export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done
 
 /**
  * A server stream read to its end, opened again after it breaks (the network, a restart, the stream
- * deadline) with `request()` built anew, so it resumes where the last item left it; `onItem` gets
- * every item. Ends when `signal` aborts or `onItem` returns true.
+ * deadline, a rate limit after its RetryInfo delay) with `request()` built anew, so it resumes where the
+ * last item left it; `onItem` gets every item. Ends when `signal` aborts, `onItem` returns true or
+ * `onBreak` (told of every error) returns false.
  */
 export async function follow(
   open: (request: Json, signal: AbortSignal) => AsyncGenerator<Json>,
@@ -46,6 +48,7 @@ export async function follow(
   onBreak: (err: unknown) => boolean = () => true,
 ): Promise<void> {
   for (let attempt = 0; !signal.aborted; attempt++) {
+    let limited: number | undefined;
     try {
       for await (const item of open(request(), signal)) {
         attempt = 0;
@@ -53,7 +56,8 @@ export async function follow(
       }
     } catch (err) {
       if (signal.aborted || !onBreak(err)) return;
+      limited = limitedWaitMs(err); // a rate limit or quota: its RetryInfo says when
     }
-    await sleep(Math.min(5000, 500 * 2 ** attempt));
+    await sleep(limited ?? Math.min(5000, 500 * 2 ** attempt));
   }
 }

@@ -10,12 +10,14 @@ import {
 } from "../shell.js";
 import type { JsonClient } from "../tabula.js";
 import { follow, titleOf, type App, type Screen } from "./app.js";
-import { Code, ConnectError, commandId, gameClient, persist, reason, refusal, type Json } from "./api.js";
+import { Code, ConnectError, commandId, gameClient, persist, reason, refusal, transient, type Json } from "./api.js";
+import { limitedWaitMs } from "../retry.js";
 import { boardTargets, drawPicker, type Picked } from "./picker.js";
 import { keepLegal, stepFor, type Choice, type Game, type Option, type Wording } from "./steps.js";
 import { saveSeat, seatKey, type SeatKey } from "./store.js";
 
-const EVENTS = 200; // the event list: the newest this many
+const EVENTS = 200; // the event list: the events of the newest this many versions
+const CALL_MS = 10_000; // a unary call's deadline: one that hangs is sent again (persist)
 
 export function showMatch(app: App, root: HTMLElement, matchId: string): Screen {
   const view = new MatchView(app, root, matchId);
@@ -145,7 +147,7 @@ class MatchView {
     const request = () => ({ matchId: this.matchId, fromVersion: String(this.lastSeen + 1) });
     follow((r, signal) => this.client!.stream("WatchMatch", r, signal), request, (item) => this.onItem(item), this.abort.signal,
       (err) => {
-        if (err instanceof ConnectError && ![Code.Unavailable, Code.DeadlineExceeded, Code.Unknown, Code.Internal, Code.Canceled].includes(err.code)) {
+        if (!transient(err) && limitedWaitMs(err) === undefined) {
           this.status(refusal(err), "error");
           return false;
         }
@@ -176,7 +178,7 @@ class MatchView {
     try {
       do {
         this.dirty = false;
-        const reply = await persist(() => this.client!.call("GetView", { matchId: this.matchId }));
+        const reply = await persist(() => this.client!.call("GetView", { matchId: this.matchId }, CALL_MS));
         if (this.abort.signal.aborted) return;
         this.show(reply);
       } while (this.dirty);
@@ -269,7 +271,9 @@ class MatchView {
   }
 
   private drawEvents(): void {
-    const shown = [...this.events.keys()].sort((a, b) => b - a).slice(0, EVENTS);
+    // The events of the last EVENTS versions: what a page opened now reads (older ones are dropped).
+    for (const v of this.events.keys()) if (v <= this.head - EVENTS) this.events.delete(v);
+    const shown = [...this.events.keys()].sort((a, b) => b - a);
     const ctx = this.ctx();
     this.dom.events.replaceChildren(...shown.map((v) => el("li", { "data-version": String(v) },
       el("span", { class: "v", text: String(v) }), el("span", { class: "t", text: eventText(this.events.get(v), this.module, ctx) }))));
@@ -299,7 +303,7 @@ class MatchView {
     this.say("Sending…", "busy");
     this.drawPicker();
     try {
-      await persist(() => this.client!.call("SubmitCommand", request), (ms) => this.say(`No answer yet; sending it again in ${Math.ceil(ms / 1000)} s…`, "busy"));
+      await persist(() => this.client!.call("SubmitCommand", request, CALL_MS), (ms) => this.say(`No answer yet; sending it again in ${Math.ceil(ms / 1000)} s…`, "busy"));
       this.choices = [];
       this.picked = [];
       this.say("");
