@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -41,6 +42,14 @@ STREAM_DEADLINE_S = "4"  # every WatchMatch ends this soon: the page resumes it 
 PHONE_MOVES = 4
 READY = "() => document.getElementById('picker')?.dataset.ready === '1'"
 FINISHED = "() => document.getElementById('match-status')?.textContent === 'finished'"
+# A later version drawn, or a refusal said.
+SHOWN_AFTER = (
+    "(v) => Number(document.body.dataset.rendered) > v || document.querySelector('#message.refused')"
+)
+# What the page shows when it does not move on.
+SHOWING = """() => ({status: document.getElementById('match-status')?.textContent,
+  message: document.getElementById('message')?.textContent,
+  picker: document.getElementById('picker')?.innerText, rendered: document.body.dataset.rendered})"""
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +125,7 @@ def _move(page: Any, phone: bool = False) -> bool:
         before = _version(page)
         _press(page, first, phone)
         if sends:
-            _wait(page, "(v) => Number(document.body.dataset.rendered) > v || document.querySelector('#message.refused')", before)
+            _wait(page, SHOWN_AFTER, before)
             assert not page.locator("#message.refused").count(), page.locator("#message").inner_text()
             return True
 
@@ -128,12 +137,7 @@ def _wait(page: Any, condition: str, arg: Any = None) -> None:
     try:
         page.wait_for_function(condition, arg=arg, timeout=60_000)
     except Timeout:
-        shown = page.evaluate(
-            """() => ({status: document.getElementById('match-status')?.textContent,
-               message: document.getElementById('message')?.textContent,
-               picker: document.getElementById('picker')?.innerText, rendered: document.body.dataset.rendered})"""
-        )
-        raise AssertionError(f"the page did not move on: {shown}") from None
+        raise AssertionError(f"the page did not move on: {page.evaluate(SHOWING)}") from None
 
 
 def _events(page: Any) -> list[tuple[int, str]]:
@@ -165,10 +169,14 @@ def _lose_first_reply(page: Any) -> list[tuple[str, Any]]:
 def test_a_whole_match_played_by_clicks_on_the_desktop(browser: Any, gateway: str) -> None:
     context = _context(browser)
     page, errors = _page(context, f"{gateway}/play")
-    watches: list[int] = []
+    watches: list[int] = []  # each WatchMatch's fromVersion (its body: a 5-byte envelope head, then JSON)
     page.on(
         "request",
-        lambda r: watches.append(json.loads(r.post_data_buffer[5:])["fromVersion"]) if r.url.endswith("/WatchMatch") else None,
+        lambda r: (
+            watches.append(int(json.loads(r.post_data_buffer[5:])["fromVersion"]))
+            if r.url.endswith("/WatchMatch")
+            else None
+        ),
     )
     _sign_in(page, "Ada")
     _shot(page, "desktop-home")
@@ -186,7 +194,8 @@ def test_a_whole_match_played_by_clicks_on_the_desktop(browser: Any, gateway: st
     assert sent[0][1]["duplicate"] is False and sent[1][1]["duplicate"] is True, sent
 
     # The stream brings the last events soon after the view that shows the end.
-    page.wait_for_function(f"() => document.querySelector('#event-log li')?.dataset.version === '{_version(page)}'")
+    newest = "(v) => document.querySelector('#event-log li')?.dataset.version === String(v)"
+    page.wait_for_function(newest, arg=_version(page))
     outcome = page.locator("#match-outcome")
     assert outcome.is_visible() and "final scores" in outcome.inner_text()
     assert "Ada (you)" in outcome.inner_text() and "random bot" in outcome.inner_text()
@@ -195,7 +204,7 @@ def test_a_whole_match_played_by_clicks_on_the_desktop(browser: Any, gateway: st
     assert versions == sorted(set(versions), reverse=True), versions[:20]  # newest first, none twice
     assert versions[0] == _version(page) and events[0][1].startswith("The game ends"), events[:3]
     # Streams were cut short and resumed, each from after the last version seen (never back).
-    assert len(watches) > 2 and all(int(a) <= int(b) for a, b in zip(watches, watches[1:], strict=False)), watches
+    assert len(watches) > 2 and all(a <= b for a, b in pairwise(watches)), watches
     _shot(page, "desktop-finished")
 
     # A fresh page reads the same list in one stream; the match stays on the device's list.
