@@ -4,7 +4,8 @@ test_browser_spectator.py does). Everything the player does is a click or a tap 
 never calls an RPC.
 
 * Desktop (1400x1000): a guest signs in, creates a basic Lorenzo room against a random bot and plays
-  it to the end, always taking the picker's first option; the final scores are shown. Streams end every
+  it to the end, the space of every placement by a click on the board, every other step the picker's
+  first option; the final scores are shown. Streams end every
   few seconds (the gateway's stream deadline is short), so the events list is built from resumed
   streams: it must equal the list a fresh page reads in one stream. The first command's reply is lost
   on the way back (the request reached the server): the page sends the very same request again and
@@ -63,7 +64,7 @@ def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _context(browser: Any, phone: bool = False) -> Any:
     if phone:
-        return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+        return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     return browser.new_context(viewport=DESKTOP)
 
 
@@ -81,10 +82,11 @@ def _page(context: Any, url: str, deaf: bool = False) -> tuple[Any, list[str]]:
     return page, errors
 
 
-def _shot(page: Any, name: str) -> None:
+def _shot(page: Any, name: str, whole: bool = True) -> None:
+    """The whole page, or (``whole`` False) what the screen shows now."""
     folder = ARTIFACTS / "play"
     folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=whole)
 
 
 def _press(page: Any, target: Any, phone: bool) -> None:
@@ -113,17 +115,26 @@ def _version(page: Any) -> int:
     return int(page.evaluate("() => document.body.dataset.rendered"))
 
 
-def _move(page: Any, phone: bool = False) -> bool:
+def _move(page: Any, phone: bool = False, board: list[int] | None = None) -> bool:
     """The picker's first option, step after step, until a command is sent and the board shows its
-    result; False when the match is over."""
+    result; False when the match is over. With ``board``, a step the board offers targets for is
+    answered by a tap on the board's first target instead (counted in ``board``)."""
     while True:
         _wait(page, f"() => ({READY})() || ({FINISHED})()")
         if page.evaluate(FINISHED):
             return False
-        first = page.locator("#picker .options button").first
-        sends = "sends" in (first.get_attribute("class") or "")
+        target = page.locator("#board .pick-target").first
+        on_board = board is not None and target.count() > 0
+        first = target if on_board else page.locator("#picker .options button").first
+        sends = (
+            first.get_attribute("data-sends") == "1"
+            if on_board
+            else "sends" in (first.get_attribute("class") or "")
+        )
         before = _version(page)
         _press(page, first, phone)
+        if on_board and board is not None:
+            board.append(before)
         if sends:
             _wait(page, SHOWN_AFTER, before)
             assert not page.locator("#message.refused").count(), page.locator("#message").inner_text()
@@ -184,10 +195,10 @@ def test_a_whole_match_played_by_clicks_on_the_desktop(browser: Any, gateway: st
     match_id = _create(page, "lorenzo")
     _wait(page, READY)
     _shot(page, "desktop-match")
-    moves = 0
-    while _move(page):
+    moves, taps = 0, []
+    while _move(page, board=taps):  # a space is chosen on the board, the rest in the picker
         moves += 1
-    assert moves > 20, moves
+    assert moves > 20 and len(taps) > 10, (moves, taps)
 
     # The lost reply: the same request (command id and expected version) sent again, applied once.
     assert len(sent) == 2 and sent[0][0] == sent[1][0], sent
@@ -252,7 +263,7 @@ def test_every_game_on_a_phone_by_taps(browser: Any, gateway: str, game: str) ->
     context = _context(browser, phone=True)
     page, errors = _page(context, f"{gateway}/play")
     _sign_in(page, "Bea", phone=True)
-    _shot(page, f"phone-home-{game}")
+    _shot(page, f"phone-home-{game}", whole=False)
     match_id = _create(page, game, phone=True)
     for _ in range(PHONE_MOVES):
         assert _move(page, phone=True)
@@ -262,7 +273,7 @@ def test_every_game_on_a_phone_by_taps(browser: Any, gateway: str, game: str) ->
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     box = page.locator("#picker").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    _shot(page, f"phone-match-{game}")
+    _shot(page, f"phone-match-{game}", whole=False)
 
     # Closing the tab and coming back: the name, the guest and the match's seat are on the device.
     page.close()

@@ -16,7 +16,7 @@ export function showHome(app: App, root: HTMLElement): Screen {
   const note = el("p", { class: "note", id: "my-note", text: "Loading your matches…" });
   const games = el("div", { id: "games", class: "games" }, ...[...app.games.values()].map((g) => gameCard(app, g)));
   root.replaceChildren(
-    el("section", { class: "card mine" }, el("h2", { text: "My matches" }), waiting, note, mine, joinForm(app)),
+    el("section", { class: "panel mine" }, el("h2", { text: "My matches" }), waiting, note, mine, joinForm(app)),
     el("section", { class: "new" }, el("h2", { text: "New match" }), games));
   const load = () => loadMine(app, mine, waiting, note);
   load();
@@ -144,7 +144,7 @@ function gameCard(app: App, game: GameEntry): HTMLElement {
   (form.elements.namedItem("seats") as HTMLSelectElement).addEventListener("change", () => seatRows(form));
   form.addEventListener("submit", (ev) => { ev.preventDefault(); busy(form, status, () => createRoom(app, form, game, status)); });
   form.querySelector('[name="quick"]')!.addEventListener("click", () => busy(form, status, () => quickMatch(app, form, game)));
-  return el("article", { class: "card game", "data-game": game.name },
+  return el("article", { class: "panel game", "data-game": game.name },
     el("h3", { text: game.title }),
     el("p", { class: "seat-range", text: `${game.minSeats}–${game.maxSeats} players` }),
     el("details", { class: "about" }, el("summary", { text: "about the game" }), el("p", { text: game.description })),

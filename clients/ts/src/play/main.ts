@@ -29,7 +29,7 @@ function showSignIn(games: Map<string, GameEntry>): void {
   const input = el("input", { id: "name", name: "name", maxlength: "32", required: "", autocomplete: "nickname", placeholder: "your name" }) as HTMLInputElement;
   input.value = savedName();
   const status = el("p", { class: "note", id: "sign-in-status" });
-  const form = el("form", { id: "sign-in", class: "card sign-in" },
+  const form = el("form", { id: "sign-in", class: "panel sign-in" },
     el("h2", { text: "Play as a guest" }),
     el("label", {}, "Your name", input),
     el("button", { type: "submit", class: "primary", id: "sign-in-button", text: "Play" }), status);

@@ -13,11 +13,21 @@ import { follow, titleOf, type App, type Screen } from "./app.js";
 import { Code, ConnectError, commandId, gameClient, persist, reason, refusal, transient, type Json } from "./api.js";
 import { limitedWaitMs } from "../retry.js";
 import { boardTargets, drawPicker, type Picked } from "./picker.js";
-import { keepLegal, stepFor, type Choice, type Game, type Option, type Wording } from "./steps.js";
+import { keepLegal, memberOf, stepFor, type Choice, type Game, type Option, type Step, type Wording } from "./steps.js";
 import { saveSeat, seatKey, type SeatKey } from "./store.js";
 
 const EVENTS = 200; // the event list: the events of the newest this many versions
 const CALL_MS = 10_000; // a unary call's deadline: one that hangs is sent again (persist)
+
+// One hover-and-tap box for the page, its listeners added once.
+let tips: ReturnType<typeof createTips> | null = null;
+function sharedTips(): ReturnType<typeof createTips> {
+  if (!tips) {
+    tips = createTips(document.getElementById("tip")!);
+    tips.wire();
+  }
+  return tips;
+}
 
 export function showMatch(app: App, root: HTMLElement, matchId: string): Screen {
   const view = new MatchView(app, root, matchId);
@@ -42,13 +52,14 @@ class MatchView {
   private sending = false;
   private refreshing = false;
   private dirty = false;
-  private readonly tips = createTips(document.getElementById("tip")!);
+  private renewed = false; // the seat token was renewed once (a second bad_token is shown)
+  private readonly tips = sharedTips();
   private readonly dom = {
     title: el("h2", { class: "match-title", id: "match-title" }),
     status: el("span", { class: "status idle", id: "match-status", text: "connecting…" }),
     seats: el("div", { class: "seats", id: "match-seats" }),
     message: el("p", { class: "message", id: "message", role: "status" }),
-    picker: el("section", { class: "picker card", id: "picker", "aria-label": "your move" }),
+    picker: el("section", { class: "picker panel", id: "picker", "aria-label": "your move" }),
     outcome: el("section", { class: "outcome", id: "match-outcome", hidden: "" }),
     board: el("section", { class: "board", id: "board" }),
     events: el("ol", { class: "event-log", id: "event-log" }),
@@ -60,6 +71,7 @@ class MatchView {
   close(): void {
     this.abort.abort();
     this.tips.hide();
+    document.getElementById("game-css")?.removeAttribute("href"); // the game's styles are for its board only
   }
 
   async open(): Promise<void> {
@@ -70,14 +82,13 @@ class MatchView {
         el("div", { class: "main" }, d.legend, d.board),
         el("div", { class: "column" },
           el("div", { class: "side" }, d.message, d.picker, d.outcome),
-          el("section", { class: "events card" }, el("h2", { text: "Events" }, el("span", { class: "sub", text: " newest first" })), d.events)))));
+          el("section", { class: "events panel" }, el("h2", { text: "Events" }, el("span", { class: "sub", text: " newest first" })), d.events)))));
     try {
       await this.connect();
     } catch (err) {
       this.status(refusal(err), "error");
       return;
     }
-    this.tips.wire();
     this.watch();
   }
 
@@ -183,10 +194,21 @@ class MatchView {
         this.show(reply);
       } while (this.dirty);
     } catch (err) {
-      if (!this.abort.signal.aborted) this.status(refusal(err), "error");
+      if (this.abort.signal.aborted) return;
+      if (err instanceof ConnectError && reason(err) === "bad_token" && !this.renewed) { this.renewed = true; this.renew(); return; }
+      this.status(refusal(err), "error");
     } finally {
       this.refreshing = false;
     }
+  }
+
+  /** A seat token no longer valid (they last 7 days): a fresh one from the lobby, and the view again. */
+  private async renew(): Promise<void> {
+    const key = await this.fromLobby().catch(() => null);
+    if (!key) { this.status("Your seat token is no longer valid, and the lobby has no match of yours with this id.", "error"); return; }
+    this.key = key;
+    this.client = (await gameClient(key.game, key.token)).client;
+    await this.refresh();
   }
 
   private show(reply: Json): void {
@@ -237,7 +259,7 @@ class MatchView {
     const legal: Json[] = this.reply.legalCommands || [];
     const board = this.dom.board;
     if (this.reply.outcome || !legal.length) {
-      boardTargets(board, null, true, () => {});
+      boardTargets(board, null, true, -1, () => {});
       this.dom.picker.dataset.ready = "";
       this.dom.picker.dataset.field = "";
       const waiting = this.reply.outcome ? "The match is over." : `Waiting for ${(this.reply.seatsToAct || []).map((s: number) => this.seatName(s)).join(", ") || "the board"}…`;
@@ -249,8 +271,18 @@ class MatchView {
     const choose = (option: Option) => this.choose(option);
     drawPicker(this.dom.picker, step, this.picked, this.sending, { choose, back: () => this.back() });
     this.dom.picker.dataset.field = step.field;
-    const targets = boardTargets(board, step, this.sending, choose);
+    const targets = boardTargets(board, step, this.sending, this.aboutSeat(step), choose);
     this.dom.picker.classList.toggle("has-targets", targets > 0);
+  }
+
+  /** The seat the step's commands are about: their common `owner` or `seat`, else the player's own. */
+  private aboutSeat(step: Step): number {
+    const commands = step.options.flatMap((o) => o.commands).map(memberOf);
+    for (const field of ["owner", "seat"]) {
+      const values = new Set(commands.map((m) => m[field]));
+      if (values.size === 1 && typeof [...values][0] === "number") return [...values][0];
+    }
+    return this.key!.seat;
   }
 
   private drawOutcome(): void {

@@ -38,11 +38,16 @@ function button(text: string, kind: string, disabled: boolean, click: () => void
   return b;
 }
 
+const TARGET = "pick-target"; // the class of a board node a tap chooses with (the modules' own classes differ)
 const attribute = (field: string) => `data-${field.replace(/([A-Z])/g, "-$1").toLowerCase()}`;
 
-/** Marks the board's nodes that stand for the step's values and makes a tap on one choose it. */
-export function boardTargets(board: HTMLElement, step: Step | null, disabled: boolean, choose: (option: Option) => void): number {
-  for (const node of board.querySelectorAll(".target")) node.classList.remove("target");
+/**
+ * Marks the board's nodes that stand for the step's values and makes a tap on one choose it. A node in
+ * a player's panel (inside a `data-seat` node: a Trajan mat's bowls, a Florenza district's slots) counts
+ * only in the panel of `seat`, the seat the commands are about.
+ */
+export function boardTargets(board: HTMLElement, step: Step | null, disabled: boolean, seat: number, choose: (option: Option) => void): number {
+  for (const node of board.querySelectorAll(`.${TARGET}`)) node.classList.remove(TARGET);
   if (!step || !step.field || disabled) return 0;
   const name = attribute(step.field);
   let marked = 0;
@@ -50,9 +55,12 @@ export function boardTargets(board: HTMLElement, step: Step | null, disabled: bo
     const value = JSON.parse(option.choice.value);
     if (typeof value !== "number" && typeof value !== "string") continue;
     for (const node of board.querySelectorAll<HTMLElement>(`[${name}="${CSS.escape(String(value))}"]`)) {
-      node.classList.add("target");
+      const panel = node.parentElement?.closest<HTMLElement>("[data-seat]");
+      if (panel && board.contains(panel) && panel.dataset.seat !== String(seat)) continue;
+      node.classList.add(TARGET);
+      node.dataset.sends = option.commands.length === 1 ? "1" : "";
       node.onclick = (ev) => {
-        if (!node.classList.contains("target")) return;
+        if (!node.classList.contains(TARGET)) return;
         ev.stopPropagation();
         choose(option);
       };

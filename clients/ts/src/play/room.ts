@@ -11,7 +11,7 @@ export function showRoom(app: App, root: HTMLElement, roomId: string): Screen {
   const abort = new AbortController();
   const status = el("p", { class: "status-line", id: "room-status" });
   const body = el("div", { id: "room" });
-  root.replaceChildren(el("section", { class: "card room" }, body, status));
+  root.replaceChildren(el("section", { class: "panel room" }, body, status));
   const act = async (name: string, request: Json) => {
     status.textContent = "…";
     try {
@@ -85,7 +85,7 @@ export function showTicket(app: App, root: HTMLElement, ticketId: string): Scree
       status.textContent = refusal(err);
     }
   });
-  root.replaceChildren(el("section", { class: "card ticket" }, el("h2", { text: "Quick match" }), status, cancel));
+  root.replaceChildren(el("section", { class: "panel ticket" }, el("h2", { text: "Quick match" }), status, cancel));
   follow((request, signal) => app.lobby().stream("WatchQueue", request, signal), () => ({ ticketId }), (item) => {
     const t = item.ticket;
     if (!t) return;
