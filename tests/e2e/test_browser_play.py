@@ -12,6 +12,9 @@ never calls an RPC.
   the rule service answers it as a duplicate.
 * A stale click: a second tab of the same player misses the match moving on (its WatchMatch is cut
   off); its click is refused in words (stale_version) and its board redrawn at the new version.
+* Two players in two browsers: a private room joined by its invite code, ready, started; the one who
+  waits is told live (a your-turn notice) when the other's move makes it their turn.
+* Quick match: the queue fills the table with a bot and the match opens.
 * Phone (390x844, touch): for every game, sign-in (the name remembered), a room with bots, a few
   moves by taps, a reload that rejoins the match with the seat kept on the device, and a page that
   needs no sideways scrolling.
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from itertools import pairwise
 from typing import Any
@@ -50,7 +54,8 @@ SHOWN_AFTER = (
 # What the page shows when it does not move on.
 SHOWING = """() => ({status: document.getElementById('match-status')?.textContent,
   message: document.getElementById('message')?.textContent,
-  picker: document.getElementById('picker')?.innerText, rendered: document.body.dataset.rendered})"""
+  picker: document.getElementById('picker')?.innerText, rendered: document.body.dataset.rendered,
+  screen: document.getElementById('screen').innerText.slice(0, 300)})"""
 
 
 @pytest.fixture(scope="module")
@@ -293,5 +298,70 @@ def test_the_name_is_remembered_after_signing_out(browser: Any, gateway: str) ->
     page.locator("#sign-out").tap()
     page.wait_for_selector("#sign-in")
     assert page.locator("#name").input_value() == "Dario"
+    assert not errors, errors
+    context.close()
+
+
+def _turn(page: Any) -> bool:
+    return bool(page.locator("#match-status.your-turn").count())
+
+
+def test_two_players_meet_in_a_room_and_a_your_turn_notice_arrives_live(browser: Any, gateway: str) -> None:
+    """Two people in two browsers: a private room, its invite code, ready and start; then the one who
+    waits goes to the home screen and is told live when the other's move makes it their turn."""
+    host_context, guest_context = _context(browser), _context(browser)
+    host, errors = _page(host_context, f"{gateway}/play")
+    _sign_in(host, "Gina")
+    form = host.locator('form.new-match[data-game="lorenzo"]')
+    form.locator('[name="option-advanced"]').uncheck()
+    form.locator('[name="seat-1"]').select_option("open")
+    form.locator('[name="create"]').click()
+    code = host.locator("#invite-code").inner_text()
+
+    guest, more_errors = _page(guest_context, f"{gateway}/play")
+    _sign_in(guest, "Hugo")
+    guest.fill('#join-form [name="code"]', code)
+    guest.locator("#join-form button").click()
+    guest.locator('#room button[name="SetReady"]').click()
+    host.wait_for_selector('#room .room-seat[data-seat="1"] .ready:text-is("ready")')
+    host.locator('#room button[name="StartRoom"]').click()
+    for page in (host, guest):  # the guest's room stream carries its seat token: its page opens the match
+        page.wait_for_function(
+            "() => document.body.dataset.screen === 'match' && document.body.dataset.rendered"
+        )
+    deadline = time.monotonic() + 60  # the system starts the round first
+    while not (_turn(host) or _turn(guest)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    mover, waiter = (host, guest) if _turn(host) else (guest, host)
+    assert _turn(mover) and not _turn(waiter)
+    match_id = waiter.evaluate("() => new URLSearchParams(location.search).get('match')")
+
+    waiter.locator("#nav-home").click()
+    waiter.wait_for_selector(f'#my-matches .my-match[data-match="{match_id}"]:not(.my-turn)')
+    while _turn(mover):
+        assert _move(mover)
+    waiter.wait_for_selector(".notice.your-turn")
+    assert waiter.locator(".notice.your-turn").inner_text().startswith("Your turn in Lorenzo il Magnifico")
+    waiter.wait_for_selector(f'#my-matches .my-match.my-turn[data-match="{match_id}"]')
+    _shot(waiter, "desktop-your-turn-notice")
+    waiter.locator(".notice.your-turn .open").click()
+    _wait(waiter, READY)
+    assert _turn(waiter) and not waiter.locator(".notice.your-turn").count()
+    assert not errors and not more_errors, errors + more_errors
+    host_context.close()
+    guest_context.close()
+
+
+def test_quick_match_waits_in_the_queue_until_bots_fill_it(browser: Any, gateway: str) -> None:
+    context = _context(browser)
+    page, errors = _page(context, f"{gateway}/play")
+    _sign_in(page, "Iris")
+    form = page.locator('form.new-match[data-game="lorenzo"]')
+    form.locator('[name="option-advanced"]').uncheck()
+    form.locator('[name="quick"]').click()
+    page.wait_for_selector('#ticket-status:has-text("Waiting in the Lorenzo il Magnifico queue")')
+    _wait(page, READY)  # filled with a bot after the wait the form asks for
+    assert page.evaluate("() => document.body.dataset.screen") == "match"
+    assert page.locator("#match-seats .chip.me").inner_text() == "Iris (you)"
     assert not errors, errors
     context.close()

@@ -2,7 +2,7 @@
 import type { GameInfo } from "../shell.js";
 import type { JsonClient } from "../tabula.js";
 import type { Guest } from "./store.js";
-import type { Json } from "./api.js";
+import { transient, type Json } from "./api.js";
 import { limitedWaitMs } from "../retry.js";
 
 /** A game as the app offers it: GET /games (its module) and the lobby's ListGames (options, text). */
@@ -31,6 +31,9 @@ export const titleOf = (app: App, game: string): string => app.games.get(game)?.
 /** "Ada, greedy bot" from the lobby's seats (common.v1.Seat or MatchSeat). */
 export const seatNames = (seats: Json[]): string[] =>
   seats.map((s) => s.label || (s.bot === true ? `${s.displayName} bot` : s.displayName) || `seat ${Number(s.seat || 0) + 1}`);
+
+/** A stream's break that opening it again may get past: the network, a restart, a deadline, a rate limit. */
+export const resumable = (err: unknown): boolean => transient(err) || limitedWaitMs(err) !== undefined;
 
 export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 

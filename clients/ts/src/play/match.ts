@@ -9,9 +9,8 @@ import {
   type GameModule, type ModuleContext,
 } from "../shell.js";
 import type { JsonClient } from "../tabula.js";
-import { follow, titleOf, type App, type Screen } from "./app.js";
-import { Code, ConnectError, commandId, gameClient, persist, reason, refusal, transient, type Json } from "./api.js";
-import { limitedWaitMs } from "../retry.js";
+import { follow, resumable, titleOf, type App, type Screen } from "./app.js";
+import { Code, ConnectError, commandId, gameClient, persist, reason, refusal, type Json } from "./api.js";
 import { boardTargets, drawPicker, type Picked } from "./picker.js";
 import { keepLegal, memberOf, stepFor, type Choice, type Game, type Option, type Step, type Wording } from "./steps.js";
 import { saveSeat, seatKey, type SeatKey } from "./store.js";
@@ -158,7 +157,7 @@ class MatchView {
     const request = () => ({ matchId: this.matchId, fromVersion: String(this.lastSeen + 1) });
     follow((r, signal) => this.client!.stream("WatchMatch", r, signal), request, (item) => this.onItem(item), this.abort.signal,
       (err) => {
-        if (!transient(err) && limitedWaitMs(err) === undefined) {
+        if (!resumable(err)) {
           this.status(refusal(err), "error");
           return false;
         }

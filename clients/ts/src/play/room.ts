@@ -1,7 +1,7 @@
 // Waiting for a match: a room being filled (seats, invite code, bots, ready, start) or a matchmaking
 // ticket; both followed live (WatchRoom, WatchQueue) until the match starts, then the match opens.
 import { el } from "../shell.js";
-import { follow, titleOf, type App, type Screen } from "./app.js";
+import { follow, resumable, titleOf, type App, type Screen } from "./app.js";
 import { refusal, type Json } from "./api.js";
 import { saveSeat } from "./store.js";
 
@@ -35,8 +35,14 @@ export function showRoom(app: App, root: HTMLElement, roomId: string): Screen {
   follow((request, signal) => app.lobby().stream("WatchRoom", request, signal), () => ({ roomId }), (item) => {
     if (item.room) draw(item.room.room, item.room.seatToken);
     return Boolean(item.room?.seatToken) || item.room?.room.status === "ROOM_STATUS_CLOSED";
-  }, abort.signal, (err) => { status.textContent = refusal(err); return false; });
+  }, abort.signal, (err) => said(status, err));
   return { close: () => abort.abort() };
+}
+
+/** A stream's break on the status line: "reconnecting…" when it is opened again, else the refusal. */
+function said(status: HTMLElement, err: unknown): boolean {
+  status.textContent = resumable(err) ? "reconnecting…" : refusal(err);
+  return resumable(err);
 }
 
 const mySeat = (app: App, room: Json): number =>
@@ -96,6 +102,6 @@ export function showTicket(app: App, root: HTMLElement, ticketId: string): Scree
       return true;
     }
     if (t.status === "TICKET_STATUS_CANCELLED") { status.textContent = "The ticket was cancelled."; return true; }
-  }, abort.signal, (err) => { status.textContent = refusal(err); return false; });
+  }, abort.signal, (err) => said(status, err));
   return { close: () => abort.abort() };
 }
