@@ -17,6 +17,7 @@ export interface App {
   lobby: () => JsonClient; // the lobby with the guest's token
   navigate: (url: string) => void; // a new screen, with its URL in the history
   notify: (text: string, kind?: string, link?: [string, string]) => void; // a line of the notices bar
+  signOut: () => void; // forget the guest (the name stays) and show the sign-in
   seen: Set<string>; // notices shown (a resumed stream may send one again)
   current: string; // the match open on screen, "" for none
 }

@@ -3,7 +3,7 @@
 // to join the matchmaking queue.
 import { el } from "../shell.js";
 import { seatNames, titleOf, type App, type GameEntry, type Screen } from "./app.js";
-import { refusal, type Json } from "./api.js";
+import { ConnectError, reason, refusal, type Json } from "./api.js";
 import { saveSeat } from "./store.js";
 
 const LEVELS: [string, string][] = [["BOT_LEVEL_RANDOM", "random bot"], ["BOT_LEVEL_GREEDY", "greedy bot"], ["BOT_LEVEL_MCTS", "mcts bot (strong)"]];
@@ -29,6 +29,8 @@ async function loadMine(app: App, list: HTMLElement, waiting: HTMLElement, note:
   try {
     reply = await app.lobby().call("ListMyMatches", { limit: 30 });
   } catch (err) {
+    // A guest token the lobby no longer takes (expired, or signed with a retired secret): sign in again.
+    if (err instanceof ConnectError && reason(err) === "bad_token") { app.signOut(); return; }
     note.textContent = `Your matches could not be read: ${refusal(err)}`;
     return;
   }

@@ -63,14 +63,16 @@ function notify(text: string, kind = "", link?: [string, string]): void {
 let app: App | null = null;
 
 function start(guest: Guest, games: Map<string, GameEntry>): void {
+  const signOut = () => { forgetGuest(); noticeStream?.abort(); app = null; screen?.close(); showSignIn(games); };
   app = {
     guest, games, seen: new Set(), current: "",
     lobby: () => lobby(guest.token),
     navigate: (url) => { history.pushState(null, "", url); route(); },
     notify,
+    signOut,
   };
   const out = el("button", { type: "button", id: "sign-out", class: "link", text: "sign out" });
-  out.addEventListener("click", () => { forgetGuest(); noticeStream?.abort(); app = null; screen?.close(); showSignIn(games); });
+  out.addEventListener("click", signOut);
   $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), out);
   watchNotices(app);
   route();

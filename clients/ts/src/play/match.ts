@@ -101,7 +101,9 @@ class MatchView {
     const info = this.app.games.get(this.key.game) ?? { name: this.key.game, title: this.key.game, minSeats: 0, maxSeats: 0, module: false, content: false };
     this.dom.title.textContent = titleOf(this.app, this.key.game);
     const [{ client, command, docs }, content, module] = await Promise.all([
-      gameClient(this.key.game, this.key.token), loadContent(info), loadModule(info, document.getElementById("game-css") as HTMLLinkElement),
+      gameClient(this.key.game, this.key.token), loadContent(info),
+      // a module that fails to load leaves the view drawn as a tree
+      loadModule(info, document.getElementById("game-css") as HTMLLinkElement).catch(() => null),
     ]);
     Object.assign(this, { client, content, module });
     this.texts = ((await client.call("GetContent", {}).catch(() => ({}))) as Json).content ?? null;
