@@ -69,9 +69,10 @@ browser:
 	bash deploy/setup-browser.sh
 
 # The TypeScript client (clients/ts): its npm packages exactly as pinned in its package-lock.json, the
-# code buf generates from proto/, a type check, the Node.js match test's build and the spectator page's
-# bundle (clients/ts/web/tabula-client.js, committed so a machine without npm serves the page).
-# Without npm this says so and does nothing: the Node.js test is skipped and the committed bundle is served.
+# code buf generates from proto/, a type check, the Node.js tests' build and the pages' bundles
+# (clients/ts/web/tabula-client.js for the spectator page, tabula-play.js for /play: committed so a
+# machine without npm serves them). Without npm this says so and does nothing: the Node.js tests are
+# skipped and the committed bundles are served.
 TS := clients/ts
 node: ts
 

@@ -1,9 +1,12 @@
 // Builds what needs building from src/ with esbuild (pinned in package-lock.json):
 //   the spectator page's bundle  -> web/tabula-client.js (committed: a machine without npm still serves
 //                                   the page; the gateway serves it as /static/tabula-client.js)
-//   the Node.js tests            -> dist/node/play.test.js (a match through the gateway) and
-//                                   dist/node/retry.test.js (the retry helper, no server)
-// `node build.mjs --out DIR` writes the page's bundle into DIR instead (the freshness check).
+//   the play app's bundle        -> web/tabula-play.js (src/play/main.ts; committed likewise, served as
+//                                   /static/tabula-play.js by the /play page)
+//   the Node.js tests            -> dist/node/play.test.js (a match through the gateway),
+//                                   dist/node/retry.test.js (the retry helper, no server) and
+//                                   dist/node/steps.test.js (the play app's picker, no server)
+// `node build.mjs --out DIR` writes the pages' bundles into DIR instead (the freshness check).
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
 
@@ -12,7 +15,7 @@ const at = process.argv.indexOf("--out");
 const pageDir = at > 0 ? process.argv[at + 1] : here("web");
 
 await build({
-  entryPoints: { "tabula-client": here("src/browser.ts") },
+  entryPoints: { "tabula-client": here("src/browser.ts"), "tabula-play": here("src/play/main.ts") },
   outdir: pageDir,
   bundle: true,
   format: "esm",
@@ -25,7 +28,7 @@ await build({
 });
 if (at < 0) {
   await build({
-    entryPoints: [here("src/node/play.test.ts"), here("src/node/retry.test.ts")],
+    entryPoints: [here("src/node/play.test.ts"), here("src/node/retry.test.ts"), here("src/node/steps.test.ts")],
     outdir: here("dist/node"),
     bundle: true,
     format: "esm",

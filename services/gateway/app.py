@@ -1,7 +1,8 @@
 """The ASGI application (Starlette; ``server`` serves it with hypercorn over HTTP/1.1 and HTTP/2):
 every RPC of the registry at ``POST /<package.Service>/<Method>`` in Connect and gRPC-Web, served by
 connectrpc (``services.gateway.rpc``), the spectator page at ``/``, ``GET /healthz``, and for the page every
-game's title, content tables and drawing module from its manifest (``/games``).
+game's title, content tables and drawing module from its manifest (``/games``), and the play app at
+``/play`` (docs/web.md).
 Every response carries the security headers and, for allowed origins, CORS (``services.gateway.http``).
 """
 
@@ -31,9 +32,12 @@ from shared.serving.tokens import Key
 
 log = logging.getLogger("tabula.gateway")
 STATIC = Path(__file__).parent / "static"
-# The page's client, generated from every game's proto and bundled (clients/ts, `make bundle`); it lives
-# with the client, not here, because it names the games (the platform names none).
-BUNDLE = Path(__file__).resolve().parents[2] / "clients" / "ts" / "web" / "tabula-client.js"
+# The pages' bundles, generated from every game's proto and built from clients/ts (`make bundle`): the
+# spectator page's client and the play app. They live with the client, not here, because they name the
+# games (the platform names none).
+BUNDLES = Path(__file__).resolve().parents[2] / "clients" / "ts" / "web"
+BUNDLE = BUNDLES / "tabula-client.js"
+PLAY_BUNDLE = BUNDLES / "tabula-play.js"
 
 
 @dataclass(frozen=True)
@@ -129,8 +133,17 @@ async def bundle(request: Request) -> FileResponse:
     return FileResponse(BUNDLE, headers={"Cache-Control": "no-cache"})
 
 
+async def play_bundle(request: Request) -> FileResponse:
+    return FileResponse(PLAY_BUNDLE, headers={"Cache-Control": "no-cache"})
+
+
 async def index(request: Request) -> FileResponse:
     return FileResponse(_config(request).static_dir / "index.html")
+
+
+async def play(request: Request) -> FileResponse:
+    """The play app's page (every screen of it: the app reads its query string)."""
+    return FileResponse(_config(request).static_dir / "play.html", headers={"Cache-Control": "no-cache"})
 
 
 def _rpc(request: Request) -> rpc.RpcContext:
@@ -185,7 +198,9 @@ def build_app(registry: Registry, config: GatewayConfig | None = None) -> Starle
         Route("/games", games),
         Route("/games/{game}/{file}", game_file),
         Route("/", index),
+        Route("/play", play),
         Route("/static/tabula-client.js", bundle),
+        Route("/static/tabula-play.js", play_bundle),
         Mount("/static", StaticFiles(directory=config.static_dir)),
     ]
     app = Starlette(

@@ -1,11 +1,15 @@
 // The spectator page's client (bundled by build.mjs into clients/ts/web/tabula-client.js):
-// Connect over fetch to the gateway the page came from, JSON on the wire (readable in devtools).
+// Connect over fetch to the gateway the page came from, JSON on the wire (readable in devtools), and the
+// shell pieces the page shares with the play app (src/shell.ts).
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { Code, ConnectError, JsonClient, LobbyService, gameService, reason } from "./tabula.js";
 
 const transport = createConnectTransport({ baseUrl: location.origin });
 
 export { Code, ConnectError, reason };
+export {
+  createTips, el, eventText, listGames, loadContent, loadModule, outcomeTable, renderTree,
+} from "./shell.js";
 
 /** The lobby, called with a guest token ("" for SignInGuest). */
 export function lobby(token: string): JsonClient {

@@ -63,9 +63,10 @@ export class JsonClient {
     return method;
   }
 
-  async call(name: string, request: JsonValue): Promise<JsonValue> {
+  /** One unary call; `timeoutMs` is its deadline (sent to the server too), none when left out. */
+  async call(name: string, request: JsonValue, timeoutMs?: number): Promise<JsonValue> {
     const method = this.method(name);
-    const reply = await this.client[method.localName](fromJson(method.input, request), bearer(this.token));
+    const reply = await this.client[method.localName](fromJson(method.input, request), { ...bearer(this.token), timeoutMs });
     return toJson(method.output, reply as never, { alwaysEmitImplicit: true });
   }
 

@@ -5,7 +5,10 @@
 // page's shell (services/gateway/static/spectator.js) from /games/florenza/florenza.js; the shell calls
 //   render(root, reply, ctx)      for every view it shows,
 //   describeEvent(item, ctx)      for every event of the list (a MatchEvent as protobuf JSON), and
-//   legend(ctx)                   once per match: [symbol, meaning] rows for the page's legend.
+//   legend(ctx)                   once per match: [symbol, meaning] rows for the page's legend;
+// and the play app (clients/ts/src/play/) also calls, for its step-by-step picker of legal commands,
+//   stepTitle(kind, field), optionText(kind, field, member, ctx), optionHint(kind, field, member, ctx)
+//                                 a step's question, a command's value in words and its text (null: generic).
 //   reply: GetView or Replay as protobuf JSON ({version, view, seatsToAct, systemToAct, outcome})
 //   ctx:   {content: GET /content/florenza or null, texts: GetContent's content (every workshop, artist,
 //          preacher, art work, Life in Florenza card and track with its English text) or null,
@@ -377,4 +380,43 @@ export function describeEvent(item, ctx) {
     case "gameScored": return `The game ends: ${(e.scores || []).map((s) => `${ctx.seatName(num(s.seat))} ${num(s.total)}`).join(", ")}`;
     default: return null;
   }
+}
+
+// ------------------------------------------------------------------ the play app's picker
+
+// The questions, as the terminal client asks them (services/florenza/presentation/steps.py).
+const TITLES = {
+  "chooseStartingWorkshop.workshop": "Which starting workshop?", "withholdWorker.seat": "Whose worker do you hold back?",
+  "withholdArtist.artist": "Which artist do you hold back?", "lureWorker.seat": "Whose worker do you lure away?",
+  "expelPreacher.preacher": "Which preacher do you expel?", "workWorkshop.owner": "Whose workshop?",
+  "workWorkshop.slot": "Which workshop?", "planWorkshop.workshop": "Which workshop do you plan?",
+  "hireArtist.work": "For which art work?", "hireArtist.artist": "Which artist?", "makeOffering.preacher": "To which preacher?",
+  "makeOffering.duomo": "On which pulpit?", "chooseDie.die": "Which die do you keep?",
+  "sellResource.resource": "Sell which resource?", "buyResource.resource": "Buy which resource?",
+  "exchangeResources.give": "Give two of which resource?", "exchangeResources.get": "For one of which?",
+  "completeArtWork.work": "Which art work do you complete?", "completeArtWork.skill": "With which talent?",
+};
+
+export function stepTitle(kind, field) {
+  return TITLES[`${kind}.${field}`] || null;
+}
+
+// A value of a legal command by its name: a workshop, an artist or preacher, an art work, a pulpit.
+export function optionText(kind, field, m, ctx) {
+  const look = lookups(ctx);
+  if (field === "workshop") return look.workshop(m.workshop);
+  if (field === "artist" || field === "preacher") return look.character(m[field]);
+  if (field === "work") return look.work(m.work);
+  if (field === "duomo") return m.duomo ? "the Duomo's pulpit (two dice, keep one)" : "your own pulpit";
+  if (field === "owner") return `${ctx.seatName(num(m.owner))}'s district`;
+  return null;
+}
+
+// What it costs and does, under its option: the component's GetContent text.
+export function optionHint(kind, field, m, ctx) {
+  const look = lookups(ctx);
+  if (field === "workshop") return look.said("workshops", num(m.workshop)) || null;
+  if (field === "artist" || field === "preacher") return look.said("characters", num(m[field])) || null;
+  if (field === "work") return look.said("works", num(m.work)) || null;
+  return null;
 }

@@ -12,7 +12,10 @@
 // [symbol, meaning]), with /games/<game>/<game>.css, when GET /games says it has one; otherwise the view
 // is shown as a readable tree. ctx.texts is the game's GetContent (every component with its English
 // text); ctx.tip(node, text) gives a node the text shown on hover or tap.
-import { describeError, game as gameClient, lobby } from "/static/tabula-client.js";
+import {
+  createTips, describeError, el, eventText, game as gameClient, listGames as fetchGames, loadContent, loadModule, lobby,
+  outcomeTable, renderTree,
+} from "/static/tabula-client.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -23,17 +26,7 @@ const S = {
   finished: false, from: 1, older: false, urlToken: "",
 };
 
-// ------------------------------------------------------------------ small DOM helpers
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) node.append(c);
-  return node;
-}
+// ------------------------------------------------------------------ small helpers
 const num = (v) => Number(v || 0);
 // The labels the rule service sends with every view (GetViewResponse.seats), else the lobby list's names.
 const seatName = (seat) => S.labels[seat] || S.names[seat] || `Seat ${seat}`;
@@ -140,22 +133,14 @@ async function watchFromLobby(game, matchId) {
 
 // ------------------------------------------------------------------ the game's module and content tables
 async function loadGame(game) {
-  const info = S.games.get(game) || {};
+  const info = S.games.get(game) || { name: game };
   S.content = null;
   S.module = null;
-  $("game-css").removeAttribute("href");
   $("board").replaceChildren();
   $("legend").hidden = true;
-  if (info.content) {
-    try {
-      const reply = await fetch(`/content/${game}`);
-      S.content = reply.ok ? await reply.json() : null;
-    } catch (_) { /* names fall back to ids */ }
-  }
-  if (!info.module) return;
-  $("game-css").setAttribute("href", `/games/${game}/${game}.css`);
+  S.content = await loadContent(info);
   try {
-    S.module = await import(`/games/${game}/${game}.js`);
+    S.module = await loadModule(info, $("game-css"));
   } catch (err) {
     setStatus(`the ${game} module failed to load (${err.message}); showing the view as a tree`, "error");
   }
@@ -185,120 +170,18 @@ function renderLegend() {
 }
 
 // ------------------------------------------------------------------ hover and tap texts
-// One floating box (#tip) for every node with data-tip: shown while the pointer is over it or after a
-// tap (a click) on it, hidden by a tap elsewhere. The board is drawn again on every view: the box then
-// follows whatever node is under the same point.
-const pointer = { x: -1, y: -1, pinned: false };
-function tip(node, text) {
-  if (text) node.dataset.tip = text;
-  return node;
-}
-function showTip(target) {
-  const box = $("tip");
-  box.textContent = target.dataset.tip;
-  box.hidden = false;
-  const r = target.getBoundingClientRect();
-  const left = Math.min(window.innerWidth - box.offsetWidth - 8, Math.max(8, r.left));
-  const below = r.bottom + box.offsetHeight + 8 < window.innerHeight;
-  box.style.left = `${left + window.scrollX}px`;
-  box.style.top = `${(below ? r.bottom + 4 : r.top - box.offsetHeight - 4) + window.scrollY}px`;
-}
-function hideTip() { $("tip").hidden = true; }
-function tipAt() {
-  const node = document.elementFromPoint(pointer.x, pointer.y);
-  return node && node.closest("[data-tip]");
-}
-function followTip() {
-  if ($("tip").hidden) return;
-  const target = tipAt();
-  if (target) showTip(target); else hideTip();
-}
-function wireTips() {
-  document.addEventListener("pointermove", (ev) => {
-    Object.assign(pointer, { x: ev.clientX, y: ev.clientY });
-    const target = ev.target.closest && ev.target.closest("[data-tip]");
-    if (target) showTip(target); else if (!pointer.pinned) hideTip();
-  });
-  document.addEventListener("click", (ev) => {
-    Object.assign(pointer, { x: ev.clientX, y: ev.clientY });
-    const target = ev.target.closest && ev.target.closest("[data-tip]");
-    pointer.pinned = Boolean(target);
-    if (target) showTip(target); else hideTip();
-  });
-}
-
-// ------------------------------------------------------------------ the generic drawing: the view as a tree
-function scalar(value) {
-  if (value === null || value === undefined || value === "") return "-";
-  return typeof value === "boolean" ? (value ? "yes" : "no") : String(value);
-}
-const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-
-function treeItem(key, value) {
-  if (Array.isArray(value) && value.some(isObject)) {
-    const items = value.map((v, i) => treeItem(`${key} ${i + 1}`, v));
-    return el("li", {}, el("details", { open: "" },
-      el("summary", {}, el("span", { class: "k", text: key }), el("span", { class: "n", text: `(${value.length})` })),
-      el("ul", {}, ...items)));
-  }
-  if (Array.isArray(value)) {
-    return el("li", {}, el("span", { class: "k", text: key }), value.map(scalar).join(", ") || "-");
-  }
-  if (isObject(value)) {
-    return el("li", {}, el("details", { open: "" }, el("summary", {}, el("span", { class: "k", text: key })),
-      el("ul", {}, ...Object.entries(value).map(([k, v]) => treeItem(k, v)))));
-  }
-  return el("li", { "data-field": key }, el("span", { class: "k", text: key }), el("b", { text: scalar(value) }));
-}
-
-function renderTree(root, reply) {
-  const toAct = (reply.seatsToAct || []).map(seatName).join(", ") || (reply.systemToAct ? "system" : "-");
-  const view = reply.view || {};
-  root.replaceChildren(el("div", { class: "tree" }, el("ul", {}, treeItem("to act", toAct),
-    ...Object.entries(view).map(([k, v]) => treeItem(k, v)))));
-}
+// One floating box (#tip) for every node with data-tip (the shell's createTips).
+const tips = createTips($("tip"));
+const tip = tips.tip;
 
 // ------------------------------------------------------------------ events in words
-const words = (key) => key.replace(/([A-Z])/g, " $1").toLowerCase().trim();
-
-// The generic wording: "Ada · family member placed: member black, space 5, value 3" (nested messages in
-// words too; empty and zero fields are left out).
-const enumWord = (v) => String(v).replace(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*?_(?=[A-Z0-9]+$)/, "").toLowerCase().replace(/_/g, " ");
-function phrase(value) {
-  if (Array.isArray(value)) return value.map(phrase).filter(Boolean).join("; ");
-  if (isObject(value)) {
-    return Object.entries(value).filter(([, v]) => v !== "" && v !== null && v !== 0 && v !== "0" && v !== false
-      && !(Array.isArray(v) && !v.length) && !(isObject(v) && !phrase(v)))
-      .map(([k, v]) => `${words(k)} ${phrase(v)}`).join(", ");
-  }
-  return typeof value === "string" && /^[A-Z][A-Z0-9_]+$/.test(value) ? enumWord(value) : String(value);
-}
-
-function genericWords(item) {
-  const [[kind, fields] = ["event", {}]] = Object.entries((item.event || {}));
-  const { seat, ...rest } = fields || {};
-  const detail = phrase(rest);
-  const who = seat !== undefined ? `${seatName(num(seat))} · ` : "";
-  return `${who}${words(kind)}${detail ? ": " + detail : ""}`;
-}
-
-function eventText(item) {
-  if (S.module && S.module.describeEvent) {
-    try {
-      const text = S.module.describeEvent(item, ctx());
-      if (text) return text;
-    } catch (_) { /* the generic wording below */ }
-  }
-  return genericWords(item);
-}
-
 function renderEvents() {
   const shown = [...S.events.values()].filter((e) => num(e.envelope.version) <= S.shown)
     .sort((a, b) => num(b.envelope.version) - num(a.envelope.version)).slice(0, EVENTS);
   $("event-log").replaceChildren(...shown.map((item) => {
     const v = num(item.envelope.version);
     const line = el("li", { class: v === S.shown ? "current" : "", "data-version": String(v) },
-      el("span", { class: "v", text: String(v) }), el("span", { class: "t", text: eventText(item) }));
+      el("span", { class: "v", text: String(v) }), el("span", { class: "t", text: eventText(item, S.module, ctx()) }));
     line.addEventListener("click", () => showVersion(v));
     return line;
   }));
@@ -318,13 +201,7 @@ function renderOutcome(reply) {
   const box = $("outcome");
   const outcome = reply.outcome;
   if (!outcome) { box.hidden = true; return; }
-  const scores = outcome.scores || [];
-  const placings = outcome.placings || [];
-  const order = scores.map((_, seat) => seat).sort((a, b) => num(placings[a]) - num(placings[b]));
-  const rows = order.map((seat) => el("tr", { class: num(placings[seat]) === 1 ? "winner" : "" },
-    el("td", { text: String(placings[seat] ?? "") }), el("td", {}, chip(seat)), el("td", { text: String(scores[seat]) })));
-  const head = el("tr", {}, ...["place", "player", "score"].map((h) => el("th", { text: h })));
-  box.replaceChildren(el("h2", { text: "Match finished · final scores" }), el("table", {}, head, ...rows));
+  box.replaceChildren(el("h2", { text: "Match finished · final scores" }), outcomeTable(outcome, chip));
   box.hidden = false;
 }
 
@@ -332,11 +209,11 @@ function render(reply) {
   S.shown = num(reply.version);
   S.finished = Boolean(reply.outcome);
   if ((reply.seats || []).length) S.labels = reply.seats.map((s) => s.label || s.displayName || "");
-  if (S.module) S.module.render($("board"), reply, ctx()); else renderTree($("board"), reply);
+  if (S.module) S.module.render($("board"), reply, ctx()); else renderTree($("board"), reply, seatName);
   renderSeats(reply);
   renderOutcome(reply);
   renderEvents();
-  followTip();
+  tips.follow();
   document.body.dataset.rendered = String(S.shown);  // the version on screen (tests wait for it)
   updateReplayBar();
 }
@@ -526,7 +403,7 @@ function followLive() {
 async function listGames() {
   // Every game of the gateway's registry (GET /games): name, title, whether it has a module and content.
   try {
-    const games = (await (await fetch("/games")).json()).games;
+    const games = await fetchGames();
     S.games = new Map(games.map((g) => [g.name, g]));
     $("game").replaceChildren(...games.map((g) => el("option", { value: g.name, text: g.title })));
   } catch (err) {
@@ -555,7 +432,7 @@ async function init() {
   const q = new URLSearchParams(location.search);
   const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
   S.urlToken = token;
-  wireTips();
+  tips.wire();
   await loadMatches();
   if (q.get("match")) {
     const game = q.get("game") || $("game").value;

@@ -4,7 +4,12 @@
 // spectator.js) from /games/lorenzo/lorenzo.js; the shell calls
 //   render(root, reply, ctx)      for every view it shows,
 //   describeEvent(item, ctx)      for every event of the list (a MatchEvent as protobuf JSON), and
-//   legend(ctx)                   once per match: [symbol, meaning] rows for the page's legend.
+//   legend(ctx)                   once per match: [symbol, meaning] rows for the page's legend;
+// and the play app (clients/ts/src/play/) also calls, for its step-by-step picker of legal commands,
+//   stepTitle(kind, field, member, ctx), optionText(kind, field, member, ctx) and optionHint(...)
+//                                 the question of a step, a command's value in words and what that value
+//                                 costs and does (null: generic),
+//   with ctx.reply the seat's GetView shown.
 //   reply: GetView or Replay as protobuf JSON ({version, view, seatsToAct, systemToAct, outcome})
 //   ctx:   {content: GET /content/lorenzo or null, texts: GetContent's content (every card, leader, tile,
 //          excommunication and space with its English text) or null, el(tag, attrs, ...children),
@@ -281,4 +286,71 @@ export function describeEvent(item, ctx) {
     case "familyMemberValueSet": return `${who}'s ${enumName(e.member, "MEMBER_")} family member is now worth ${num(e.value)}`;
     default: return null;
   }
+}
+
+// ------------------------------------------------------------------ the play app's picker
+
+// The questions, as the terminal client asks them (services/lorenzo/presentation/steps.py).
+const TITLES = {
+  "member": "Which family member?", "placeFamilyMember.space": "Where do you place it?",
+  "takeBonusCard.space": "Which card do you take?", "servants": "How many servants do you add?",
+  "costOption": "Which cost do you pay?", "discountOption": "Which discount do you use?",
+  "chooseCouncilPrivileges.privileges": "Which council privileges?", "chooseExchange.card": "Which building's exchange?",
+  "chooseExchange.option": "Which exchange?", "chooseBonusTile.tile": "Which personal bonus tile?",
+  "draftLeader.leader": "Which leader do you keep?", "playLeader.leader": "Which leader do you play?",
+  "playLeader.copyOf": "Which played leader does it copy?",
+  "discardLeader.leader": "Which leader do you discard (for a council privilege)?",
+  "activateLeader.leader": "Whose ability do you use?", "activateLeader.member": "Which coloured member becomes 6?",
+  "answerVaticanReport.support": "Do you support the Church?",
+};
+
+export function stepTitle(kind, field) {
+  return TITLES[`${kind}.${field}`] || TITLES[field] || null;
+}
+
+const DICE = { MEMBER_BLACK: 0, MEMBER_WHITE: 1, MEMBER_ORANGE: 2 };
+
+function towerCard(ctx, space) {
+  const s = table(ctx, "board", "spaces").get(num(space));
+  const view = (ctx.reply && ctx.reply.view) || {};
+  return s && s.kind === "tower" ? num((view.towers || [])[num(space) - 1]) : 0;
+}
+
+function memberText(member, ctx) {
+  const colour = enumName(member, "MEMBER_");
+  const dice = ((ctx.reply && ctx.reply.view) || {}).dice || [];
+  return member in DICE ? `${colour} member (die ${num(dice[DICE[member]])})` : `${colour} member (value 0)`;
+}
+
+// A value of a legal command as the player weighs it: a member with its die, a space with its card.
+export function optionText(kind, field, m, ctx) {
+  if (field === "member" && kind !== "activateLeader") return memberText(m.member, ctx);
+  if (field === "space") {
+    const card = towerCard(ctx, m.space);
+    return card ? `${spaceName(ctx, m.space)}: ${named(ctx, "cards", "cards", "card")(card)}` : spaceName(ctx, m.space);
+  }
+  if (field === "servants") return num(m.servants) ? `${num(m.servants)} servant${num(m.servants) === 1 ? "" : "s"}` : "no servants";
+  if (field === "costOption") return `cost alternative ${num(m.costOption) + 1}`;
+  if (field === "discountOption") return `discount alternative ${num(m.discountOption) + 1}`;
+  if (field === "leader" || (field === "copyOf" && m.copyOf !== undefined)) return named(ctx, "leaders", "leaders", "leader")(m[field]);
+  if (field === "tile" && kind === "chooseBonusTile") return texts(ctx, "bonusTiles").get(num(m.tile)) || `tile ${m.tile}`;
+  if (field === "privileges") {
+    const words = new Map(((ctx.texts && ctx.texts.privileges) || []).map((p) => [p.privilege, p.text.replace(/^[^:]*:\s*/, "")]));
+    return (m.privileges || []).map((p) => words.get(p) || enumName(p, "PRIVILEGE_")).join(" + ");
+  }
+  if (kind === "chooseExchange" && field === "card") return named(ctx, "cards", "cards", "card")(m.card);
+  if (kind === "chooseExchange" && field === "option") return num(m.option) ? `exchange ${m.option}` : "skip this exchange";
+  if (kind === "answerVaticanReport") return m.support ? "yes: score your faith points and go back to 0" : "no: keep your faith, take the excommunication";
+  return null;
+}
+
+// What a value costs and does, under its option: the card on a space (else the space), a leader.
+export function optionHint(kind, field, m, ctx) {
+  if (field === "space") {
+    const card = towerCard(ctx, m.space);
+    return (card ? texts(ctx, "cards").get(card) : texts(ctx, "spaces").get(num(m.space))) || null;
+  }
+  if (field === "leader" || field === "copyOf") return texts(ctx, "leaders").get(num(m[field])) || null;
+  if (kind === "chooseExchange" && field === "card") return texts(ctx, "cards").get(num(m.card)) || null;
+  return null;
 }

@@ -6,7 +6,9 @@
 // from /games/trajan/trajan.js; the shell calls
 //   render(root, reply, ctx)      for every view it shows,
 //   describeEvent(item, ctx)      for every event of the list (a MatchEvent as protobuf JSON), and
-//   legend(ctx)                   once per match: [symbol, meaning] rows for the page's legend.
+//   legend(ctx)                   once per match: [symbol, meaning] rows for the page's legend;
+// and the play app (clients/ts/src/play/) also calls stepTitle(kind, field) for the questions of its
+// step-by-step picker of legal commands (null: generic).
 //   reply: GetView or Replay as protobuf JSON ({version, view, seatsToAct, systemToAct, outcome})
 //   ctx:   {content: GET /content/trajan or null, texts: GetContent's content (every tile, province, site,
 //          ship and bowl with its English text) or null, el(tag, attrs, ...children), seatName(seat),
@@ -420,4 +422,26 @@ export function describeEvent(item, ctx) {
     }
     default: return null;
   }
+}
+
+// ------------------------------------------------------------------ the play app's picker
+
+// The questions, as the terminal client asks them (services/trajan/presentation/steps.py).
+const TITLES = {
+  "chooseBowl.bowl": "Which bowl do you pick up?", "sowMarker.colour": "Which marker goes into the next bowl?",
+  "useTrajanEffect.action": "Beside which action does the [+2] marker go?", "useExtraAction.tile": "Which extra action tile do you spend?",
+  "discardCommodity.commodity": "Which card do you discard?", "discardCommodity.pile": "Onto which discard pile?",
+  "takeDiscard.pile": "From which discard pile?", "displayCommodities.cards": "Which cards do you play face up?",
+  "startShipment.ship": "Which ship do you load?", "loadCommodity.commodity": "Which card do you load?",
+  "takeForumTile.tile": "Which forum tile do you take?", "moveLeader.province": "Where does your leader go?",
+  "takeTrajanTile.stack": "Which Trajan tile do you take?", "placeWorker.site": "On which site does your worker go?",
+  "meetDemands.payments": "How do you meet the demands?", "chooseBonusTile.tile": "Which bonus tile do you take, yellow side up?",
+  "placeStartMarkers.first": "The first marker for this bowl?", "placeStartMarkers.second": "The second marker for this bowl?",
+  "drawStartCommodity.pile": "Where do you take a starting card from?",
+  "takeStartTrajanTile.stack": "From which stack do you take a starting Trajan tile?",
+  "takeStartTrajanTile.slot": "Onto which slot does it go?",
+};
+
+export function stepTitle(kind, field) {
+  return TITLES[`${kind}.${field}`] || null;
 }

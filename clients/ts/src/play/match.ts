@@ -1,0 +1,354 @@
+// A match, played: the board as the spectator page draws it (the game's module) from the seat's own
+// view (its hand and other private values), whose turn it is, the legal commands of the moment as a
+// step-by-step picker (and taps on the board where the module marks the values), the events in words
+// newest first, refusals in words. Live: WatchMatch from the newest events on, resumed from the last
+// version seen whenever it breaks; every new version the stream tells of is read again with GetView.
+import type { DescMessage } from "@bufbuild/protobuf";
+import {
+  createTips, el, eventText, loadContent, loadModule, num, outcomeTable, renderTree,
+  type GameModule, type ModuleContext,
+} from "../shell.js";
+import type { JsonClient } from "../tabula.js";
+import { follow, resumable, titleOf, type App, type Screen } from "./app.js";
+import { Code, ConnectError, commandId, gameClient, persist, reason, refusal, type Json } from "./api.js";
+import { boardTargets, drawPicker, type Picked } from "./picker.js";
+import { keepLegal, memberOf, stepFor, type Choice, type Game, type Option, type Step, type Wording } from "./steps.js";
+import { saveSeat, seatKey, type SeatKey } from "./store.js";
+
+const EVENTS = 200; // the event list: the events of the newest this many versions
+const CALL_MS = 10_000; // a unary call's deadline: one that hangs is sent again (persist)
+
+// One hover-and-tap box for the page, its listeners added once.
+let tips: ReturnType<typeof createTips> | null = null;
+function sharedTips(): ReturnType<typeof createTips> {
+  if (!tips) {
+    tips = createTips(document.getElementById("tip")!);
+    tips.wire();
+  }
+  return tips;
+}
+
+export function showMatch(app: App, root: HTMLElement, matchId: string): Screen {
+  const view = new MatchView(app, root, matchId);
+  view.open();
+  return { close: () => view.close() };
+}
+
+class MatchView {
+  private readonly abort = new AbortController();
+  private key: SeatKey | null = null;
+  private client: JsonClient | null = null;
+  private game: Game | null = null;
+  private module: GameModule | null = null;
+  private content: unknown = null;
+  private texts: unknown = null;
+  private reply: Json = null; // the GetView on screen
+  private head = 0; // the newest version this seat knows of
+  private lastSeen = 0; // the stream's last version (it resumes after it)
+  private readonly events = new Map<number, Json>();
+  private choices: Choice[] = [];
+  private picked: Picked[] = [];
+  private sending = false;
+  private refreshing = false;
+  private dirty = false;
+  private renewed = false; // the seat token was renewed once (a second bad_token is shown)
+  private readonly tips = sharedTips();
+  private readonly dom = {
+    title: el("h2", { class: "match-title", id: "match-title" }),
+    status: el("span", { class: "status idle", id: "match-status", text: "connecting…" }),
+    seats: el("div", { class: "seats", id: "match-seats" }),
+    message: el("p", { class: "message", id: "message", role: "status" }),
+    picker: el("section", { class: "picker panel", id: "picker", "aria-label": "your move" }),
+    outcome: el("section", { class: "outcome", id: "match-outcome", hidden: "" }),
+    board: el("section", { class: "board", id: "board" }),
+    events: el("ol", { class: "event-log", id: "event-log" }),
+    legend: el("details", { class: "legend", id: "legend", hidden: "" }),
+  };
+
+  constructor(private readonly app: App, private readonly root: HTMLElement, private readonly matchId: string) {}
+
+  close(): void {
+    this.abort.abort();
+    this.tips.hide();
+    document.getElementById("game-css")?.removeAttribute("href"); // the game's styles are for its board only
+  }
+
+  async open(): Promise<void> {
+    const d = this.dom;
+    this.root.replaceChildren(el("div", { class: "match-screen" },
+      el("section", { class: "match-bar" }, d.title, d.status, d.seats),
+      el("div", { class: "match-layout" },
+        el("div", { class: "main" }, d.legend, d.board),
+        el("div", { class: "column" },
+          el("div", { class: "side" }, d.message, d.picker, d.outcome),
+          el("section", { class: "events panel" }, el("h2", { text: "Events" }, el("span", { class: "sub", text: " newest first" })), d.events)))));
+    try {
+      await this.connect();
+    } catch (err) {
+      this.status(refusal(err), "error");
+      return;
+    }
+    this.watch();
+  }
+
+  private async connect(): Promise<void> {
+    this.key = seatKey(this.matchId) ?? (await this.fromLobby());
+    if (!this.key) {
+      const watch = el("a", { href: `/?match=${encodeURIComponent(this.matchId)}`, text: "watch it" });
+      this.dom.picker.replaceChildren(el("p", { text: "You have no seat in this match on this device: " }, watch));
+      throw new Error("not your match");
+    }
+    const info = this.app.games.get(this.key.game) ?? { name: this.key.game, title: this.key.game, minSeats: 0, maxSeats: 0, module: false, content: false };
+    this.dom.title.textContent = titleOf(this.app, this.key.game);
+    const [{ client, command, docs }, content, module] = await Promise.all([
+      gameClient(this.key.game, this.key.token), loadContent(info),
+      // a module that fails to load leaves the view drawn as a tree
+      loadModule(info, document.getElementById("game-css") as HTMLLinkElement).catch(() => null),
+    ]);
+    Object.assign(this, { client, content, module });
+    this.texts = ((await client.call("GetContent", {}).catch(() => ({}))) as Json).content ?? null;
+    this.game = this.gameFor(command, docs);
+    this.drawLegend();
+    await this.refresh();
+  }
+
+  /** The seat token from the lobby (ListMyMatches signs a fresh one), kept on the device. */
+  private async fromLobby(): Promise<SeatKey | null> {
+    const reply = (await this.app.lobby().call("ListMyMatches", { limit: 100 })) as Json;
+    const mine = (reply.matches || []).find((m: Json) => m.matchId === this.matchId);
+    if (!mine) return null;
+    const key = { game: mine.game, seat: num(mine.seat), token: mine.seatToken };
+    saveSeat(this.matchId, key);
+    return key;
+  }
+
+  private gameFor(command: DescMessage, docs: Record<string, string>): Game {
+    return { command, docs, wording: this.module as Wording | null, ctx: () => this.ctx(), seatName: (s) => this.seatName(s) };
+  }
+
+  // ------------------------------------------------------------------ what the module gets
+
+  private seatName(seat: number): string {
+    const label = (this.reply?.seats || [])[seat]?.label || `Seat ${seat + 1}`;
+    return seat === this.key?.seat ? `${label} (you)` : label;
+  }
+
+  private chip(seat: number): HTMLElement {
+    return el("span", { class: `chip seat-${num(seat) % 5}${num(seat) === this.key?.seat ? " me" : ""}`, text: this.seatName(num(seat)) });
+  }
+
+  private ctx(): ModuleContext {
+    return {
+      content: this.content, texts: this.texts, el, game: this.key?.game ?? "",
+      seatName: (s) => this.seatName(num(s)), chip: (s) => this.chip(s), tip: this.tips.tip, reply: this.reply,
+    };
+  }
+
+  private drawLegend(): void {
+    const rows = this.module?.legend ? this.module.legend(this.ctx()) : [];
+    this.dom.legend.hidden = !rows.length;
+    this.dom.legend.replaceChildren(el("summary", { text: "Legend" }), el("ul", {}, ...rows.map(([symbol, meaning]) =>
+      el("li", {}, el("span", { class: "sym" }, symbol), el("span", { class: "means", text: meaning })))));
+  }
+
+  // ------------------------------------------------------------------ live
+
+  private watch(): void {
+    // The newest events first: the list starts EVENTS versions back, then follows live.
+    this.lastSeen = Math.max(0, this.head - EVENTS);
+    const request = () => ({ matchId: this.matchId, fromVersion: String(this.lastSeen + 1) });
+    follow((r, signal) => this.client!.stream("WatchMatch", r, signal), request, (item) => this.onItem(item), this.abort.signal,
+      (err) => {
+        if (!resumable(err)) {
+          this.status(refusal(err), "error");
+          return false;
+        }
+        this.status("reconnecting…", "idle");
+        return true;
+      });
+  }
+
+  private onItem(item: Json): void {
+    const top = item.event ? num(item.event.envelope.version) : num(item.keepalive?.headVersion);
+    if (item.event) {
+      this.events.set(top, item.event);
+      this.drawEventsSoon();
+    }
+    this.lastSeen = Math.max(this.lastSeen, top);
+    if (top > this.head) {
+      this.head = top;
+      this.refresh();
+    } else if (this.reply && this.dom.status.textContent === "reconnecting…") {
+      this.drawStatus();
+    }
+  }
+
+  /** GetView again (one at a time; a call asked for meanwhile runs once after it), then draw it. */
+  private async refresh(): Promise<void> {
+    if (this.refreshing) { this.dirty = true; return; }
+    this.refreshing = true;
+    try {
+      do {
+        this.dirty = false;
+        const reply = await persist(() => this.client!.call("GetView", { matchId: this.matchId }, CALL_MS));
+        if (this.abort.signal.aborted) return;
+        this.show(reply);
+      } while (this.dirty);
+    } catch (err) {
+      if (this.abort.signal.aborted) return;
+      if (err instanceof ConnectError && reason(err) === "bad_token" && !this.renewed) { this.renewed = true; this.renew(); return; }
+      this.status(refusal(err), "error");
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  /** A seat token no longer valid (they last 7 days): a fresh one from the lobby, and the view again. */
+  private async renew(): Promise<void> {
+    const key = await this.fromLobby().catch(() => null);
+    if (!key) { this.status("Your seat token is no longer valid, and the lobby has no match of yours with this id.", "error"); return; }
+    this.key = key;
+    this.client = (await gameClient(key.game, key.token)).client;
+    await this.refresh();
+  }
+
+  private show(reply: Json): void {
+    const moved = this.reply && num(reply.version) !== num(this.reply.version);
+    this.reply = reply;
+    this.head = Math.max(this.head, num(reply.version));
+    const kept = keepLegal(reply.legalCommands || [], this.choices, this.game!);
+    if (moved && this.choices.length && kept.length < this.choices.length) {
+      this.say("The match moved on while you were choosing; your choice so far is kept where it still can be.", "moved");
+    }
+    this.choices = kept;
+    this.picked = this.picked.slice(0, kept.length);
+    if (this.module) this.module.render(this.dom.board, reply, this.ctx()); else renderTree(this.dom.board, reply, (s) => this.seatName(s));
+    this.drawStatus();
+    this.drawPicker();
+    this.drawOutcome();
+    this.drawEvents();
+    this.tips.follow();
+    document.body.dataset.rendered = String(num(reply.version)); // the version on screen (tests wait on it)
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  private status(text: string, kind: string): void {
+    this.dom.status.textContent = text;
+    this.dom.status.className = `status ${kind}`;
+  }
+
+  private say(text: string, kind = ""): void {
+    this.dom.message.textContent = text;
+    this.dom.message.className = `message ${kind}`;
+  }
+
+  private drawStatus(): void {
+    const r = this.reply;
+    const toAct: number[] = r.seatsToAct || [];
+    const mine = toAct.includes(this.key!.seat) && (r.legalCommands || []).length > 0;
+    if (r.outcome) this.status("finished", "finished");
+    else if (mine) this.status("your turn", "your-turn");
+    else this.status(`waiting for ${toAct.map((s) => this.seatName(s)).join(", ") || "the board"}`, "live");
+    document.body.classList.toggle("my-turn", mine);
+    this.dom.seats.replaceChildren(...(r.seats || []).map((_: Json, seat: number) =>
+      el("span", { class: `seat${toAct.includes(seat) ? " to-act" : ""}`, "data-seat": String(seat) }, this.chip(seat),
+        toAct.includes(seat) ? el("span", { class: "acting", text: "to act" }) : "")));
+  }
+
+  private drawPicker(): void {
+    const legal: Json[] = this.reply.legalCommands || [];
+    const board = this.dom.board;
+    if (this.reply.outcome || !legal.length) {
+      boardTargets(board, null, true, -1, () => {});
+      this.dom.picker.dataset.ready = "";
+      this.dom.picker.dataset.field = "";
+      const waiting = this.reply.outcome ? "The match is over." : `Waiting for ${(this.reply.seatsToAct || []).map((s: number) => this.seatName(s)).join(", ") || "the board"}…`;
+      this.dom.picker.replaceChildren(el("h2", { class: "question", text: waiting }));
+      return;
+    }
+    const step = stepFor(this.game!, legal, this.choices);
+    if (!step) return;
+    const choose = (option: Option) => this.choose(option);
+    drawPicker(this.dom.picker, step, this.picked, this.sending, { choose, back: () => this.back() });
+    this.dom.picker.dataset.field = step.field;
+    const targets = boardTargets(board, step, this.sending, this.aboutSeat(step), choose);
+    this.dom.picker.classList.toggle("has-targets", targets > 0);
+  }
+
+  /** The seat the step's commands are about: their common `owner` or `seat`, else the player's own. */
+  private aboutSeat(step: Step): number {
+    const commands = step.options.flatMap((o) => o.commands).map(memberOf);
+    for (const field of ["owner", "seat"]) {
+      const values = new Set(commands.map((m) => m[field]));
+      if (values.size === 1 && typeof [...values][0] === "number") return [...values][0];
+    }
+    return this.key!.seat;
+  }
+
+  private drawOutcome(): void {
+    const box = this.dom.outcome;
+    const outcome = this.reply.outcome;
+    box.hidden = !outcome;
+    if (!outcome) return;
+    const replay = el("a", { href: `/?game=${this.key!.game}&match=${encodeURIComponent(this.matchId)}#token=${encodeURIComponent(this.key!.token)}`,
+      text: "replay it move by move" });
+    box.replaceChildren(el("h2", { text: "Match finished · final scores" }), outcomeTable(outcome, (s) => this.chip(s)),
+      el("p", {}, replay));
+  }
+
+  private eventsTimer: ReturnType<typeof setTimeout> | null = null;
+  private drawEventsSoon(): void {
+    if (this.eventsTimer) return;
+    this.eventsTimer = setTimeout(() => { this.eventsTimer = null; this.drawEvents(); }, 100);
+  }
+
+  private drawEvents(): void {
+    // The events of the last EVENTS versions: what a page opened now reads (older ones are dropped).
+    for (const v of this.events.keys()) if (v <= this.head - EVENTS) this.events.delete(v);
+    const shown = [...this.events.keys()].sort((a, b) => b - a);
+    const ctx = this.ctx();
+    this.dom.events.replaceChildren(...shown.map((v) => el("li", { "data-version": String(v) },
+      el("span", { class: "v", text: String(v) }), el("span", { class: "t", text: eventText(this.events.get(v), this.module, ctx) }))));
+  }
+
+  // ------------------------------------------------------------------ choosing and sending
+
+  private choose(option: Option): void {
+    if (this.sending) return;
+    if (option.commands.length === 1) { this.send(option.commands[0]); return; }
+    this.choices = [...this.choices, option.choice];
+    this.picked = [...this.picked, { label: option.label }];
+    this.say("");
+    this.drawPicker();
+  }
+
+  private back(): void {
+    this.choices = this.choices.slice(0, -1);
+    this.picked = this.picked.slice(0, -1);
+    this.drawPicker();
+  }
+
+  /** One click's command: built once (its id and the version seen), sent again as it is until answered. */
+  private async send(command: Json): Promise<void> {
+    const request = { matchId: this.matchId, expectedVersion: String(num(this.reply.version)), commandId: commandId(), command };
+    this.sending = true;
+    this.say("Sending…", "busy");
+    this.drawPicker();
+    try {
+      await persist(() => this.client!.call("SubmitCommand", request, CALL_MS), (ms) => this.say(`No answer yet; sending it again in ${Math.ceil(ms / 1000)} s…`, "busy"));
+      this.choices = [];
+      this.picked = [];
+      this.say("");
+    } catch (err) {
+      this.say(`Refused: ${refusal(err)}`, "refused");
+      if (err instanceof ConnectError && (err.code === Code.Aborted || reason(err) === "stale_version")) {
+        this.choices = [];
+        this.picked = [];
+      }
+    } finally {
+      this.sending = false;
+    }
+    await this.refresh();
+  }
+}

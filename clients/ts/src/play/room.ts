@@ -1,0 +1,107 @@
+// Waiting for a match: a room being filled (seats, invite code, bots, ready, start) or a matchmaking
+// ticket; both followed live (WatchRoom, WatchQueue) until the match starts, then the match opens.
+import { el } from "../shell.js";
+import { follow, resumable, titleOf, type App, type Screen } from "./app.js";
+import { refusal, type Json } from "./api.js";
+import { saveSeat } from "./store.js";
+
+const LEVEL_WORDS: Record<string, string> = { BOT_LEVEL_RANDOM: "random bot", BOT_LEVEL_GREEDY: "greedy bot", BOT_LEVEL_MCTS: "mcts bot" };
+
+export function showRoom(app: App, root: HTMLElement, roomId: string): Screen {
+  const abort = new AbortController();
+  const status = el("p", { class: "status-line", id: "room-status" });
+  const body = el("div", { id: "room" });
+  root.replaceChildren(el("section", { class: "panel room" }, body, status));
+  const act = async (name: string, request: Json) => {
+    status.textContent = "…";
+    try {
+      const reply = (await app.lobby().call(name, { roomId, ...request })) as Json;
+      status.textContent = "";
+      if (reply.room) draw(reply.room, "");
+      if (reply.matchId) opened(reply.matchId, reply.room.game, reply.seat, reply.seatToken);
+    } catch (err) {
+      status.textContent = refusal(err);
+    }
+  };
+  const opened = (matchId: string, game: string, seat: number, token: string) => {
+    saveSeat(matchId, { game, seat: Number(seat || 0), token });
+    abort.abort();
+    app.navigate(`/play?match=${encodeURIComponent(matchId)}`);
+  };
+  const draw = (room: Json, seatToken: string) => {
+    if (room.matchId && seatToken) { opened(room.matchId, room.game, mySeat(app, room), seatToken); return; }
+    body.replaceChildren(...roomView(app, room, act));
+  };
+  follow((request, signal) => app.lobby().stream("WatchRoom", request, signal), () => ({ roomId }), (item) => {
+    if (item.room) draw(item.room.room, item.room.seatToken);
+    return Boolean(item.room?.seatToken) || item.room?.room.status === "ROOM_STATUS_CLOSED";
+  }, abort.signal, (err) => said(status, err));
+  return { close: () => abort.abort() };
+}
+
+/** A stream's break on the status line: "reconnecting…" when it is opened again, else the refusal. */
+function said(status: HTMLElement, err: unknown): boolean {
+  status.textContent = resumable(err) ? "reconnecting…" : refusal(err);
+  return resumable(err);
+}
+
+const mySeat = (app: App, room: Json): number =>
+  (room.seats || []).find((s: Json) => s.playerId === app.guest.playerId)?.index ?? 0;
+
+function roomView(app: App, room: Json, act: (name: string, request: Json) => void): HTMLElement[] {
+  const host = room.hostPlayerId === app.guest.playerId;
+  const seats: Json[] = room.seats || [];
+  const full = seats.every((s) => !s.empty);
+  const button = (text: string, name: string, request: Json = {}, enabled = true) => {
+    const b = el("button", { type: "button", name, text }) as HTMLButtonElement;
+    b.disabled = !enabled;
+    b.addEventListener("click", () => act(name, request));
+    return b;
+  };
+  const me = seats.find((s) => s.playerId === app.guest.playerId);
+  const rows = seats.map((s) => el("li", { class: `room-seat${s.empty ? " empty" : ""}`, "data-seat": String(s.index) },
+    el("span", { class: "k", text: `Seat ${Number(s.index || 0) + 1}` }),
+    el("b", { text: s.empty ? "open" : s.bot !== "BOT_LEVEL_UNSPECIFIED" ? LEVEL_WORDS[s.bot] ?? "bot" : s.displayName }),
+    s.bot === "BOT_LEVEL_UNSPECIFIED" && !s.empty ? el("span", { class: "ready", text: s.ready || s.playerId === room.hostPlayerId ? "ready" : "not ready" }) : "",
+    host && s.bot !== "BOT_LEVEL_UNSPECIFIED" ? button("remove", "RemoveBot", { seat: s.index }) : ""));
+  const code = room.inviteCode ? el("p", { class: "invite" }, "Invite code: ", el("b", { id: "invite-code", text: room.inviteCode }),
+    " (the others enter it under My matches)") : el("p", { class: "note", text: "A public room: spectators see its match." });
+  return [
+    el("h2", { text: `${titleOf(app, room.game)} room` }),
+    code,
+    el("ol", { class: "room-seats" }, ...rows),
+    el("div", { class: "buttons" },
+      host ? button("Add a random bot", "AddBot", { level: "BOT_LEVEL_RANDOM" }, !full) : "",
+      host ? button("Add a greedy bot", "AddBot", { level: "BOT_LEVEL_GREEDY" }, !full) : "",
+      host ? button("Start the match", "StartRoom", {}, full) : button(me?.ready ? "Not ready" : "Ready", "SetReady", { ready: !me?.ready }),
+      button("Leave", "LeaveRoom")),
+  ];
+}
+
+export function showTicket(app: App, root: HTMLElement, ticketId: string): Screen {
+  const abort = new AbortController();
+  const status = el("p", { class: "status-line", id: "ticket-status", text: "Waiting for players…" });
+  const cancel = el("button", { type: "button", name: "cancel", text: "Leave the queue" });
+  cancel.addEventListener("click", async () => {
+    try {
+      await app.lobby().call("CancelQueue", { ticketId });
+      abort.abort();
+      app.navigate("/play");
+    } catch (err) {
+      status.textContent = refusal(err);
+    }
+  });
+  root.replaceChildren(el("section", { class: "panel ticket" }, el("h2", { text: "Quick match" }), status, cancel));
+  follow((request, signal) => app.lobby().stream("WatchQueue", request, signal), () => ({ ticketId }), (item) => {
+    const t = item.ticket;
+    if (!t) return;
+    status.textContent = `Waiting in the ${titleOf(app, t.game)} queue for ${Math.round(Number(t.waitedSeconds || 0))} s…`;
+    if (t.status === "TICKET_STATUS_MATCHED" && t.seatToken) {
+      saveSeat(t.matchId, { game: t.game, seat: Number(t.seat || 0), token: t.seatToken });
+      app.navigate(`/play?match=${encodeURIComponent(t.matchId)}`);
+      return true;
+    }
+    if (t.status === "TICKET_STATUS_CANCELLED") { status.textContent = "The ticket was cancelled."; return true; }
+  }, abort.signal, (err) => said(status, err));
+  return { close: () => abort.abort() };
+}

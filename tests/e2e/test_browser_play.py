@@ -1,0 +1,367 @@
+"""The play app (/play) in headless Chromium against the whole stack (`tabula run` in a folder of its own,
+as test_browser_play_link.py starts it; Debian's Chromium driven by Playwright, as
+test_browser_spectator.py does). Everything the player does is a click or a tap on the page: the test
+never calls an RPC.
+
+* Desktop (1400x1000): a guest signs in, creates a basic Lorenzo room against a random bot and plays
+  it to the end, the space of every placement by a click on the board, every other step the picker's
+  first option; the final scores are shown. Streams end every
+  few seconds (the gateway's stream deadline is short), so the events list is built from resumed
+  streams: it must equal the list a fresh page reads in one stream. The first command's reply is lost
+  on the way back (the request reached the server): the page sends the very same request again and
+  the rule service answers it as a duplicate.
+* A stale click: a second tab of the same player misses the match moving on (its WatchMatch is cut
+  off); its click is refused in words (stale_version) and its board redrawn at the new version.
+* Two players in two browsers: a private room joined by its invite code, ready, started; the one who
+  waits is told live (a your-turn notice) when the other's move makes it their turn.
+* Quick match: the queue fills the table with a bot and the match opens.
+* Phone (390x844, touch): for every game, sign-in (the name remembered), a room with bots, a few
+  moves by taps, a reload that rejoins the match with the seat kept on the device, and a page that
+  needs no sideways scrolling.
+
+Screenshots go to ``test-artifacts/play/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from itertools import pairwise
+from typing import Any
+
+import pytest
+
+from tests.e2e.stack_dir import running_stack
+from tests.e2e.test_browser_spectator import ARTIFACTS, CHROMIUM, WAIT_MS
+from tests.e2e.test_browser_spectator import browser as browser  # the module's Chromium fixture
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="/usr/bin/chromium is missing: `make browser` (deploy/setup-browser.sh) apt-get installs it",
+)
+DESKTOP = {"width": 1400, "height": 1000}
+PHONE = {"width": 390, "height": 844}
+STREAM_DEADLINE_S = "4"  # every WatchMatch ends this soon: the page resumes it from the last version
+PHONE_MOVES = 4
+READY = "() => document.getElementById('picker')?.dataset.ready === '1'"
+FINISHED = "() => document.getElementById('match-status')?.textContent === 'finished'"
+# A later version drawn, or a refusal said.
+SHOWN_AFTER = (
+    "(v) => Number(document.body.dataset.rendered) > v || document.querySelector('#message.refused')"
+)
+# What the page shows when it does not move on.
+SHOWING = """() => ({status: document.getElementById('match-status')?.textContent,
+  message: document.getElementById('message')?.textContent,
+  picker: document.getElementById('picker')?.innerText, rendered: document.body.dataset.rendered,
+  screen: document.getElementById('screen').innerText.slice(0, 300)})"""
+
+
+@pytest.fixture(scope="module")
+def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("play-app")
+    with running_stack(folder, TABULA_GATEWAY_STREAM_DEADLINE_S=STREAM_DEADLINE_S) as (_, output):
+        found = re.search(r"^gateway\s+(http://\S+?)/", output, re.M)
+        assert found, output
+        yield found.group(1)
+
+
+def _context(browser: Any, phone: bool = False) -> Any:
+    if phone:
+        return browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    return browser.new_context(viewport=DESKTOP)
+
+
+def _page(context: Any, url: str, deaf: bool = False) -> tuple[Any, list[str]]:
+    """A page at ``url``; errors collects uncaught errors and console errors. ``deaf``: its WatchMatch
+    streams are cut off before they reach the gateway."""
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    if deaf:
+        page.route("**/WatchMatch", lambda route: route.abort())
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto(url)
+    return page, errors
+
+
+def _shot(page: Any, name: str, whole: bool = True) -> None:
+    """The whole page, or (``whole`` False) what the screen shows now."""
+    folder = ARTIFACTS / "play"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=whole)
+
+
+def _press(page: Any, target: Any, phone: bool) -> None:
+    target.tap() if phone else target.click()
+
+
+def _sign_in(page: Any, name: str, phone: bool = False) -> None:
+    page.wait_for_selector("#sign-in")
+    page.fill("#name", name)
+    _press(page, page.locator("#sign-in-button"), phone)
+    page.wait_for_selector("form.new-match")
+    assert page.locator("#me").inner_text() == name
+
+
+def _create(page: Any, game: str, phone: bool = False) -> str:
+    """A room of ``game`` with one random bot (Lorenzo: the basic game), started: the match id."""
+    form = page.locator(f'form.new-match[data-game="{game}"]')
+    if game == "lorenzo":
+        form.locator('[name="option-advanced"]').uncheck()
+    _press(page, form.locator('[name="create"]'), phone)
+    page.wait_for_function("() => document.body.dataset.screen === 'match' && document.body.dataset.rendered")
+    return str(page.evaluate("() => new URLSearchParams(location.search).get('match')"))
+
+
+def _version(page: Any) -> int:
+    return int(page.evaluate("() => document.body.dataset.rendered"))
+
+
+def _move(page: Any, phone: bool = False, board: list[int] | None = None) -> bool:
+    """The picker's first option, step after step, until a command is sent and the board shows its
+    result; False when the match is over. With ``board``, a step the board offers targets for is
+    answered by a tap on the board's first target instead (counted in ``board``)."""
+    while True:
+        _wait(page, f"() => ({READY})() || ({FINISHED})()")
+        if page.evaluate(FINISHED):
+            return False
+        target = page.locator("#board .pick-target").first
+        on_board = board is not None and target.count() > 0
+        first = target if on_board else page.locator("#picker .options button").first
+        sends = (
+            first.get_attribute("data-sends") == "1"
+            if on_board
+            else "sends" in (first.get_attribute("class") or "")
+        )
+        before = _version(page)
+        _press(page, first, phone)
+        if on_board and board is not None:
+            board.append(before)
+        if sends:
+            _wait(page, SHOWN_AFTER, before)
+            assert not page.locator("#message.refused").count(), page.locator("#message").inner_text()
+            return True
+
+
+def _wait(page: Any, condition: str, arg: Any = None) -> None:
+    """Wait for ``condition``; when it does not come, fail with what the page shows."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    try:
+        page.wait_for_function(condition, arg=arg, timeout=60_000)
+    except Timeout:
+        raise AssertionError(f"the page did not move on: {page.evaluate(SHOWING)}") from None
+
+
+def _events(page: Any) -> list[tuple[int, str]]:
+    found = page.locator("#event-log li").evaluate_all(
+        "(ns) => ns.map((n) => [Number(n.dataset.version), n.querySelector('.t').textContent])"
+    )
+    return [(int(v), str(t)) for v, t in found]
+
+
+def _lose_first_reply(page: Any) -> list[tuple[str, Any]]:
+    """The first SubmitCommand reaches the server, but its reply never reaches the page (the
+    connection resets); later ones pass. Returns (request body, reply) of each, as they go."""
+    seen: list[tuple[str, Any]] = []
+
+    def handle(route: Any) -> None:
+        body = route.request.post_data
+        reply = route.fetch()
+        seen.append((body, reply.json()))
+        if len(seen) == 1:
+            route.abort("connectionreset")
+        else:
+            route.fulfill(response=reply)
+            page.unroute("**/SubmitCommand")
+
+    page.route("**/SubmitCommand", handle)
+    return seen
+
+
+def test_a_whole_match_played_by_clicks_on_the_desktop(browser: Any, gateway: str) -> None:
+    context = _context(browser)
+    page, errors = _page(context, f"{gateway}/play")
+    watches: list[int] = []  # each WatchMatch's fromVersion (its body: a 5-byte envelope head, then JSON)
+    page.on(
+        "request",
+        lambda r: (
+            watches.append(int(json.loads(r.post_data_buffer[5:])["fromVersion"]))
+            if r.url.endswith("/WatchMatch")
+            else None
+        ),
+    )
+    _sign_in(page, "Ada")
+    _shot(page, "desktop-home")
+    sent = _lose_first_reply(page)
+    match_id = _create(page, "lorenzo")
+    _wait(page, READY)
+    _shot(page, "desktop-match")
+    moves, taps = 0, []
+    while _move(page, board=taps):  # a space is chosen on the board, the rest in the picker
+        moves += 1
+    assert moves > 20 and len(taps) > 10, (moves, taps)
+
+    # The lost reply: the same request (command id and expected version) sent again, applied once.
+    assert len(sent) == 2 and sent[0][0] == sent[1][0], sent
+    assert sent[0][1]["duplicate"] is False and sent[1][1]["duplicate"] is True, sent
+
+    # The stream brings the last events soon after the view that shows the end.
+    newest = "(v) => document.querySelector('#event-log li')?.dataset.version === String(v)"
+    page.wait_for_function(newest, arg=_version(page))
+    outcome = page.locator("#match-outcome")
+    assert outcome.is_visible() and "final scores" in outcome.inner_text()
+    assert "Ada (you)" in outcome.inner_text() and "random bot" in outcome.inner_text()
+    events = _events(page)
+    versions = [v for v, _ in events]
+    assert versions == sorted(set(versions), reverse=True), versions[:20]  # newest first, none twice
+    assert versions[0] == _version(page) and events[0][1].startswith("The game ends"), events[:3]
+    # Streams were cut short and resumed, each from after the last version seen (never back).
+    assert len(watches) > 2 and all(a <= b for a, b in pairwise(watches)), watches
+    _shot(page, "desktop-finished")
+
+    # A fresh page reads the same list in one stream; the match stays on the device's list.
+    page.reload()
+    page.wait_for_function(FINISHED)
+    page.wait_for_function("(n) => document.querySelectorAll('#event-log li').length >= n", arg=len(events))
+    assert _events(page) == events
+    page.goto(f"{gateway}/play")
+    page.wait_for_selector(f'#my-matches .my-match.finished[data-match="{match_id}"]')
+    assert errors == ["Failed to load resource: net::ERR_CONNECTION_RESET"], errors  # only the reply lost
+    context.close()
+
+
+def test_a_stale_click_is_refused_in_words_and_the_board_redrawn(browser: Any, gateway: str) -> None:
+    context = _context(browser)
+    first, errors = _page(context, f"{gateway}/play")
+    _sign_in(first, "Cleo")
+    _create(first, "lorenzo")
+    _wait(first, READY)
+    # The second tab (the same player and seat, from the device) hears nothing of the match moving.
+    second, more_errors = _page(context, first.url, deaf=True)
+    second.wait_for_function(READY)
+    seen = _version(second)
+    assert _move(first)
+    moved = _version(first)
+    assert moved > seen and _version(second) == seen
+    while True:  # the second tab's first option, step by step, until it sends
+        option = second.locator("#picker .options button").first
+        sends = "sends" in (option.get_attribute("class") or "")
+        option.click()
+        if sends:
+            break
+    second.wait_for_selector("#message.refused")
+    said = second.locator("#message").inner_text()
+    assert "moved on" in said and "(stale_version)" in said and "nothing changed" in said, said
+    second.wait_for_function("(v) => Number(document.body.dataset.rendered) >= v", arg=moved)
+    _shot(second, "desktop-stale-refused")
+    assert not errors, errors
+    assert not [e for e in more_errors if "WatchMatch" not in e and "Failed to load" not in e], more_errors
+    context.close()
+
+
+@pytest.mark.parametrize("game", ["lorenzo", "trajan", "florenza"])
+def test_every_game_on_a_phone_by_taps(browser: Any, gateway: str, game: str) -> None:
+    context = _context(browser, phone=True)
+    page, errors = _page(context, f"{gateway}/play")
+    _sign_in(page, "Bea", phone=True)
+    _shot(page, f"phone-home-{game}", whole=False)
+    match_id = _create(page, game, phone=True)
+    for _ in range(PHONE_MOVES):
+        assert _move(page, phone=True)
+    page.wait_for_function(READY)
+    assert page.locator("#board").inner_text().strip()  # the game's module drew the board
+    assert page.locator("#event-log li").count() > 0
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    box = page.locator("#picker").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    _shot(page, f"phone-match-{game}", whole=False)
+
+    # Closing the tab and coming back: the name, the guest and the match's seat are on the device.
+    page.close()
+    page, more_errors = _page(context, f"{gateway}/play?match={match_id}")
+    page.wait_for_function(READY)
+    assert page.locator("#me").inner_text() == "Bea"
+    assert page.locator("#match-seats .chip.me").inner_text() == "Bea (you)"
+    assert _move(page, phone=True)
+    assert not errors and not more_errors, errors + more_errors
+    context.close()
+
+
+def test_the_name_is_remembered_after_signing_out(browser: Any, gateway: str) -> None:
+    context = _context(browser, phone=True)
+    page, errors = _page(context, f"{gateway}/play")
+    _sign_in(page, "Dario", phone=True)
+    page.locator("#sign-out").tap()
+    page.wait_for_selector("#sign-in")
+    assert page.locator("#name").input_value() == "Dario"
+    assert not errors, errors
+    context.close()
+
+
+def _turn(page: Any) -> bool:
+    return bool(page.locator("#match-status.your-turn").count())
+
+
+def test_two_players_meet_in_a_room_and_a_your_turn_notice_arrives_live(browser: Any, gateway: str) -> None:
+    """Two people in two browsers: a private room, its invite code, ready and start; then the one who
+    waits goes to the home screen and is told live when the other's move makes it their turn."""
+    host_context, guest_context = _context(browser), _context(browser)
+    host, errors = _page(host_context, f"{gateway}/play")
+    _sign_in(host, "Gina")
+    form = host.locator('form.new-match[data-game="lorenzo"]')
+    form.locator('[name="option-advanced"]').uncheck()
+    form.locator('[name="seat-1"]').select_option("open")
+    form.locator('[name="create"]').click()
+    code = host.locator("#invite-code").inner_text()
+
+    guest, more_errors = _page(guest_context, f"{gateway}/play")
+    _sign_in(guest, "Hugo")
+    guest.fill('#join-form [name="code"]', code)
+    guest.locator("#join-form button").click()
+    guest.locator('#room button[name="SetReady"]').click()
+    host.wait_for_selector('#room .room-seat[data-seat="1"] .ready:text-is("ready")')
+    host.locator('#room button[name="StartRoom"]').click()
+    for page in (host, guest):  # the guest's room stream carries its seat token: its page opens the match
+        page.wait_for_function(
+            "() => document.body.dataset.screen === 'match' && document.body.dataset.rendered"
+        )
+    deadline = time.monotonic() + 60  # the system starts the round first
+    while not (_turn(host) or _turn(guest)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    mover, waiter = (host, guest) if _turn(host) else (guest, host)
+    assert _turn(mover) and not _turn(waiter)
+    match_id = waiter.evaluate("() => new URLSearchParams(location.search).get('match')")
+
+    waiter.locator("#nav-home").click()
+    waiter.wait_for_selector(f'#my-matches .my-match[data-match="{match_id}"]:not(.my-turn)')
+    while _turn(mover):
+        assert _move(mover)
+    waiter.wait_for_selector(".notice.your-turn")
+    assert waiter.locator(".notice.your-turn").inner_text().startswith("Your turn in Lorenzo il Magnifico")
+    waiter.wait_for_selector(f'#my-matches .my-match.my-turn[data-match="{match_id}"]')
+    _shot(waiter, "desktop-your-turn-notice")
+    waiter.locator(".notice.your-turn .open").click()
+    _wait(waiter, READY)
+    assert _turn(waiter) and not waiter.locator(".notice.your-turn").count()
+    assert not errors and not more_errors, errors + more_errors
+    host_context.close()
+    guest_context.close()
+
+
+def test_quick_match_waits_in_the_queue_until_bots_fill_it(browser: Any, gateway: str) -> None:
+    context = _context(browser)
+    page, errors = _page(context, f"{gateway}/play")
+    _sign_in(page, "Iris")
+    form = page.locator('form.new-match[data-game="lorenzo"]')
+    form.locator('[name="option-advanced"]').uncheck()
+    form.locator('[name="quick"]').click()
+    page.wait_for_selector('#ticket-status:has-text("Waiting in the Lorenzo il Magnifico queue")')
+    _wait(page, READY)  # filled with a bot after the wait the form asks for
+    assert page.evaluate("() => document.body.dataset.screen") == "match"
+    assert page.locator("#match-seats .chip.me").inner_text() == "Iris (you)"
+    assert not errors, errors
+    context.close()
