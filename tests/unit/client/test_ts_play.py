@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.committed import committed_bytes
+
 TS_DIR = Path(__file__).resolve().parents[3] / "clients" / "ts"
 BUILT_TEST = TS_DIR / "dist" / "node" / "steps.test.js"
 BUNDLE = TS_DIR / "web" / "tabula-play.js"
@@ -39,4 +41,4 @@ def test_the_picker_asks_in_steps_built_from_the_legal_commands() -> None:
 def test_the_committed_play_bundle_is_what_clients_ts_builds(tmp_path: Path) -> None:
     subprocess.run(["node", "build.mjs", "--out", str(tmp_path)], cwd=TS_DIR, check=True, timeout=120)
     fresh = (tmp_path / "tabula-play.js").read_bytes()
-    assert fresh == BUNDLE.read_bytes(), "clients/ts/web/tabula-play.js is stale: run `make bundle`"
+    assert fresh == committed_bytes(BUNDLE), "stale: run `make ts`, commit it"
