@@ -5,13 +5,13 @@ whose prefork pool process dies is delivered again), prefetch 1, retries with ba
 transient Redis errors. kombu's ack emulation (a copy of each message taken, given back after the
 visibility timeout, two transactions per task) is off unless ``TABULA_BROKER_ACK_EMULATION=1``:
 a task lost with its worker is planned again by the reactor's sweeper ``TABULA_SWEEP_STALL``
-after its step fell due, long before a visibility timeout over twice the task time limit ran out. No results are stored (``task_ignore_result``, no
+after its step fell due, long before a visibility timeout over twice the task time limit ran out,
+and turn clocks are not countdowns (they wait in the store, see ``shared.store.TurnClocks``), so
+no message has to wait in the broker for long. No results are stored (``task_ignore_result``, no
 backend) unless ``TABULA_TASK_RESULTS=1``: nothing reads them, and each one kept an hour cost Redis
-memory per move. Turn clocks are not countdowns (they wait in the store, see
-``shared.store.TurnClocks``), and a task lost for good is planned again by the reactor's sweeper,
-so no message has to wait in the broker for long. Importing this module
-builds the app object and reads the environment; it opens no connection. The Redis client
-is built in each process on first use (see ``services.workers.context``).
+memory per move. Importing this module builds the app object and reads the environment; it opens
+no connection. The Redis client is built in each process on first use (see
+``services.workers.context``).
 """
 
 from __future__ import annotations
