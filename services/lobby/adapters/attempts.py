@@ -31,14 +31,17 @@ DEFAULTS = {ACCOUNT: "5/30", ADDRESS: "20/30"}
 
 # KEYS: the subject's tries (hash: n, until ms). ARGV: mode, count, first lock ms, most ms, forget ms.
 # 'try': refused while locked (returns the ms left), else counted (and the lock set from the count-th
-# try on); returns 0. 'clear': forgets the subject. 'refund': one try back.
+# try on); returns 0. 'clear': forgets the subject. 'refund': one try back (with the lock it set, if
+# it was the one that reached the count).
 TRIES_LUA = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 if ARGV[1] == 'clear' then redis.call('DEL', KEYS[1]) return 0 end
 local n = tonumber(redis.call('HGET', KEYS[1], 'n') or '0')
 if ARGV[1] == 'refund' then
-  if n > 0 then redis.call('HSET', KEYS[1], 'n', n - 1) end
+  if n > 0 then n = n - 1 end
+  if n < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], 'n', n, 'until', 0)
+  else redis.call('HSET', KEYS[1], 'n', n) end
   return 0
 end
 local locked = tonumber(redis.call('HGET', KEYS[1], 'until') or '0')
@@ -114,5 +117,6 @@ class PasswordTries:
             )
 
     def _run(self, subject: Subject, mode: str) -> None:
-        if self.limits[subject.limit] is not None:
-            self._script(keys=[subject.key], args=[mode, 0, 0, 0, 0])
+        rate = self.limits[subject.limit]
+        if rate is not None:
+            self._script(keys=[subject.key], args=[mode, rate.count, 0, 0, 0])
