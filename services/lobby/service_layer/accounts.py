@@ -122,12 +122,12 @@ class Accounts:
         token = _refresh_token(refresh_token)
 
         def rotate(family: Family, version: int) -> Session | None:
+            account = self.repo.get(family.player_id)  # there: its epoch was read with the family
             following = sessions.next_token(family)
             rotated = family.rotated(following.digest, self._now())
-            if not self.repo.save_family(rotated, version):
-                return None
-            account = self.repo.get(family.player_id)
-            return self._session(account, rotated, following) if account is not None else None
+            if account is None or not self.repo.save_family(rotated, version):
+                return None  # judged again: an account gone meanwhile has ended the family
+            return self._session(account, rotated, following)
 
         return self._with_current(token, rotate)
 

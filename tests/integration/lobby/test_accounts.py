@@ -10,6 +10,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from services.lobby.adapters import keys
 from services.lobby.adapters.mail import Mail
 from services.lobby.domain.sessions import ACCESS_TTL_S, REFRESH_TTL_S, digest
 from shared.runtime.observability import JsonFormatter
+from shared.serving.errors import error_info
 from tests.integration.hardening.conftest import dump
 from tests.integration.lobby.conftest import Guest, LobbyFactory, auth, fails
 from tests.integration.lobby.conftest import sign_in as guest_sign_in
@@ -449,3 +451,39 @@ def test_no_password_token_or_code_reaches_a_log_line(
     assert text, "nothing was logged: the check would prove nothing"
     for secret in secrets:
         assert secret not in text
+
+
+# ---------------------------------------------------------------- races
+
+
+def outcomes(calls: list[Callable[[], Any]]) -> list[str]:
+    """Each call's outcome when all run at once: "ok" or the refusal's reason."""
+
+    def run(call: Callable[[], Any]) -> str:
+        try:
+            call()
+            return "ok"
+        except grpc.RpcError as err:
+            info = error_info(err)
+            return info.reason if info is not None else err.code().name
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(run, calls))
+
+
+def test_of_refreshes_racing_with_one_token_one_wins_and_the_session_ends(stub: Any) -> None:
+    session = sign_up(stub)
+    won: list[Any] = []
+    calls = [lambda: won.append(refresh(stub, session.refresh_token)) for _ in range(6)]
+    answers = outcomes(calls)
+    assert answers.count("ok") == 1 and set(answers) - {"ok"} <= {"refresh_reused", "refresh_revoked"}
+    assert "refresh_reused" in answers, "a second use of a spent token is a reuse"
+    fails(lambda: refresh(stub, won[0].refresh_token), F, "refresh_revoked")
+
+
+def test_of_sign_ups_racing_for_one_email_or_name_one_wins(stub: Any, redis_client: redis.Redis) -> None:
+    same_email = [lambda n=n: sign_up(stub, "ada@example.org", f"Ada {n}") for n in range(4)]
+    assert sorted(outcomes(same_email)) == ["email_taken"] * 3 + ["ok"]
+    same_name = [lambda n=n: sign_up(stub, f"bob{n}@example.org", "Bob") for n in range(4)]
+    assert sorted(outcomes(same_name)) == ["name_taken"] * 3 + ["ok"]
+    assert len(list(redis_client.scan_iter(keys.account("*")))) == 2
