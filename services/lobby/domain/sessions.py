@@ -14,8 +14,6 @@ import enum
 import hashlib
 import hmac
 import re
-import secrets
-import uuid
 from dataclasses import dataclass, replace
 
 ACCESS_TTL_S = 15 * 60  # an account's player token: short, since it cannot be revoked
@@ -80,6 +78,13 @@ class RefreshToken:
         return digest(self.secret)
 
     @staticmethod
+    def of(family_id: str, secret: str) -> RefreshToken:
+        """A token of the family with ``secret`` (43 URL-safe characters: 256 random bits)."""
+        token = RefreshToken(family_id, secret)
+        assert RefreshToken.parse(token.text) == token, "a family id is 32 hex digits, a secret 43 characters"
+        return token
+
+    @staticmethod
     def parse(text: str) -> RefreshToken | None:
         """The token of ``text``, or None when it is not shaped like one."""
         found = _TOKEN.fullmatch(text)
@@ -92,17 +97,7 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def new_secret() -> str:
-    """256 random bits, URL-safe (43 characters)."""
-    return secrets.token_urlsafe(32)
-
-
-def start(player_id: str, epoch: int, now: int, ttl_s: int = REFRESH_TTL_S) -> tuple[Family, RefreshToken]:
-    """A new family of ``player_id`` and its first refresh token."""
-    token = RefreshToken(uuid.uuid4().hex, new_secret())
-    return Family(token.family_id, player_id, token.digest, now + ttl_s, epoch), token
-
-
-def next_token(family: Family) -> RefreshToken:
-    """A fresh refresh token of ``family`` (its head once :meth:`Family.rotated` with its digest)."""
-    return RefreshToken(family.family_id, new_secret())
+def start(player_id: str, epoch: int, now: int, token: RefreshToken, ttl_s: int = REFRESH_TTL_S) -> Family:
+    """A new family of ``player_id`` whose first refresh token is ``token`` (a new family id, a
+    fresh secret: made by the caller, this module draws no randomness)."""
+    return Family(token.family_id, player_id, token.digest, now + ttl_s, epoch)

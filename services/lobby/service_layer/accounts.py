@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 import time
 import uuid
 from collections.abc import Callable
@@ -123,7 +124,7 @@ class Accounts:
 
         def rotate(family: Family, version: int) -> Session | None:
             account = self.repo.get(family.player_id)  # there: its epoch was read with the family
-            following = sessions.next_token(family)
+            following = RefreshToken.of(family.family_id, new_secret())
             rotated = family.rotated(following.digest, self._now())
             if account is None or not self.repo.save_family(rotated, version):
                 return None  # judged again: an account gone meanwhile has ended the family
@@ -167,7 +168,8 @@ class Accounts:
     def _start(self, account: Account) -> Session:
         """A new session of ``account`` (a new family at the account's epoch)."""
         for _ in range(RETRIES):
-            family, token = sessions.start(account.player_id, account.epoch, self._now())
+            token = RefreshToken.of(uuid.uuid4().hex, new_secret())
+            family = sessions.start(account.player_id, account.epoch, self._now(), token)
             if self.repo.save_family(family, 0):
                 return self._session(account, family, token)
             found = self.repo.get(account.player_id)  # signed out everywhere meanwhile: a new epoch
@@ -263,7 +265,7 @@ class Accounts:
     def _mail_code(self, account: Account, purpose: Purpose, limited: bool = True) -> None:
         if limited:
             self.mail_limit(sessions.digest(account.email))
-        secret = sessions.new_secret()
+        secret = new_secret()
         self.repo.issue_code(
             sessions.digest(secret), codes.Code.issue(purpose, account.player_id, account.email, self._now())
         )
@@ -279,6 +281,11 @@ class Accounts:
             self.mailer.send(mail)
         except Exception:  # a provider's outage must not undo a sign-up; the player can ask again
             log.warning("mail failed", extra={"fields": {"kind": kind, "player_id": account.player_id}})
+
+
+def new_secret() -> str:
+    """A refresh token's or a mailed code's secret: 256 random bits, URL-safe (43 characters)."""
+    return secrets.token_urlsafe(32)
 
 
 def _refresh_token(text: str) -> RefreshToken:

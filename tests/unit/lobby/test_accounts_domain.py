@@ -11,21 +11,31 @@ from services.lobby.domain.sessions import KEEP_SPENT, REFRESH_TTL_S, Family, Pr
 from shared.serving.errors import InvalidArgument
 
 NOW = 1_800_000_000
+SECRETS = iter(f"{n:043d}" for n in range(10_000))  # distinct secrets of the right shape
+
+
+def token_of(family_id: str = "f" * 32) -> RefreshToken:
+    return RefreshToken.of(family_id, next(SECRETS))
+
+
+def begin(epoch: int = 0) -> tuple[Family, RefreshToken]:
+    token = token_of()
+    return sessions.start("a-ada", epoch, NOW, token), token
 
 
 def chain(length: int) -> tuple[Family, list[RefreshToken]]:
     """A family and its tokens, oldest first, after ``length - 1`` rotations (one a minute)."""
-    family, token = sessions.start("a-ada", epoch=0, now=NOW)
+    family, token = begin()
     tokens = [token]
     for minute in range(1, length):
-        following = sessions.next_token(family)
+        following = token_of(family.family_id)
         family = family.rotated(following.digest, NOW + 60 * minute)
         tokens.append(following)
     return family, tokens
 
 
 def test_a_new_family_accepts_its_first_token_until_it_expires() -> None:
-    family, token = sessions.start("a-ada", epoch=3, now=NOW)
+    family, token = begin(epoch=3)
     assert family.player_id == "a-ada" and family.epoch == 3 and family.head == token.digest
     assert family.judge(token.digest, NOW, epoch=3) is Presented.CURRENT
     assert family.judge(token.digest, NOW + REFRESH_TTL_S - 1, epoch=3) is Presented.CURRENT
@@ -50,14 +60,14 @@ def test_a_spent_token_is_a_reuse_and_revoking_ends_every_token_of_the_family() 
 
 
 def test_a_new_epoch_of_the_account_ends_the_family() -> None:
-    family, token = sessions.start("a-ada", epoch=0, now=NOW)
+    family, token = begin()
     assert family.judge(token.digest, NOW, epoch=1) is Presented.REVOKED
     assert family.judge(token.digest, NOW, epoch=None) is Presented.REVOKED  # no account any more
 
 
 def test_an_unknown_secret_of_a_known_family_is_neither_current_nor_a_reuse() -> None:
-    family, token = sessions.start("a-ada", epoch=0, now=NOW)
-    forged = RefreshToken(token.family_id, sessions.new_secret())
+    family, token = begin()
+    forged = token_of(token.family_id)
     assert family.judge(forged.digest, NOW, epoch=0) is Presented.EXPIRED
 
 
@@ -69,15 +79,15 @@ def test_only_the_newest_spent_digests_are_kept() -> None:
 
 
 def test_a_refresh_token_round_trips_its_text_and_refuses_other_shapes() -> None:
-    _, token = sessions.start("a-ada", epoch=0, now=NOW)
+    _, token = begin()
     assert RefreshToken.parse(token.text) == token
     for bad in ("", token.family_id, token.text + "x", "." + token.secret, token.text.replace(".", ":")):
         assert RefreshToken.parse(bad) is None
 
 
 def test_a_digest_is_not_the_secret() -> None:
-    secret = sessions.new_secret()
-    assert len(secret) == 43 and secret not in sessions.digest(secret)
+    secret = next(SECRETS)
+    assert secret not in sessions.digest(secret)
     assert sessions.digest(secret) == sessions.digest(secret) != sessions.digest(secret + "x")
 
 
