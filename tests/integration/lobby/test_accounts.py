@@ -25,7 +25,7 @@ from services.lobby.domain.sessions import ACCESS_TTL_S, REFRESH_TTL_S, digest
 from shared.runtime.observability import JsonFormatter
 from shared.serving.errors import error_info
 from tests.integration.hardening.conftest import dump
-from tests.integration.lobby.conftest import Guest, LobbyFactory, auth, fails
+from tests.integration.lobby.conftest import SIGNER, Guest, LobbyFactory, auth, fails, service_token
 from tests.integration.lobby.conftest import sign_in as guest_sign_in
 from tests.integration.lobby.test_limits import from_address, limited, stub_of
 from tests.integration.lobby.test_ratings import eventually, leaderboard, play_to_the_end
@@ -487,3 +487,32 @@ def test_of_sign_ups_racing_for_one_email_or_name_one_wins(stub: Any, redis_clie
     same_name = [lambda n=n: sign_up(stub, f"bob{n}@example.org", "Bob") for n in range(4)]
     assert sorted(outcomes(same_name)) == ["name_taken"] * 3 + ["ok"]
     assert len(list(redis_client.scan_iter(keys.account("*")))) == 2
+
+
+def test_the_account_calls_take_only_a_player_token(stub: Any, redis_client: redis.Redis) -> None:
+    session = sign_up(stub)
+    me = session.player_id
+    others = [
+        service_token(),
+        auth(SIGNER.spectator("race", "m1", me)),
+        auth(SIGNER.seat("race", "m1", 0, me)),
+    ]
+    change = pb.ChangePasswordRequest(current_password=PASSWORD, new_password="a new password")
+    upgrade = pb.UpgradeGuestRequest(email="x@example.org", password=PASSWORD)
+    calls = [
+        lambda md: stub.GetAccount(pb.GetAccountRequest(), metadata=md, timeout=5),
+        lambda md: stub.ChangePassword(change, metadata=md, timeout=10),
+        lambda md: stub.RequestEmailVerification(
+            pb.RequestEmailVerificationRequest(), metadata=md, timeout=5
+        ),
+        lambda md: stub.UpgradeGuest(upgrade, metadata=md, timeout=10),
+    ]
+    forged = auth(
+        session.access_token[:-4] + ("AAAA" if not session.access_token.endswith("AAAA") else "BBBB")
+    )
+    for call in calls:
+        for md in others:
+            unchanged(redis_client, lambda c=call, m=md: c(m), grpc.StatusCode.PERMISSION_DENIED, "forbidden")
+        unchanged(redis_client, lambda c=call: c(forged), UNAUTHENTICATED, "bad_token")
+    no_account = auth(SIGNER.player("a-nobody", "Nobody", account=True))  # signed, but no such account
+    unchanged(redis_client, lambda: calls[0](no_account), F, "not_an_account")
