@@ -53,4 +53,36 @@ LOBBY: tuple[Reason, ...] = (
     Reason(
         "invite_taken", F, "A new private room's invite code is an open room's (very rare): create it again."
     ),
+    # accounts (docs/accounts.md)
+    Reason("email_taken", F, "SignUp or UpgradeGuest with an address an account has (case aside)."),
+    Reason("name_taken", F, "SignUp or UpgradeGuest with a display name an account has (case aside)."),
+    Reason(
+        "wrong_credentials",
+        F,
+        "SignIn with an email or a password that is wrong (which one is not said), or ChangePassword "
+        "with a wrong current password. Tries are limited per account and per address (`rate_limited`).",
+    ),
+    Reason("already_account", F, "UpgradeGuest by a player who has an account already."),
+    Reason("not_an_account", F, "An account's call (ChangePassword, GetAccount ...) with a guest's token."),
+    Reason("already_verified", F, "RequestEmailVerification for an address that is verified already."),
+    Reason("account_changed", F, "ChangePassword while another change of the password won: sign in again."),
+    Reason(
+        "refresh_expired",
+        F,
+        "RefreshSession or SignOut with a refresh token that is unknown or expired: sign in.",
+    ),
+    Reason(
+        "refresh_reused",
+        F,
+        "A refresh token used a second time (copied?): its session has ended on every device; sign in.",
+    ),
+    Reason(
+        "refresh_revoked",
+        F,
+        "A refresh token of a session that has ended (signed out, signed out everywhere, the password "
+        "changed or reset, or a reuse): sign in.",
+    ),
+    Reason("busy_session", F, "A session or account changed 10 times while this call was tried: retry."),
+    Reason("code_invalid", F, "VerifyEmail or ResetPassword with a code that is unknown, used or replaced."),
+    Reason("code_expired", F, "VerifyEmail or ResetPassword with an expired code: ask for a new one."),
 )

@@ -14,8 +14,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+from services.lobby.adapters.accounts_repo import AccountRepository
+from services.lobby.adapters.attempts import PasswordTries, tries_from_env
 from services.lobby.adapters.games import GameCatalog
+from services.lobby.adapters.mail import Mailer, load_mailer
 from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, PrivateMatches
 from services.lobby.adapters.notices_repo import NoticeRepository
 from services.lobby.adapters.push import PushSender, load_push
@@ -24,6 +28,7 @@ from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.adapters.rooms_repo import RoomRepository
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.entrypoints.servicer import LobbyServicer
+from services.lobby.service_layer.accounts import Accounts
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import Matcher, QueueService
@@ -32,9 +37,10 @@ from services.lobby.service_layer.notices import NoticeProjector, Notices
 from services.lobby.service_layer.projections import RatingsProjector, Standings
 from services.lobby.service_layer.rooms import RoomService
 from shared.runtime.config import Settings, port_for
+from shared.runtime.edge import wait
 from shared.serving.grpc_server import Limits, RunningServer, serve_forever, start_server
 from shared.serving.process import boot
-from shared.serving.ratelimit import Limiter
+from shared.serving.ratelimit import Limiter, Rate
 from shared.serving.tokens import TokenSigner
 from shared.store.clients import redis_client, store_from_settings
 
@@ -46,6 +52,8 @@ BACKGROUND_THREADS = 3  # start_background's matcher, projector and notices: a R
 # RATINGS_LINGER later. Longer lingers halve the lobby's CPU per command under load (bench/README.md).
 LINGER_VAR, DEFAULT_LINGER_MS = "TABULA_LOBBY_LINGER_MS", 100
 RATINGS_LINGER_VAR, DEFAULT_RATINGS_LINGER_MS = "TABULA_LOBBY_RATINGS_LINGER_MS", 500
+# Mails (verification and reset codes) per account address: 3 at once, then one every 20 minutes.
+MAIL_LIMIT, MAIL_LIMIT_VAR, DEFAULT_MAIL_LIMIT = "mail_account", "TABULA_LIMIT_MAIL_ACCOUNT", "3/3600"
 
 
 def now_ms() -> int:
@@ -100,11 +108,14 @@ def build(
     push: PushSender | None = None,
     limiter: Limiter | None = None,
     limits: Limits | None = None,
+    mailer: Mailer | None = None,
 ) -> Lobby:
     """``push``: the push-notification hook (default: ``TABULA_PUSH`` from ``env``, else a log line);
     ``limiter``: the abuse limits (default: ``TABULA_LIMIT_*`` from
     ``env``, else the defaults of ``shared/serving/ratelimit.py``); ``limits``: the server's caps (default:
-    ``TABULA_RPC_WORKERS`` ... from ``env``), which size the Redis pool (docs/operations.md)."""
+    ``TABULA_RPC_WORKERS`` ... from ``env``), which size the Redis pool (docs/operations.md); ``mailer``:
+    where account mail goes (default: ``TABULA_MAIL`` / ``TABULA_MAIL_DIR`` from ``env``,
+    ``adapters/mail.py``)."""
     e = env if env is not None else os.environ
     limits = limits if limits is not None else Limits.from_env(e)
     client = redis_client(settings, limits.redis_connections(background=BACKGROUND_THREADS))
@@ -120,6 +131,7 @@ def build(
     rooms = RoomService(RoomRepository(client), catalog, identity, clock)
     queue = QueueService(queue_repo, ratings, catalog, identity, clock)
     notices = Notices(notice_repo, rooms.repo, ratings, identity, push)
+    accounts = _accounts(client, signer, e, mailer if mailer is not None else load_mailer(e))
     servicer = LobbyServicer(
         identity,
         rooms,
@@ -129,6 +141,7 @@ def build(
         MatchList(MatchIndex(client), store, ratings, catalog),
         MyMatches(mine, store, identity, rooms, queue, notices),
         notices,
+        accounts,
         limiter,
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
@@ -143,6 +156,18 @@ def build(
         catalog,
         NoticeProjector(store, notice_repo, push, consumer, linger_ms=linger_ms),
     )
+
+
+def _accounts(client: Any, signer: TokenSigner, env: Mapping[str, str], mailer: Mailer) -> Accounts:
+    """The accounts' use cases, with their limits: password tries, and mail per address."""
+    mail_rate = Rate.parse(env.get(MAIL_LIMIT_VAR, DEFAULT_MAIL_LIMIT))
+    mail_limiter = Limiter(client, {MAIL_LIMIT: mail_rate}, {"watches_per_token": 0}, signer.keys)
+
+    def mail_limit(subject: str) -> None:
+        wait(mail_limiter.take(MAIL_LIMIT, subject))
+
+    tries = PasswordTries(client, tries_from_env(env))
+    return Accounts(AccountRepository(client), signer, tries, mailer, mail_limit)
 
 
 def main() -> None:

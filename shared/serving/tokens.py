@@ -6,7 +6,7 @@ Every token names its **audience**, the one service that accepts it (:data:`LOBB
 ============  ==================  ===========================================================
 scope         audience            allows
 ============  ==================  ===========================================================
-``player``    the lobby           the guest's own lobby calls (signed in by ``SignInGuest``)
+``player``    the lobby           the player's own lobby calls (a guest's, or an account's: ``acct``)
 ``seat``      game G              acting for seat N of match M (and seeing what that seat sees)
 ``spectator`` game G              the public view, watch and replay of match M
 ``service``   game G              the lobby creating matches (acts as the system)
@@ -67,7 +67,7 @@ class SecretMissing(RuntimeError):
 
 
 class Scope(enum.StrEnum):
-    PLAYER = "player"  # a signed-in guest, in the lobby
+    PLAYER = "player"  # a signed-in player (a guest or an account), in the lobby
     SEAT = "seat"  # seat N of match M
     SPECTATOR = "spectator"  # the public view of match M
     SERVICE = "service"  # the lobby calling a rule service: create matches, act as the system
@@ -91,6 +91,7 @@ class Claims:
     match_id: str = ""
     seat: int = -1
     name: str = ""
+    account: bool = False  # a player token of an account (the ``acct`` claim), not of a guest
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,9 +137,9 @@ class TokenSigner:
         self._verified_lock = threading.Lock()
 
     # ------------------------------------------------------------ issuing
-    def player(self, player_id: str, name: str, ttl_s: int = HOUR) -> str:
-        """A signed-in guest's lobby token."""
-        return self._issue(player_id, Scope.PLAYER, LOBBY, ttl_s, name=name)
+    def player(self, player_id: str, name: str, ttl_s: int = HOUR, account: bool = False) -> str:
+        """A signed-in player's lobby token: a guest's, or an account's (``account``: the ``acct`` claim)."""
+        return self._issue(player_id, Scope.PLAYER, LOBBY, ttl_s, name=name, account=account)
 
     def seat(self, game: str, match_id: str, seat: int, player_id: str, ttl_s: int = HOUR) -> str:
         return self._issue(player_id, Scope.SEAT, game_audience(game), ttl_s, mid=match_id, seat=seat)
@@ -158,9 +159,10 @@ class TokenSigner:
         mid: str = "",
         seat: int = -1,
         name: str = "",
+        account: bool = False,
     ) -> str:
         now = int(time.time())
-        extra = {"mid": mid, "seat": seat, "name": name}
+        extra = {"mid": mid, "seat": seat, "name": name, "acct": 1 if account else ""}
         claims = {
             "iss": ISSUER,
             "sub": subject,
@@ -235,6 +237,7 @@ def _claims(raw: Mapping[str, Any]) -> Claims:
             match_id=str(raw.get("mid", "")),
             seat=int(raw.get("seat", -1)),
             name=str(raw.get("name", "")),
+            account=raw.get("acct") == 1,
         )
     except (ValueError, TypeError) as err:
         raise TokenError("token is malformed") from err

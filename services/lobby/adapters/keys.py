@@ -16,8 +16,40 @@ def busy(player_id: str) -> str:
 
 
 def guest(player_id: str) -> str:
-    """The guest's display name; it expires with the guest (GUEST_TTL_S after their last call)."""
+    """The player's display name: a guest's expires with the guest (GUEST_TTL_S after their last
+    call); an account's is kept."""
     return f"{P}:guest:{player_id}"
+
+
+def account(player_id: str) -> str:
+    """An account (hash: email, name, password hash, verified, epoch, created); the player id is the
+    guest's it was upgraded from, or a new one."""
+    return f"{P}:account:{player_id}"
+
+
+def email(digest: str) -> str:
+    """The player id of the account with this address (by its digest: no address in a key name)."""
+    return f"{P}:email:{digest}"
+
+
+def account_name(name_key: str) -> str:
+    """The player id of the account with this display name (``validation.name_key``: case aside)."""
+    return f"{P}:name:{name_key}"
+
+
+def session(family_id: str) -> str:
+    """A refresh-token family (hash: version, data JSON; ``domain/sessions.py``)."""
+    return f"{P}:session:{family_id}"
+
+
+def code(digest: str) -> str:
+    """A mailed code by its digest (hash: purpose, player, email, expires)."""
+    return f"{P}:code:{digest}"
+
+
+def latest_code(player_id: str, purpose: str) -> str:
+    """The digest of the player's latest code for ``purpose``: a new code replaces the older one."""
+    return f"{P}:codes:{player_id}:{purpose}"
 
 
 def invited(room_id: str) -> str:

@@ -6,7 +6,8 @@ Only the newest ``KEEP`` are kept.
 
 :class:`PlayerMatches`: every match of each player, private ones included, for ``ListMyMatches``.
 Written before the match is created, so an id whose match does not exist is skipped by readers.
-It expires with the guest (``keys.GUEST_TTL_S`` after their last lobby call or match).
+A guest's expires with the guest (``keys.GUEST_TTL_S`` after their last lobby call or match); an
+account's is kept.
 
 :class:`PrivateMatches`: who may watch a private room's match (GetSpectatorToken).
 """
@@ -38,18 +39,30 @@ class MatchIndex:
 
 KEEP_MINE = 100
 
+# KEYS: each player's match list, then each player's account. ARGV: match id, created ms, kept,
+# lifetime (s).
+RECORD_MINE_LUA = """
+local n = #KEYS / 2
+for k = 1, n do
+  redis.call('ZADD', KEYS[k], ARGV[2], ARGV[1])
+  redis.call('ZREMRANGEBYRANK', KEYS[k], 0, -tonumber(ARGV[3]) - 1)
+  if redis.call('EXISTS', KEYS[n + k]) == 0 then redis.call('EXPIRE', KEYS[k], ARGV[4]) end
+end
+return 0
+"""
+
 
 class PlayerMatches:
     def __init__(self, client: Any, keep: int = KEEP_MINE) -> None:
         self.client, self.keep = client, keep
+        self._record = client.register_script(RECORD_MINE_LUA)
 
     def record(self, match_id: str, player_ids: list[str], created_ms: int) -> None:
-        pipe = self.client.pipeline()
-        for player_id in player_ids:
-            pipe.zadd(keys.mine(player_id), {match_id: created_ms})
-            pipe.zremrangebyrank(keys.mine(player_id), 0, -self.keep - 1)
-            pipe.expire(keys.mine(player_id), keys.GUEST_TTL_S)  # it expires with the guest
-        pipe.execute()
+        """The match in each player's list (a guest's list expires with the guest)."""
+        if not player_ids:
+            return
+        key_list = [*(keys.mine(p) for p in player_ids), *(keys.account(p) for p in player_ids)]
+        self._record(keys=key_list, args=[match_id, created_ms, self.keep, keys.GUEST_TTL_S])
 
     def forget(self, match_id: str, player_ids: list[str]) -> None:
         """Take back a :meth:`record` of a match that was not created (an emptied list goes too)."""

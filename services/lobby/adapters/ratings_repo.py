@@ -15,7 +15,8 @@ from services.lobby.adapters import keys
 from services.lobby.domain.ratings import FinishedMatch, SkillRating
 from shared.store.redis_store import RedisClient
 
-# KEYS: rated set, ratings hash, leaderboard zset, one history zset per player.
+# KEYS: rated set, ratings hash, leaderboard zset, one history zset per player, then one account
+#       key per player (an account's history is kept; a guest's expires with the guest).
 # ARGV: match id, player count, rated (1/0), then per player: id, old value, new value,
 #       ordinal, history JSON, finished ms; last, the history's lifetime (the guest's, in seconds).
 # Returns 1 applied, 0 already applied, -1 a rating changed since it was read (retry).
@@ -35,10 +36,22 @@ for k = 0, n - 1 do
     redis.call('ZADD', KEYS[3], ARGV[at + 3], ARGV[at])
   end
   redis.call('ZADD', KEYS[4 + k], ARGV[at + 5], ARGV[at + 4])
-  redis.call('EXPIRE', KEYS[4 + k], ARGV[4 + n * 6])
+  if redis.call('EXISTS', KEYS[4 + n + k]) == 0 then redis.call('EXPIRE', KEYS[4 + k], ARGV[4 + n * 6]) end
 end
 redis.call('SADD', KEYS[1], ARGV[1])
 return 1
+"""
+
+
+# KEYS: display name, match list, history, account. ARGV: name, lifetime (s).
+# A guest's keys live ``lifetime`` from now; a player with an account (an upgraded guest) keeps its
+# own name and keys, and nothing is written: returns 1 (0 for a guest).
+TOUCH_LUA = """
+if redis.call('EXISTS', KEYS[4]) == 1 then return 1 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+redis.call('EXPIRE', KEYS[3], ARGV[2])
+return 0
 """
 
 
@@ -75,16 +88,20 @@ class RatingsRepository:
     def __init__(self, client: RedisClient) -> None:
         self.client = client
         self._apply = client.register_script(APPLY_LUA)
+        self._touch = client.register_script(TOUCH_LUA)
 
     # ------------------------------------------------------------ names
-    def set_name(self, player_id: str, name: str, ttl_s: int = keys.GUEST_TTL_S) -> None:
+    def set_name(self, player_id: str, name: str, ttl_s: int = keys.GUEST_TTL_S) -> bool:
         """The guest's name, kept ``ttl_s`` from now; their match list and history get the same
-        lifetime (called at sign-in and on every lobby call: a guest's keys expire together)."""
-        pipe = self.client.pipeline(transaction=False)
-        pipe.set(keys.guest(player_id), name, ex=ttl_s)
-        pipe.expire(keys.mine(player_id), ttl_s)
-        pipe.expire(keys.history(player_id), ttl_s)
-        pipe.execute()
+        lifetime (called at sign-in and on every guest's lobby call: a guest's keys expire together).
+        False, and nothing written, when the player has an account (a guest upgraded since)."""
+        key_list = [
+            keys.guest(player_id),
+            keys.mine(player_id),
+            keys.history(player_id),
+            keys.account(player_id),
+        ]
+        return int(self._touch(keys=key_list, args=[name, ttl_s])) == 0
 
     def names(self, player_ids: Sequence[str]) -> list[str]:
         """Display names ("" for a player whose identity expired or never existed)."""
@@ -134,6 +151,7 @@ class RatingsRepository:
             keys.ratings(match.game),
             keys.leaderboard(match.game),
             *(keys.history(h.player_id) for h in humans),
+            *(keys.account(h.player_id) for h in humans),
         ]
         return int(self._apply(keys=key_list, args=args))
 

@@ -1,4 +1,5 @@
-"""Shape checks on what clients send: names, codes, ids, seat counts, options, turn clocks.
+"""Shape checks on what clients send: names, emails, passwords, codes, ids, seat counts, options,
+turn clocks.
 
 Each check raises ``InvalidArgument`` with a message a player can act on and the request field
 it blames (the ``BadRequest`` detail of the answer). Seat ranges and
@@ -24,6 +25,9 @@ MAX_TURN_SECONDS = 7 * 24 * 3600
 MIN_TURN_SECONDS = 10
 MAX_OPTIONS = 16
 MAX_OPTION_TEXT = 64
+MAX_EMAIL = 254  # RFC 5321's limit of a forward path
+MIN_PASSWORD, MAX_PASSWORD = 8, 128
+_EMAIL = re.compile(r"[^@\s]+@[^@\s.]+(\.[^@\s.]+)+")
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
@@ -38,6 +42,38 @@ def display_name(raw: str) -> str:
     if not name.isprintable():
         raise InvalidArgument("display_name must be printable text", "display_name")
     return name
+
+
+def name_key(name: str) -> str:
+    """What makes two display names the same for uniqueness among accounts: case and width aside."""
+    return name.casefold()
+
+
+def email(raw: str, field: str = "email") -> str:
+    """An email address, trimmed and lower-cased (one account per address, whatever its case)."""
+    address = raw.strip().lower()
+    if not address:
+        raise InvalidArgument(f"{field} is required", field)
+    if len(address) > MAX_EMAIL or not address.isprintable() or not _EMAIL.fullmatch(address):
+        raise InvalidArgument(f"{field} must be an email address like ada@example.org", field)
+    return address
+
+
+def new_password(raw: str, field: str = "password") -> str:
+    """A password being set: :data:`MIN_PASSWORD` to :data:`MAX_PASSWORD` characters, not all spaces.
+    The message never repeats it."""
+    if not MIN_PASSWORD <= len(raw) <= MAX_PASSWORD or not raw.strip():
+        raise InvalidArgument(
+            f"{field} must be {MIN_PASSWORD} to {MAX_PASSWORD} characters (not only spaces)", field
+        )
+    return raw
+
+
+def given_password(raw: str, field: str = "password") -> str:
+    """A password being checked: any, but not none (a wrong one is a wrong password, not a bad request)."""
+    if not raw:
+        raise InvalidArgument(f"{field} is required", field)
+    return raw
 
 
 def invite_code(raw: str) -> str:

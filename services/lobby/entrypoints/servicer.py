@@ -1,7 +1,10 @@
 """The gRPC LobbyService: authenticate, limit, translate, call one use case, translate back.
 
-Limits (``shared/serving/ratelimit.py``): sign-ins per client address; room creations, joins (JoinRoom,
-Enqueue) and watch streams per address and per player; open watch streams per token.
+Limits (``shared/serving/ratelimit.py``): sign-ins per client address (the guest's, and every account
+call that stands for one: SignUp, SignIn, RefreshSession, SignOut, UpgradeGuest, VerifyEmail,
+RequestPasswordReset, ResetPassword); room creations, joins (JoinRoom, Enqueue) and watch streams per
+address and per player; open watch streams per token. Password tries and mail have their own
+(``service_layer/accounts.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.lobby.domain.rooms import BotLevel
 from services.lobby.entrypoints import convert
+from services.lobby.service_layer.accounts import Accounts, Session
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import QueueRequest, QueueService
@@ -29,7 +33,7 @@ from shared.serving import bounds
 from shared.serving.errors import InvalidArgument
 from shared.serving.game_service import bearer
 from shared.serving.grpc_server import Registration, rpc, stream_rpc
-from shared.serving.ratelimit import Limiter
+from shared.serving.ratelimit import Limiter, client_address
 from shared.serving.tokens import Claims
 
 Ctx: TypeAlias = grpc.ServicerContext
@@ -46,6 +50,7 @@ class LobbyServicer:
     matches: MatchList
     mine: MyMatches
     notices: Notices
+    accounts: Accounts
     limiter: Limiter | None = None  # None: no limits (tests of other things)
 
     def _caller(self, context: Ctx) -> Claims:
@@ -54,6 +59,11 @@ class LobbyServicer:
     def _limit(self, action: str, context: Ctx, caller: Claims | None = None) -> None:
         if self.limiter is not None:
             wait(self.limiter.check(action, context, caller.player_id if caller is not None else ""))
+
+    def _address(self, context: Ctx) -> str:
+        """The caller's address, for the password tries' limit (``ratelimit.client_address``)."""
+        keys = self.limiter.keys if self.limiter is not None else None
+        return client_address(context.peer(), context.invocation_metadata(), keys)
 
     def _watch(self, caller: Claims, context: Ctx, stream: Iterator[T]) -> Iterator[T]:
         """A watch stream: the watch rate limits, then the token's open-stream quota; it ends when
@@ -69,6 +79,82 @@ class LobbyServicer:
         self._limit("sign_in", context)
         player_id, token, expires_at = self.identity.sign_in(request.display_name)
         return pb.SignInGuestResponse(player_id=player_id, token=token, expires_at=expires_at)
+
+    # ------------------------------------------------------------ accounts
+    @rpc("lobby")
+    def SignUp(self, request: pb.SignUpRequest, context: Ctx) -> pb.SignUpResponse:
+        self._limit("sign_in", context)
+        session = self.accounts.sign_up(request.email, request.password, request.display_name)
+        return pb.SignUpResponse(session=_session(session))
+
+    @rpc("lobby")
+    def SignIn(self, request: pb.SignInRequest, context: Ctx) -> pb.SignInResponse:
+        self._limit("sign_in", context)
+        session = self.accounts.sign_in(request.email, request.password, self._address(context))
+        return pb.SignInResponse(session=_session(session))
+
+    @rpc("lobby")
+    def RefreshSession(self, request: pb.RefreshSessionRequest, context: Ctx) -> pb.RefreshSessionResponse:
+        self._limit("sign_in", context)
+        return pb.RefreshSessionResponse(session=_session(self.accounts.refresh(request.refresh_token)))
+
+    @rpc("lobby")
+    def SignOut(self, request: pb.SignOutRequest, context: Ctx) -> pb.SignOutResponse:
+        self._limit("sign_in", context)
+        self.accounts.sign_out(request.refresh_token, request.everywhere)
+        return pb.SignOutResponse()
+
+    @rpc("lobby")
+    def ChangePassword(self, request: pb.ChangePasswordRequest, context: Ctx) -> pb.ChangePasswordResponse:
+        caller = self._caller(context)
+        session = self.accounts.change_password(
+            caller, request.current_password, request.new_password, self._address(context)
+        )
+        return pb.ChangePasswordResponse(session=_session(session))
+
+    @rpc("lobby")
+    def UpgradeGuest(self, request: pb.UpgradeGuestRequest, context: Ctx) -> pb.UpgradeGuestResponse:
+        caller = self._caller(context)
+        self._limit("sign_in", context)
+        session = self.accounts.upgrade(caller, request.email, request.password, request.display_name)
+        return pb.UpgradeGuestResponse(session=_session(session))
+
+    @rpc("lobby")
+    def GetAccount(self, request: pb.GetAccountRequest, context: Ctx) -> pb.GetAccountResponse:
+        account = self.accounts.get(self._caller(context))
+        return pb.GetAccountResponse(
+            player_id=account.player_id,
+            email=account.email,
+            email_verified=account.verified,
+            display_name=account.name,
+        )
+
+    @rpc("lobby")
+    def VerifyEmail(self, request: pb.VerifyEmailRequest, context: Ctx) -> pb.VerifyEmailResponse:
+        self._limit("sign_in", context)
+        player_id, email = self.accounts.verify_email(request.code)
+        return pb.VerifyEmailResponse(player_id=player_id, email=email)
+
+    @rpc("lobby")
+    def RequestEmailVerification(
+        self, request: pb.RequestEmailVerificationRequest, context: Ctx
+    ) -> pb.RequestEmailVerificationResponse:
+        self.accounts.request_verification(self._caller(context))
+        return pb.RequestEmailVerificationResponse()
+
+    @rpc("lobby")
+    def RequestPasswordReset(
+        self, request: pb.RequestPasswordResetRequest, context: Ctx
+    ) -> pb.RequestPasswordResetResponse:
+        self._limit("sign_in", context)
+        self.accounts.request_reset(request.email)
+        return pb.RequestPasswordResetResponse()
+
+    @rpc("lobby")
+    def ResetPassword(self, request: pb.ResetPasswordRequest, context: Ctx) -> pb.ResetPasswordResponse:
+        self._limit("sign_in", context)
+        session = self.accounts.reset_password(request.code, request.new_password)
+        return pb.ResetPasswordResponse(session=_session(session))
 
     @rpc("lobby")
     def ListGames(self, request: pb.ListGamesRequest, context: Ctx) -> pb.ListGamesResponse:
@@ -247,3 +333,14 @@ class LobbyServicer:
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:
         return Registration(self, pb.DESCRIPTOR.services_by_name["LobbyService"], "lobby")
+
+
+def _session(session: Session) -> pb.Session:
+    return pb.Session(
+        player_id=session.player_id,
+        display_name=session.name,
+        access_token=session.access_token,
+        access_expires_at=session.access_expires_at,
+        refresh_token=session.refresh_token,
+        refresh_expires_at=session.refresh_expires_at,
+    )

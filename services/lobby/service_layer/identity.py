@@ -3,6 +3,8 @@
 A guest's identity lives in their player token (audience the lobby, scope ``player``) and in their
 Redis keys (name, matches, history), which expire ``GUEST_TTL_S`` after the guest's last lobby call:
 every call refreshes them, so an active guest keeps their name and a vanished one is forgotten.
+An account's player token says so (``Claims.account``; ``service_layer/accounts.py`` signs it) and its
+keys are kept; a guest token of a guest who has since become an account is refused (sign in).
 Seat and spectator tokens are for one game's rule service and one match (``shared/serving/tokens.py``).
 A private room's match is watched only by its players and the room's invitees.
 """
@@ -18,7 +20,7 @@ from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.domain import validation
 from shared.runtime.edge import wait
 from shared.serving.errors import InvalidArgument, NotFound, PermissionDenied
-from shared.serving.tokens import LOBBY, Claims, Scope, TokenSigner
+from shared.serving.tokens import LOBBY, Claims, Scope, TokenError, TokenSigner
 from shared.store import EventStore, MatchMeta
 
 GUEST_TTL_S = keys.GUEST_TTL_S  # the player token's lifetime, and the guest's keys' after each call
@@ -41,14 +43,15 @@ class Identity:
         return player_id, token, int(time.time()) + GUEST_TTL_S
 
     def guest(self, token: str) -> Claims:
-        """A valid player token, the guest's keys refreshed (forged or expired: UNAUTHENTICATED;
-        another service's token or another scope: PERMISSION_DENIED)."""
+        """A valid player token, a guest's keys refreshed (forged, expired, or a guest's since upgraded:
+        UNAUTHENTICATED; another service's token or another scope: PERMISSION_DENIED)."""
         claims = self.signer.verify(token, LOBBY)
         if claims.scope is not Scope.PLAYER:
             raise PermissionDenied(
                 f"the lobby needs a player token (sign in), not a {claims.scope.value} token"
             )
-        self.ratings.set_name(claims.player_id, claims.name, GUEST_TTL_S)
+        if not claims.account and not self.ratings.set_name(claims.player_id, claims.name, GUEST_TTL_S):
+            raise TokenError("this guest has become an account: sign in with its email and password")
         return claims
 
     def seat_token(self, game: str, player_id: str, match_id: str, seat: int) -> str:

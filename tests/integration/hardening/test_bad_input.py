@@ -312,6 +312,39 @@ def lobby_cases(room: str) -> list[tuple[str, Any, bool, str]]:
         ("WatchQueue", lb.WatchQueueRequest(ticket_id="a b"), True, "ticket_id"),
         ("GetLeaderboard", lb.GetLeaderboardRequest(game="race", limit=-5), True, "limit"),
         ("GetMatchHistory", lb.GetMatchHistoryRequest(player_id="bad id"), True, "player_id"),
+        *account_cases(),
+    ]
+
+
+def account_cases() -> list[tuple[str, Any, bool, str]]:
+    """(method, request, as the guest, field) of the account RPCs."""
+    good = {"email": "ada@example.org", "password": "a fine password", "display_name": "Ada"}
+    return [
+        ("SignUp", lb.SignUpRequest(**(good | {"email": ""})), False, "email"),
+        ("SignUp", lb.SignUpRequest(**(good | {"email": "ada@localhost"})), False, "email"),
+        ("SignUp", lb.SignUpRequest(**(good | {"password": "short"})), False, "password"),
+        ("SignUp", lb.SignUpRequest(**(good | {"password": "x" * 129})), False, "password"),
+        ("SignUp", lb.SignUpRequest(**(good | {"display_name": "a\x07b"})), False, "display_name"),
+        ("SignIn", lb.SignInRequest(email="ada"), False, "email"),
+        ("SignIn", lb.SignInRequest(email="ada@example.org"), False, "password"),
+        ("RefreshSession", lb.RefreshSessionRequest(refresh_token="garbage"), False, "refresh_token"),
+        ("SignOut", lb.SignOutRequest(everywhere=True), False, "refresh_token"),
+        ("UpgradeGuest", lb.UpgradeGuestRequest(**(good | {"email": "x@y"})), True, "email"),
+        ("UpgradeGuest", lb.UpgradeGuestRequest(**(good | {"password": ""})), True, "password"),
+        ("VerifyEmail", lb.VerifyEmailRequest(code="1234"), False, "code"),
+        ("RequestPasswordReset", lb.RequestPasswordResetRequest(email="@example.org"), False, "email"),
+        (
+            "ResetPassword",
+            lb.ResetPasswordRequest(code="A" * 43, new_password="short"),
+            False,
+            "new_password",
+        ),
+        (
+            "ResetPassword",
+            lb.ResetPasswordRequest(code="A" * 44, new_password="a fine password"),
+            False,
+            "code",
+        ),
     ]
 
 
@@ -332,7 +365,7 @@ def test_bytes_that_are_no_lobby_request_are_malformed(
 ) -> None:
     for method in lobby.service.methods_by_name:
         junk = [b"\x0a\x05ab", b"\xff", b"\x12\x80"]
-        if method != "ListGames":  # its request has no fields: bytes that frame well are unknown fields
+        if lobby.request_type(method).DESCRIPTOR.fields:  # else bytes that frame well are unknown fields
             junk.append(b"\x0a\x02\xff\xfe")  # every other one's field 1 is a string: not UTF-8
         for raw in junk:
             assert refused(lobby, redis_db, caplog, method, raw, guest) == ("malformed_request", ("",))

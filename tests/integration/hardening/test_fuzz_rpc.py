@@ -1,6 +1,7 @@
-"""A property-based fuzzer over every RPC of the rule services and the lobby, over real gRPC and Redis:
-random well-typed requests (from the request's descriptor, with valid ids and versions mixed in, and
-legal commands with one field changed) and random bytes.
+"""A property-based fuzzer over every RPC of the rule services and the lobby (its account RPCs too,
+with an account among the callers), over real gRPC and Redis: random well-typed requests (from the
+request's descriptor, with valid ids and versions mixed in, and legal commands with one field
+changed) and random bytes.
 
 The rule services fuzzed are every game of the registry (services/games.py), found there, so a
 game added to it is fuzzed without a test naming it, and the race test game; the lobby reaches a
@@ -56,6 +57,9 @@ FUZZ = os.environ.get("TABULA_FUZZ") == "1"
 INDEX = st.integers(0, 2**16)
 NEAR = st.tuples(st.booleans(), INDEX, INDEX, st.booleans(), INDEX, NUDGES)
 NEVER = {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN, grpc.StatusCode.DATA_LOSS}
+# The lobby's account under fuzz (no valid refresh token is mixed in: a reused one ends its session,
+# a refusal that changes Redis on purpose).
+EMAIL, PASSWORD = "fuzz@example.org", "fuzz password"
 
 
 def budget(examples: int) -> Any:
@@ -263,6 +267,8 @@ def lobby_target(registered: None, redis_url: str, redis_db: redis.Redis) -> Ite
 
     valid: dict[str, dict[str, Any]] = {}
     callers: list[list[tuple[str, str]] | None] = [None, auth("garbage"), SERVICE]
+    account = lb.SignUpRequest(email=EMAIL, password=PASSWORD, display_name="Fuzz account")
+    callers.append(auth(lobby.call("SignUp", account.SerializeToString()).session.access_token))
     for name, served in games.items():
         host_id, host = sign_in(f"Host {name}")
         _, other = sign_in(f"Other {name}")  # one room or queue at a time: a player per game
@@ -280,6 +286,9 @@ def lobby_target(registered: None, redis_url: str, redis_db: redis.Redis) -> Ite
             "match_id": f"fz-lobby-{name}",
             "player_id": host_id,
             "display_name": "Fuzz",
+            "email": EMAIL,  # the account's: SignIn, RequestPasswordReset; taken for SignUp, UpgradeGuest
+            "password": PASSWORD,
+            "current_password": PASSWORD,  # ChangePassword by the account
         }
     yield Target(lobby, redis_db, callers, partial(_one_game, valid))
     stop()

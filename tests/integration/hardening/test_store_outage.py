@@ -140,6 +140,9 @@ def test_a_redis_restart_is_unavailable_then_recovered(
         unavailable(lobby_served, "SignInGuest", lb.SignInGuestRequest(display_name="Bo"), None)
         unavailable(lobby_served, "CreateRoom", lb.CreateRoomRequest(game="race", seats=2), guest)
         unavailable(lobby_served, "ListRooms", lb.ListRoomsRequest(game="race"), guest)
+        sign_up = lb.SignUpRequest(email="bo@example.org", password="a fine password", display_name="Bo")
+        unavailable(lobby_served, "SignUp", sign_up, None)
+        unavailable(lobby_served, "SignIn", lb.SignInRequest(email="bo@example.org", password="x"), None)
         assert errors_logged(caplog) == []  # warnings only: no traceback for an outage
 
         own_redis.append(restart(own_redis[-1]))

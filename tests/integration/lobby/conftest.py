@@ -154,11 +154,13 @@ class LobbyFactory:
         push: Any = None,
         limits: bool = True,
         limiter: Limiter | None = None,
+        env: dict[str, str] | None = None,
         **addrs: int,
     ) -> Lobby:
-        """A lobby with the default abuse limits, or ``limiter``'s (``limits=False``: none: load tests)."""
+        """A lobby with the default abuse limits, or ``limiter``'s (``limits=False``: none: load tests);
+        ``env``: more of its environment (``TABULA_MAIL_DIR``, ``TABULA_LIMIT_PASSWORD_TRIES_*`` ...)."""
         settings = Settings.from_env({"REDIS_URL": self.redis_url})
-        env = {"TABULA_RACE_ADDR": f"127.0.0.1:{self.race_port}"}
+        env = {"TABULA_RACE_ADDR": f"127.0.0.1:{self.race_port}", **(env or {})}
         env |= {f"TABULA_{game.upper()}_ADDR": f"127.0.0.1:{port}" for game, port in addrs.items()}
         if not limits:
             limiter = unlimited(redis.Redis.from_url(self.redis_url))

@@ -56,10 +56,21 @@ def test_each_kind_of_token_carries_only_what_its_scope_names() -> None:
     spectator = _payload(SIGNER.spectator("race", "m1", "p1", name="Ada"))
     service = _payload(SIGNER.service("race"))
     assert (player["aud"], player["scope"], player["name"]) == (LOBBY, "player", "Ada")
-    assert "mid" not in player and "seat" not in player
+    assert "mid" not in player and "seat" not in player and "acct" not in player
     assert (spectator["aud"], spectator["scope"], spectator["mid"]) == ("game:race", "spectator", "m1")
     assert "seat" not in spectator
     assert (service["aud"], service["scope"], service["sub"]) == ("game:race", "service", "lobby")
+
+
+def test_an_accounts_player_token_says_so_and_a_guests_does_not() -> None:
+    account = SIGNER.verify(SIGNER.player("a-1", "Ada", account=True), LOBBY)
+    guest = SIGNER.verify(SIGNER.player("g-1", "Ada"), LOBBY)
+    assert (account.scope, account.account, guest.scope, guest.account) == (
+        Scope.PLAYER,
+        True,
+        Scope.PLAYER,
+        False,
+    )
 
 
 def test_a_token_for_another_service_is_refused_as_not_allowed() -> None:
