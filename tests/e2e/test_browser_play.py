@@ -365,3 +365,44 @@ def test_quick_match_waits_in_the_queue_until_bots_fill_it(browser: Any, gateway
     assert page.locator("#match-seats .chip.me").inner_text() == "Iris (you)"
     assert not errors, errors
     context.close()
+
+
+MY_CLOCK = "#match-seats .seat:has(.chip.me) .clock"
+
+
+def _left(page: Any) -> tuple[int, bool]:
+    """(seconds left, away) on the player's own turn clock: "0:27 left" or "0:04 left · away"."""
+    text = page.locator(MY_CLOCK).inner_text()
+    found = re.match(r"(\d+):(\d\d) left", text)
+    assert found, text
+    return int(found.group(1)) * 60 + int(found.group(2)), text.endswith("· away")
+
+
+def test_a_turn_clock_counts_down_and_a_seat_that_lets_it_run_out_is_marked_away(
+    browser: Any, gateway: str
+) -> None:
+    """A 30-second clock beside the player's chip, counting down; left to run out, a bot plays the
+    move and the seat is marked away with a short clock; the player's own move clears the mark."""
+    context = _context(browser)
+    page, errors = _page(context, f"{gateway}/play")
+    _sign_in(page, "Jan")
+    page.locator('form.new-match[data-game="lorenzo"] [name="clock"]').select_option("30")
+    _create(page, "lorenzo")
+    _wait(page, READY)
+    left, away = _left(page)
+    assert 20 < left <= 30 and not away, (left, away)
+    time.sleep(2.2)
+    assert _left(page)[0] < left  # it counts down between two views
+    _shot(page, "desktop-turn-clock", whole=False)
+
+    # Let it run out: a bot moves for the seat, which is marked away, its clock short.
+    away_turn = f"() => ({READY})() && document.querySelector('{MY_CLOCK}')?.textContent.endsWith('· away')"
+    page.wait_for_function(away_turn, timeout=60_000)
+    left, away = _left(page)
+    assert away and left <= 5, (left, away)
+    assert _move(page)  # in time: the player acts, the mark goes
+    back = f"() => ({READY})() && !document.querySelector('{MY_CLOCK}')?.textContent.includes('away')"
+    page.wait_for_function(back, timeout=60_000)
+    assert 20 < _left(page)[0] <= 30
+    assert not errors, errors
+    context.close()

@@ -52,6 +52,8 @@ class MatchView {
   private refreshing = false;
   private dirty = false;
   private renewed = false; // the seat token was renewed once (a second bad_token is shown)
+  private clocks = new Map<number, { due: number; away: boolean }>(); // seat -> its turn clock (the page's time)
+  private clockTimer: ReturnType<typeof setInterval> | null = null;
   private readonly tips = sharedTips();
   private readonly dom = {
     title: el("h2", { class: "match-title", id: "match-title" }),
@@ -69,6 +71,7 @@ class MatchView {
 
   close(): void {
     this.abort.abort();
+    if (this.clockTimer) clearInterval(this.clockTimer);
     this.tips.hide();
     document.getElementById("game-css")?.removeAttribute("href"); // the game's styles are for its board only
   }
@@ -223,6 +226,7 @@ class MatchView {
     this.choices = kept;
     this.picked = this.picked.slice(0, kept.length);
     if (this.module) this.module.render(this.dom.board, reply, this.ctx()); else renderTree(this.dom.board, reply, (s) => this.seatName(s));
+    this.setClocks(reply.clocks || []);
     this.drawStatus();
     this.drawPicker();
     this.drawOutcome();
@@ -253,7 +257,31 @@ class MatchView {
     document.body.classList.toggle("my-turn", mine);
     this.dom.seats.replaceChildren(...(r.seats || []).map((_: Json, seat: number) =>
       el("span", { class: `seat${toAct.includes(seat) ? " to-act" : ""}`, "data-seat": String(seat) }, this.chip(seat),
-        toAct.includes(seat) ? el("span", { class: "acting", text: "to act" }) : "")));
+        toAct.includes(seat) ? el("span", { class: "acting", text: "to act" }) : "",
+        this.clocks.has(seat) ? el("span", { class: "clock", "data-clock": String(seat) }) : "")));
+    this.tickClocks();
+  }
+
+  // ------------------------------------------------------------------ turn clocks
+
+  /** The view's turn clocks (GetViewResponse.clocks: the time left when it was read) as due times here. */
+  private setClocks(clocks: Json[]): void {
+    const now = Date.now();
+    this.clocks = new Map(clocks.map((c: Json) => [num(c.seat), { due: now + num(c.remainingMs), away: c.away === true }]));
+    if (this.clocks.size && !this.clockTimer) this.clockTimer = setInterval(() => this.tickClocks(), 1000);
+  }
+
+  /** Each seat's time left, "1:05 left" (with "away" once a clock of the seat ran out). */
+  private tickClocks(): void {
+    for (const node of this.dom.seats.querySelectorAll<HTMLElement>("[data-clock]")) {
+      const clock = this.clocks.get(num(node.dataset.clock));
+      if (!clock) continue;
+      const left = Math.max(0, Math.ceil((clock.due - Date.now()) / 1000));
+      const text = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left` : "time is up: a bot moves";
+      node.textContent = clock.away ? `${text} · away` : text;
+      node.classList.toggle("short", left <= 10);
+      node.title = clock.away ? "A clock of this seat ran out: a bot played its move, and its time is short until its player acts." : "";
+    }
   }
 
   private drawPicker(): void {
