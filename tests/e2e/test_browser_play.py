@@ -406,3 +406,40 @@ def test_a_turn_clock_counts_down_and_a_seat_that_lets_it_run_out_is_marked_away
     assert 20 < _left(page)[0] <= 30
     assert not errors, errors
     context.close()
+
+
+def test_an_invite_link_opens_the_app_signs_in_and_joins_the_room(browser: Any, gateway: str) -> None:
+    """A private room's invite link, opened by someone not yet signed in: sign in, and they sit in it."""
+    host_context, guest_context = _context(browser), _context(browser, phone=True)
+    host, errors = _page(host_context, f"{gateway}/play")
+    _sign_in(host, "Kai")
+    form = host.locator('form.new-match[data-game="trajan"]')
+    form.locator('[name="seat-1"]').select_option("open")
+    form.locator('[name="create"]').click()
+    link = host.locator("#invite-link").input_value()
+    code = host.locator("#invite-code").inner_text()
+    assert link == f"{gateway}/play?invite={code}", link
+    _shot(host, "desktop-invite-link", whole=False)
+
+    guest, more_errors = _page(guest_context, link)
+    assert "invited to a room" in guest.locator("#sign-in-status").inner_text()
+    _sign_in_to(guest, "Lea")
+    guest.wait_for_selector('#room .room-seat[data-seat="1"] b:text-is("Lea")')
+    assert guest.evaluate("() => document.body.dataset.screen") == "room"
+    assert "invite=" not in guest.url and "room=" in guest.url  # the join is not in the history twice
+    host.wait_for_selector('#room .room-seat[data-seat="1"] b:text-is("Lea")')
+    guest.locator('#room button[name="SetReady"]').tap()
+    host.wait_for_selector('#room .room-seat[data-seat="1"] .ready:text-is("ready")')
+    host.locator('#room button[name="StartRoom"]').click()
+    guest.wait_for_function("() => document.body.dataset.screen === 'match' && document.body.dataset.rendered")
+    assert guest.locator("#match-seats .chip.me").inner_text() == "Lea (you)"
+    assert not errors and not more_errors, errors + more_errors
+    host_context.close()
+    guest_context.close()
+
+
+def _sign_in_to(page: Any, name: str) -> None:
+    """Sign in where the page goes on to another screen than the home screen (a link it was opened by)."""
+    page.fill("#name", name)
+    page.locator("#sign-in-button").tap()
+    page.wait_for_selector("#me")
