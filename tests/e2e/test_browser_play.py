@@ -29,6 +29,7 @@ import re
 import time
 from collections.abc import Iterator
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -222,6 +223,7 @@ def test_a_whole_match_played_by_clicks_on_the_desktop(browser: Any, gateway: st
     # Streams were cut short and resumed, each from after the last version seen (never back).
     assert len(watches) > 2 and all(a <= b for a, b in pairwise(watches)), watches
     _shot(page, "desktop-finished")
+    _replay_and_export(page, match_id, events)
 
     # A fresh page reads the same list in one stream; the match stays on the device's list.
     page.reload()
@@ -232,6 +234,34 @@ def test_a_whole_match_played_by_clicks_on_the_desktop(browser: Any, gateway: st
     page.wait_for_selector(f'#my-matches .my-match.finished[data-match="{match_id}"]')
     assert errors == ["Failed to load resource: net::ERR_CONNECTION_RESET"], errors  # only the reply lost
     context.close()
+
+
+def _replay_and_export(page: Any, match_id: str, events: list[tuple[int, str]]) -> None:
+    """The finished match's replay slider shows the board and the events as they were at a version, its
+    steps go one version at a time; the log downloads as JSON with every event of the match."""
+    head = _version(page)
+    board_at_end = page.locator("#board").inner_text()
+    middle = head // 2
+    page.locator("#replay-slider").fill(str(middle))
+    page.wait_for_function("(v) => document.body.dataset.replayed === String(v)", arg=middle)
+    assert page.locator("#replay-label").inner_text() == f"version {middle} of {head}"
+    assert page.locator("#board").inner_text() != board_at_end
+    assert _events(page) == [e for e in events if e[0] <= middle]
+    _shot(page, "desktop-replay", whole=False)
+    page.locator("#replay-next").click()
+    page.wait_for_function("(v) => document.body.dataset.replayed === String(v)", arg=middle + 1)
+    page.locator("#replay-slider").fill(str(head))
+    page.wait_for_function("(v) => document.body.dataset.replayed === String(v)", arg=head)
+    assert page.locator("#board").inner_text() == board_at_end and _events(page) == events
+
+    with page.expect_download() as download:
+        page.locator("#export-log").click()
+    assert download.value.suggested_filename == f"lorenzo-{match_id}.json"
+    log = json.loads(Path(download.value.path()).read_text())
+    assert log["matchId"] == match_id
+    versions = [int(e["envelope"]["version"]) for e in log["events"]]
+    assert versions == list(range(1, head + 1)), versions[-5:]  # every event, the hidden ones revealed
+    assert log["events"][-1]["envelope"]["type"] == "GameEnded", log["events"][-1]["envelope"]
 
 
 def test_a_stale_click_is_refused_in_words_and_the_board_redrawn(browser: Any, gateway: str) -> None:

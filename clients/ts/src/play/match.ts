@@ -52,6 +52,7 @@ class MatchView {
   private refreshing = false;
   private dirty = false;
   private renewed = false; // the seat token was renewed once (a second bad_token is shown)
+  private replayed = 0; // the version a finished match's replay shows (0: none, the end)
   private clocks = new Map<number, { due: number; away: boolean }>(); // seat -> its turn clock (the page's time)
   private clockTimer: ReturnType<typeof setInterval> | null = null;
   private readonly tips = sharedTips();
@@ -162,6 +163,7 @@ class MatchView {
     const request = () => ({ matchId: this.matchId, fromVersion: String(this.lastSeen + 1) });
     follow((r, signal) => this.client!.stream("WatchMatch", r, signal), request, (item) => this.onItem(item), this.abort.signal,
       (err) => {
+        if (this.reply?.outcome && this.lastSeen >= this.head) return false; // finished, every event seen: nothing more comes
         if (!resumable(err)) {
           this.status(refusal(err), "error");
           return false;
@@ -218,6 +220,7 @@ class MatchView {
   private show(reply: Json): void {
     const moved = this.reply && num(reply.version) !== num(this.reply.version);
     this.reply = reply;
+    this.replayed = 0; // a view read again shows the head (a replay slider is drawn anew)
     this.head = Math.max(this.head, num(reply.version));
     const kept = keepLegal(reply.legalCommands || [], this.choices, this.game!);
     if (moved && this.choices.length && kept.length < this.choices.length) {
@@ -319,10 +322,78 @@ class MatchView {
     const outcome = this.reply.outcome;
     box.hidden = !outcome;
     if (!outcome) return;
-    const replay = el("a", { href: `/?game=${this.key!.game}&match=${encodeURIComponent(this.matchId)}#token=${encodeURIComponent(this.key!.token)}`,
-      text: "replay it move by move" });
+    const watch = el("a", { href: `/?game=${this.key!.game}&match=${encodeURIComponent(this.matchId)}#token=${encodeURIComponent(this.key!.token)}`,
+      text: "on the spectator page" });
+    const save = el("button", { type: "button", id: "export-log", text: "Download the log (JSON)" }) as HTMLButtonElement;
+    save.addEventListener("click", () => this.exportLog(save));
     box.replaceChildren(el("h2", { text: "Match finished · final scores" }), outcomeTable(outcome, (s) => this.chip(s)),
-      el("p", {}, replay));
+      this.replayBar(), el("p", { class: "export" }, save, " · watch it again ", watch));
+  }
+
+  // ------------------------------------------------------------------ a finished match: replay, export
+
+  /** A slider over the match's versions: the board (and the events) as they were at each (Replay). */
+  private replayBar(): HTMLElement {
+    const head = num(this.reply.version);
+    const slider = el("input", { type: "range", id: "replay-slider", min: "1", max: String(head), value: String(head), step: "1",
+      "aria-label": "the match at version" }) as HTMLInputElement;
+    const label = el("span", { class: "replay-label", id: "replay-label" });
+    const go = (version: number) => {
+      slider.value = String(Math.max(1, Math.min(head, version)));
+      const shown = Number(slider.value);
+      label.textContent = shown === head ? `version ${head}: the end` : `version ${shown} of ${head}`;
+      this.replay(shown);
+    };
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    slider.addEventListener("input", () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => go(Number(slider.value)), 120); // one Replay once the slider rests
+    });
+    const step = (text: string, id: string, by: number) => {
+      const b = el("button", { type: "button", id, text });
+      b.addEventListener("click", () => go(Number(slider.value) + by));
+      return b;
+    };
+    label.textContent = `version ${head}: the end`;
+    return el("div", { class: "replay", "aria-label": "replay" },
+      el("h3", { text: "Replay" }), step("← prev", "replay-prev", -1), slider, step("next →", "replay-next", 1), label);
+  }
+
+  private async replay(version: number): Promise<void> {
+    this.replayed = version;
+    const head = num(this.reply.version);
+    let shown: Json = this.reply;
+    if (version < head) {
+      try {
+        shown = await persist(() => this.client!.call("Replay", { matchId: this.matchId, version: String(version) }, CALL_MS));
+      } catch (err) {
+        this.say(`The replay could not be read: ${refusal(err)}`, "refused");
+        return;
+      }
+      if (this.replayed !== version) return; // the slider moved on meanwhile
+      shown = { ...shown, outcome: null, legalCommands: [] };
+    }
+    if (this.module) this.module.render(this.dom.board, shown, { ...this.ctx(), reply: shown });
+    else renderTree(this.dom.board, shown, (s) => this.seatName(s));
+    this.drawEvents(version);
+    this.tips.follow();
+    document.body.dataset.replayed = String(version); // the version the replay shows (tests wait on it)
+  }
+
+  /** The whole log (ExportLog: every event, revealed once the match is over) as a JSON file. */
+  private async exportLog(button: HTMLButtonElement): Promise<void> {
+    button.disabled = true;
+    try {
+      const log = await persist(() => this.client!.call("ExportLog", { matchId: this.matchId }, CALL_MS));
+      const file = new Blob([JSON.stringify({ game: this.key!.game, matchId: this.matchId, ...(log as Json) }, null, 2)], { type: "application/json" });
+      const a = el("a", { href: URL.createObjectURL(file), download: `${this.key!.game}-${this.matchId}.json` }) as HTMLAnchorElement;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    } catch (err) {
+      this.say(`The log could not be exported: ${refusal(err)}`, "refused");
+    } finally {
+      button.disabled = false;
+    }
   }
 
   private eventsTimer: ReturnType<typeof setTimeout> | null = null;
@@ -331,10 +402,12 @@ class MatchView {
     this.eventsTimer = setTimeout(() => { this.eventsTimer = null; this.drawEvents(); }, 100);
   }
 
-  private drawEvents(): void {
-    // The events of the last EVENTS versions: what a page opened now reads (older ones are dropped).
+  private drawEvents(upTo = Infinity): void {
+    // The events of the last EVENTS versions: what a page opened now reads (older ones are dropped);
+    // a replay shows those up to the version it shows.
+    if (this.replayed && upTo === Infinity) upTo = this.replayed;
     for (const v of this.events.keys()) if (v <= this.head - EVENTS) this.events.delete(v);
-    const shown = [...this.events.keys()].sort((a, b) => b - a);
+    const shown = [...this.events.keys()].filter((v) => v <= upTo).sort((a, b) => b - a);
     const ctx = this.ctx();
     this.dom.events.replaceChildren(...shown.map((v) => el("li", { "data-version": String(v) },
       el("span", { class: "v", text: String(v) }), el("span", { class: "t", text: eventText(this.events.get(v), this.module, ctx) }))));
