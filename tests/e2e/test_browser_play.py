@@ -461,7 +461,8 @@ def test_an_invite_link_opens_the_app_signs_in_and_joins_the_room(browser: Any, 
     guest.locator('#room button[name="SetReady"]').tap()
     host.wait_for_selector('#room .room-seat[data-seat="1"] .ready:text-is("ready")')
     host.locator('#room button[name="StartRoom"]').click()
-    guest.wait_for_function("() => document.body.dataset.screen === 'match' && document.body.dataset.rendered")
+    opened = "() => document.body.dataset.screen === 'match' && document.body.dataset.rendered"
+    guest.wait_for_function(opened)
     assert guest.locator("#match-seats .chip.me").inner_text() == "Lea (you)"
     assert not errors and not more_errors, errors + more_errors
     host_context.close()
