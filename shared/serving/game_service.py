@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -132,7 +133,9 @@ class GameServicer:
         archive: ArchiveStorage | None = None,
         limiter: Limiter | None = None,
         hub: WatchHub | None = None,
+        away_seconds: int = 5,
     ) -> None:
+        self.away_seconds = away_seconds  # a seat marked away's clock, as the workers' TABULA_AWAY_SECONDS
         self.runner, self.modules, self.signer, self.limiter = runner, modules, signer, limiter
         self.archive = archive
         self._archived: OrderedDict[str, MatchRunner[Any]] = OrderedDict()
@@ -271,7 +274,28 @@ class GameServicer:
         if outcome is not None:
             to_proto(outcome, response.outcome)
             response.outcome.SetInParent()
+        elif loaded.meta.turn_seconds > 0 and loaded.version > 0:
+            humans = [a.seat for a in to_act if a.is_seat and a.seat not in loaded.meta.bots]
+            if humans:
+                response.clocks.extend(
+                    await self._clocks(request.match_id, loaded.version, loaded.meta, humans)
+                )
         return response
+
+    async def _clocks(self, match_id: str, version: int, meta: MatchMeta, seats: list[int]) -> list[Any]:
+        """The turn clocks of ``seats`` at ``version``, as the reactor plans them (workers' planner):
+        ``turn_seconds``, or ``min(turn_seconds, away_seconds)`` for a seat marked away, from the time
+        of the version's last event (the reactor sets the clock when it sees that append)."""
+        last = await self.runner.store.read(match_id, version, version)
+        since = last[0].server_time_ms if last else 0
+        now = int(time.time() * 1000)
+        clocks = []
+        for seat in seats:
+            away = seat in meta.away_seats
+            seconds = min(meta.turn_seconds, self.away_seconds) if away else meta.turn_seconds
+            left = max(0, since + seconds * 1000 - now)
+            clocks.append(common_pb2.TurnClock(seat=seat, seconds=seconds, remaining_ms=left, away=away))
+        return clocks
 
     @rpc("game")
     async def SubmitCommand(self, request: Any, context: Any) -> Any:

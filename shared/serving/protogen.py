@@ -70,6 +70,7 @@ message GetViewResponse {{
   bool system_to_act = 5;  // a round, period or game end is due
   optional tabula.common.v1.MatchOutcome outcome = 6;  // set once the match has ended
   repeated tabula.common.v1.Seat seats = 7;  // who plays each seat (names, bots), in seat order
+  repeated tabula.common.v1.TurnClock clocks = 8;  // each human seat to act, in a match with a turn clock
 }}
 
 // One command for the caller's seat (or the system).

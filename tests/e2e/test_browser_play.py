@@ -29,6 +29,7 @@ import re
 import time
 from collections.abc import Iterator
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -222,6 +223,7 @@ def test_a_whole_match_played_by_clicks_on_the_desktop(browser: Any, gateway: st
     # Streams were cut short and resumed, each from after the last version seen (never back).
     assert len(watches) > 2 and all(a <= b for a, b in pairwise(watches)), watches
     _shot(page, "desktop-finished")
+    _replay_and_export(page, match_id, events)
 
     # A fresh page reads the same list in one stream; the match stays on the device's list.
     page.reload()
@@ -232,6 +234,34 @@ def test_a_whole_match_played_by_clicks_on_the_desktop(browser: Any, gateway: st
     page.wait_for_selector(f'#my-matches .my-match.finished[data-match="{match_id}"]')
     assert errors == ["Failed to load resource: net::ERR_CONNECTION_RESET"], errors  # only the reply lost
     context.close()
+
+
+def _replay_and_export(page: Any, match_id: str, events: list[tuple[int, str]]) -> None:
+    """The finished match's replay slider shows the board and the events as they were at a version, its
+    steps go one version at a time; the log downloads as JSON with every event of the match."""
+    head = _version(page)
+    board_at_end = page.locator("#board").inner_text()
+    middle = head // 2
+    page.locator("#replay-slider").fill(str(middle))
+    page.wait_for_function("(v) => document.body.dataset.replayed === String(v)", arg=middle)
+    assert page.locator("#replay-label").inner_text() == f"version {middle} of {head}"
+    assert page.locator("#board").inner_text() != board_at_end
+    assert _events(page) == [e for e in events if e[0] <= middle]
+    _shot(page, "desktop-replay", whole=False)
+    page.locator("#replay-next").click()
+    page.wait_for_function("(v) => document.body.dataset.replayed === String(v)", arg=middle + 1)
+    page.locator("#replay-slider").fill(str(head))
+    page.wait_for_function("(v) => document.body.dataset.replayed === String(v)", arg=head)
+    assert page.locator("#board").inner_text() == board_at_end and _events(page) == events
+
+    with page.expect_download() as download:
+        page.locator("#export-log").click()
+    assert download.value.suggested_filename == f"lorenzo-{match_id}.json"
+    log = json.loads(Path(download.value.path()).read_text())
+    assert log["matchId"] == match_id
+    versions = [int(e["envelope"]["version"]) for e in log["events"]]
+    assert versions == list(range(1, head + 1)), versions[-5:]  # every event, the hidden ones revealed
+    assert log["events"][-1]["envelope"]["type"] == "GameEnded", log["events"][-1]["envelope"]
 
 
 def test_a_stale_click_is_refused_in_words_and_the_board_redrawn(browser: Any, gateway: str) -> None:
@@ -365,3 +395,82 @@ def test_quick_match_waits_in_the_queue_until_bots_fill_it(browser: Any, gateway
     assert page.locator("#match-seats .chip.me").inner_text() == "Iris (you)"
     assert not errors, errors
     context.close()
+
+
+MY_CLOCK = "#match-seats .seat:has(.chip.me) .clock"
+
+
+def _left(page: Any) -> tuple[int, bool]:
+    """(seconds left, away) on the player's own turn clock: "0:27 left" or "0:04 left · away"."""
+    text = page.locator(MY_CLOCK).inner_text()
+    found = re.match(r"(\d+):(\d\d) left", text)
+    assert found, text
+    return int(found.group(1)) * 60 + int(found.group(2)), text.endswith("· away")
+
+
+def test_a_turn_clock_counts_down_and_a_seat_that_lets_it_run_out_is_marked_away(
+    browser: Any, gateway: str
+) -> None:
+    """A 30-second clock beside the player's chip, counting down; left to run out, a bot plays the
+    move and the seat is marked away with a short clock; the player's own move clears the mark."""
+    context = _context(browser)
+    page, errors = _page(context, f"{gateway}/play")
+    _sign_in(page, "Jan")
+    page.locator('form.new-match[data-game="lorenzo"] [name="clock"]').select_option("30")
+    _create(page, "lorenzo")
+    _wait(page, READY)
+    left, away = _left(page)
+    assert 20 < left <= 30 and not away, (left, away)
+    time.sleep(2.2)
+    assert _left(page)[0] < left  # it counts down between two views
+    _shot(page, "desktop-turn-clock", whole=False)
+
+    # Let it run out: a bot moves for the seat, which is marked away, its clock short.
+    away_turn = f"() => ({READY})() && document.querySelector('{MY_CLOCK}')?.textContent.endsWith('· away')"
+    page.wait_for_function(away_turn, timeout=60_000)
+    left, away = _left(page)
+    assert away and left <= 5, (left, away)
+    assert _move(page)  # in time: the player acts, the mark goes
+    back = f"() => ({READY})() && !document.querySelector('{MY_CLOCK}')?.textContent.includes('away')"
+    page.wait_for_function(back, timeout=60_000)
+    assert 20 < _left(page)[0] <= 30
+    assert not errors, errors
+    context.close()
+
+
+def test_an_invite_link_opens_the_app_signs_in_and_joins_the_room(browser: Any, gateway: str) -> None:
+    """A private room's invite link, opened by someone not yet signed in: sign in, and they sit in it."""
+    host_context, guest_context = _context(browser), _context(browser, phone=True)
+    host, errors = _page(host_context, f"{gateway}/play")
+    _sign_in(host, "Kai")
+    form = host.locator('form.new-match[data-game="trajan"]')
+    form.locator('[name="seat-1"]').select_option("open")
+    form.locator('[name="create"]').click()
+    link = host.locator("#invite-link").input_value()
+    code = host.locator("#invite-code").inner_text()
+    assert link == f"{gateway}/play?invite={code}", link
+    _shot(host, "desktop-invite-link", whole=False)
+
+    guest, more_errors = _page(guest_context, link)
+    assert "invited to a room" in guest.locator("#sign-in-status").inner_text()
+    _sign_in_to(guest, "Lea")
+    guest.wait_for_selector('#room .room-seat[data-seat="1"] b:text-is("Lea")')
+    assert guest.evaluate("() => document.body.dataset.screen") == "room"
+    assert "invite=" not in guest.url and "room=" in guest.url  # the join is not in the history twice
+    host.wait_for_selector('#room .room-seat[data-seat="1"] b:text-is("Lea")')
+    guest.locator('#room button[name="SetReady"]').tap()
+    host.wait_for_selector('#room .room-seat[data-seat="1"] .ready:text-is("ready")')
+    host.locator('#room button[name="StartRoom"]').click()
+    opened = "() => document.body.dataset.screen === 'match' && document.body.dataset.rendered"
+    guest.wait_for_function(opened)
+    assert guest.locator("#match-seats .chip.me").inner_text() == "Lea (you)"
+    assert not errors and not more_errors, errors + more_errors
+    host_context.close()
+    guest_context.close()
+
+
+def _sign_in_to(page: Any, name: str) -> None:
+    """Sign in where the page goes on to another screen than the home screen (a link it was opened by)."""
+    page.fill("#name", name)
+    page.locator("#sign-in-button").tap()
+    page.wait_for_selector("#me")

@@ -827,7 +827,7 @@ def trajan_shows(page: Any, view: Any, pb2: Any) -> None:
         for bowl, (markers, tile) in enumerate(zip(p.bowls, p.slots, strict=True), start=1):
             box = panel.locator(f'.bowl-box[data-bowl="{bowl}"]')
             assert box.locator(".bowl .mk").count() == len(markers.markers), (p.seat, bowl)
-            shown = box.locator(".ttile").get_attribute("data-tile")
+            shown = box.locator(".ttile").get_attribute("data-trajan-tile")
             assert shown == (str(tile) if tile else None), (p.seat, bowl, shown, tile)
     for x in view.provinces:
         here = page.locator(f'.prov[data-province="{x.province}"]')
@@ -841,7 +841,7 @@ def trajan_shows(page: Any, view: Any, pb2: Any) -> None:
         discs = page.locator(f'[data-senate="{space}"] .chip').count()
         assert discs == sum(1 for p in view.players if p.senate == space), space
     for stack, s in enumerate(view.trajan_stacks, start=1):
-        top = page.locator(f'[data-stack="{stack}"] .ttile').get_attribute("data-tile")
+        top = page.locator(f'[data-stack="{stack}"] .ttile').get_attribute("data-trajan-tile")
         assert top == (str(s.top) if s.top else None)
     for ship, yellow in enumerate(view.ships_yellow, start=1):
         side = (page.locator(f'[data-ship="{ship}"]').get_attribute("class") or "").split()[-1]
@@ -897,7 +897,7 @@ def test_trajan_tiles_provinces_and_bowls_have_their_texts_and_the_page_a_legend
     head = trajan.view()
     _wait_label(page, f"live at version {head.version} of {head.version}")
     texts = content(trajan)
-    tiles = tips(page, ".ttile[data-tile]", "tile")
+    tiles = tips(page, ".ttile[data-trajan-tile]", "tile")
     assert tiles and tiles == {str(t.id): t.text for t in texts.trajan_tiles if str(t.id) in tiles}
     names = {t: trajan.pb2.ForumTile.Name(t) for t in trajan.pb2.ForumTile.values()}
     forum = {names[x.tile]: x.text for x in texts.forum_tiles}
@@ -924,8 +924,8 @@ def test_trajan_tiles_provinces_and_bowls_have_their_texts_and_the_page_a_legend
         w in words for w in ("Trajan tile", "legionnaire", "leader", "arch", "forum tiles", "yellow side")
     )
     assert page.evaluate(CUT) == []
-    tile = page.locator(".tj-players .ttile[data-tile]").first
-    hover_and_tap(page, tile, tiles[str(tile.get_attribute("data-tile"))])
+    tile = page.locator(".tj-players .ttile[data-trajan-tile]").first
+    hover_and_tap(page, tile, tiles[str(tile.get_attribute("data-trajan-tile"))])
     _shot(page, "trajan-hover")
     assert not errors, errors
     page.close()

@@ -6,6 +6,7 @@ levels CreateMatch brings label the seats in GetView, Replay, and every watched 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,6 +23,7 @@ from shared.matches.runner import MatchRunner
 from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import RunningServer, start_server
 from shared.serving.tokens import TokenSigner
+from shared.store import MatchMeta
 from shared.store.redis_store import RedisEventStore
 from tests.integration.test_game_service import race_modules  # noqa: F401 (fixture)
 from tests.support.game_server import served_stub
@@ -149,3 +151,36 @@ def test_display_names_are_checked_like_players(race: Any, race_modules: Any) ->
         assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "display_names" in (
             err.value.details() or ""
         )
+
+
+def test_get_view_shows_the_turn_clock_of_each_human_seat_to_act(
+    race: Any,
+    race_modules: Any,  # noqa: F811
+    redis_client: redis.Redis,
+) -> None:
+    """A match with a turn clock: GetView gives each human seat to act its seconds and what is left,
+    shorter once the seat is marked away; a match without one, and a bot's seat, have none."""
+    pb2 = race_modules.pb2
+    race.CreateMatch(
+        pb2.CreateMatchRequest(match_id="clocked", seats=2, seed=4, turn_seconds=30),
+        metadata=SERVICE,
+        timeout=5,
+    )
+    race.CreateMatch(pb2.CreateMatchRequest(match_id="free", seats=2, seed=4), metadata=SERVICE, timeout=5)
+    race.CreateMatch(
+        pb2.CreateMatchRequest(
+            match_id="bots", seats=2, seed=4, turn_seconds=30, bots={0: "greedy", 1: "greedy"}
+        ),
+        metadata=SERVICE,
+        timeout=5,
+    )
+    view = race.GetView(pb2.GetViewRequest(match_id="clocked"), metadata=seat("clocked", 0), timeout=5)
+    assert view.seats_to_act and [c.seat for c in view.clocks] == list(view.seats_to_act)
+    assert all(c.seconds == 30 and 0 < c.remaining_ms <= 30_000 and not c.away for c in view.clocks)
+    asyncio.run(
+        RedisEventStore(redis_client).set_meta("clocked", MatchMeta.away_marks(view.seats_to_act, True))
+    )
+    away = race.GetView(pb2.GetViewRequest(match_id="clocked"), metadata=seat("clocked", 0), timeout=5)
+    assert all(c.seconds == 5 and 0 < c.remaining_ms <= 5_000 and c.away for c in away.clocks)
+    for match in ("free", "bots"):
+        assert not race.GetView(pb2.GetViewRequest(match_id=match), metadata=seat(match, 0), timeout=5).clocks

@@ -7,8 +7,9 @@
 //   render(root, reply, ctx)      for every view it shows,
 //   describeEvent(item, ctx)      for every event of the list (a MatchEvent as protobuf JSON), and
 //   legend(ctx)                   once per match: [symbol, meaning] rows for the page's legend;
-// and the play app (clients/ts/src/play/) also calls stepTitle(kind, field) for the questions of its
-// step-by-step picker of legal commands (null: generic).
+// and the play app (clients/ts/src/play/) also calls stepTitle(kind, field), optionText(kind, field,
+// member, ctx) and optionHint(kind, field, member, ctx) for the questions, values and what each value
+// leads to in its step-by-step picker of legal commands (null: generic).
 //   reply: GetView or Replay as protobuf JSON ({version, view, seatsToAct, systemToAct, outcome})
 //   ctx:   {content: GET /content/trajan or null, texts: GetContent's content (every tile, province, site,
 //          ship and bowl with its English text) or null, el(tag, attrs, ...children), seatName(seat),
@@ -104,7 +105,7 @@ function tileCard(ctx, id, extra = "") {
   if (!num(id)) return el("div", { class: `ttile empty ${extra}`, text: extra === "arch" ? "⌂ arch" : "no tile" });
   const colours = t ? t.colours : [];
   const effect = t ? (t.effect === "demand" ? t.demand : (t.amount ? `+${t.amount} ${EFFECT_SHORT[t.effect]}` : EFFECT_SHORT[t.effect])) : "";
-  return ctx.tip(el("div", { class: `ttile ${t ? `fx-${t.effect}` : ""} ${extra}`, "data-tile": String(id) },
+  return ctx.tip(el("div", { class: `ttile ${t ? `fx-${t.effect}` : ""} ${extra}`, "data-trajan-tile": String(id) },
     el("span", { class: "tvp", text: t ? `${t.vp}` : "?" }),
     el("span", { class: "tcol" }, ...colours.map((c) => marker(el, `COLOUR_${c.toUpperCase()}`))),
     el("span", { class: "tfx", text: effect })), said(ctx, "trajanTiles", id) || `Trajan tile ${id}: ${tileWords(ctx, id)}`);
@@ -444,4 +445,71 @@ const TITLES = {
 
 export function stepTitle(kind, field) {
   return TITLES[`${kind}.${field}`] || null;
+}
+
+// The acting player's mat in the view the picker was drawn from.
+function actingMat(ctx) {
+  const view = (ctx.reply && ctx.reply.view) || {};
+  return list(view.players).find((p) => num(p.seat) === num(view.activeSeat)) || null;
+}
+
+// Where the sowing of bowl `bowl` ends: its markers go one by one into the next bowls, the last one
+// naming the action (and the Trajan tile beside that bowl is won when its colours are there).
+function sowingEnd(ctx, bowl) {
+  const mat = actingMat(ctx);
+  const markers = mat ? list(list(mat.bowls)[bowl - 1] && list(mat.bowls)[bowl - 1].markers).length : 0;
+  return { markers, end: markers ? ((bowl - 1 + markers) % 6) + 1 : 0 };
+}
+
+const siteViews = (ctx) => new Map(list((ctx.reply && ctx.reply.view && ctx.reply.view.sites) || []).map((s) => [num(s.site), s]));
+const stackTop = (ctx, stack) => num(list((ctx.reply && ctx.reply.view && ctx.reply.view.trajanStacks) || [])[num(stack) - 1]?.top);
+
+// A value of a legal command as the player weighs it: a bowl with where its sowing ends, a tile by what
+// it shows, a province, site or ship by its name.
+export function optionText(kind, field, m, ctx) {
+  if (kind === "chooseBowl" && field === "bowl") {
+    const bowl = num(m.bowl);
+    const { markers, end } = sowingEnd(ctx, bowl);
+    return `bowl ${NUMERALS[bowl]} (${plural(markers, "marker")}): ends in ${NUMERALS[end] || "?"}, the ${actionWord(ACTIONS[end - 1] || "?")} action`;
+  }
+  if (field === "stack") {
+    const top = stackTop(ctx, m.stack);
+    return top ? `stack ${num(m.stack)}: ${tileWords(ctx, top)}` : `stack ${num(m.stack)}`;
+  }
+  if (field === "province") return provinceName(ctx, m.province);
+  if (field === "site") {
+    const tile = num((siteViews(ctx).get(num(m.site)) || {}).tile);
+    const t = constructionTile(ctx, tile);
+    return `site ${num(m.site)}${t ? `: ${t.kind} ${t.vp} VP` : ""}`;
+  }
+  if (field === "tile" && (kind === "takeForumTile" || kind === "useExtraAction")) return forumWord(m.tile);
+  if (field === "tile" && kind === "chooseBonusTile") return bonusWords(ctx, m.tile);
+  if (field === "ship") { const s = shipRecord(ctx, m.ship); return s ? `ship ${num(m.ship)}: ${s.kind}` : `ship ${num(m.ship)}`; }
+  if (field === "commodity") return words(m.commodity, "COMMODITY_");
+  if (field === "pile") return words(m.pile, "PILE_");
+  if (field === "colour") return words(m.colour, "COLOUR_");
+  if (kind === "useTrajanEffect" && field === "action") return m.action ? `beside ${actionWord(enumName(m.action, "ACTION_"))}` : "no action";
+  return null;
+}
+
+// What it costs and does, under its option: the action a bowl's sowing leads to (and the Trajan tile
+// there), a component's GetContent text.
+export function optionHint(kind, field, m, ctx) {
+  if (kind === "chooseBowl" && field === "bowl") {
+    const { end } = sowingEnd(ctx, num(m.bowl));
+    const mat = actingMat(ctx);
+    const tile = mat ? num(list(mat.slots)[end - 1]) : 0;
+    const action = said(ctx, "bowls", end, "bowl");
+    return [action, tile ? `Beside it: ${said(ctx, "trajanTiles", tile) || tileWords(ctx, tile)}` : ""].filter(Boolean).join(" ") || null;
+  }
+  if (field === "stack") { const top = stackTop(ctx, m.stack); return top ? said(ctx, "trajanTiles", top) || null : null; }
+  if (field === "province") return num(m.province) ? said(ctx, "provinces", num(m.province)) || null : null;
+  if (field === "site") {
+    const tile = num((siteViews(ctx).get(num(m.site)) || {}).tile);
+    return [tile ? said(ctx, "constructionTiles", tile) : "", said(ctx, "sites", num(m.site))].filter(Boolean).join(" ") || null;
+  }
+  if (field === "tile" && (kind === "takeForumTile" || kind === "useExtraAction")) return said(ctx, "forumTiles", m.tile, "tile") || null;
+  if (field === "tile" && kind === "chooseBonusTile") return said(ctx, "bonusTiles", num(m.tile)) || null;
+  if (field === "ship") return said(ctx, "ships", num(m.ship)) || null;
+  return null;
 }

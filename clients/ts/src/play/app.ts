@@ -15,7 +15,7 @@ export interface App {
   guest: Guest;
   games: Map<string, GameEntry>;
   lobby: () => JsonClient; // the lobby with the guest's token
-  navigate: (url: string) => void; // a new screen, with its URL in the history
+  navigate: (url: string, replace?: boolean) => void; // a new screen, with its URL in the history (or in place of the last)
   notify: (text: string, kind?: string, link?: [string, string]) => void; // a line of the notices bar
   signOut: () => void; // forget the guest (the name stays) and show the sign-in
   seen: Set<string>; // notices shown (a resumed stream may send one again)

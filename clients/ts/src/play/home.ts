@@ -8,7 +8,7 @@ import { saveSeat } from "./store.js";
 
 const LEVELS: [string, string][] = [["BOT_LEVEL_RANDOM", "random bot"], ["BOT_LEVEL_GREEDY", "greedy bot"], ["BOT_LEVEL_MCTS", "mcts bot (strong)"]];
 const OPEN = "open";
-const CLOCKS: [string, string][] = [["0", "no turn clock"], ["60", "1 minute a turn"], ["300", "5 minutes a turn"], ["86400", "1 day a turn"]];
+const CLOCKS: [string, string][] = [["0", "no turn clock"], ["30", "30 seconds a turn"], ["60", "1 minute a turn"], ["300", "5 minutes a turn"], ["86400", "1 day a turn"]];
 
 export function showHome(app: App, root: HTMLElement): Screen {
   const mine = el("ol", { id: "my-matches", class: "my-matches" });

@@ -5,12 +5,13 @@
 //   /play                 the games (create a room, quick match) and my matches
 //   /play?room=ID         a room being filled        /play?ticket=ID   a matchmaking ticket waiting
 //   /play?match=ID        a match, played with the seat token kept on the device
+//   /play?invite=CODE     a private room's invite link: joins it (after signing in), then shows the room
 import { el, listGames } from "../shell.js";
 import { follow, type App, type GameEntry, type Screen } from "./app.js";
 import { lobby, refusal, type Json } from "./api.js";
 import { forgetGuest, savedGuest, savedName, saveGuest, saveSeat, type Guest } from "./store.js";
 import { showHome } from "./home.js";
-import { showRoom, showTicket } from "./room.js";
+import { invitePath, joinByInvite, showRoom, showTicket } from "./room.js";
 import { showMatch } from "./match.js";
 
 const $ = (id: string) => document.getElementById(id)!;
@@ -28,7 +29,8 @@ function showSignIn(games: Map<string, GameEntry>): void {
   $("whoami").replaceChildren();
   const input = el("input", { id: "name", name: "name", maxlength: "32", required: "", autocomplete: "nickname", placeholder: "your name" }) as HTMLInputElement;
   input.value = savedName();
-  const status = el("p", { class: "note", id: "sign-in-status" });
+  const invited = new URLSearchParams(location.search).has("invite");
+  const status = el("p", { class: "note", id: "sign-in-status", text: invited ? "You are invited to a room: sign in to join it." : "" });
   const form = el("form", { id: "sign-in", class: "panel sign-in" },
     el("h2", { text: "Play as a guest" }),
     el("label", {}, "Your name", input),
@@ -67,7 +69,7 @@ function start(guest: Guest, games: Map<string, GameEntry>): void {
   app = {
     guest, games, seen: new Set(), current: "",
     lobby: () => lobby(guest.token),
-    navigate: (url) => { history.pushState(null, "", url); route(); },
+    navigate: (url, replace = false) => { if (replace) history.replaceState(null, "", url); else history.pushState(null, "", url); route(); },
     notify,
     signOut,
   };
@@ -106,7 +108,10 @@ function onNotice(app: App, n: Json): void {
   if (n.kind === "NOTICE_KIND_YOUR_TURN" && !here) app.notify(`Your turn in ${title}`, "your-turn", link);
   else if (n.kind === "NOTICE_KIND_MATCH_STARTED" && !here) app.notify(`A ${title} match has started`, "", link);
   else if (n.kind === "NOTICE_KIND_MATCH_ENDED") app.notify(`Your ${title} match has ended: you placed ${n.placing}`, "ended", here ? undefined : link);
-  else if (n.kind === "NOTICE_KIND_INVITED") app.notify(`${n.fromDisplayName} invites you to a ${title} room (code ${n.inviteCode || "-"})`, "invited");
+  else if (n.kind === "NOTICE_KIND_INVITED") {
+    app.notify(`${n.fromDisplayName} invites you to a ${title} room (code ${n.inviteCode || "-"})`, "invited",
+      n.inviteCode ? ["join", invitePath(n.inviteCode)] : undefined);
+  }
   document.dispatchEvent(new CustomEvent("tabula-notice", { detail: n }));
 }
 
@@ -119,8 +124,9 @@ function route(): void {
   app.current = q.get("match") ?? "";
   // The notices about the screen now shown are done with.
   for (const line of [...$("notices").children] as HTMLElement[]) if (line.dataset.href === location.pathname + location.search) line.remove();
-  document.body.dataset.screen = q.get("match") ? "match" : q.get("room") ? "room" : q.get("ticket") ? "ticket" : "home";
-  if (q.get("match")) screen = showMatch(app, root, q.get("match")!);
+  document.body.dataset.screen = q.get("match") ? "match" : q.get("room") ? "room" : q.get("ticket") ? "ticket" : q.get("invite") ? "invite" : "home";
+  if (q.get("invite")) screen = joinByInvite(app, root, q.get("invite")!);
+  else if (q.get("match")) screen = showMatch(app, root, q.get("match")!);
   else if (q.get("room")) screen = showRoom(app, root, q.get("room")!);
   else if (q.get("ticket")) screen = showTicket(app, root, q.get("ticket")!);
   else screen = showHome(app, root);

@@ -52,6 +52,9 @@ class MatchView {
   private refreshing = false;
   private dirty = false;
   private renewed = false; // the seat token was renewed once (a second bad_token is shown)
+  private replayed = 0; // the version a finished match's replay shows (0: none, the end)
+  private clocks = new Map<number, { due: number; away: boolean }>(); // seat -> its turn clock (the page's time)
+  private clockTimer: ReturnType<typeof setInterval> | null = null;
   private readonly tips = sharedTips();
   private readonly dom = {
     title: el("h2", { class: "match-title", id: "match-title" }),
@@ -69,6 +72,7 @@ class MatchView {
 
   close(): void {
     this.abort.abort();
+    if (this.clockTimer) clearInterval(this.clockTimer);
     this.tips.hide();
     document.getElementById("game-css")?.removeAttribute("href"); // the game's styles are for its board only
   }
@@ -159,6 +163,7 @@ class MatchView {
     const request = () => ({ matchId: this.matchId, fromVersion: String(this.lastSeen + 1) });
     follow((r, signal) => this.client!.stream("WatchMatch", r, signal), request, (item) => this.onItem(item), this.abort.signal,
       (err) => {
+        if (this.reply?.outcome && this.lastSeen >= this.head) return false; // finished, every event seen: nothing more comes
         if (!resumable(err)) {
           this.status(refusal(err), "error");
           return false;
@@ -215,6 +220,7 @@ class MatchView {
   private show(reply: Json): void {
     const moved = this.reply && num(reply.version) !== num(this.reply.version);
     this.reply = reply;
+    this.replayed = 0; // a view read again shows the head (a replay slider is drawn anew)
     this.head = Math.max(this.head, num(reply.version));
     const kept = keepLegal(reply.legalCommands || [], this.choices, this.game!);
     if (moved && this.choices.length && kept.length < this.choices.length) {
@@ -223,6 +229,7 @@ class MatchView {
     this.choices = kept;
     this.picked = this.picked.slice(0, kept.length);
     if (this.module) this.module.render(this.dom.board, reply, this.ctx()); else renderTree(this.dom.board, reply, (s) => this.seatName(s));
+    this.setClocks(reply.clocks || []);
     this.drawStatus();
     this.drawPicker();
     this.drawOutcome();
@@ -253,7 +260,31 @@ class MatchView {
     document.body.classList.toggle("my-turn", mine);
     this.dom.seats.replaceChildren(...(r.seats || []).map((_: Json, seat: number) =>
       el("span", { class: `seat${toAct.includes(seat) ? " to-act" : ""}`, "data-seat": String(seat) }, this.chip(seat),
-        toAct.includes(seat) ? el("span", { class: "acting", text: "to act" }) : "")));
+        toAct.includes(seat) ? el("span", { class: "acting", text: "to act" }) : "",
+        this.clocks.has(seat) ? el("span", { class: "clock", "data-clock": String(seat) }) : "")));
+    this.tickClocks();
+  }
+
+  // ------------------------------------------------------------------ turn clocks
+
+  /** The view's turn clocks (GetViewResponse.clocks: the time left when it was read) as due times here. */
+  private setClocks(clocks: Json[]): void {
+    const now = Date.now();
+    this.clocks = new Map(clocks.map((c: Json) => [num(c.seat), { due: now + num(c.remainingMs), away: c.away === true }]));
+    if (this.clocks.size && !this.clockTimer) this.clockTimer = setInterval(() => this.tickClocks(), 1000);
+  }
+
+  /** Each seat's time left, "1:05 left" (with "away" once a clock of the seat ran out). */
+  private tickClocks(): void {
+    for (const node of this.dom.seats.querySelectorAll<HTMLElement>("[data-clock]")) {
+      const clock = this.clocks.get(num(node.dataset.clock));
+      if (!clock) continue;
+      const left = Math.max(0, Math.ceil((clock.due - Date.now()) / 1000));
+      const text = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left` : "time is up: a bot moves";
+      node.textContent = clock.away ? `${text} · away` : text;
+      node.classList.toggle("short", left <= 10);
+      node.title = clock.away ? "A clock of this seat ran out: a bot played its move, and its time is short until its player acts." : "";
+    }
   }
 
   private drawPicker(): void {
@@ -291,10 +322,78 @@ class MatchView {
     const outcome = this.reply.outcome;
     box.hidden = !outcome;
     if (!outcome) return;
-    const replay = el("a", { href: `/?game=${this.key!.game}&match=${encodeURIComponent(this.matchId)}#token=${encodeURIComponent(this.key!.token)}`,
-      text: "replay it move by move" });
+    const watch = el("a", { href: `/?game=${this.key!.game}&match=${encodeURIComponent(this.matchId)}#token=${encodeURIComponent(this.key!.token)}`,
+      text: "on the spectator page" });
+    const save = el("button", { type: "button", id: "export-log", text: "Download the log (JSON)" }) as HTMLButtonElement;
+    save.addEventListener("click", () => this.exportLog(save));
     box.replaceChildren(el("h2", { text: "Match finished · final scores" }), outcomeTable(outcome, (s) => this.chip(s)),
-      el("p", {}, replay));
+      this.replayBar(), el("p", { class: "export" }, save, " · watch it again ", watch));
+  }
+
+  // ------------------------------------------------------------------ a finished match: replay, export
+
+  /** A slider over the match's versions: the board (and the events) as they were at each (Replay). */
+  private replayBar(): HTMLElement {
+    const head = num(this.reply.version);
+    const slider = el("input", { type: "range", id: "replay-slider", min: "1", max: String(head), value: String(head), step: "1",
+      "aria-label": "the match at version" }) as HTMLInputElement;
+    const label = el("span", { class: "replay-label", id: "replay-label" });
+    const go = (version: number) => {
+      slider.value = String(Math.max(1, Math.min(head, version)));
+      const shown = Number(slider.value);
+      label.textContent = shown === head ? `version ${head}: the end` : `version ${shown} of ${head}`;
+      this.replay(shown);
+    };
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    slider.addEventListener("input", () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => go(Number(slider.value)), 120); // one Replay once the slider rests
+    });
+    const step = (text: string, id: string, by: number) => {
+      const b = el("button", { type: "button", id, text });
+      b.addEventListener("click", () => go(Number(slider.value) + by));
+      return b;
+    };
+    label.textContent = `version ${head}: the end`;
+    return el("div", { class: "replay", "aria-label": "replay" },
+      el("h3", { text: "Replay" }), step("← prev", "replay-prev", -1), slider, step("next →", "replay-next", 1), label);
+  }
+
+  private async replay(version: number): Promise<void> {
+    this.replayed = version;
+    const head = num(this.reply.version);
+    let shown: Json = this.reply;
+    if (version < head) {
+      try {
+        shown = await persist(() => this.client!.call("Replay", { matchId: this.matchId, version: String(version) }, CALL_MS));
+      } catch (err) {
+        this.say(`The replay could not be read: ${refusal(err)}`, "refused");
+        return;
+      }
+      if (this.replayed !== version) return; // the slider moved on meanwhile
+      shown = { ...shown, outcome: null, legalCommands: [] };
+    }
+    if (this.module) this.module.render(this.dom.board, shown, { ...this.ctx(), reply: shown });
+    else renderTree(this.dom.board, shown, (s) => this.seatName(s));
+    this.drawEvents(version);
+    this.tips.follow();
+    document.body.dataset.replayed = String(version); // the version the replay shows (tests wait on it)
+  }
+
+  /** The whole log (ExportLog: every event, revealed once the match is over) as a JSON file. */
+  private async exportLog(button: HTMLButtonElement): Promise<void> {
+    button.disabled = true;
+    try {
+      const log = await persist(() => this.client!.call("ExportLog", { matchId: this.matchId }, CALL_MS));
+      const file = new Blob([JSON.stringify({ game: this.key!.game, matchId: this.matchId, ...(log as Json) }, null, 2)], { type: "application/json" });
+      const a = el("a", { href: URL.createObjectURL(file), download: `${this.key!.game}-${this.matchId}.json` }) as HTMLAnchorElement;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+    } catch (err) {
+      this.say(`The log could not be exported: ${refusal(err)}`, "refused");
+    } finally {
+      button.disabled = false;
+    }
   }
 
   private eventsTimer: ReturnType<typeof setTimeout> | null = null;
@@ -303,10 +402,12 @@ class MatchView {
     this.eventsTimer = setTimeout(() => { this.eventsTimer = null; this.drawEvents(); }, 100);
   }
 
-  private drawEvents(): void {
-    // The events of the last EVENTS versions: what a page opened now reads (older ones are dropped).
+  private drawEvents(upTo = Infinity): void {
+    // The events of the last EVENTS versions: what a page opened now reads (older ones are dropped);
+    // a replay shows those up to the version it shows.
+    if (this.replayed && upTo === Infinity) upTo = this.replayed;
     for (const v of this.events.keys()) if (v <= this.head - EVENTS) this.events.delete(v);
-    const shown = [...this.events.keys()].sort((a, b) => b - a);
+    const shown = [...this.events.keys()].filter((v) => v <= upTo).sort((a, b) => b - a);
     const ctx = this.ctx();
     this.dom.events.replaceChildren(...shown.map((v) => el("li", { "data-version": String(v) },
       el("span", { class: "v", text: String(v) }), el("span", { class: "t", text: eventText(this.events.get(v), this.module, ctx) }))));

@@ -64,8 +64,7 @@ function roomView(app: App, room: Json, act: (name: string, request: Json) => vo
     el("b", { text: s.empty ? "open" : s.bot !== "BOT_LEVEL_UNSPECIFIED" ? LEVEL_WORDS[s.bot] ?? "bot" : s.displayName }),
     s.bot === "BOT_LEVEL_UNSPECIFIED" && !s.empty ? el("span", { class: "ready", text: s.ready || s.playerId === room.hostPlayerId ? "ready" : "not ready" }) : "",
     host && s.bot !== "BOT_LEVEL_UNSPECIFIED" ? button("remove", "RemoveBot", { seat: s.index }) : ""));
-  const code = room.inviteCode ? el("p", { class: "invite" }, "Invite code: ", el("b", { id: "invite-code", text: room.inviteCode }),
-    " (the others enter it under My matches)") : el("p", { class: "note", text: "A public room: spectators see its match." });
+  const code = room.inviteCode ? invite(room.inviteCode) : el("p", { class: "note", text: "A public room: spectators see its match." });
   return [
     el("h2", { text: `${titleOf(app, room.game)} room` }),
     code,
@@ -76,6 +75,48 @@ function roomView(app: App, room: Json, act: (name: string, request: Json) => vo
       host ? button("Start the match", "StartRoom", {}, full) : button(me?.ready ? "Not ready" : "Ready", "SetReady", { ready: !me?.ready }),
       button("Leave", "LeaveRoom")),
   ];
+}
+
+/** A private room's invite: its code (entered under My matches) and a link that opens /play and joins. */
+function invite(code: string): HTMLElement {
+  const url = inviteLink(code);
+  const copy = el("button", { type: "button", name: "copy-invite", text: "Copy the link" }) as HTMLButtonElement;
+  copy.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      copy.textContent = "Copied";
+    } catch {
+      copy.textContent = "Copy it from the box"; // no clipboard (an insecure page, or refused)
+    }
+  });
+  const box = el("input", { id: "invite-link", readonly: "", value: url, "aria-label": "invite link" }) as HTMLInputElement;
+  box.addEventListener("focus", () => box.select());
+  return el("div", { class: "invite" },
+    el("p", {}, "Invite code: ", el("b", { id: "invite-code", text: code }), " (the others enter it under My matches), or send them the link:"),
+    el("div", { class: "invite-link" }, box, copy));
+}
+
+export const invitePath = (code: string): string => `/play?invite=${encodeURIComponent(code)}`;
+const inviteLink = (code: string): string => location.origin + invitePath(code);
+
+/** An invite link opened (/play?invite=CODE, after signing in if need be): join the room, then show it. */
+export function joinByInvite(app: App, root: HTMLElement, code: string): Screen {
+  const status = el("p", { class: "status-line", id: "invite-status", text: "Joining the room…" });
+  root.replaceChildren(el("section", { class: "panel room" }, el("h2", { text: "An invitation" }), status));
+  let closed = false;
+  (async () => {
+    try {
+      const joined = (await app.lobby().call("JoinRoom", { inviteCode: code })) as Json;
+      if (!closed) app.navigate(`/play?room=${encodeURIComponent(joined.room.roomId)}`, true);
+    } catch (err) {
+      if (closed) return;
+      const home = el("a", { href: "/play", text: "the games and my matches" });
+      home.addEventListener("click", (ev) => { ev.preventDefault(); app.navigate("/play"); });
+      status.replaceChildren(`The room could not be joined: ${refusal(err)} · `, home);
+      status.className = "status-line error";
+    }
+  })();
+  return { close: () => { closed = true; } };
 }
 
 export function showTicket(app: App, root: HTMLElement, ticketId: string): Screen {

@@ -1,0 +1,90 @@
+"""Trajan's drawing module words the play app's picker (services/trajan/web/trajan.js, run by Node.js):
+a bowl is offered with where its sowing ends and that bowl's action, and what that action and the Trajan
+tile beside it do; a Trajan stack with its top tile, a province, a site and a ship by name and text."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+MODULE = Path(__file__).resolve().parents[3] / "services" / "trajan" / "web" / "trajan.js"
+pytestmark = pytest.mark.skipif(
+    shutil.which("node") is None, reason="node is not on PATH (Debian package nodejs)"
+)
+
+MARKERS = [
+    ["COLOUR_RED", "COLOUR_BLUE"],
+    [],
+    ["COLOUR_RED", "COLOUR_GREEN", "COLOUR_PINK"],
+    [],
+    [],
+    ["COLOUR_BLUE"],
+]
+CTX = {
+    "reply": {
+        "view": {
+            "activeSeat": 1,
+            "players": [
+                {"bowls": [{"markers": ["COLOUR_RED"]}] * 6},
+                {"seat": 1, "bowls": [{"markers": m} for m in MARKERS], "slots": [0, 0, 0, 0, 0, 12]},
+            ],
+            "trajanStacks": [{"top": 12, "beneath": 3}],
+            "sites": [{"site": 4, "tile": 7}],
+        }
+    },
+    "texts": {
+        "bowls": [{"bowl": b, "text": f"Bowl {b}: its action."} for b in range(1, 7)],
+        "trajanTiles": [{"id": 12, "text": "Trajan tile 12: 5 VP."}],
+        "provinces": [{"id": 3, "text": "Britannia: 6 VP."}],
+        "constructionTiles": [{"id": 7, "text": "A temple, 4 VP."}],
+        "sites": [{"id": 4, "text": "Site 4, beside the river."}],
+    },
+    "content": None,
+}
+CASES = [
+    ["optionText", "chooseBowl", "bowl", {"bowl": 1}],  # 2 markers: ends in III
+    ["optionText", "chooseBowl", "bowl", {"bowl": 3}],  # 3 markers: ends in VI
+    ["optionText", "chooseBowl", "bowl", {"bowl": 6}],  # 1 marker: round to I
+    ["optionHint", "chooseBowl", "bowl", {"bowl": 3}],  # VI, with the tile in slot VI
+    ["optionHint", "chooseBowl", "bowl", {"bowl": 1}],  # III, no tile
+    ["optionHint", "takeTrajanTile", "stack", {"stack": 1}],
+    ["optionHint", "moveLeader", "province", {"province": 3}],
+    ["optionText", "placeWorker", "site", {"site": 4}],
+    ["optionHint", "placeWorker", "site", {"site": 4}],
+    ["optionText", "discardCommodity", "pile", {"pile": "PILE_LEFT"}],
+    ["optionText", "takeForumTile", "nonsense", {}],
+]
+SCRIPT = """
+const m = await import(process.argv[1]);
+const [ctx, cases] = JSON.parse(process.argv[2]);
+console.log(JSON.stringify(cases.map(([fn, kind, field, member]) => m[fn](kind, field, member, ctx))));
+"""
+
+
+def test_the_picker_hears_where_a_sowing_ends_and_what_each_choice_does() -> None:
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", SCRIPT, MODULE.as_uri(), json.dumps([CTX, CASES])],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert said[:3] == [
+        "bowl I (2 markers): ends in III, the military action",
+        "bowl III (3 markers): ends in VI, the construction action",
+        "bowl VI (1 marker): ends in I, the seaport action",
+    ]
+    assert said[3] == "Bowl 6: its action. Beside it: Trajan tile 12: 5 VP."
+    assert said[4] == "Bowl 3: its action."
+    assert said[5:9] == [
+        "Trajan tile 12: 5 VP.",
+        "Britannia: 6 VP.",
+        "site 4",
+        "A temple, 4 VP. Site 4, beside the river.",
+    ]
+    assert said[9:] == ["left", None]
