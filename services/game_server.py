@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 from services.games import game_port, load_game
 from shared.matches.archive import storage_from_env
 from shared.matches.runner import MatchRunner
@@ -35,7 +33,6 @@ def build(
     archive = storage_from_env()  # where finished matches went: Replay / ExportLog read them there
     watch_client = async_redis_client(settings, watch_connections(limits, settings.shards))
     hub = WatchHub(RedisStreamReader(watch_client, store), on_new=runner.absorb)
-    away = int(os.environ.get("TABULA_AWAY_SECONDS", "5"))  # an away seat's clock, as the workers read it
     servicer = GameServicer(
         runner,
         loaded.modules,
@@ -44,7 +41,7 @@ def build(
         limiter=limiter,
         archive=archive,
         hub=hub,
-        away_seconds=away,
+        away_seconds=settings.away_seconds,
     )
     return start_server([servicer.registration()], port=port, host=settings.host, limits=limits)
 

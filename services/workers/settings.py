@@ -65,7 +65,7 @@ class WorkerSettings:
                 seconds=float(e.get("TABULA_MCTS_SECONDS", "1.5")),
                 iterations=int(e.get("TABULA_MCTS_ITERATIONS", "20000")),
             ),
-            away_seconds=int(e.get("TABULA_AWAY_SECONDS", "5")),
+            away_seconds=base.away_seconds,
             pool=e.get("TABULA_WORKER_POOL", PROCESSES),
             concurrency=int(e.get("TABULA_WORKER_CONCURRENCY") or available_cpus()),
             dispatch_batch=int(e.get("TABULA_DISPATCH_BATCH", "4")),

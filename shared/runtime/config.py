@@ -25,6 +25,7 @@ class Settings:
     metrics_port: int
     log_level: str
     state_cache: int = STATE_CACHE  # rule services' and workers' runners
+    away_seconds: int = 5  # the turn clock of a seat marked away (the reactor plans it, GetView shows it)
 
     @staticmethod
     def from_env(env: dict[str, str] | None = None) -> Settings:
@@ -37,6 +38,7 @@ class Settings:
             metrics_port=int(e.get("TABULA_METRICS_PORT", "-1")),
             log_level=e.get("TABULA_LOG_LEVEL", "INFO"),
             state_cache=int(e.get("TABULA_STATE_CACHE", str(STATE_CACHE))),
+            away_seconds=int(e.get("TABULA_AWAY_SECONDS", "5")),
         )
 
 
