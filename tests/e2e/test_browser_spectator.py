@@ -897,7 +897,7 @@ def test_trajan_tiles_provinces_and_bowls_have_their_texts_and_the_page_a_legend
     head = trajan.view()
     _wait_label(page, f"live at version {head.version} of {head.version}")
     texts = content(trajan)
-    tiles = tips(page, ".ttile[data-trajan-tile]", "tile")
+    tiles = tips(page, ".ttile[data-trajan-tile]", "trajanTile")
     assert tiles and tiles == {str(t.id): t.text for t in texts.trajan_tiles if str(t.id) in tiles}
     names = {t: trajan.pb2.ForumTile.Name(t) for t in trajan.pb2.ForumTile.values()}
     forum = {names[x.tile]: x.text for x in texts.forum_tiles}
