@@ -15,7 +15,9 @@ Every child runs in a session of its own, so the terminal's SIGINT (sent to the 
 process group) reaches this command alone, and the order holds.
 Finished matches are archived into ``archive/`` beside the data folder (``.tabula/archive/``),
 ``TABULA_ARCHIVE_AFTER`` seconds after they end, unless ``TABULA_ARCHIVE_DIR`` or
-``TABULA_ARCHIVE_STORAGE`` names another archive.
+``TABULA_ARCHIVE_STORAGE`` names another archive. The lobby's mail (account verification and
+password reset codes) is written into ``mail/`` beside it (``.tabula/mail/``) unless ``TABULA_MAIL_DIR``
+or ``TABULA_MAIL`` says otherwise.
 """
 
 from __future__ import annotations
@@ -170,6 +172,12 @@ def start_service(proc: Process, env: dict[str, str]) -> Child:
     return child
 
 
+def default_mail(env: dict[str, str], data: Path) -> None:
+    """The lobby's mail goes to ``mail/`` beside the data folder unless a mail folder or sender is set."""
+    if not env.get("TABULA_MAIL_DIR") and not env.get("TABULA_MAIL"):
+        env["TABULA_MAIL_DIR"] = str(data.resolve().parent / "mail")
+
+
 def default_archive(env: dict[str, str], data: Path) -> None:
     """Finished matches go to ``archive/`` beside the data folder unless an archive is configured."""
     if not env.get("TABULA_ARCHIVE_DIR") and not env.get("TABULA_ARCHIVE_STORAGE"):
@@ -234,6 +242,7 @@ def run(
     env.update({port_var(p.name): str(p.port) for p in started if p.port is not None})  # for each other too
     env.setdefault(SECRET_VAR, dev_secret(data.parent / "secret"))  # services refuse to start without one
     default_archive(env, data)
+    default_mail(env, data)
     redis: Child | None = None
     children: list[Child] = []
     stopping = False
@@ -258,6 +267,8 @@ def run(
             typer.echo(
                 f"archive    {env['TABULA_ARCHIVE_DIR']}  (finished matches, {after:g} s after they end)"
             )
+        if env.get("TABULA_MAIL_DIR"):
+            typer.echo(f"mail       {env['TABULA_MAIL_DIR']}  (the lobby's sign-up and reset codes)")
         if start_services(started, env, children, lambda: stopping):
             record_stack(stack_path_for(data), env, started)
             typer.echo("all services up; Ctrl-C stops them")
