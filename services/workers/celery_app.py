@@ -34,6 +34,7 @@ from services.workers.broker import TRANSPORT
 from services.workers.planner import BATCH_TASK, TASK, JobKind
 from services.workers.processes import hard_limit, install_hard_limit, supervise
 from services.workers.settings import PROCESSES, QUEUES, WorkerSettings
+from shared.runtime.edge import run_inline
 from shared.runtime.observability import log_fields, setup_logging, start_metrics
 from shared.serving.errors import STORE_UNAVAILABLE
 
@@ -187,6 +188,7 @@ def main() -> None:
     if pool in (PROCESSES, "solo"):
         pool = "solo"
         install_hard_limit(settings.task_time_limit)
+        run_inline()  # the solo pool runs every task in this thread: no handoff per store call
     for game in game_names():  # every game's rules and content before the first task, not in it
         load_game(game)  # (about a second of CPU each; a prefork pool's processes inherit them)
     start_metrics(settings.base.metrics_port)

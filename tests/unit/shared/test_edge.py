@@ -10,6 +10,7 @@ from types import FrameType
 
 import pytest
 
+from shared.runtime import edge
 from shared.runtime.edge import edge_loop, wait
 
 
@@ -62,3 +63,56 @@ def test_a_wait_interrupted_by_a_signal_cancels_its_coroutine() -> None:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
     assert stopped.wait(5)
+
+
+@pytest.fixture
+def inline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This test process's main thread runs its waits inline (as a solo worker's does), until the end."""
+    monkeypatch.setattr(edge, "_inline", None)
+    edge.run_inline()
+
+
+def test_inline_the_main_thread_runs_each_coroutine_itself_other_threads_use_the_edge(inline: None) -> None:
+    here, thread = wait(_loop_and_thread())
+    assert thread == threading.main_thread().name and here is not edge_loop()
+    assert wait(_loop_and_thread()) == (here, thread)  # the same loop every call: its connections kept
+    with ThreadPoolExecutor(2) as pool:
+        assert set(pool.map(lambda _: wait(_loop_and_thread()), range(4))) == {(edge_loop(), "tabula-edge")}
+
+
+def test_inline_what_the_coroutine_raises_reaches_the_caller_a_nested_wait_is_refused(inline: None) -> None:
+    async def refused() -> None:
+        raise LookupError("no match")
+
+    async def nested() -> None:
+        wait(asyncio.sleep(0))
+
+    with pytest.raises(LookupError, match="no match"):
+        wait(refused())
+    with pytest.raises(RuntimeError, match="await the coroutine instead"):
+        wait(nested())
+    assert wait(asyncio.sleep(0, "after")) == "after"
+
+
+def test_inline_a_wait_interrupted_by_a_signal_cancels_its_coroutine(inline: None) -> None:
+    stopped = threading.Event()
+
+    async def long() -> None:
+        try:
+            await asyncio.sleep(30)
+        finally:
+            stopped.set()
+
+    def expired(_signum: int, _frame: FrameType | None) -> None:
+        raise TimeoutError("time limit")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    try:
+        with pytest.raises(TimeoutError, match="time limit"):
+            wait(long())
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert stopped.is_set()  # cancelled before wait() returned
+    assert wait(asyncio.sleep(0, "next")) == "next"  # the loop serves the next call
