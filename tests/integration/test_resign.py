@@ -17,7 +17,11 @@ from typing import Any
 import grpc
 import pytest
 import redis
+from rich.console import Console
 
+from services.client.presentation import presentation_for
+from services.client.rpc import GameClient
+from services.client.session import Player
 from services.games import GAMES, LoadedGame, load_game
 from services.workers.planner import JobKind
 from shared.core.codec import union_field
@@ -270,3 +274,24 @@ def test_a_resigned_seat_is_played_by_a_bot_and_the_others_match_goes_on(
 
 def _runner(game: LoadedGame, redis_client: redis.Redis) -> MatchRunner[Any]:
     return MatchRunner(game.rules, game.codec, RedisEventStore(redis_client))
+
+
+@pytest.mark.parametrize("game", ["lorenzo"], indirect=True)
+def test_the_terminal_client_resigns_once_the_player_says_yes(game: LoadedGame, stub: Any) -> None:
+    """``tabula play``'s loop: ``resign`` asks first; ``no`` plays on, ``resign`` then ``yes`` resigns
+    (a match of two: it ends, the other first, and the loop returns its outcome)."""
+    callers = Callers(SIGNER, game.manifest.name)
+    create(stub, game, callers, "cli", 2)
+    seat = next(iter(view(stub, game, callers.service, "cli").seats_to_act))  # a seat whose input is read
+    token = callers.seat("cli", seat)[0][1].removeprefix("Bearer ")
+    client = GameClient(stub, game.modules.pb2, "cli", token, deadline_s=10)
+    lines = iter(["resign", "no", "resign", "yes"])
+    console = Console(width=200, record=True, no_color=True)
+    player = Player(
+        client, presentation_for("lorenzo"), console, seat=seat, read_line=lambda: next(lines, None)
+    )
+    outcome = player.play()
+    text = console.export_text()
+    assert "Not resigned: play on." in text and "You resigned: a bot plays your seat." in text
+    assert outcome is not None and outcome.placings[seat] == 2 and outcome.placings[1 - seat] == 1
+    assert f"Player {seat} resigned" in text  # the event in words, as the stream brought it
