@@ -140,7 +140,8 @@ def resigned_seat(type_name: str, payload: bytes) -> int | None:
     """The seat a platform event of the log resigned (None: a game's event, for the rules' fold)."""
     if type_name not in PLATFORM_TYPES:
         return None
-    return common_pb2.SeatResigned.FromString(payload).seat
+    seat: int = common_pb2.SeatResigned.FromString(payload).seat
+    return seat
 
 
 def _found(match_id: str, fields: Mapping[str, str]) -> MatchMeta:

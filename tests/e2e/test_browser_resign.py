@@ -31,6 +31,9 @@ from tests.e2e.test_browser_play import browser as browser  # the module's Chrom
 from tests.e2e.test_browser_play import gateway as gateway  # the stack
 from tests.e2e.test_browser_play import pytestmark as pytestmark  # skipped without Chromium
 
+OPENED = "() => document.body.dataset.screen === 'match' && document.body.dataset.rendered"
+SAID = "(t) => [...document.querySelectorAll('#event-log li .t')].some((n) => n.textContent === t)"
+
 
 def _resign(page: Any, phone: bool) -> None:
     """Resign, then confirm on the page."""
@@ -93,14 +96,14 @@ def test_two_people_one_resigns_by_clicks_and_the_other_sees_it_live(browser: An
     host.wait_for_selector('#room .room-seat[data-seat="1"] .ready:text-is("ready")')
     host.locator('#room button[name="StartRoom"]').click()
     for page in (host, guest):
-        page.wait_for_function("() => document.body.dataset.screen === 'match' && document.body.dataset.rendered")
+        page.wait_for_function(OPENED)
     _wait(host, "() => document.getElementById('match-status')?.textContent !== 'connecting…'")
 
     _resign(guest, phone=False)  # whoever is to act: a resignation needs no turn
     for page in (guest, host):
         _wait(page, FINISHED)
         page.wait_for_selector('#match-seats [data-seat="1"] .resigned')
-    _wait(host, "() => [...document.querySelectorAll('#event-log li .t')].some((n) => n.textContent === 'Hugo resigned')")
+    _wait(host, SAID, "Hugo resigned")
     assert _placings(host) == [("1", "Gina (you)"), ("2", "Hugo")]
     assert not _turn(host) and not _turn(guest)
     _shot(host, "desktop-other-resigned")
