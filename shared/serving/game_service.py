@@ -283,7 +283,8 @@ class GameServicer:
             to_proto(outcome, response.outcome)
             response.outcome.SetInParent()
         elif loaded.meta.turn_seconds > 0 and loaded.version > 0:
-            humans = [a.seat for a in to_act if a.is_seat and a.seat not in loaded.meta.bots]
+            played = {*loaded.meta.bots, *resigned}  # by a bot, at once: no clock
+            humans = [a.seat for a in to_act if a.is_seat and a.seat not in played]
             if humans:
                 response.clocks.extend(
                     await self._clocks(request.match_id, loaded.version, loaded.meta, humans)

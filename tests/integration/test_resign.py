@@ -295,3 +295,19 @@ def test_the_terminal_client_resigns_once_the_player_says_yes(game: LoadedGame, 
     assert "Not resigned: play on." in text and "You resigned: a bot plays your seat." in text
     assert outcome is not None and outcome.placings[seat] == 2 and outcome.placings[1 - seat] == 1
     assert f"Player {seat} resigned" in text  # the event in words, as the stream brought it
+
+
+@pytest.mark.parametrize("game", [RACE.name], indirect=True)
+def test_in_a_match_with_a_turn_clock_a_resigned_seat_to_act_has_no_clock(
+    game: LoadedGame, stub: Any
+) -> None:
+    callers, pb2 = Callers(SIGNER, game.manifest.name), game.modules.pb2
+    request = pb2.CreateMatchRequest(
+        match_id="clocked", seats=3, seed=7, turn_seconds=60, options={"goal": "20"}
+    )
+    stub.CreateMatch(request, metadata=callers.service, timeout=10)
+    (seat,) = view(stub, game, callers.service, "clocked").seats_to_act
+    assert [c.seat for c in view(stub, game, callers.service, "clocked").clocks] == [seat]
+    resign(stub, game, callers.seat("clocked", seat), "clocked", "quit")
+    after = view(stub, game, callers.service, "clocked")
+    assert list(after.seats_to_act) == [seat] and list(after.clocks) == []  # a bot moves at once
