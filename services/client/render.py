@@ -84,6 +84,7 @@ def help_text(step: Step | None, can_go_back: bool, glossary: bool) -> Text:
     if glossary:
         lines.append("  ? NAME    a component of the game (a card, a tile ...) with its costs and effects")
     lines.append("  ?         this help")
+    lines.append("  resign    give up the match (asks first): a bot plays your seat, you place last")
     lines.append("  q         leave the match (it goes on; rejoin with tabula play --match ID)")
     return Text("Inputs:\n" + "\n".join(lines), style="cyan")
 
@@ -114,7 +115,10 @@ def event_line(
     if parts[0] in ("seat", "bot") and len(parts) > 1 and parts[1].isdigit():
         who = seat_name(names, int(parts[1]))
     member = union_member(match_event.event)
-    text = presentation.describe_event(member, names) if member is not None else envelope.type
+    if match_event.HasField("platform"):  # the platform's own event, the same in every game
+        text = f"{seat_name(names, match_event.platform.seat_resigned.seat)} resigned"
+    else:
+        text = presentation.describe_event(member, names) if member is not None else envelope.type
     prefix = f"[{who}] "
     line = Text(" " * len(prefix) if continued else prefix, style="dim")
     line.append(f"v{envelope.version} {text}")

@@ -151,6 +151,11 @@ class GameClient:
         )
         return self._call("SubmitCommand", request)
 
+    def resign(self, command_id: str | None = None) -> Any:
+        """Resign the token's seat, at the match's head (the retries of :meth:`_call` reuse the id)."""
+        request = self.pb2.ResignRequest(match_id=self.match_id, command_id=command_id or uuid.uuid4().hex)
+        return self._call("Resign", request)
+
     def stop_following(self) -> None:
         """End :meth:`follow` (from another thread too): its open stream is cancelled."""
         self.stopped = True

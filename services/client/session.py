@@ -189,6 +189,7 @@ class Player(Viewer):
     _later: list[Item] = field(default_factory=list)
     _reader: LineReader | None = None
     _line_open: bool = False  # the cursor is on the prompt's line (after it, or what is typed)
+    _resigning: bool = False  # "resign" was typed: the next line confirms it ("yes") or not
 
     def my_turn(self) -> bool:
         r = self.response
@@ -369,7 +370,9 @@ class Player(Viewer):
         if line.text is None or text.lower() in QUIT:
             return False
         lowered = text.lower()
-        if lowered in ("v", "view"):
+        if self._resigning or lowered == "resign":
+            self.resign(lowered)
+        elif lowered in ("v", "view"):
             self.console.print(self.board())
         elif lowered in ("?", "h", "help"):
             self.console.print(self.help())
@@ -385,6 +388,32 @@ class Player(Viewer):
             return True
         self.offer()
         return True
+
+    def resign(self, lowered: str) -> None:
+        """``resign`` asks first; ``yes`` then resigns the seat (Resign), anything else keeps playing."""
+        if not self._resigning:
+            self._resigning = True
+            self.console.print(
+                Text(
+                    "Resign this match? A bot plays your seat from now on and you place last (yes/no)",
+                    "yellow",
+                )
+            )
+            return
+        self._resigning = False
+        if lowered not in ("y", "yes"):
+            self.console.print(Text("Not resigned: play on.", "dim"))
+            return
+        try:
+            self.client.resign()
+        except grpc.RpcError as err:
+            if err.code() is not grpc.StatusCode.FAILED_PRECONDITION:
+                raise
+            self.notice(refusal(err))
+            return
+        self.console.print(Text("You resigned: a bot plays your seat. q leaves the match.", "yellow"))
+        self.chooser = None
+        self.fetch_view()
 
     def help(self) -> Text:
         step = self.chooser.step() if self.chooser is not None and self.my_turn() else None

@@ -21,7 +21,7 @@ import logging
 from typing import Any
 
 from services.workers.bots import Budget, bot_rng, make_bot
-from services.workers.planner import chained_seat
+from services.workers.planner import STAND_IN_LEVEL, chained_seat
 from shared.core.decider import SYSTEM, Actor
 from shared.matches.runner import HeadMoved, Hold, Loaded, MatchRunner, Submitted, progress_of
 from shared.runtime.edge import wait
@@ -29,7 +29,7 @@ from shared.runtime.observability import log_fields
 from shared.store import MatchMeta, Progress, VersionConflict
 
 log = logging.getLogger(__name__)
-TIMEOUT_LEVEL = "greedy"
+TIMEOUT_LEVEL = STAND_IN_LEVEL
 
 
 class Result(enum.StrEnum):
@@ -57,7 +57,7 @@ def _check(runner: MatchRunner[Any], match_id: str, version: int, actor: Actor) 
         loaded = wait(runner.load(match_id, expect=version))
     except HeadMoved as moved:  # told by the meta: nothing folded
         return Result.FINISHED if moved.finished else Result.STALE
-    if runner.rules.outcome(loaded.state) is not None:
+    if runner.outcome(loaded.state, loaded.seating) is not None:
         return Result.FINISHED
     if loaded.version != version:
         return Result.STALE

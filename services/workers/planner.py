@@ -33,6 +33,7 @@ TASK = {
 BATCH_TASK = "tabula.jobs"  # several jobs of one queue in one task (see ``batches``)
 # The order kombu's Redis transport takes a queue's messages in: priority 0 first, then 3, 6, 9 (its
 # priority steps); a message without one counts as 0.
+STAND_IN_LEVEL = "greedy"  # the bot that plays a seat whose turn clock ran out, or that resigned
 REPLY_PRIORITY = 0  # a bot's first move after a person's (a reply): taken before other bot jobs
 BOT_PRIORITY = 3  # every other bot job
 
@@ -124,7 +125,8 @@ def needs_nothing(progress: Progress, fixed: Fixed) -> bool:
     clock in the match (so no clocks to cancel or set, and no seat marked away, which only a clock's
     timeout does), no system step and no bot seat to act. Such a notice (every move of a match of
     people without clocks) is handled without reading the meta."""
-    return fixed.turn_seconds == 0 and not progress.system and not fixed.bots & set(progress.to_act)
+    played = fixed.bots | set(progress.resigned)  # a resigned seat is played like a bot's
+    return fixed.turn_seconds == 0 and not progress.system and not played & set(progress.to_act)
 
 
 def plan(
@@ -155,7 +157,9 @@ def plan_fixed(
 
     A pending system step comes first: while it is due nobody else may act (the rules list
     only SYSTEM then), so no seat job is planned beside it. A held notice (``Progress.held``) needs
-    no bot job: the worker that wrote it plays the next bot move itself (:func:`chained_seat`).
+    no bot job: the worker that wrote it plays the next bot move itself (:func:`chained_seat`). A seat
+    that resigned (``Progress.resigned``) gets a bot job of level :data:`STAND_IN_LEVEL`, at once,
+    clock or not (docs/workers.md, "Resigning").
     """
     if progress.status is MatchStatus.FINISHED:
         return []
@@ -165,7 +169,9 @@ def plan_fixed(
     bots, clock = dict(fixed.levels), fixed.turn_seconds
     jobs = []
     for seat in progress.to_act:
-        if seat in bots:
+        if seat in progress.resigned and seat not in bots:
+            jobs.append(Job(JobKind.BOT, match_id, game, version, seat, STAND_IN_LEVEL))
+        elif seat in bots:
             if progress.held:
                 continue
             jobs.append(Job(JobKind.BOT, match_id, game, version, seat, bots[seat], reply=reply))

@@ -143,6 +143,12 @@ PLATFORM: tuple[Reason, ...] = (
         "FAILED_PRECONDITION",
         "The rules accepted the command but it would change nothing; it is not recorded.",
     ),
+    Reason(
+        "seat_resigned",
+        "FAILED_PRECONDITION",
+        "The seat has resigned this match: Resign again, or a command of its own, is refused (a bot "
+        'plays the seat; docs/workers.md, "Resigning").',
+    ),
 )
 
 

@@ -27,9 +27,13 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any, Protocol
 
+from google.protobuf.message import DecodeError
+from tabula.common.v1 import common_pb2
+
 from shared.core.codec import to_plain
 from shared.core.decider import Rules
-from shared.matches.runner import EventCodec, MatchNotFound, MatchRunner, Offload
+from shared.core.resign import PLATFORM_TYPES
+from shared.matches.runner import EventCodec, MatchNotFound, MatchRunner, Offload, resigned_seat, seating_of
 from shared.store import EventStore, MatchMeta, MemoryEventStore, NewEvent, StoredEvent
 
 FORMAT = "tabula-log"
@@ -69,7 +73,10 @@ def _event_line(event: StoredEvent, codec: EventCodec | None) -> dict[str, Any]:
         "server_time_ms": event.server_time_ms,
         "schema_version": event.schema_version,
     }
-    if codec is not None:
+    seat = resigned_seat(event.type, event.payload)
+    if seat is not None:  # the platform's event (a resignation): the game's codec does not know it
+        line["event"] = {"seat": seat}
+    elif codec is not None:
         line["event"] = to_plain(codec.decode(event.type, event.payload, event.schema_version))
     return line
 
@@ -135,11 +142,20 @@ def verify_lines(
     if header.get("game") != rules.game:
         problems.append(f"log is for game {header.get('game')!r}, verified with {rules.game!r}")
     state = rules.initial_state()
+    seating = seating_of(MatchMeta.of(header.get("meta", {})))
     for expected, line in enumerate(events, start=1):
         if line.get("version") != expected:
             problems.append(f"line {expected + 1}: version {line.get('version')} where {expected} was due")
-        if rules.outcome(state) is not None:
+        if seating.outcome(rules.outcome(state)) is not None:
             problems.append(f"version {expected}: an event after the match ended")
+        if line.get("type") in PLATFORM_TYPES:  # folded by the platform beside the game's state
+            try:
+                seating = seating.resign(
+                    common_pb2.SeatResigned.FromString(base64.b64decode(line["payload"])).seat
+                )
+            except (KeyError, ValueError, DecodeError) as err:
+                problems.append(f"version {expected}: cannot decode: {err}")
+            continue
         try:
             event = codec.decode(line["type"], base64.b64decode(line["payload"]), line.get("schema_version"))
         except (KeyError, ValueError) as err:
@@ -152,7 +168,7 @@ def verify_lines(
         except Exception as err:  # an inconsistent log can break any evolve: report it and stop
             problems.append(f"version {expected}: the fold failed: {type(err).__name__}: {err}")
             break
-    finished = rules.outcome(state) is not None
+    finished = seating.outcome(rules.outcome(state)) is not None
     if MatchMeta.of(header.get("meta", {})).finished and not finished:
         problems.append("the header says finished but the fold has no outcome")
     return Verification(

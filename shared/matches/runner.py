@@ -22,9 +22,12 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Generic, Protocol, TypeVar
 
+from tabula.common.v1 import common_pb2
+
 from shared.core.codec import CodecError, from_plain, to_plain
-from shared.core.decider import SYSTEM, Actor, Rules, RuleViolation
+from shared.core.decider import SYSTEM, Actor, Outcome, Rules, RuleViolation
 from shared.core.lru import keep
+from shared.core.resign import NO_RESIGNATIONS, PLATFORM_TYPES, SEAT_RESIGNED, Seating
 from shared.core.rng import Rng
 from shared.core.wire import schema_of
 from shared.runtime.config import STATE_CACHE
@@ -88,6 +91,7 @@ class Loaded(Generic[S]):
     state: S
     version: int
     meta: MatchMeta
+    seating: Seating = NO_RESIGNATIONS  # the seats' platform facts at ``version`` (resignations)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +104,7 @@ class Cached(Generic[S]):
     seed: int
     followed: Followed = NOBODY
     progress: Progress | None = None
+    seating: Seating = NO_RESIGNATIONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,16 +115,33 @@ class Submitted(Generic[S]):
     duplicate: bool
 
 
-def progress_of(rules: Rules[Any, Any, Any, Any, Any], state: Any) -> Progress:
-    """What the rules say about ``state``, in the platform's terms (recorded with each append)."""
-    outcome = rules.outcome(state)
-    actors = rules.to_act(state)
+def progress_of(
+    rules: Rules[Any, Any, Any, Any, Any], state: Any, seating: Seating = NO_RESIGNATIONS
+) -> Progress:
+    """What the rules say about ``state``, in the platform's terms (recorded with each append), with
+    the resignations of ``seating`` (resigned seats placed last; a match they ended)."""
+    outcome = seating.outcome(rules.outcome(state))
+    actors = seating.to_act(rules.to_act(state))
     return Progress(
         to_act=tuple(actor.seat for actor in actors if actor.is_seat),
         system=any(actor.is_system for actor in actors),
         status=MatchStatus.ACTIVE if outcome is None else MatchStatus.FINISHED,
         outcome=outcome,
+        resigned=seating.resigned,
     )
+
+
+def seating_of(meta: MatchMeta, resigned: tuple[int, ...] = ()) -> Seating:
+    """The seats' platform facts from the match meta (seats, bots) and the resignations folded."""
+    return Seating(meta.seat_count, frozenset(meta.bots), resigned)
+
+
+def resigned_seat(type_name: str, payload: bytes) -> int | None:
+    """The seat a platform event of the log resigned (None: a game's event, for the rules' fold)."""
+    if type_name not in PLATFORM_TYPES:
+        return None
+    seat: int = common_pb2.SeatResigned.FromString(payload).seat
+    return seat
 
 
 def _found(match_id: str, fields: Mapping[str, str]) -> MatchMeta:
@@ -219,12 +241,15 @@ class MatchRunner(Generic[S]):
             meta = _found(match_id, fields)
             _expected(match_id, meta, expect)
             if _not_ahead(cached, meta):
-                return await self._folded(match_id, cached.state, cached.version, tail, meta, at_version)
+                resigned = cached.seating.resigned
+                return await self._folded(
+                    match_id, cached.state, cached.version, tail, meta, at_version, resigned
+                )
         meta = _found(match_id, await self.store.get_meta(match_id))
         _expected(match_id, meta, expect)
-        state, version = await self._start(match_id, at_version, meta.version)
+        state, version, resigned = await self._start(match_id, at_version, meta)
         tail = await self.store.read(match_id, version + 1, at_version)
-        return await self._folded(match_id, state, version, tail, meta, at_version)
+        return await self._folded(match_id, state, version, tail, meta, at_version, resigned)
 
     async def _folded(
         self,
@@ -234,38 +259,56 @@ class MatchRunner(Generic[S]):
         tail: Sequence[StoredEvent],
         meta: MatchMeta,
         at_version: int | None,
+        resigned: tuple[int, ...] = (),
     ) -> Loaded[S]:
-        """``tail`` folded onto ``state``: here, or through ``offload`` when it is longer than
-        ``snapshot_every``. A head (``at_version`` None) of a match the runner created is cached."""
+        """``tail`` folded onto ``state`` (and the seats that resigned before it): here, or through
+        ``offload`` when it is longer than ``snapshot_every``. A head (``at_version`` None) of a match
+        the runner created is cached."""
 
         def _fold() -> Loaded[S]:
-            folded, last = state, version
-            for event in tail:
-                folded = self.rules.evolve(folded, self.decode(event))
-                last = event.version
+            folded, seating = self._fold_tail(state, seating_of(meta, resigned), tail)
+            last = tail[-1].version if tail else version
             if at_version is None and "seed" in meta.present:  # created by the runner, not a bare append
-                self._remember(match_id, Cached(folded, last, meta.seed, Followed.of(meta)))
-            return Loaded(folded, last, meta)
+                kept = Cached(folded, last, meta.seed, Followed.of(meta), seating=seating)
+                self._remember(match_id, kept)
+            return Loaded(folded, last, meta, seating)
 
         if self.offload is None or len(tail) <= self.snapshot_every:
             return _fold()
         loaded: Loaded[S] = await self.offload(_fold)
         return loaded
 
-    async def _start(self, match_id: str, at_version: int | None, head: int | None) -> tuple[S, int]:
+    def _fold_tail(self, state: S, seating: Seating, tail: Sequence[StoredEvent]) -> tuple[S, Seating]:
+        """``tail`` folded: a game's event by the rules, a platform event into ``seating``."""
+        for event in tail:
+            seat = resigned_seat(event.type, event.payload)
+            if seat is None:
+                state = self.rules.evolve(state, self.decode(event))
+            else:
+                seating = seating.resign(seat)
+        return state, seating
+
+    async def _start(
+        self, match_id: str, at_version: int | None, meta: MatchMeta
+    ) -> tuple[S, int, tuple[int, ...]]:
+        """Where a fold starts: the cached state, a snapshot or the initial state, its version and the
+        seats resigned by then. A snapshot holds the game's state alone, so a match with resignations
+        is folded from its start (or its cached state)."""
+        head = meta.version
         cached = self.cached(match_id)
         if cached is not None and head is not None and cached.version > head:
             self._forget(match_id)  # ahead of the log: a deleted match's, not this one's
             cached = None
         if cached is not None and (at_version is None or cached.version <= at_version):
-            return cached.state, cached.version
+            return cached.state, cached.version, cached.seating.resigned
         snap = await self.store.load_snapshot(match_id)
-        if snap is not None and (at_version is None or snap.version <= at_version):
+        resigned = meta.progress is not None and bool(meta.progress.resigned)
+        if snap is not None and not resigned and (at_version is None or snap.version <= at_version):
             try:
-                return from_plain(self.rules.state_type, json.loads(snap.data)), snap.version
+                return from_plain(self.rules.state_type, json.loads(snap.data)), snap.version, ()
             except (CodecError, ValueError, TypeError, KeyError):
                 pass  # a snapshot from an older state schema is only a cache: fold from scratch
-        return self.rules.initial_state(), 0
+        return self.rules.initial_state(), 0, ()
 
     def cached(self, match_id: str) -> Cached[S] | None:
         """The state this runner last folded or appended for ``match_id`` (may be behind the log)."""
@@ -288,10 +331,9 @@ class MatchRunner(Generic[S]):
         tail = [e for e in events if cached is not None and e.version > cached.version]
         if cached is None or not tail or tail[0].version != cached.version + 1:
             return
-        state = cached.state
-        for event in tail:
-            state = self.rules.evolve(state, self.decode(event))
-        self._remember(match_id, replace(cached, state=state, version=tail[-1].version, progress=None))
+        state, seating = self._fold_tail(cached.state, cached.seating, tail)
+        kept = replace(cached, state=state, version=tail[-1].version, progress=None, seating=seating)
+        self._remember(match_id, kept)
 
     async def mark_seen(self, match_id: str, seat: int, until_ms: int) -> None:
         """Record in the meta that the seat's player watches the match live until ``until_ms`` (0: no
@@ -361,7 +403,7 @@ class MatchRunner(Generic[S]):
             if seen is not None:
                 return await self._duplicate(match_id, seen)
             raise VersionConflict(match_id, expected_version, loaded.version)
-        at_head = Cached(loaded.state, loaded.version, loaded.meta.seed, Followed.of(loaded.meta))
+        at_head = self._at(loaded)
         return await self._apply(match_id, at_head, actor, command, command_id, actor_label, hold)
 
     async def _apply(
@@ -379,14 +421,15 @@ class MatchRunner(Generic[S]):
         state, envelopes, progress = self._decide(at, actor, command, label)
         if hold is not None and hold(progress):
             progress = replace(progress, held=True)
-        before = at.progress if at.progress is not None else progress_of(self.rules, at.state)
+        before = at.progress if at.progress is not None else progress_of(self.rules, at.state, at.seating)
         calm = quiet(before, progress, at.followed.at(time.time_ns() // 1_000_000))
         result = await self.store.append(
             match_id, at.version, envelopes, command_id, progress=progress, quiet=calm, was=before.to_act
         )
         if result.duplicate:  # a concurrent retry of the same command won the race
             return await self._duplicate(match_id, result)
-        self._remember(match_id, Cached(state, result.last_version, at.seed, at.followed, progress))
+        kept = Cached(state, result.last_version, at.seed, at.followed, progress, at.seating)
+        self._remember(match_id, kept)
         if self._snapshot_due(result.first_version, result.last_version):
             await self._snapshot(match_id, state, result.last_version)
         return Submitted(state, result.first_version, result.last_version, False)
@@ -396,15 +439,68 @@ class MatchRunner(Generic[S]):
     ) -> tuple[S, list[NewEvent], Progress]:
         """The command decided on ``at`` (pure): the state after its events (each evolved once), the
         events to append and the progress to record with them."""
-        if self.rules.outcome(at.state) is not None:
+        if self.outcome(at.state, at.seating) is not None:
             raise RuleViolation("match_over", "the match has ended")
+        if label is None and actor.is_seat and actor.seat in at.seating.resigned:
+            # the seat's own player (SubmitCommand gives no label); the bot that plays it has one
+            raise RuleViolation("seat_resigned", f"seat {actor.seat} has resigned: a bot plays it")
         events = self.rules.decide(at.state, actor, command, Rng.derive(at.seed, at.version))
         if not events:
             raise RuleViolation("no_effect", "the command changes nothing")
         state = at.state
         for event in events:
             state = self.rules.evolve(state, event)
-        return state, self._envelopes(events, actor, label), progress_of(self.rules, state)
+        return state, self._envelopes(events, actor, label), progress_of(self.rules, state, at.seating)
+
+    # ------------------------------------------------------------ resign
+    async def resign(
+        self, match_id: str, seat: int, command_id: str, expected_version: int | None = None
+    ) -> Submitted[S]:
+        """The seat resigns (shared.core.resign): a platform event appended at ``expected_version``, or
+        at the head when None (tried again there if another append comes first). A retried command id
+        returns its first result; a match that is over, or a seat that resigned already, is refused
+        (a ``RuleViolation``, nothing written)."""
+        while True:
+            seen = await self.store.command_result(match_id, command_id)
+            if seen is not None:
+                return await self._duplicate(match_id, seen)
+            loaded = await self.load(match_id)
+            version = loaded.version if expected_version is None else expected_version
+            if version != loaded.version:
+                raise VersionConflict(match_id, version, loaded.version)
+            if self.outcome(loaded.state, loaded.seating) is not None:
+                raise RuleViolation("match_over", "the match has ended")
+            if seat in loaded.seating.resigned:
+                raise RuleViolation("seat_resigned", f"seat {seat} has resigned already")
+            at = self._at(loaded)
+            seating = at.seating.resign(seat)
+            before = progress_of(self.rules, at.state, at.seating)
+            progress = progress_of(self.rules, at.state, seating)
+            payload = common_pb2.SeatResigned(seat=seat).SerializeToString()
+            event = NewEvent(SEAT_RESIGNED, payload, "public", str(Actor.of_seat(seat)))
+            try:
+                result = await self.store.append(
+                    match_id, at.version, [event], command_id, progress=progress, was=before.to_act
+                )
+            except VersionConflict:
+                if expected_version is None:
+                    continue  # someone moved first: resign at the new head
+                raise
+            if result.duplicate:
+                return await self._duplicate(match_id, result)
+            kept = Cached(at.state, result.last_version, at.seed, at.followed, progress, seating)
+            self._remember(match_id, kept)
+            return Submitted(at.state, result.first_version, result.last_version, False)
+
+    def outcome(self, state: S, seating: Seating) -> Outcome | None:
+        """The match's outcome (None while it goes on): the rules', with resigned
+        seats placed last, or the one resignations ended it with."""
+        return seating.outcome(self.rules.outcome(state))
+
+    def _at(self, loaded: Loaded[S]) -> Cached[S]:
+        return Cached(
+            loaded.state, loaded.version, loaded.meta.seed, Followed.of(loaded.meta), None, loaded.seating
+        )
 
     async def _duplicate(self, match_id: str, first: AppendResult) -> Submitted[S]:
         loaded = await self.load(match_id)

@@ -27,6 +27,7 @@ from tabula.common.v1 import common_pb2
 from shared.core.codec import MessageCodec, to_proto, union_field, wrap_union
 from shared.core.decider import SPECTATOR, SYSTEM, Actor, Visibility
 from shared.core.lru import keep
+from shared.core.resign import PLATFORM_TYPES
 from shared.core.seats import SeatInfo, seat_of_actor
 from shared.matches.archive import ArchiveStorage, archived_lines, archived_runner
 from shared.matches.runner import MatchRunner
@@ -211,10 +212,15 @@ class GameServicer:
 
     def _match_event(self, event: StoredEvent, seats: list[common_pb2.Seat]) -> Any:
         pb2 = self.modules.pb2
-        member = self.codec.stored_message(event.type, event.payload, event.schema_version)
-        if member is None:  # stored with an older schema: decoded and upcast, then converted
-            member = self.codec.to_message(self.runner.decode(event))
-        out = pb2.MatchEvent(envelope=envelope(event), event=wrap_union(pb2.Event(), member))
+        if event.type in PLATFORM_TYPES:  # the platform's own (a resignation), not the game's
+            resigned = common_pb2.SeatResigned.FromString(event.payload)
+            platform = common_pb2.PlatformEvent(seat_resigned=resigned)
+            out = pb2.MatchEvent(envelope=envelope(event), platform=platform)
+        else:
+            member = self.codec.stored_message(event.type, event.payload, event.schema_version)
+            if member is None:  # stored with an older schema: decoded and upcast, then converted
+                member = self.codec.to_message(self.runner.decode(event))
+            out = pb2.MatchEvent(envelope=envelope(event), event=wrap_union(pb2.Event(), member))
         seat = seat_of_actor(event.actor)
         if seat is not None and seat < len(seats):
             out.actor_seat.CopyFrom(seats[seat])
@@ -258,24 +264,27 @@ class GameServicer:
         claims, viewer = self._who(context, request.match_id)
         await self._limit("read", claims, context)
         loaded = await self.runner.load(request.match_id)
-        pb2, state = self.modules.pb2, loaded.state
-        to_act = self.rules.to_act(state)
+        pb2, state, resigned = self.modules.pb2, loaded.state, loaded.seating.resigned
+        to_act = loaded.seating.to_act(self.rules.to_act(state))
         response = pb2.GetViewResponse(
             version=loaded.version,
             view=self._view_message(state, viewer),
             seats_to_act=[a.seat for a in to_act if a.is_seat],
             system_to_act=any(a.is_system for a in to_act),
             seats=seat_messages(loaded.meta),
+            resigned=resigned,
         )
-        if viewer.is_seat or viewer.is_system:
+        outcome = self.runner.outcome(state, loaded.seating)
+        playing = (viewer.is_seat and viewer.seat not in resigned) or viewer.is_system
+        if playing and outcome is None:
             for command in self.rules.legal_commands(state, viewer):
                 self.codec.fill_union(response.legal_commands.add(), command)
-        outcome = self.rules.outcome(state)
         if outcome is not None:
             to_proto(outcome, response.outcome)
             response.outcome.SetInParent()
         elif loaded.meta.turn_seconds > 0 and loaded.version > 0:
-            humans = [a.seat for a in to_act if a.is_seat and a.seat not in loaded.meta.bots]
+            played = {*loaded.meta.bots, *resigned}  # by a bot, at once: no clock
+            humans = [a.seat for a in to_act if a.is_seat and a.seat not in played]
             if humans:
                 response.clocks.extend(
                     await self._clocks(request.match_id, loaded.version, loaded.meta, humans)
@@ -312,6 +321,22 @@ class GameServicer:
             request.match_id, actor, command, request.expected_version, request.command_id
         )
         return self.modules.pb2.SubmitCommandResponse(
+            first_version=done.first_version, last_version=done.last_version, duplicate=done.duplicate
+        )
+
+    @rpc("game")
+    async def Resign(self, request: Any, context: Any) -> Any:
+        """The caller's seat (a seat token of this match) resigns: ``MatchRunner.resign``."""
+        claims, actor = self._who(context, request.match_id)
+        if not actor.is_seat:
+            raise PermissionDenied("only a seat's player resigns it (a seat token)")
+        await self._limit("command", claims, context)
+        bounds.command_id(request.command_id)
+        expected = None
+        if request.HasField("expected_version"):
+            expected = bounds.count(request.expected_version, "expected_version")
+        done = await self.runner.resign(request.match_id, actor.seat, request.command_id, expected)
+        return self.modules.pb2.ResignResponse(
             first_version=done.first_version, last_version=done.last_version, duplicate=done.duplicate
         )
 
@@ -379,6 +404,7 @@ class GameServicer:
             version=loaded.version,
             view=self._view_message(loaded.state, viewer),
             seats=seat_messages(loaded.meta),
+            resigned=loaded.seating.resigned,
         )
 
     @rpc("game")

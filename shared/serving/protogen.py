@@ -27,6 +27,8 @@ service {Name}Service {{
   rpc GetView(GetViewRequest) returns (GetViewResponse);
   // Decide and append one command; expected_version and command_id make retries safe.
   rpc SubmitCommand(SubmitCommandRequest) returns (SubmitCommandResponse);
+  // The caller's seat resigns (a seat token): a greedy bot plays it from then on and it places last.
+  rpc Resign(ResignRequest) returns (ResignResponse);
   // Events from a version on, redacted for the caller, with keepalives; resumable.
   rpc WatchMatch(WatchMatchRequest) returns (stream WatchMatchResponse);
   // The caller's view at any version.
@@ -71,6 +73,7 @@ message GetViewResponse {{
   optional tabula.common.v1.MatchOutcome outcome = 6;  // set once the match has ended
   repeated tabula.common.v1.Seat seats = 7;  // who plays each seat (names, bots), in seat order
   repeated tabula.common.v1.TurnClock clocks = 8;  // each human seat to act, in a match with a turn clock
+  repeated int32 resigned = 9;  // the seats that resigned, in the order they did (a bot plays them)
 }}
 
 // One command for the caller's seat (or the system).
@@ -88,6 +91,20 @@ message SubmitCommandResponse {{
   bool duplicate = 3;
 }}
 
+// The caller's seat resigns the match.
+message ResignRequest {{
+  string match_id = 1;
+  optional int64 expected_version = 2;  // set: refused (ABORTED) unless the match is at it; unset: the head
+  string command_id = 3;  // unique per resignation: a retry with the same id returns the first result
+}}
+
+// The version the resignation was appended at.
+message ResignResponse {{
+  int64 first_version = 1;
+  int64 last_version = 2;
+  bool duplicate = 3;
+}}
+
 // Follow a match's events.
 message WatchMatchRequest {{
   string match_id = 1;
@@ -100,6 +117,8 @@ message MatchEvent {{
   Event event = 2;
   // the seat that acted (its player, its bot, or its turn clock); unset for the system
   optional tabula.common.v1.Seat actor_seat = 3;
+  // set instead of event when the platform appended it (envelope.type "tabula.common.v1.SeatResigned")
+  optional tabula.common.v1.PlatformEvent platform = 4;
 }}
 
 // An event, or a keepalive when idle.
@@ -121,6 +140,7 @@ message ReplayResponse {{
   int64 version = 1;
   {View} view = 2;
   repeated tabula.common.v1.Seat seats = 3;  // who plays each seat (names, bots), in seat order
+  repeated int32 resigned = 4;  // the seats that had resigned at that version, in the order they did
 }}
 
 // Read a whole match log.

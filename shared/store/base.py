@@ -90,7 +90,7 @@ class MatchStatus(enum.StrEnum):
     FINISHED = "finished"
 
 
-PROGRESS_KEYS = ("to_act", "system", "status", "outcome", "held")
+PROGRESS_KEYS = ("to_act", "system", "status", "outcome", "held", "resigned")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +101,8 @@ class Progress:
     outbox notice, so the reactor and the lobby never load game code to learn who is to act,
     whether a system step is due, or how a finished match ended. Plain fields (``fields()``):
     ``to_act`` "0,2" (seats, may be empty), ``system`` "1" / "0", ``status`` "active" /
-    "finished", once finished ``outcome`` = ``{"scores": [...], "placings": [...]}``, and ``held``
-    "1" / "0".
+    "finished", once finished ``outcome`` = ``{"scores": [...], "placings": [...]}``, ``held``
+    "1" / "0", and ``resigned`` "2,0" (the seats that resigned, in order; may be empty).
 
     ``held``: the writer plays the next move itself, so nobody is to plan it. A bot worker sets it
     when its move leaves one bot seat to act and it plays that one too (a bot chain,
@@ -115,6 +115,7 @@ class Progress:
     status: MatchStatus
     outcome: Outcome | None = None  # set exactly when finished
     held: bool = False  # the writer plays on (see above)
+    resigned: tuple[int, ...] = ()  # seats that resigned, in order: a bot plays them (shared.core.resign)
 
     def fields(self) -> dict[str, str]:
         out = {
@@ -122,6 +123,7 @@ class Progress:
             "system": "1" if self.system else "0",
             "status": self.status.value,
             "held": "1" if self.held else "0",  # always written: a meta keeps no stale "1"
+            "resigned": ",".join(str(seat) for seat in self.resigned),
         }
         if self.outcome is not None:
             scores, placings = list(self.outcome.scores), list(self.outcome.placings)
@@ -140,7 +142,8 @@ class Progress:
             outcome = Outcome(tuple(plain["scores"]), tuple(plain["placings"]))
         seats = tuple(int(seat) for seat in fields["to_act"].split(",") if seat)
         system, held = fields.get("system") == "1", fields.get("held") == "1"
-        return Progress(seats, system, MatchStatus(fields["status"]), outcome, held)
+        resigned = tuple(int(seat) for seat in fields.get("resigned", "").split(",") if seat)
+        return Progress(seats, system, MatchStatus(fields["status"]), outcome, held, resigned)
 
 
 _META_KEYS = ("game", "seats", "seed", "options", "bots", "turn_seconds", "players", "names", "version")
@@ -311,14 +314,15 @@ class Followed:
 
 def quiet(before: Progress, after: Progress, followed: Followed) -> bool:
     """Whether no follower acts on an append that took a match from ``before`` to ``after``, so that it
-    needs no outbox notice: the match goes on with no system step due, no bot seat to act and no turn
-    clock (the reactor and the workers have nothing to do), and no player's turn begins (the lobby has
-    nothing to announce: a notice names the seats that could act before it, so the lobby need not see
-    a turn end). Players who watch the match live (``followed`` taken :meth:`Followed.at` the append's
-    time) see their turn begin on the stream, so theirs do not count; nor do seats nobody signed in for."""
+    needs no outbox notice: the match goes on with no system step due, no bot seat to act (a resigned
+    seat is played like a bot's) and no turn clock (the reactor and the workers have nothing to do),
+    and no player's turn begins (the lobby has nothing to announce: a notice names the seats that
+    could act before it, so the lobby need not see a turn end). Players who watch the match live
+    (``followed`` taken :meth:`Followed.at` the append's time) see their turn begin on the stream, so
+    theirs do not count; nor do seats nobody signed in for."""
     if after.status is MatchStatus.FINISHED or after.system or followed.clock:
         return False
-    if followed.bots & set(after.to_act):
+    if (followed.bots | set(after.resigned)) & set(after.to_act):
         return False
     return not followed.players & (set(after.to_act) - set(before.to_act))
 

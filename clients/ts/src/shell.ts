@@ -188,8 +188,10 @@ export function genericWords(item: Json, seatName: (seat: number) => string): st
   return `${who}${words(kind)}${detail ? ": " + detail : ""}`;
 }
 
-/** A MatchEvent in words: the module's, else the generic wording. */
+/** A MatchEvent in words: a platform event's (the same in every game), else the module's, else the
+ * generic wording. */
 export function eventText(item: Json, module: GameModule | null, ctx: ModuleContext): string {
+  if (item.platform?.seatResigned) return `${ctx.seatName(num(item.platform.seatResigned.seat))} resigned`;
   if (module && module.describeEvent) {
     try {
       const text = module.describeEvent(item, ctx);

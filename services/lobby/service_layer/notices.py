@@ -79,7 +79,7 @@ class NoticeProjector(OutboxGroup):
             players,
             notice.first_version,
             notice.last_version,
-            progress.to_act,
+            tuple(seat for seat in progress.to_act if seat not in progress.resigned),  # a bot plays those
             finished,
             placings,
             notice.was,

@@ -187,6 +187,24 @@ def test_a_finished_match_is_told_to_every_human_with_their_placing(
     assert ended_ada.version == ended_bob.version == last
 
 
+def test_a_resignation_that_leaves_one_person_ends_the_match_the_resigner_placed_last(
+    stub: Any, race_stub: Any, watchers: list[Notices]
+) -> None:
+    """Ada resigns (docs/workers.md, "Resigning"): Bob is the only person left, so the match ends at
+    once; Bob first, the bot next, Ada last, and each person's MATCH_ENDED says so."""
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    watchers += [Notices(stub, ada), Notices(stub, bob)]
+    _, match_id = room_with_bot_between(stub, ada, bob)
+    turn = watchers[0].wait(2)[1]
+    pb2 = load_game("race").modules.pb2
+    request = pb2.ResignRequest(match_id=match_id, command_id="quit")
+    last = race_stub.Resign(request, metadata=auth(turn.seat_token), timeout=5).last_version
+    ended_ada, ended_bob = watchers[0].wait(3)[2], watchers[1].wait(2)[1]
+    assert kinds([ended_ada, ended_bob]) == ["MATCH_ENDED", "MATCH_ENDED"]
+    assert (ended_ada.placing, ended_bob.placing) == (3, 1)
+    assert ended_ada.version == ended_bob.version == last
+
+
 def test_a_redelivered_outbox_notice_tells_nothing_twice(
     stub: Any, race_stub: Any, lobby: Lobby, redis_client: redis.Redis
 ) -> None:

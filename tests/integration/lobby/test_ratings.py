@@ -84,6 +84,23 @@ def test_a_finished_match_updates_ratings_leaderboard_and_history(stub: Any, rac
     assert theirs.entries[0].placing == placings[0] and theirs.entries[0].rating_after == ada_entry.rating
 
 
+def test_a_player_who_resigns_is_rated_and_listed_last(stub: Any, race_stub: Any) -> None:
+    """Ada resigns before any roll (docs/workers.md, "Resigning"): the match of two ends at once, Bob
+    first whatever the scores, and the ratings and the history follow."""
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    room = stub.CreateRoom(pb.CreateRoomRequest(game="race", seats=2), metadata=ada.md, timeout=5).room
+    stub.JoinRoom(pb.JoinRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5)
+    stub.SetReady(pb.SetReadyRequest(room_id=room.room_id, ready=True), metadata=bob.md, timeout=5)
+    started = stub.StartRoom(pb.StartRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=10)
+    race = load_game("race").modules.pb2
+    request = race.ResignRequest(match_id=started.match_id, command_id="quit")
+    race_stub.Resign(request, metadata=auth(started.seat_token), timeout=5)
+    board = eventually(lambda: leaderboard(stub, bob))
+    assert [e.display_name for e in board] == ["Bob", "Ada"] and board[0].mu > 25 > board[1].mu
+    mine = stub.GetMatchHistory(pb.GetMatchHistoryRequest(), metadata=bob.md, timeout=5).entries
+    assert [(h.match_id, h.placing, list(h.placings)) for h in mine] == [(started.match_id, 1, [2, 1])]
+
+
 def test_each_match_is_rated_once_even_when_notices_are_replayed(
     make_lobby: LobbyFactory, race_stub: Any, redis_client: redis.Redis
 ) -> None:

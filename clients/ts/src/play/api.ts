@@ -47,6 +47,7 @@ const WORDS: Record<string, string> = {
   stale_version: "The match moved on before your command arrived; nothing changed. The board is redrawn: choose again.",
   match_over: "The match is over; nothing changed.",
   no_effect: "That would change nothing, so it was not recorded.",
+  seat_resigned: "This seat has resigned: a bot plays it now.",
   bad_token: "Your sign-in or seat token is no longer valid: open the match again from My matches.",
   forbidden: "You may not do that with this seat.",
   match_not_found: "There is no such match.",

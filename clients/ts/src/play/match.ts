@@ -14,6 +14,7 @@ import { Code, ConnectError, commandId, gameClient, persist, reason, refusal, ty
 import { boardTargets, drawPicker, type Picked } from "./picker.js";
 import { keepLegal, memberOf, stepFor, type Choice, type Game, type Option, type Step, type Wording } from "./steps.js";
 import { saveSeat, seatKey, type SeatKey } from "./store.js";
+import { ResignBox } from "./resign.js";
 
 const EVENTS = 200; // the event list: the events of the newest this many versions
 const CALL_MS = 10_000; // a unary call's deadline: one that hangs is sent again (persist)
@@ -56,6 +57,7 @@ class MatchView {
   private clocks = new Map<number, { due: number; away: boolean }>(); // seat -> its turn clock (the page's time)
   private clockTimer: ReturnType<typeof setInterval> | null = null;
   private readonly tips = sharedTips();
+  private readonly resign = new ResignBox((id) => persist(() => this.client!.call("Resign", { matchId: this.matchId, commandId: id }, CALL_MS)).then(() => this.refresh()));
   private readonly dom = {
     title: el("h2", { class: "match-title", id: "match-title" }),
     status: el("span", { class: "status idle", id: "match-status", text: "connecting…" }),
@@ -84,7 +86,7 @@ class MatchView {
       el("div", { class: "match-layout" },
         el("div", { class: "main" }, d.legend, d.board),
         el("div", { class: "column" },
-          el("div", { class: "side" }, d.message, d.picker, d.outcome),
+          el("div", { class: "side" }, d.message, d.picker, d.outcome, this.resign.node),
           el("section", { class: "events panel" }, el("h2", { text: "Events" }, el("span", { class: "sub", text: " newest first" })), d.events)))));
     try {
       await this.connect();
@@ -263,6 +265,7 @@ class MatchView {
         toAct.includes(seat) ? el("span", { class: "acting", text: "to act" }) : "",
         this.clocks.has(seat) ? el("span", { class: "clock", "data-clock": String(seat) }) : "")));
     this.tickClocks();
+    this.resign.update(r, this.key!.seat, this.dom.seats);
   }
 
   // ------------------------------------------------------------------ turn clocks
