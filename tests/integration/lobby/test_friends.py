@@ -94,19 +94,10 @@ def befriend(stub: Any, a: Guest, b: Guest) -> None:
     call(stub, "AcceptFriendRequest", b, player_id=a.player_id)
 
 
-def state(client: redis.Redis) -> dict[Any, Any]:
-    """Redis but the presence (every call renews its caller's) and the limits' counts."""
-    return {
-        k: v
-        for k, v in dump(client).items()
-        if k != keys.online().encode() and not k.startswith(keys.presence("").encode())
-    }
-
-
 def unchanged(client: redis.Redis, refused: Callable[[], Any], reason: str, code: Any = F) -> None:
-    before = state(client)
+    before = dump(client)  # the presence and the limits' counts aside
     fails(refused, code, reason)
-    assert state(client) == before
+    assert dump(client) == before
 
 
 def test_a_request_is_seen_live_accepted_and_both_see_the_other_online(
