@@ -59,7 +59,8 @@ def test_a_request_is_seen_live_accepted_and_the_friend_shows_online_and_invitab
     friend.locator('button[name="invite"]').click()
     ivy.wait_for_selector('#friends-status:text-is("Jon is invited")')
     jon.wait_for_selector(".notice.invited")
-    assert jon.locator(".notice.invited").inner_text().startswith("Ivy invites you to a Lorenzo il Magnifico room")
+    invited = jon.locator(".notice.invited").inner_text()
+    assert invited.startswith("Ivy invites you to a Lorenzo il Magnifico room"), invited
     jon.locator(".notice.invited .open").click()
     ivy.wait_for_selector('#room .room-seat[data-seat="1"] b:text-is("Jon")')
     assert not errors and not more_errors, (errors, more_errors)
