@@ -15,7 +15,9 @@ import grpc
 import pytest
 import redis
 from tabula.lobby.v1 import lobby_pb2 as pb
+from typer.testing import CliRunner
 
+from services.cli import app
 from services.lobby.adapters import keys
 from services.lobby.adapters.friends_repo import FriendRepository
 from services.lobby.domain import friends as limits
@@ -354,3 +356,23 @@ def test_a_guests_friends_expire_with_it_and_an_upgrade_keeps_them(
     stub.UpgradeGuest(up, metadata=ada.md, timeout=10)
     assert redis_client.ttl(keys.friends(ada.player_id)) == -1  # kept
     assert lists(stub, bob)["friends"] == ["Ada"]
+
+
+def test_the_terminal_client_lists_asks_and_answers(lobby: Lobby, stub: Any) -> None:
+    """``tabula friends`` against the lobby: ask by player id, accept, and the list with presence."""
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    cli = CliRunner()
+
+    def run(who: Guest, *args: str) -> str:
+        done = cli.invoke(app, ["friends", *args, "--token", who.token, "--lobby", f"127.0.0.1:{lobby.port}"])
+        assert done.exit_code == 0, done.output
+        return str(done.output)
+
+    assert run(ada, "add", bob.player_id).strip() == "asked Bob"
+    assert f"Ada  {ada.player_id}" in run(bob).split("Asking you:")[1]
+    assert run(bob, "accept", ada.player_id).strip() == "Ada and you are friends now"
+    assert f"Bob  {bob.player_id}  online" in run(ada).split("Asking you")[0]
+    refused = cli.invoke(
+        app, ["friends", "add", bob.player_id, "--token", ada.token, "--lobby", f"127.0.0.1:{lobby.port}"]
+    )
+    assert refused.exit_code == 1 and "already_friends" in refused.output
