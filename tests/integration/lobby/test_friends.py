@@ -312,6 +312,10 @@ def test_presence_is_told_live_online_offline_and_playing(
     )
     assert (playing.presence.playing_game, playing.presence.playing_match_id) == ("race", "")
     assert private and call(stub, "ListFriends", bob).friends[0].presence.playing_match_id == ""
+    # Bob, who made no call for longer than the presence's time, is online by his stream alone
+    time.sleep(scaled(PRESENCE_TTL_S + 1))
+    bob_seen = [f for f in call(stub, "ListFriends", ada).friends if f.player_id == bob.player_id]
+    assert bob_seen[0].presence.online
     # Cy, offline meanwhile, was told nothing of it (his capped stream keeps room for his matches)
     assert not [
         n for n in redis_client.xrange(keys.notices(cy.player_id)) if b"friend_presence" in n[1].values()
