@@ -2,8 +2,8 @@
 
 Limits (``shared/serving/ratelimit.py``): sign-ins per client address (the guest's, and every account
 call that stands for one: SignUp, SignIn, RefreshSession, SignOut, UpgradeGuest, VerifyEmail,
-RequestPasswordReset, ResetPassword); room creations, joins (JoinRoom, Enqueue) and watch streams per
-address and per player; open watch streams per token. Password tries and mail have their own
+RequestPasswordReset, ResetPassword); room creations, joins (JoinRoom, Enqueue), friends changes and
+watch streams per address and per player; open watch streams per token. Password tries and mail have their own
 (``service_layer/accounts.py``).
 """
 
@@ -337,11 +337,18 @@ class LobbyServicer:
         return pb.InviteToRoomResponse()
 
     # ------------------------------------------------------------ friends
+    def _friends_caller(self, context: Ctx) -> Claims:
+        """The caller of a friends change, which takes from the ``friend`` limits (each may tell
+        another player something)."""
+        caller = self._caller(context)
+        self._limit("friend", context, caller)
+        return caller
+
     @rpc("lobby")
     def SendFriendRequest(
         self, request: pb.SendFriendRequestRequest, context: Ctx
     ) -> pb.SendFriendRequestResponse:
-        caller = self._caller(context)
+        caller = self._friends_caller(context)
         match request.WhichOneof("target"):
             case "player_id":
                 seen, friends = self.friends.request(caller, request.player_id, "")
@@ -355,36 +362,36 @@ class LobbyServicer:
     def AcceptFriendRequest(
         self, request: pb.AcceptFriendRequestRequest, context: Ctx
     ) -> pb.AcceptFriendRequestResponse:
-        seen = self.friends.accept(self._caller(context), request.player_id)
+        seen = self.friends.accept(self._friends_caller(context), request.player_id)
         return pb.AcceptFriendRequestResponse(friend=convert.friend(seen))
 
     @rpc("lobby")
     def DeclineFriendRequest(
         self, request: pb.DeclineFriendRequestRequest, context: Ctx
     ) -> pb.DeclineFriendRequestResponse:
-        self.friends.decline(self._caller(context), request.player_id)
+        self.friends.decline(self._friends_caller(context), request.player_id)
         return pb.DeclineFriendRequestResponse()
 
     @rpc("lobby")
     def CancelFriendRequest(
         self, request: pb.CancelFriendRequestRequest, context: Ctx
     ) -> pb.CancelFriendRequestResponse:
-        self.friends.cancel(self._caller(context), request.player_id)
+        self.friends.cancel(self._friends_caller(context), request.player_id)
         return pb.CancelFriendRequestResponse()
 
     @rpc("lobby")
     def RemoveFriend(self, request: pb.RemoveFriendRequest, context: Ctx) -> pb.RemoveFriendResponse:
-        self.friends.remove(self._caller(context), request.player_id)
+        self.friends.remove(self._friends_caller(context), request.player_id)
         return pb.RemoveFriendResponse()
 
     @rpc("lobby")
     def BlockPlayer(self, request: pb.BlockPlayerRequest, context: Ctx) -> pb.BlockPlayerResponse:
-        self.friends.block(self._caller(context), request.player_id)
+        self.friends.block(self._friends_caller(context), request.player_id)
         return pb.BlockPlayerResponse()
 
     @rpc("lobby")
     def UnblockPlayer(self, request: pb.UnblockPlayerRequest, context: Ctx) -> pb.UnblockPlayerResponse:
-        self.friends.unblock(self._caller(context), request.player_id)
+        self.friends.unblock(self._friends_caller(context), request.player_id)
         return pb.UnblockPlayerResponse()
 
     @rpc("lobby")

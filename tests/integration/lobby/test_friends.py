@@ -25,7 +25,7 @@ from services.lobby.server import Lobby
 from services.lobby.service_layer.friends import is_blocked
 from tests.integration.hardening.conftest import dump
 from tests.integration.lobby.conftest import Guest, LobbyFactory, fails, sign_in
-from tests.integration.lobby.test_limits import stub_of
+from tests.integration.lobby.test_limits import limited, limiter, stub_of
 from tests.integration.lobby.test_notices import Notices
 from tests.support.timing import scaled
 
@@ -380,3 +380,17 @@ def test_the_terminal_client_lists_asks_and_answers(lobby: Lobby, stub: Any) -> 
         app, ["friends", "add", bob.player_id, "--token", ada.token, "--lobby", f"127.0.0.1:{lobby.port}"]
     )
     assert refused.exit_code == 1 and "already_friends" in refused.output
+
+
+def test_friends_changes_are_rate_limited_per_player(
+    make_lobby: LobbyFactory, redis_client: redis.Redis
+) -> None:
+    stub = stub_of(
+        make_lobby(background=False, limiter=limiter(redis_client, friend_player="2/600", sign_in_ip="off"))
+    )
+    ada, bob, cy = sign_in(stub, "Ada"), sign_in(stub, "Bob"), sign_in(stub, "Cy")
+    request(stub, ada, bob.player_id)
+    call(stub, "CancelFriendRequest", ada, player_id=bob.player_id)
+    limited(lambda: request(stub, ada, bob.player_id), "friend_player")  # no flood of Bob's notices
+    assert not request(stub, cy, bob.player_id).friends  # Cy has his own bucket
+    assert call(stub, "ListFriends", ada).outgoing == []  # reading is not a change
