@@ -122,15 +122,21 @@ class RoomService:
         return self._join(caller, room_id)
 
     def join_by_code(self, caller: Claims, code: str) -> RoomSeen:
-        """A private room, unless a player seated in it blocked the caller (``blocked``)."""
-        room = self.repo.by_invite(validation.invite_code(code))
-        others = [p for p in room.players() if p and p != caller.player_id]
-        if self.blocked_by is not None and others and self.blocked_by(caller.player_id, others):
-            raise Conflict("blocked", "a player in this room does not take you in their rooms")
-        return self._join(caller, room.room_id)
+        """A private room, unless a player seated in it blocked the caller (``blocked``: checked
+        against the seats of each try of the compare-and-set)."""
+        room_id = self.repo.by_invite(validation.invite_code(code)).room_id
+        return self._join(caller, room_id, keep_out=True)
 
-    def _join(self, caller: Claims, room_id: str) -> RoomSeen:
-        room, _ = self.repo.update(room_id, lambda r: rooms.join(r, caller.player_id, caller.name))
+    def _join(self, caller: Claims, room_id: str, keep_out: bool = False) -> RoomSeen:
+        blocked_by = self.blocked_by if keep_out else None
+
+        def join(room: Room) -> tuple[Room, int]:
+            others = [p for p in room.players() if p and p != caller.player_id]
+            if blocked_by is not None and others and blocked_by(caller.player_id, others):
+                raise Conflict("blocked", "a player in this room does not take you in their rooms")
+            return rooms.join(room, caller.player_id, caller.name)
+
+        room, _ = self.repo.update(room_id, join)
         return self.seen(room, caller.player_id)
 
     def leave(self, caller: Claims, room_id: str) -> RoomSeen:
