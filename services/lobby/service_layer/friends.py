@@ -37,6 +37,7 @@ from services.lobby.domain.friends import ONLINE_TTL_S, REFUSALS, Presence, Seen
 from services.lobby.domain.notices import Notice, NoticeKind
 from services.lobby.service_layer.notices import send
 from shared.core.lru import keep
+from shared.runtime.observability import log_fields
 from shared.serving.errors import Conflict, NotFound, PermissionDenied
 from shared.serving.tokens import Claims
 
@@ -94,9 +95,12 @@ class PresenceService:
             if last is not None and now - last < self.ttl_s / 3:
                 return
             keep(self._renewed, player_id, now, RENEWALS_REMEMBERED)
-        if self.repo.touch(player_id, self.clock(), self.ttl_s):
-            [seen] = self.repo.seen([player_id])
-            self.tell(player_id, seen)
+        try:
+            if self.repo.touch(player_id, self.clock(), self.ttl_s):
+                [seen] = self.repo.seen([player_id])
+                self.tell(player_id, seen)
+        except Exception:  # presence must not fail the call it rides on (which finds a Redis outage itself)
+            log.exception("presence renewal failed", extra=log_fields(player_id=player_id))
 
     def sweep(self) -> int:
         """Take offline every player not renewed for ``ttl_s``, telling their friends: how many."""
