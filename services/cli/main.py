@@ -113,6 +113,7 @@ for _module in (
     "logs",
     "archive",
     "play",
+    "friends",
     "reasons",
     "deploy",
 ):

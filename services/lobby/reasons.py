@@ -85,4 +85,26 @@ LOBBY: tuple[Reason, ...] = (
     Reason("busy_session", F, "A session or account changed 10 times while this call was tried: retry."),
     Reason("code_invalid", F, "VerifyEmail or ResetPassword with a code that is unknown, used or replaced."),
     Reason("code_expired", F, "VerifyEmail or ResetPassword with an expired code: ask for a new one."),
+    # friends (docs/accounts.md, "Friends")
+    Reason("yourself", F, "A friends call (a request, a block ...) naming the caller."),
+    Reason("already_friends", F, "SendFriendRequest to a friend."),
+    Reason("already_requested", F, "SendFriendRequest to a player who has not answered the last one yet."),
+    Reason("friends_full", F, "SendFriendRequest or AcceptFriendRequest when either player has 200 friends."),
+    Reason(
+        "requests_full",
+        F,
+        "SendFriendRequest when the caller has 50 requests waiting, or the player asked has 100.",
+    ),
+    Reason("no_request", F, "Accept, decline or cancel a friend request that is not there (any more)."),
+    Reason("not_friends", F, "RemoveFriend for a player who is not a friend."),
+    Reason("already_blocked", F, "BlockPlayer for a player blocked already."),
+    Reason("not_blocked", F, "UnblockPlayer for a player not blocked."),
+    Reason("blocked_full", F, "BlockPlayer when the caller has blocked 500 players."),
+    Reason(
+        "blocked",
+        F,
+        "The player blocked the caller: no friend request, no invitation, no joining their private "
+        "rooms by code, no messages.",
+    ),
+    Reason("you_blocked", F, "A friend request or invitation to a player the caller blocked: unblock first."),
 )

@@ -1,9 +1,10 @@
 """Bootstrap of the lobby: the one place that wires settings, Redis, the games, gRPC and threads.
 
-Besides the gRPC server, every lobby instance runs three background threads: the matcher
+Besides the gRPC server, every lobby instance runs four background threads: the matcher
 (one tick every ``TABULA_MATCH_TICK_S``, default 0.5 s), the ratings projector (the
-``lobby-projections`` consumer group on every outbox shard, read by the shared follower) and the
-notice projector (group ``lobby-notices``, the same way). All are safe to run in many instances.
+``lobby-projections`` consumer group on every outbox shard, read by the shared follower), the
+notice projector (group ``lobby-notices``, the same way) and the presence sweeper (players gone
+quiet go offline, ``service_layer/friends.py``). All are safe to run in many instances.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from services.lobby.adapters.accounts_repo import AccountRepository
 from services.lobby.adapters.attempts import PasswordTries, tries_from_env
+from services.lobby.adapters.friends_repo import FriendRepository
 from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.mail import Mailer, load_mailer
 from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, PrivateMatches
@@ -26,9 +28,11 @@ from services.lobby.adapters.push import PushSender, load_push
 from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.adapters.rooms_repo import RoomRepository
+from services.lobby.domain.friends import ONLINE_TTL_S
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.entrypoints.servicer import LobbyServicer
 from services.lobby.service_layer.accounts import Accounts
+from services.lobby.service_layer.friends import Friends, PresenceService
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import Matcher, QueueService
@@ -44,7 +48,7 @@ from shared.serving.ratelimit import Limiter, Rate
 from shared.serving.tokens import TokenSigner
 from shared.store.clients import redis_client, store_from_settings
 
-BACKGROUND_THREADS = 3  # start_background's matcher, projector and notices: a Redis connection each
+BACKGROUND_THREADS = 4  # start_background's matcher, projector, notices and presence: a Redis connection each
 # After a read of the outbox that found notices, each projector waits this long before the next read:
 # a busy outbox comes in bigger pages (fewer reads, acknowledgements and notice writes per command).
 # Under load a "your turn" notice is written at most LINGER later (an idle projector reads at once);
@@ -52,6 +56,8 @@ BACKGROUND_THREADS = 3  # start_background's matcher, projector and notices: a R
 # RATINGS_LINGER later. Longer lingers halve the lobby's CPU per command under load (bench/README.md).
 LINGER_VAR, DEFAULT_LINGER_MS = "TABULA_LOBBY_LINGER_MS", 100
 RATINGS_LINGER_VAR, DEFAULT_RATINGS_LINGER_MS = "TABULA_LOBBY_RATINGS_LINGER_MS", 500
+# Seconds a player stays online after their last call or stream renewal (domain/friends.py).
+PRESENCE_TTL_VAR = "TABULA_PRESENCE_TTL_S"
 # Mails (verification and reset codes) per account address: 3 at once, then one every 20 minutes.
 MAIL_LIMIT, MAIL_LIMIT_VAR, DEFAULT_MAIL_LIMIT = "mail_account", "TABULA_LIMIT_MAIL_ACCOUNT", "3/3600"
 
@@ -69,6 +75,7 @@ class Lobby:
     projector: RatingsProjector
     catalog: GameCatalog
     notices: NoticeProjector
+    presence: PresenceService
     stopping: threading.Event = field(default_factory=threading.Event)
     threads: list[threading.Thread] = field(default_factory=list)
 
@@ -83,6 +90,7 @@ class Lobby:
             ("matcher", self.matcher.run, (self.stopping, tick_s)),
             ("projector", self.projector.run, (self.stopping,)),
             ("notices", self.notices.run, (self.stopping,)),
+            ("presence", self.presence.run, (self.stopping,)),
         )
         for name, loop, args in loops:
             thread = threading.Thread(target=loop, args=args, name=f"lobby-{name}", daemon=True)
@@ -128,9 +136,14 @@ def build(
     queue_repo = QueueRepository(client)
     notice_repo = NoticeRepository(client)
     push = push if push is not None else load_push(e)
-    rooms = RoomService(RoomRepository(client), catalog, identity, clock)
+    friend_repo = FriendRepository(client)
+    rooms = RoomService(RoomRepository(client), catalog, identity, clock, friend_repo.blocked_by)
     queue = QueueService(queue_repo, ratings, catalog, identity, clock)
-    notices = Notices(notice_repo, rooms.repo, ratings, identity, push)
+    notices = Notices(notice_repo, rooms.repo, ratings, identity, push, friend_repo.has_blocked)
+    presence = PresenceService(
+        friend_repo, notice_repo, ratings, private, clock, int(e.get(PRESENCE_TTL_VAR, ONLINE_TTL_S))
+    )
+    friends = Friends(friend_repo, presence, ratings, rooms.repo, notice_repo, push, clock)
     accounts = _accounts(client, signer, e, mailer if mailer is not None else load_mailer(e))
     servicer = LobbyServicer(
         identity,
@@ -142,6 +155,7 @@ def build(
         MyMatches(mine, store, identity, rooms, queue, notices),
         notices,
         accounts,
+        friends,
         limiter,
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
@@ -154,7 +168,8 @@ def build(
         Matcher(queue_repo, catalog, clock, store, policy, ratings=ratings),
         RatingsProjector(store, ratings, consumer, linger_ms=ratings_linger_ms),
         catalog,
-        NoticeProjector(store, notice_repo, push, consumer, linger_ms=linger_ms),
+        NoticeProjector(store, notice_repo, push, consumer, linger_ms=linger_ms, told=presence.playing),
+        presence,
     )
 
 

@@ -77,6 +77,8 @@ RATES: dict[str, str] = {
     "watch_player": "120/60",
     "read_ip": "6000/60",
     "read_player": "1200/60",
+    "friend_ip": "120/60",
+    "friend_player": "30/60",
 }
 QUOTAS: dict[str, int] = {"watches_per_token": 8}
 

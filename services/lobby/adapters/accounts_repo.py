@@ -21,10 +21,10 @@ from services.lobby.domain.sessions import Family, digest
 from shared.serving.errors import Conflict
 from shared.store.redis_store import RedisClient
 
-# KEYS: account, email index, name index, display name, match list, history.
-# ARGV: player id, email, name, password hash, created ms.
+# KEYS: account, email index, name index, display name, match list, history, then the four friends
+# keys (friends, requests in and out, blocked). ARGV: player id, email, name, password hash, created ms.
 # Claims both indexes and writes the account, or returns what was in the way; an upgraded guest's
-# name, match list and history are kept from now on (a guest's expire).
+# name, match list, history and friends are kept from now on (a guest's expire).
 CREATE_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'already_account' end
 if redis.call('EXISTS', KEYS[2]) == 1 then return 'email_taken' end
@@ -34,8 +34,7 @@ redis.call('SET', KEYS[3], ARGV[1])
 redis.call('HSET', KEYS[1], 'email', ARGV[2], 'name', ARGV[3], 'password', ARGV[4],
   'verified', '0', 'epoch', '0', 'created', ARGV[5])
 redis.call('SET', KEYS[4], ARGV[3])
-redis.call('PERSIST', KEYS[5])
-redis.call('PERSIST', KEYS[6])
+for k = 5, #KEYS do redis.call('PERSIST', KEYS[k]) end
 return 'ok'
 """
 
@@ -119,6 +118,7 @@ class AccountRepository:
             keys.guest(player_id),
             keys.mine(player_id),
             keys.history(player_id),
+            *keys.friend_keys(player_id),
         ]
         answer = _text(self._create(keys=key_list, args=[player_id, email, name, password_hash, now_ms]))
         messages = {

@@ -131,6 +131,42 @@ def acting(match_id: str) -> str:
     return f"{P}:acting:{match_id}"
 
 
+def friends(player_id: str) -> str:
+    """The player's friends (zset: friend id by the friendship's start, ms)."""
+    return f"{P}:friends:{player_id}"
+
+
+def requests_in(player_id: str) -> str:
+    """Friend requests waiting for the player's answer (zset: sender by the request's time, ms)."""
+    return f"{P}:friends:{player_id}:in"
+
+
+def requests_out(player_id: str) -> str:
+    """Friend requests the player sent that wait (zset: addressee by the request's time, ms)."""
+    return f"{P}:friends:{player_id}:out"
+
+
+def blocked(player_id: str) -> str:
+    """Players the player blocked (zset: blocked id by the block's time, ms)."""
+    return f"{P}:blocked:{player_id}"
+
+
+def friend_keys(player_id: str) -> list[str]:
+    """Every friends key of one player (kept for an account; a guest's expire)."""
+    return [friends(player_id), requests_in(player_id), requests_out(player_id), blocked(player_id)]
+
+
+def online() -> str:
+    """Players online (zset: player by their last renewal, ms); the sweeper takes out those gone quiet."""
+    return f"{P}:online"
+
+
+def presence(player_id: str) -> str:
+    """A player's presence (hash: ``seen`` ms of the last renewal, ``game`` and ``match`` they started
+    last while it goes on)."""
+    return f"{P}:presence:{player_id}"
+
+
 def history(player_id: str) -> str:
     return f"{P}:history:{player_id}"
 

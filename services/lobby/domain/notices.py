@@ -22,6 +22,13 @@ class NoticeKind(enum.StrEnum):
     MATCH_STARTED = "match_started"
     MATCH_ENDED = "match_ended"
     INVITED = "invited"
+    FRIEND_REQUEST = "friend_request"
+    FRIEND_ACCEPTED = "friend_accepted"
+    FRIEND_PRESENCE = "friend_presence"
+    FRIENDS_CHANGED = "friends_changed"
+
+
+MATCH_KINDS = frozenset({NoticeKind.YOUR_TURN, NoticeKind.MATCH_STARTED, NoticeKind.MATCH_ENDED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +41,12 @@ class Notice:
     placing: int = 0  # MATCH_ENDED: 1 = first
     room_id: str = ""  # INVITED
     invite_code: str = ""  # INVITED to a private room
-    from_player_id: str = ""
+    from_player_id: str = ""  # INVITED and the friends' notices: who
     from_name: str = ""
+    online: int = 0  # FRIEND_PRESENCE: 1 online, 0 offline
+    playing_game: str = ""  # FRIEND_PRESENCE: the game of the friend's match now
+    playing_match: str = ""  # FRIEND_PRESENCE: that match, if the notice's player may watch it
+    last_seen_ms: int = 0  # FRIEND_PRESENCE
 
     def fields(self) -> dict[str, str]:
         """As stored in the player's notice stream (every value a string)."""
@@ -58,11 +69,15 @@ class Notice:
             fields.get("invite_code", ""),
             fields.get("from_player_id", ""),
             fields.get("from_name", ""),
+            number("online", 0),
+            fields.get("playing_game", ""),
+            fields.get("playing_match", ""),
+            number("last_seen_ms", 0),
         )
 
     @property
     def is_about_a_match(self) -> bool:
-        return self.kind is not NoticeKind.INVITED
+        return self.kind in MATCH_KINDS
 
 
 @dataclass(frozen=True, slots=True)

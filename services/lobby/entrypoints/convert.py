@@ -6,9 +6,11 @@ from tabula.common.v1 import common_pb2
 from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.lobby.adapters.ratings_repo import HistoryItem, Standing
+from services.lobby.domain.friends import Presence
 from services.lobby.domain.matchmaking import TicketStatus
 from services.lobby.domain.notices import NoticeKind
 from services.lobby.domain.rooms import BotLevel, Room, RoomStatus, RoomVisibility
+from services.lobby.service_layer.friends import FriendSeen
 from services.lobby.service_layer.matches import MatchSummary
 from services.lobby.service_layer.matchmaking import TicketSeen
 from services.lobby.service_layer.mine import MyMatch, Whereabouts
@@ -45,6 +47,10 @@ NOTICE_KIND_PB = {
     NoticeKind.MATCH_STARTED: pb.NOTICE_KIND_MATCH_STARTED,
     NoticeKind.MATCH_ENDED: pb.NOTICE_KIND_MATCH_ENDED,
     NoticeKind.INVITED: pb.NOTICE_KIND_INVITED,
+    NoticeKind.FRIEND_REQUEST: pb.NOTICE_KIND_FRIEND_REQUEST,
+    NoticeKind.FRIEND_ACCEPTED: pb.NOTICE_KIND_FRIEND_ACCEPTED,
+    NoticeKind.FRIEND_PRESENCE: pb.NOTICE_KIND_FRIEND_PRESENCE,
+    NoticeKind.FRIENDS_CHANGED: pb.NOTICE_KIND_FRIENDS_CHANGED,
 }
 TICKET_STATUS_PB = {
     TicketStatus.WAITING: pb.TICKET_STATUS_WAITING,
@@ -225,4 +231,27 @@ def notice(seen: NoticeSeen) -> pb.Notice:
         invite_code=n.invite_code,
         from_player_id=n.from_player_id,
         from_display_name=n.from_name,
+        presence=(
+            presence(Presence(bool(n.online), n.playing_game, n.playing_match, n.last_seen_ms))
+            if n.kind is NoticeKind.FRIEND_PRESENCE
+            else None
+        ),
+    )
+
+
+def presence(p: Presence) -> pb.FriendPresence:
+    return pb.FriendPresence(
+        online=p.online,
+        playing_game=p.playing_game,
+        playing_match_id=p.playing_match,
+        last_seen_ms=p.last_seen_ms,
+    )
+
+
+def friend(f: FriendSeen) -> pb.Friend:
+    return pb.Friend(
+        player_id=f.player_id,
+        display_name=f.name,
+        since_ms=f.since_ms,
+        presence=presence(f.presence) if f.presence is not None else None,
     )

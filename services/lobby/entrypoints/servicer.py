@@ -2,8 +2,8 @@
 
 Limits (``shared/serving/ratelimit.py``): sign-ins per client address (the guest's, and every account
 call that stands for one: SignUp, SignIn, RefreshSession, SignOut, UpgradeGuest, VerifyEmail,
-RequestPasswordReset, ResetPassword); room creations, joins (JoinRoom, Enqueue) and watch streams per
-address and per player; open watch streams per token. Password tries and mail have their own
+RequestPasswordReset, ResetPassword); room creations, joins (JoinRoom, Enqueue), friends changes and
+watch streams per address and per player; open watch streams per token. Password tries and mail have their own
 (``service_layer/accounts.py``).
 """
 
@@ -21,6 +21,7 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 from services.lobby.domain.rooms import BotLevel
 from services.lobby.entrypoints import convert
 from services.lobby.service_layer.accounts import Accounts, Session
+from services.lobby.service_layer.friends import Friends
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import QueueRequest, QueueService
@@ -51,10 +52,14 @@ class LobbyServicer:
     mine: MyMatches
     notices: Notices
     accounts: Accounts
+    friends: Friends
     limiter: Limiter | None = None  # None: no limits (tests of other things)
 
     def _caller(self, context: Ctx) -> Claims:
-        return self.identity.guest(bearer(context))
+        """The caller's player token checked; the caller counts as online (presence)."""
+        caller = self.identity.guest(bearer(context))
+        self.friends.presence.touch(caller.player_id)
+        return caller
 
     def _limit(self, action: str, context: Ctx, caller: Claims | None = None) -> None:
         if self.limiter is not None:
@@ -320,6 +325,7 @@ class LobbyServicer:
         for found in self._watch(
             caller, context, self.notices.watch(caller, request.after, self.keepalive_ms)
         ):
+            self.friends.presence.touch(caller.player_id)  # a player holding the stream is online
             if found is None:
                 yield pb.WatchMyNoticesResponse(keepalive=common_pb2.Keepalive())
             else:
@@ -329,6 +335,81 @@ class LobbyServicer:
     def InviteToRoom(self, request: pb.InviteToRoomRequest, context: Ctx) -> pb.InviteToRoomResponse:
         self.notices.invite(self._caller(context), request.room_id, request.player_id)
         return pb.InviteToRoomResponse()
+
+    # ------------------------------------------------------------ friends
+    def _friends_caller(self, context: Ctx) -> Claims:
+        """The caller of a friends change, which takes from the ``friend`` limits (each may tell
+        another player something)."""
+        caller = self._caller(context)
+        self._limit("friend", context, caller)
+        return caller
+
+    @rpc("lobby")
+    def SendFriendRequest(
+        self, request: pb.SendFriendRequestRequest, context: Ctx
+    ) -> pb.SendFriendRequestResponse:
+        caller = self._friends_caller(context)
+        match request.WhichOneof("target"):
+            case "player_id":
+                seen, friends = self.friends.request(caller, request.player_id, "")
+            case "display_name":
+                seen, friends = self.friends.request(caller, "", request.display_name)
+            case _:
+                raise InvalidArgument("player_id or display_name is required", "player_id")
+        return pb.SendFriendRequestResponse(friend=convert.friend(seen), friends=friends)
+
+    @rpc("lobby")
+    def AcceptFriendRequest(
+        self, request: pb.AcceptFriendRequestRequest, context: Ctx
+    ) -> pb.AcceptFriendRequestResponse:
+        seen = self.friends.accept(self._friends_caller(context), request.player_id)
+        return pb.AcceptFriendRequestResponse(friend=convert.friend(seen))
+
+    @rpc("lobby")
+    def DeclineFriendRequest(
+        self, request: pb.DeclineFriendRequestRequest, context: Ctx
+    ) -> pb.DeclineFriendRequestResponse:
+        self.friends.decline(self._friends_caller(context), request.player_id)
+        return pb.DeclineFriendRequestResponse()
+
+    @rpc("lobby")
+    def CancelFriendRequest(
+        self, request: pb.CancelFriendRequestRequest, context: Ctx
+    ) -> pb.CancelFriendRequestResponse:
+        self.friends.cancel(self._friends_caller(context), request.player_id)
+        return pb.CancelFriendRequestResponse()
+
+    @rpc("lobby")
+    def RemoveFriend(self, request: pb.RemoveFriendRequest, context: Ctx) -> pb.RemoveFriendResponse:
+        self.friends.remove(self._friends_caller(context), request.player_id)
+        return pb.RemoveFriendResponse()
+
+    @rpc("lobby")
+    def BlockPlayer(self, request: pb.BlockPlayerRequest, context: Ctx) -> pb.BlockPlayerResponse:
+        self.friends.block(self._friends_caller(context), request.player_id)
+        return pb.BlockPlayerResponse()
+
+    @rpc("lobby")
+    def UnblockPlayer(self, request: pb.UnblockPlayerRequest, context: Ctx) -> pb.UnblockPlayerResponse:
+        self.friends.unblock(self._friends_caller(context), request.player_id)
+        return pb.UnblockPlayerResponse()
+
+    @rpc("lobby")
+    def ListFriends(self, request: pb.ListFriendsRequest, context: Ctx) -> pb.ListFriendsResponse:
+        friends, incoming, outgoing, blocked = self.friends.lists(self._caller(context))
+        return pb.ListFriendsResponse(
+            friends=[convert.friend(f) for f in friends],
+            incoming=[convert.friend(f) for f in incoming],
+            outgoing=[convert.friend(f) for f in outgoing],
+            blocked=[convert.friend(f) for f in blocked],
+        )
+
+    @rpc("lobby")
+    def ListRoomInvitees(
+        self, request: pb.ListRoomInviteesRequest, context: Ctx
+    ) -> pb.ListRoomInviteesResponse:
+        found = self.friends.invitees(self._caller(context), request.room_id)
+        return pb.ListRoomInviteesResponse(friends=[convert.friend(f) for f in found])
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from prometheus_client import Counter
@@ -52,8 +52,12 @@ class NoticeProjector(OutboxGroup):
         group: str = keys.NOTICES_GROUP,
         block_ms: int = 500,
         linger_ms: int = 0,
+        told: Callable[[str, Notice], None] | None = None,
     ) -> None:
+        """``told(player, notice)``: called after each match notice is written (presence follows
+        matches started and ended)."""
         self.store, self.repo, self.push = store, repo, push
+        self.told = told
         self.follow(store, group, consumer, self.queue, block_ms, linger_ms, after_page=self.flush)
         self._players: OrderedDict[str, tuple[str, ...]] = OrderedDict()
         self._written: OrderedDict[str, str] = OrderedDict()  # match -> the acting value last written here
@@ -117,8 +121,7 @@ class NoticeProjector(OutboxGroup):
                 self._publish(append)
                 continue
             self._remember(append.match_id, now)
-            for notice_id, (player, notice) in zip(ids, notices, strict=True):
-                send(self.push, player, notice_id, notice)
+            self._sent(ids, notices)
 
     def players(self, match_id: str) -> tuple[str, ...]:
         """Who plays each seat ('' for a bot): the meta's players, written once by CreateMatch, so they
@@ -148,11 +151,19 @@ class NoticeProjector(OutboxGroup):
             ids = self.repo.publish(append.match_id, seen, now, notices)
             if ids is not None:
                 self._remember(append.match_id, now)
-                for notice_id, (player, notice) in zip(ids, notices, strict=True):
-                    send(self.push, player, notice_id, notice)
+                self._sent(ids, notices)
                 return
             seen = None
         raise Conflict("busy_notices", f"match {append.match_id} kept changing; will retry")
+
+    def _sent(self, ids: list[str], notices: list[tuple[str, Notice]]) -> None:
+        for notice_id, (player, notice) in zip(ids, notices, strict=True):
+            send(self.push, player, notice_id, notice)
+            if self.told is not None:
+                try:
+                    self.told(player, notice)
+                except Exception:  # presence is second to the notices, which are stored already
+                    log.exception("presence after a notice failed", extra=log_fields(player_id=player))
 
     def _remember(self, match_id: str, acting: str) -> None:
         keep(self._written, match_id, acting, PLAYERS_CACHED)  # the least recently written goes first
@@ -193,8 +204,11 @@ class Notices:
         ratings: RatingsRepository,
         identity: Identity,
         push: PushSender,
+        blocks: Callable[[str, str], bool] | None = None,
     ) -> None:
+        """``blocks(a, b)``: whether ``a`` blocked ``b`` (``FriendRepository.has_blocked``)."""
         self.repo, self.rooms, self.ratings, self.identity, self.push = repo, rooms, ratings, identity, push
+        self.blocks = blocks
 
     def head(self, player_id: str) -> str:
         return self.repo.head(player_id)
@@ -234,6 +248,10 @@ class Notices:
             raise Conflict("already_in_room", "that player already sits in the room")
         if not self.ratings.names([invitee])[0]:
             raise NotFound(f"no player {invitee!r}")
+        if self.blocks is not None and self.blocks(invitee, caller.player_id):
+            raise Conflict("blocked", "this player does not take requests or invitations from you")
+        if self.blocks is not None and self.blocks(caller.player_id, invitee):
+            raise Conflict("you_blocked", "you blocked this player: unblock them first")
         self.identity.private.invite(room.room_id, invitee)  # a private room's invitee may watch its match
         notice = Notice(
             NoticeKind.INVITED,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from services.lobby.adapters.games import GameCatalog, MatchRequest
@@ -39,8 +39,18 @@ def new_invite_code() -> str:
 
 
 class RoomService:
-    def __init__(self, repo: RoomRepository, catalog: GameCatalog, identity: Identity, clock: Clock) -> None:
+    def __init__(
+        self,
+        repo: RoomRepository,
+        catalog: GameCatalog,
+        identity: Identity,
+        clock: Clock,
+        blocked_by: Callable[[str, Sequence[str]], list[str]] | None = None,
+    ) -> None:
+        """``blocked_by(player, others)``: those of ``others`` who blocked ``player``
+        (``FriendRepository.blocked_by``): they keep the player out of their private rooms."""
         self.repo, self.catalog, self.identity, self.clock = repo, catalog, identity, clock
+        self.blocked_by = blocked_by
 
     # ------------------------------------------------------------ reads
     def seen(self, room: Room, player_id: str) -> RoomSeen:
@@ -112,10 +122,21 @@ class RoomService:
         return self._join(caller, room_id)
 
     def join_by_code(self, caller: Claims, code: str) -> RoomSeen:
-        return self._join(caller, self.repo.by_invite(validation.invite_code(code)).room_id)
+        """A private room, unless a player seated in it blocked the caller (``blocked``: checked
+        against the seats of each try of the compare-and-set)."""
+        room_id = self.repo.by_invite(validation.invite_code(code)).room_id
+        return self._join(caller, room_id, keep_out=True)
 
-    def _join(self, caller: Claims, room_id: str) -> RoomSeen:
-        room, _ = self.repo.update(room_id, lambda r: rooms.join(r, caller.player_id, caller.name))
+    def _join(self, caller: Claims, room_id: str, keep_out: bool = False) -> RoomSeen:
+        blocked_by = self.blocked_by if keep_out else None
+
+        def join(room: Room) -> tuple[Room, int]:
+            others = [p for p in room.players() if p and p != caller.player_id]
+            if blocked_by is not None and others and blocked_by(caller.player_id, others):
+                raise Conflict("blocked", "a player in this room does not take you in their rooms")
+            return rooms.join(room, caller.player_id, caller.name)
+
+        room, _ = self.repo.update(room_id, join)
         return self.seen(room, caller.player_id)
 
     def leave(self, caller: Claims, room_id: str) -> RoomSeen:

@@ -20,6 +20,7 @@ from google.rpc import error_details_pb2
 from tabula.lobby.v1 import lobby_pb2
 
 from services.games import LoadedGame, load_game
+from services.lobby.adapters import keys as lobby_keys
 from services.lobby.server import Lobby, build
 from shared.core.rng import Rng
 from shared.matches.runner import MatchRunner
@@ -33,6 +34,8 @@ from shared.store.redis_store import RedisClient, RedisEventStore
 from tests.support.race.protos import race_game_modules
 
 LIMIT_KEYS = PREFIX.encode() + b":"
+# Presence: every call renews its caller's, refused or not (services/lobby/service_layer/friends.py).
+PRESENCE_KEYS = (lobby_keys.online().encode(), lobby_keys.presence("").encode())
 SIGNER = TokenSigner(b"hardening-test-secret-0123456789")
 RACE = "tests.support.race.manifest:MANIFEST"
 
@@ -72,10 +75,11 @@ def redis_db(redis_url: str) -> Iterator[redis.Redis]:
 
 def dump(client: redis.Redis) -> dict[Any, Any]:
     """Every key of the (small, private) Redis with its whole content, but the rate limits' buckets
-    (a refused request still counts against its caller's rate: that is the point of the limit)."""
+    (a refused request still counts against its caller's rate: that is the point of the limit) and
+    the callers' presence (any call renews it)."""
     out: dict[Any, Any] = {}
     keys: list[Any] = client.keys("*")
-    for key in sorted(k for k in keys if not bytes(k).startswith(LIMIT_KEYS)):
+    for key in sorted(k for k in keys if not bytes(k).startswith((LIMIT_KEYS, *PRESENCE_KEYS))):
         kind = client.type(key)
         if kind == b"stream":
             out[key] = client.xrange(key)

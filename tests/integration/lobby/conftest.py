@@ -19,6 +19,7 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.games import load_game
+from services.lobby.adapters import keys
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.server import Lobby, build
 from shared.runtime.config import Settings
@@ -186,8 +187,9 @@ def refused_port() -> Iterator[socket.socket]:
 
 def state_size(client: redis.Redis) -> int:
     """How many keys hold state: all but the rate limits' buckets (a refused request still counts
-    against its caller's rate, and changes nothing else)."""
-    return sum(1 for _ in client.scan_iter()) - sum(1 for _ in client.scan_iter(f"{PREFIX}:*"))
+    against its caller's rate, and changes nothing else) and the callers' presence (any call renews it)."""
+    kept = (f"{PREFIX}:*", keys.online(), keys.presence("*"))
+    return sum(1 for _ in client.scan_iter()) - sum(1 for p in kept for _ in client.scan_iter(p))
 
 
 def unlimited(client: Any) -> Limiter:

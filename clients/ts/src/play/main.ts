@@ -13,10 +13,12 @@ import { forgetGuest, savedGuest, savedName, saveGuest, saveSeat, type Guest } f
 import { showHome } from "./home.js";
 import { invitePath, joinByInvite, showRoom, showTicket } from "./room.js";
 import { showMatch } from "./match.js";
+import { mountFriends } from "./friends.js";
 
 const $ = (id: string) => document.getElementById(id)!;
 let screen: Screen | null = null;
 let noticeStream: AbortController | null = null;
+let unmountFriends = () => {};
 
 async function signIn(name: string): Promise<Guest> {
   const reply = (await lobby("").call("SignInGuest", { displayName: name })) as Json;
@@ -65,7 +67,7 @@ function notify(text: string, kind = "", link?: [string, string]): void {
 let app: App | null = null;
 
 function start(guest: Guest, games: Map<string, GameEntry>): void {
-  const signOut = () => { forgetGuest(); noticeStream?.abort(); app = null; screen?.close(); showSignIn(games); };
+  const signOut = () => { forgetGuest(); noticeStream?.abort(); unmountFriends(); app = null; screen?.close(); showSignIn(games); };
   app = {
     guest, games, seen: new Set(), current: "",
     lobby: () => lobby(guest.token),
@@ -78,6 +80,7 @@ function start(guest: Guest, games: Map<string, GameEntry>): void {
   $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), out);
   watchNotices(app);
   route();
+  unmountFriends = mountFriends(app);
 }
 
 /** Every notice of the guest, live: your turn, a match started or ended, an invitation. */
@@ -130,6 +133,7 @@ function route(): void {
   else if (q.get("room")) screen = showRoom(app, root, q.get("room")!);
   else if (q.get("ticket")) screen = showTicket(app, root, q.get("ticket")!);
   else screen = showHome(app, root);
+  document.dispatchEvent(new Event("tabula-screen"));
 }
 
 async function games(): Promise<Map<string, GameEntry>> {
