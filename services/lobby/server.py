@@ -18,6 +18,7 @@ from typing import Any
 
 from services.lobby.adapters.accounts_repo import AccountRepository
 from services.lobby.adapters.attempts import PasswordTries, tries_from_env
+from services.lobby.adapters.chat_repo import ChatRepository
 from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.mail import Mailer, load_mailer
 from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, PrivateMatches
@@ -29,6 +30,7 @@ from services.lobby.adapters.rooms_repo import RoomRepository
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.entrypoints.servicer import LobbyServicer
 from services.lobby.service_layer.accounts import Accounts
+from services.lobby.service_layer.chat import Chat
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import Matcher, QueueService
@@ -128,7 +130,8 @@ def build(
     queue_repo = QueueRepository(client)
     notice_repo = NoticeRepository(client)
     push = push if push is not None else load_push(e)
-    rooms = RoomService(RoomRepository(client), catalog, identity, clock)
+    chat_repo = ChatRepository(client)
+    rooms = RoomService(RoomRepository(client), catalog, identity, clock, chat_repo.open_to_spectators)
     queue = QueueService(queue_repo, ratings, catalog, identity, clock)
     notices = Notices(notice_repo, rooms.repo, ratings, identity, push)
     accounts = _accounts(client, signer, e, mailer if mailer is not None else load_mailer(e))
@@ -142,6 +145,7 @@ def build(
         MyMatches(mine, store, identity, rooms, queue, notices),
         notices,
         accounts,
+        Chat(chat_repo, rooms.repo, store, private),
         limiter,
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)

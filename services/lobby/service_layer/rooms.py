@@ -39,8 +39,16 @@ def new_invite_code() -> str:
 
 
 class RoomService:
-    def __init__(self, repo: RoomRepository, catalog: GameCatalog, identity: Identity, clock: Clock) -> None:
+    def __init__(
+        self,
+        repo: RoomRepository,
+        catalog: GameCatalog,
+        identity: Identity,
+        clock: Clock,
+        open_chat: Callable[[str], None] = lambda match_id: None,
+    ) -> None:
         self.repo, self.catalog, self.identity, self.clock = repo, catalog, identity, clock
+        self.open_chat = open_chat  # a match whose spectators may read its players' chat (chat.py)
 
     # ------------------------------------------------------------ reads
     def seen(self, room: Room, player_id: str) -> RoomSeen:
@@ -85,6 +93,7 @@ class RoomService:
         options: Mapping[str, str],
         turn_seconds: int,
         visibility: RoomVisibility,
+        spectators_read_chat: bool = False,
     ) -> RoomSeen:
         info, rules = self.catalog.manifest(game), self.catalog.rules(game)
         validation.seat_count(seats, info)
@@ -102,6 +111,7 @@ class RoomService:
             visibility,
             code,
             self.clock(),
+            spectators_read_chat,
         )
         return self.seen(self.repo.create(room), caller.player_id)
 
@@ -148,6 +158,8 @@ class RoomService:
         invitees = (
             self.identity.private.invitees(room_id) if room.visibility is RoomVisibility.PRIVATE else set()
         )
+        if room.spectators_read_chat:
+            self.open_chat(match_id)  # before the match exists, like its private viewers
         try:
             self.catalog.create_match(_match_request(room, invitees))
         except (Conflict, Unavailable):
