@@ -61,20 +61,23 @@ def watch(gw: GatewayThread, token: str, body: dict[str, str], messages: int, th
         }
         url = f"{gw.url}/{LOBBY}/WatchChat"
         timeout = aiohttp.ClientTimeout(total=scaled(20))
-        async with aiohttp.ClientSession(timeout=timeout) as session:
-            async with session.post(url, data=envelope(json.dumps(body).encode()), headers=headers) as reply:
-                assert reply.status == 200 and reply.content_type == "application/connect+json"
-                buffer, fired = b"", False
-                async for chunk in reply.content.iter_any():
-                    complete, buffer = split_frames(buffer + chunk)
-                    items += [json.loads(payload) for _, payload in complete]
-                    if items and not fired and then is not None:
-                        fired = True
-                        await asyncio.to_thread(then)
-                    if len([i for i in items if "message" in i]) >= messages and any(
-                        "keepalive" in i for i in items
-                    ):
-                        return items
+        data = envelope(json.dumps(body).encode())
+        async with (
+            aiohttp.ClientSession(timeout=timeout) as session,
+            session.post(url, data=data, headers=headers) as reply,
+        ):
+            assert reply.status == 200 and reply.content_type == "application/connect+json"
+            buffer, fired = b"", False
+            async for chunk in reply.content.iter_any():
+                complete, buffer = split_frames(buffer + chunk)
+                items += [json.loads(payload) for _, payload in complete]
+                if items and not fired and then is not None:
+                    fired = True
+                    await asyncio.to_thread(then)
+                if len([i for i in items if "message" in i]) >= messages and any(
+                    "keepalive" in i for i in items
+                ):
+                    return items
         return items
 
     return asyncio.run(go())
