@@ -316,3 +316,22 @@ def test_a_report_records_the_message_and_the_ones_before_it(
 def test_chat_needs_a_player_token(stub: Any) -> None:
     seat = SIGNER.seat("race", "m1", 0, "p")
     fails(lambda: say(stub, Guest("p", seat), "match:m1", "hi"), grpc.StatusCode.PERMISSION_DENIED)
+
+
+def test_a_player_who_leaves_the_room_stops_reading_its_chat(stub: Any) -> None:
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    room = create(stub, ada)
+    join(stub, bob, room)
+    call = stub.WatchChat(
+        chat_pb2.WatchChatRequest(channel=f"room:{room.room_id}"), metadata=bob.md, timeout=scaled(10)
+    )
+    first = next(iter(call))  # a keepalive: the stream is open
+    assert first.HasField("keepalive")
+    stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5)
+
+    def drain() -> None:
+        for _ in call:
+            pass
+
+    err = fails(drain, REFUSED, "chat_not_member")  # at the next keepalive
+    assert err is not None
