@@ -44,8 +44,8 @@ class ChatRepository:
         self._send = client.register_script(SEND_LUA)
 
     def add(self, channel: str, message: Message) -> tuple[Message, bool]:
-        """Store ``message`` (its id is given here) unless its sender's client id was stored before:
-        the stored message, and whether it is new."""
+        """Store ``message`` (Redis gives its id) unless its sender's client id was stored before in the
+        channel: the stored message, and whether it is new."""
         sent = keys.chat_sent(channel, message.player_id, message.client_id)
         args = [message.player_id, message.name, message.text, message.client_id, self.kept, self.ttl_s]
         new, raw_id = self._send(keys=[keys.chat(channel), sent], args=args)
@@ -109,7 +109,8 @@ class ChatRepository:
 
     # ------------------------------------------------------------ spectators of a match
     def open_to_spectators(self, match_id: str) -> None:
-        """The match's spectators may read its players' channel (kept as long as its chat)."""
+        """The match's spectators may read its players' channel (for 28 days: an asynchronous match may
+        take weeks)."""
         self.client.set(keys.chat_open(match_id), "1", ex=4 * self.ttl_s)
 
     def is_open(self, match_id: str) -> bool:
