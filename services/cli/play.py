@@ -201,22 +201,32 @@ def play(
         except grpc.RpcError as err:
             raise _fail(console, err, "rejoining the match" if match else "starting the match") from err
     _print_link(console, seat, public and not match)
-    outcome = _play_seat(console, seat, _address(seat.game, game_addr), deadline)
+    outcome = _play_seat(console, seat, _address(seat.game, game_addr), deadline, lobby_address)
     console.print(f"replay it: tabula replay {seat.match_id} --at VERSION")
     if outcome is None:
         raise typer.Exit(2)
 
 
-def _play_seat(console: Console, seat: SavedMatch, address: str, deadline: float) -> Any:
+def _play_seat(console: Console, seat: SavedMatch, address: str, deadline: float, lobby_address: str) -> Any:
+    """Play ``seat`` on the game's service at ``address``; the match's players' chat goes through the
+    lobby at ``lobby_address`` with the saved guest token."""
     import grpc
 
+    from services.client.chat import MatchChat
     from services.client.keyboard import terminal_keys
     from services.client.presentation import presentation_for
     from services.client.rpc import GameClient
     from services.client.session import Player
 
-    with grpc.insecure_channel(address) as channel, terminal_keys() as keys:
+    with (
+        grpc.insecure_channel(address) as channel,
+        grpc.insecure_channel(lobby_address) as lobby_channel,
+        terminal_keys() as keys,
+    ):
         match = GameClient.connect(channel, seat.game, seat.match_id, seat.seat_token, deadline_s=deadline)
+        chat = (
+            MatchChat(lobby_channel, seat.guest_token, seat.match_id, deadline) if seat.guest_token else None
+        )
         player = Player(
             client=match,
             presentation=presentation_for(seat.game),
@@ -225,6 +235,7 @@ def _play_seat(console: Console, seat: SavedMatch, address: str, deadline: float
             live=console.is_terminal,
             seat=seat.seat,
             read_keys=keys,  # on a terminal: each line belongs to the question its first key was typed for
+            chat=chat,
         )
         try:
             return player.play()

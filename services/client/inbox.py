@@ -50,7 +50,16 @@ class StreamFailed:
     error: BaseException
 
 
-Item = Line | Moved | StreamFailed
+@dataclass(frozen=True)
+class Said:
+    """A message of the match's players' chat (services/client/chat.py)."""
+
+    message_id: str
+    name: str
+    text: str
+
+
+Item = Line | Moved | StreamFailed | Said
 
 
 class Inbox:

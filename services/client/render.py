@@ -81,6 +81,7 @@ def help_text(step: Step | None, can_go_back: bool, glossary: bool) -> Text:
         lines.append("  WORDS     the legal commands whose description has all these words")
         lines.append("  (empty)   show the choice again")
     lines.append("  v         show the board again")
+    lines.append("  say TEXT  write to the match's players' chat")
     if glossary:
         lines.append("  ? NAME    a component of the game (a card, a tile ...) with its costs and effects")
     lines.append("  ?         this help")

@@ -35,6 +35,7 @@ from rich.console import Console, Group
 from rich.panel import Panel
 from rich.text import Text
 
+from services.client.chat import MatchChat
 from services.client.inbox import (
     Follower,
     Inbox,
@@ -43,6 +44,7 @@ from services.client.inbox import (
     Line,
     LineReader,
     Moved,
+    Said,
     StreamFailed,
     drain_moves,
     stdin_line,
@@ -98,6 +100,7 @@ class Viewer:
     live: bool = False
     recent: deque[Text] = field(default_factory=lambda: deque(maxlen=8))
     notices: list[Text] = field(default_factory=list)  # explanations kept on screen until the next move
+    chat_lines: deque[Text] = field(default_factory=lambda: deque(maxlen=5))  # the players' chat, newest last
     response: Any = None
     version: int = 0
     seen: int = 0  # the newest version the match stream has delivered (an event or a keepalive head)
@@ -128,6 +131,8 @@ class Viewer:
             parts: list[Any] = [self.board()]
             if self.recent:
                 parts.append(Panel(Group(*self.recent), title="recent events", expand=False))
+            if self.chat_lines:
+                parts.append(Panel(Group(*self.chat_lines), title="chat (say TEXT)", expand=False))
             parts += self.notices
             self.console.print(Group(*parts))
         elif force:
@@ -185,6 +190,8 @@ class Player(Viewer):
     question: int = 0  # the question on screen: counts the redraws because the match moved
     redrawn_at: float = 0.0  # when the last one was on screen (time.monotonic)
     catch_up_s: float = 0.5  # how long a redraw waits for the stream to reach the view's version
+    chat: MatchChat | None = None  # the match's players' chat (``say TEXT``), with the lobby token
+    _heard: set[str] = field(default_factory=set)  # chat message ids shown
     _inbox: Inbox | None = None
     _later: list[Item] = field(default_factory=list)
     _reader: LineReader | None = None
@@ -207,11 +214,15 @@ class Player(Viewer):
         else:
             reader = LineReader(self.read_line, inbox, lambda: self.question)
         self._reader = reader
+        if self.chat is not None:
+            self.chat.follow(inbox.put)
         try:
             return self._loop(inbox, reader)
         finally:
             follower.stop()
             self.client.stop_following()
+            if self.chat is not None:
+                self.chat.stop()
 
     def _loop(self, inbox: Inbox, reader: LineReader) -> Any:
         self.show(force=True)
@@ -228,6 +239,9 @@ class Player(Viewer):
                 continue
             if isinstance(item, StreamFailed):
                 raise item.error
+            if isinstance(item, Said):
+                self.heard(item)
+                continue
             if isinstance(item, Moved):
                 quiet_since, hinted = time.monotonic(), False
                 self.on_moved(drain_moves(item, inbox, self._later))
@@ -378,6 +392,9 @@ class Player(Viewer):
             self.console.print(self.help())
         elif text.startswith("?"):
             self.explain(text[1:].strip())
+        elif lowered == "say" or lowered.startswith("say "):
+            self.say(text[3:].strip())
+            return True
         elif text and line.question != self.question:
             self.notice(self._stale(text))
         elif not self.my_turn():
@@ -414,6 +431,34 @@ class Player(Viewer):
         self.console.print(Text("You resigned: a bot plays your seat. q leaves the match.", "yellow"))
         self.chooser = None
         self.fetch_view()
+
+    # ------------------------------------------------------------ chat
+    def say(self, text: str) -> None:
+        """Send ``text`` to the match's players' chat; a refusal is said in words."""
+        if self.chat is None:
+            self.console.print(Text("There is no chat here (no lobby sign-in for this match).", "yellow"))
+            return
+        try:
+            self.heard(self.chat.say(text))
+        except grpc.RpcError as err:
+            self.console.print(refusal(err))
+
+    def heard(self, said: Said) -> None:
+        """A chat message, once: printed above the prompt (which is shown again with what is typed)
+        and kept under the board."""
+        if said.message_id in self._heard:
+            return
+        self._heard.add(said.message_id)
+        line = Text.assemble((said.name, "bold magenta"), ": ", said.text)
+        self.chat_lines.append(line)
+        typing = self._line_open
+        self._off_prompt()
+        self.console.print(line)
+        if typing and self.prompts:
+            self.console.print(self.prompts[-1], end="")
+            self._line_open = True
+            if self._reader is not None:
+                self._reader.retype()
 
     def help(self) -> Text:
         step = self.chooser.step() if self.chooser is not None and self.my_turn() else None

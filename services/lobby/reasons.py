@@ -107,4 +107,20 @@ LOBBY: tuple[Reason, ...] = (
         "rooms by code, no messages.",
     ),
     Reason("you_blocked", F, "A friend request or invitation to a player the caller blocked: unblock first."),
+    # chat (docs/chat.md)
+    Reason("chat_empty", F, "SendChatMessage with no text once trimmed."),
+    Reason("chat_too_long", F, "SendChatMessage with more than 200 characters once trimmed."),
+    Reason(
+        "chat_not_member",
+        F,
+        "A chat call on a channel the caller may not read, or SendChatMessage where they may only read "
+        "(a match's players in its spectators' channel; a direct channel they may not write to now).",
+    ),
+    Reason("chat_unknown_channel", F, "A chat call on a room's or a match's channel that does not exist."),
+    Reason("chat_muted", F, "SendChatMessage in a room's channel whose host muted the caller."),
+    Reason(
+        "chat_unknown_message",
+        F,
+        "ReportChatMessage on a message the channel does not hold (or no longer keeps).",
+    ),
 )

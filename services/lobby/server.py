@@ -19,6 +19,7 @@ from typing import Any
 
 from services.lobby.adapters.accounts_repo import AccountRepository
 from services.lobby.adapters.attempts import PasswordTries, tries_from_env
+from services.lobby.adapters.chat_repo import ChatRepository
 from services.lobby.adapters.friends_repo import FriendRepository
 from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.mail import Mailer, load_mailer
@@ -32,6 +33,7 @@ from services.lobby.domain.friends import ONLINE_TTL_S
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.entrypoints.servicer import LobbyServicer
 from services.lobby.service_layer.accounts import Accounts
+from services.lobby.service_layer.chat import Chat
 from services.lobby.service_layer.friends import Friends, PresenceService
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
@@ -137,7 +139,10 @@ def build(
     notice_repo = NoticeRepository(client)
     push = push if push is not None else load_push(e)
     friend_repo = FriendRepository(client)
-    rooms = RoomService(RoomRepository(client), catalog, identity, clock, friend_repo.blocked_by)
+    chat_repo = ChatRepository(client)
+    rooms = RoomService(
+        RoomRepository(client), catalog, identity, clock, friend_repo.blocked_by, chat_repo.open_to_spectators
+    )
     queue = QueueService(queue_repo, ratings, catalog, identity, clock)
     notices = Notices(notice_repo, rooms.repo, ratings, identity, push, friend_repo.has_blocked)
     presence = PresenceService(
@@ -156,6 +161,7 @@ def build(
         notices,
         accounts,
         friends,
+        Chat(chat_repo, rooms.repo, store, private),
         limiter,
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)

@@ -64,7 +64,8 @@ class Rate:
 # match), small against a script. Per address ("_ip") and per identity ("_player": the token's
 # subject). Joins are JoinRoom and Enqueue; watches are every server stream of the lobby and
 # the rule services; reads are a rule service's GetView, Replay and ExportLog (a page following a
-# match reads the view after each event, however fast bots play: the most generous limit).
+# match reads the view after each event, however fast bots play: the most generous limit); chat is
+# the lobby's SendChatMessage and ReportChatMessage (10 at once, then one a second per player).
 RATES: dict[str, str] = {
     "sign_in_ip": "30/60",
     "create_room_ip": "30/60",
@@ -79,6 +80,8 @@ RATES: dict[str, str] = {
     "read_player": "1200/60",
     "friend_ip": "120/60",
     "friend_player": "30/60",
+    "chat_ip": "600/60",
+    "chat_player": "10/10",
 }
 QUOTAS: dict[str, int] = {"watches_per_token": 8}
 

@@ -167,6 +167,36 @@ def presence(player_id: str) -> str:
     return f"{P}:presence:{player_id}"
 
 
+def chat(channel: str) -> str:
+    """A chat channel's messages (``domain/chat.py`` names channels): a capped stream."""
+    return f"{P}:chat:{channel}"
+
+
+def chat_sent(channel: str, player_id: str, client_id: str) -> str:
+    """The message id a player's ``client_message_id`` was stored as in a channel (sent once)."""
+    return f"{P}:chatsent:{channel}:{player_id}:{client_id}"
+
+
+def chat_muted(channel: str, player_id: str) -> str:
+    """The players whose messages in a channel are hidden from ``player_id``."""
+    return f"{P}:chatmute:{channel}:{player_id}"
+
+
+def chat_silenced(channel: str) -> str:
+    """The players a room's host has silenced in the room's channel."""
+    return f"{P}:chatsilenced:{channel}"
+
+
+def chat_open(match_id: str) -> str:
+    """Set when a match's spectators may read its players' channel (a room option)."""
+    return f"{P}:chatopen:{match_id}"
+
+
+def chat_reports() -> str:
+    """Reported chat messages with their context, for moderators: a capped stream."""
+    return f"{P}:chatreports"
+
+
 def history(player_id: str) -> str:
     return f"{P}:history:{player_id}"
 

@@ -74,6 +74,7 @@ def room_to_json(room: Room) -> str:
             "version": room.version,
             "created": room.created_ms,
             "starting": room.starting_ms,
+            "chat": room.spectators_read_chat,
         },
         separators=(",", ":"),
     )
@@ -96,6 +97,7 @@ def room_from_json(text: bytes | str) -> Room:
         raw["version"],
         raw["created"],
         raw["starting"],
+        raw.get("chat", False),
     )
 
 

@@ -68,6 +68,7 @@ class Room:
     version: int = 0
     created_ms: int = 0
     starting_ms: int = 0
+    spectators_read_chat: bool = False  # the match's spectators may read its players' chat
 
     @property
     def humans(self) -> tuple[str, ...]:
@@ -108,6 +109,7 @@ def new_room(
     visibility: RoomVisibility,
     invite_code: str,
     now_ms: int,
+    spectators_read_chat: bool = False,
 ) -> Room:
     first = Seat(host, host_name)
     return Room(
@@ -120,6 +122,7 @@ def new_room(
         visibility,
         invite_code,
         created_ms=now_ms,
+        spectators_read_chat=spectators_read_chat,
     )
 
 

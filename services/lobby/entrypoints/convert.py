@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from tabula.common.v1 import common_pb2
+from tabula.lobby.v1 import chat_pb2
 from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.lobby.adapters.ratings_repo import HistoryItem, Standing
+from services.lobby.domain.chat import Message
 from services.lobby.domain.friends import Presence
 from services.lobby.domain.matchmaking import TicketStatus
 from services.lobby.domain.notices import NoticeKind
@@ -102,6 +104,7 @@ def room(r: Room) -> pb.Room:
         status=ROOM_STATUS_PB[r.status],
         match_id=r.match_id,
         version=r.version,
+        spectators_read_chat=r.spectators_read_chat,
     )
 
 
@@ -254,4 +257,17 @@ def friend(f: FriendSeen) -> pb.Friend:
         display_name=f.name,
         since_ms=f.since_ms,
         presence=presence(f.presence) if f.presence is not None else None,
+    )
+
+
+def chat_message(m: Message, channel: str, reader: str) -> chat_pb2.ChatMessage:
+    """A stored message as ``reader`` gets it: the client message id only for its writer."""
+    return chat_pb2.ChatMessage(
+        message_id=m.message_id,
+        channel=channel,
+        player_id=m.player_id,
+        display_name=m.name,
+        text=m.text,
+        sent_at_ms=m.sent_ms,
+        client_message_id=m.client_id if m.player_id == reader else "",
     )

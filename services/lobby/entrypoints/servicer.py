@@ -2,9 +2,9 @@
 
 Limits (``shared/serving/ratelimit.py``): sign-ins per client address (the guest's, and every account
 call that stands for one: SignUp, SignIn, RefreshSession, SignOut, UpgradeGuest, VerifyEmail,
-RequestPasswordReset, ResetPassword); room creations, joins (JoinRoom, Enqueue), friends changes and
-watch streams per address and per player; open watch streams per token. Password tries and mail have their own
-(``service_layer/accounts.py``).
+RequestPasswordReset, ResetPassword); room creations, joins (JoinRoom, Enqueue), friends changes,
+chat messages and reports, and watch streams per address and per player; open watch streams per
+token. Password tries and mail have their own (``service_layer/accounts.py``).
 """
 
 from __future__ import annotations
@@ -16,11 +16,13 @@ from typing import TypeAlias, TypeVar
 
 import grpc
 from tabula.common.v1 import common_pb2
+from tabula.lobby.v1 import chat_pb2
 from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.lobby.domain.rooms import BotLevel
 from services.lobby.entrypoints import convert
 from services.lobby.service_layer.accounts import Accounts, Session
+from services.lobby.service_layer.chat import Chat
 from services.lobby.service_layer.friends import Friends
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
@@ -53,6 +55,7 @@ class LobbyServicer:
     notices: Notices
     accounts: Accounts
     friends: Friends
+    chat: Chat
     limiter: Limiter | None = None  # None: no limits (tests of other things)
 
     def _caller(self, context: Ctx) -> Claims:
@@ -185,6 +188,7 @@ class LobbyServicer:
             dict(request.options),
             request.turn_seconds,
             convert.visibility(request.visibility),
+            request.spectators_read_chat,
         )
         return pb.CreateRoomResponse(room=convert.room(seen.room))
 
@@ -410,6 +414,73 @@ class LobbyServicer:
     ) -> pb.ListRoomInviteesResponse:
         found = self.friends.invitees(self._caller(context), request.room_id)
         return pb.ListRoomInviteesResponse(friends=[convert.friend(f) for f in found])
+
+    # ------------------------------------------------------------ chat
+    @rpc("lobby")
+    def SendChatMessage(
+        self, request: chat_pb2.SendChatMessageRequest, context: Ctx
+    ) -> chat_pb2.SendChatMessageResponse:
+        caller = self._caller(context)
+        channel, message = self.chat.send(
+            caller,
+            request.channel,
+            request.text,
+            request.client_message_id,
+            lambda: self._limit("chat", context, caller),
+        )
+        return chat_pb2.SendChatMessageResponse(
+            message=convert.chat_message(message, channel.name, caller.player_id)
+        )
+
+    @rpc("lobby")
+    def ListChatMessages(
+        self, request: chat_pb2.ListChatMessagesRequest, context: Ctx
+    ) -> chat_pb2.ListChatMessagesResponse:
+        caller = self._caller(context)
+        channel, found, head = self.chat.page(
+            caller, request.channel, request.before, request.after, request.limit
+        )
+        return chat_pb2.ListChatMessagesResponse(
+            messages=[convert.chat_message(m, channel.name, caller.player_id) for m in found], head=head
+        )
+
+    @stream_rpc("lobby")
+    def WatchChat(
+        self, request: chat_pb2.WatchChatRequest, context: Ctx
+    ) -> Iterator[chat_pb2.WatchChatResponse]:
+        caller = self._caller(context)
+        channel, messages = self.chat.watch(caller, request.channel, request.after, self.keepalive_ms)
+        for found in self._watch(caller, context, messages):
+            if found is None:
+                yield chat_pb2.WatchChatResponse(keepalive=common_pb2.Keepalive())
+            else:
+                for message in found:
+                    yield chat_pb2.WatchChatResponse(
+                        message=convert.chat_message(message, channel.name, caller.player_id)
+                    )
+
+    @rpc("lobby")
+    def MuteChatMember(
+        self, request: chat_pb2.MuteChatMemberRequest, context: Ctx
+    ) -> chat_pb2.MuteChatMemberResponse:
+        self.chat.mute(
+            self._caller(context), request.channel, request.player_id, request.muted, request.for_everyone
+        )
+        return chat_pb2.MuteChatMemberResponse()
+
+    @rpc("lobby")
+    def ReportChatMessage(
+        self, request: chat_pb2.ReportChatMessageRequest, context: Ctx
+    ) -> chat_pb2.ReportChatMessageResponse:
+        caller = self._caller(context)
+        report_id = self.chat.report(
+            caller,
+            request.channel,
+            request.message_id,
+            request.reason,
+            lambda: self._limit("chat", context, caller),
+        )
+        return chat_pb2.ReportChatMessageResponse(report_id=report_id)
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:

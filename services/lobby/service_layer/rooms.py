@@ -46,11 +46,14 @@ class RoomService:
         identity: Identity,
         clock: Clock,
         blocked_by: Callable[[str, Sequence[str]], list[str]] | None = None,
+        open_chat: Callable[[str], None] = lambda match_id: None,
     ) -> None:
         """``blocked_by(player, others)``: those of ``others`` who blocked ``player``
-        (``FriendRepository.blocked_by``): they keep the player out of their private rooms."""
+        (``FriendRepository.blocked_by``): they keep the player out of their private rooms.
+        ``open_chat(match_id)``: a match whose spectators may read its players' chat (chat.py)."""
         self.repo, self.catalog, self.identity, self.clock = repo, catalog, identity, clock
         self.blocked_by = blocked_by
+        self.open_chat = open_chat
 
     # ------------------------------------------------------------ reads
     def seen(self, room: Room, player_id: str) -> RoomSeen:
@@ -95,6 +98,7 @@ class RoomService:
         options: Mapping[str, str],
         turn_seconds: int,
         visibility: RoomVisibility,
+        spectators_read_chat: bool = False,
     ) -> RoomSeen:
         info, rules = self.catalog.manifest(game), self.catalog.rules(game)
         validation.seat_count(seats, info)
@@ -112,6 +116,7 @@ class RoomService:
             visibility,
             code,
             self.clock(),
+            spectators_read_chat,
         )
         return self.seen(self.repo.create(room), caller.player_id)
 
@@ -169,6 +174,8 @@ class RoomService:
         invitees = (
             self.identity.private.invitees(room_id) if room.visibility is RoomVisibility.PRIVATE else set()
         )
+        if room.spectators_read_chat:
+            self.open_chat(match_id)  # before the match exists, like its private viewers
         try:
             self.catalog.create_match(_match_request(room, invitees))
         except (Conflict, Unavailable):

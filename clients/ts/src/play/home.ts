@@ -138,6 +138,7 @@ function gameCard(app: App, game: GameEntry): HTMLElement {
     ...game.options.map(optionInput),
     el("label", {}, "Room", select("visibility", [["ROOM_VISIBILITY_PRIVATE", "private (invite by code)"], ["ROOM_VISIBILITY_PUBLIC", "public (listed for spectators)"]])),
     el("label", {}, "Clock", select("clock", CLOCKS)),
+    el("label", {}, el("input", { type: "checkbox", name: "spectators-read-chat" }), " Spectators may read the players' chat"),
     el("div", { class: "buttons" },
       el("button", { type: "submit", class: "primary", name: "create", text: "Create room" }),
       el("button", { type: "button", name: "quick", text: "Quick match" })),
@@ -175,6 +176,7 @@ async function createRoom(app: App, form: HTMLFormElement, game: GameEntry, stat
   const lobby = app.lobby();
   const created = (await lobby.call("CreateRoom", {
     game: game.name, seats, options: options(form, game), visibility: field(form, "visibility"), turnSeconds: Number(field(form, "clock")),
+    spectatorsReadChat: (form.elements.namedItem("spectators-read-chat") as HTMLInputElement).checked,
   })) as Json;
   const roomId = created.room.roomId;
   const bots = Array.from({ length: seats - 1 }, (_, i) => field(form, `seat-${i + 1}`)).filter((v) => v !== OPEN);

@@ -15,6 +15,7 @@ import { boardTargets, drawPicker, type Picked } from "./picker.js";
 import { keepLegal, memberOf, stepFor, type Choice, type Game, type Option, type Step, type Wording } from "./steps.js";
 import { saveSeat, seatKey, type SeatKey } from "./store.js";
 import { ResignBox } from "./resign.js";
+import { chatPanel, type ChatPanel } from "./chat.js";
 
 const EVENTS = 200; // the event list: the events of the newest this many versions
 const CALL_MS = 10_000; // a unary call's deadline: one that hangs is sent again (persist)
@@ -58,6 +59,8 @@ class MatchView {
   private clockTimer: ReturnType<typeof setInterval> | null = null;
   private readonly tips = sharedTips();
   private readonly resign = new ResignBox((id) => persist(() => this.client!.call("Resign", { matchId: this.matchId, commandId: id }, CALL_MS)).then(() => this.refresh()));
+  // the players' chat, and the spectators' (players read it, write in their own: docs/chat.md)
+  private chats: ChatPanel[] = [];
   private readonly dom = {
     title: el("h2", { class: "match-title", id: "match-title" }),
     status: el("span", { class: "status idle", id: "match-status", text: "connecting…" }),
@@ -74,6 +77,7 @@ class MatchView {
 
   close(): void {
     this.abort.abort();
+    this.chats.forEach((c) => c.close());
     if (this.clockTimer) clearInterval(this.clockTimer);
     this.tips.hide();
     document.getElementById("game-css")?.removeAttribute("href"); // the game's styles are for its board only
@@ -81,13 +85,16 @@ class MatchView {
 
   async open(): Promise<void> {
     const d = this.dom;
+    this.chats = [chatPanel(this.app, `match:${this.matchId}`, "Players' chat"),
+      chatPanel(this.app, `spectators:${this.matchId}`, "Spectators' chat", false)];
     this.root.replaceChildren(el("div", { class: "match-screen" },
       el("section", { class: "match-bar" }, d.title, d.status, d.seats),
       el("div", { class: "match-layout" },
         el("div", { class: "main" }, d.legend, d.board),
         el("div", { class: "column" },
           el("div", { class: "side" }, d.message, d.picker, d.outcome, this.resign.node),
-          el("section", { class: "events panel" }, el("h2", { text: "Events" }, el("span", { class: "sub", text: " newest first" })), d.events)))));
+          el("section", { class: "events panel" }, el("h2", { text: "Events" }, el("span", { class: "sub", text: " newest first" })), d.events),
+          ...this.chats.map((c) => c.element)))));
     try {
       await this.connect();
     } catch (err) {

@@ -4,6 +4,7 @@ import { el } from "../shell.js";
 import { follow, resumable, titleOf, type App, type Screen } from "./app.js";
 import { refusal, type Json } from "./api.js";
 import { saveSeat } from "./store.js";
+import { chatPanel } from "./chat.js";
 
 const LEVEL_WORDS: Record<string, string> = { BOT_LEVEL_RANDOM: "random bot", BOT_LEVEL_GREEDY: "greedy bot", BOT_LEVEL_MCTS: "mcts bot" };
 
@@ -11,7 +12,8 @@ export function showRoom(app: App, root: HTMLElement, roomId: string): Screen {
   const abort = new AbortController();
   const status = el("p", { class: "status-line", id: "room-status" });
   const body = el("div", { id: "room" });
-  root.replaceChildren(el("section", { class: "panel room" }, body, status));
+  const chat = chatPanel(app, `room:${roomId}`, "Room chat");
+  root.replaceChildren(el("section", { class: "panel room" }, body, status), chat.element);
   const act = async (name: string, request: Json) => {
     status.textContent = "…";
     try {
@@ -36,7 +38,7 @@ export function showRoom(app: App, root: HTMLElement, roomId: string): Screen {
     if (item.room) draw(item.room.room, item.room.seatToken);
     return Boolean(item.room?.seatToken) || item.room?.room.status === "ROOM_STATUS_CLOSED";
   }, abort.signal, (err) => said(status, err));
-  return { close: () => abort.abort() };
+  return { close: () => { abort.abort(); chat.close(); } };
 }
 
 /** A stream's break on the status line: "reconnecting…" when it is opened again, else the refusal. */
