@@ -22,6 +22,7 @@ from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.mail import Mailer, load_mailer
 from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, PrivateMatches
 from services.lobby.adapters.notices_repo import NoticeRepository
+from services.lobby.adapters.profiles_repo import MAIL_LIMIT, ProfileRepository
 from services.lobby.adapters.push import PushSender, load_push
 from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.adapters.ratings_repo import RatingsRepository
@@ -34,8 +35,10 @@ from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import Matcher, QueueService
 from services.lobby.service_layer.mine import MyMatches
 from services.lobby.service_layer.notices import NoticeProjector, Notices
+from services.lobby.service_layer.profiles import Profiles
 from services.lobby.service_layer.projections import RatingsProjector, Standings
 from services.lobby.service_layer.rooms import RoomService
+from shared.matches.archive import storage_from_env
 from shared.runtime.config import Settings, port_for
 from shared.runtime.edge import wait
 from shared.serving.grpc_server import Limits, RunningServer, serve_forever, start_server
@@ -52,8 +55,9 @@ BACKGROUND_THREADS = 3  # start_background's matcher, projector and notices: a R
 # RATINGS_LINGER later. Longer lingers halve the lobby's CPU per command under load (bench/README.md).
 LINGER_VAR, DEFAULT_LINGER_MS = "TABULA_LOBBY_LINGER_MS", 100
 RATINGS_LINGER_VAR, DEFAULT_RATINGS_LINGER_MS = "TABULA_LOBBY_RATINGS_LINGER_MS", 500
-# Mails (verification and reset codes) per account address: 3 at once, then one every 20 minutes.
-MAIL_LIMIT, MAIL_LIMIT_VAR, DEFAULT_MAIL_LIMIT = "mail_account", "TABULA_LIMIT_MAIL_ACCOUNT", "3/3600"
+# Mails (verification and reset codes) per account address (MAIL_LIMIT): 3 at once, then one every
+# 20 minutes.
+MAIL_LIMIT_VAR, DEFAULT_MAIL_LIMIT = "TABULA_LIMIT_MAIL_ACCOUNT", "3/3600"
 
 
 def now_ms() -> int:
@@ -132,6 +136,15 @@ def build(
     queue = QueueService(queue_repo, ratings, catalog, identity, clock)
     notices = Notices(notice_repo, rooms.repo, ratings, identity, push)
     accounts = _accounts(client, signer, e, mailer if mailer is not None else load_mailer(e))
+    profiles = Profiles(
+        accounts,
+        ProfileRepository(client),
+        ratings,
+        rooms.repo,
+        store,
+        catalog.names,
+        storage_from_env(e),
+    )
     servicer = LobbyServicer(
         identity,
         rooms,
@@ -142,6 +155,7 @@ def build(
         MyMatches(mine, store, identity, rooms, queue, notices),
         notices,
         accounts,
+        profiles,
         limiter,
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
