@@ -151,7 +151,9 @@ class GameServicer:
         self.keepalive_ms = int(keepalive_s * 1000)
         self.hub = hub if hub is not None else WatchHub(runner.store.stream_reader(32), on_new=runner.absorb)
         self.seen = SeenMarks(runner.mark_seen)  # seats watching here: their turns wake no follower
-        self._shown: OrderedDict[tuple[str, int, tuple[str, ...]], Any] = OrderedDict()  # the watch's converted events
+        self._shown: OrderedDict[tuple[str, int, tuple[str, ...]], Any] = (
+            OrderedDict()
+        )  # the watch's converted events
 
     # ------------------------------------------------------------ helpers
     def _claims(self, context: grpc.ServicerContext) -> Claims:

@@ -116,9 +116,11 @@ return {redis.call('HGETALL', KEYS[1]), redis.call('XRANGE', KEYS[2], ARGV[1], '
 HGETALL_LUA = "return redis.call('HGETALL', KEYS[1])"
 HGET_LUA = "return redis.call('HGET', KEYS[1], ARGV[1])"
 HSET_LUA = "return redis.call('HSET', KEYS[1], unpack(ARGV))"
-HSET_EXISTING_LUA = (
-    "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end redis.call('HSET', KEYS[1], unpack(ARGV)) return 1"
-)
+HSET_EXISTING_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+"""
 GET_LUA = "return redis.call('GET', KEYS[1])"
 SET_LUA = "return redis.call('SET', KEYS[1], ARGV[1])"
 XRANGE_LUA = "return redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[2], 'COUNT', ARGV[3])"

@@ -80,16 +80,18 @@ class ProfileRepository:
                 out.append(None)
             else:
                 seen = _text(visibility)
-                out.append((_text(avatar) or DEFAULT_AVATAR, Visibility(seen) if seen else DEFAULT_VISIBILITY))
+                out.append(
+                    (_text(avatar) or DEFAULT_AVATAR, Visibility(seen) if seen else DEFAULT_VISIBILITY)
+                )
         return out
 
     def set_settings(self, player_id: str, avatar: str, visibility: Visibility | None) -> None:
         """The account's avatar ("": unchanged) and visibility (None: unchanged)."""
-        fields = {"avatar": avatar} if avatar else {}
+        fields = ["avatar", avatar] if avatar else []
         if visibility is not None:
-            fields["visibility"] = visibility.value
+            fields += ["visibility", visibility.value]
         if fields:
-            self.client.hset(keys.account(player_id), mapping=fields)
+            self.client.hset(keys.account(player_id), items=fields)
 
     def rename(self, player_id: str, old: str, new: str) -> bool:
         """False when the name changed since ``old`` was read; Conflict ``name_taken`` (nothing written)."""

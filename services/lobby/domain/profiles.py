@@ -59,9 +59,7 @@ class Visibility(Enum):
 DEFAULT_VISIBILITY = Visibility.EVERYONE
 
 
-def may_see(
-    visibility: Visibility, owner: str, viewer: str, friends: Collection[str] = frozenset()
-) -> bool:
+def may_see(visibility: Visibility, owner: str, viewer: str, friends: Collection[str] = frozenset()) -> bool:
     """Whether ``viewer`` sees ``owner``'s ratings and matches. ``friends``: the owner's (none yet)."""
     if viewer == owner or visibility is Visibility.EVERYONE:
         return True

@@ -69,7 +69,12 @@ class MatchList:
         humans = [p for p in players if p]
         names = dict(zip(humans, self.ratings.names(humans), strict=True))
         for seat, player in enumerate(players):  # a deleted account: its name is gone, its seats say so
-            if player and not names.get(player) and seat < len(meta.names) and meta.names[seat] == DELETED_NAME:
+            if (
+                player
+                and not names.get(player)
+                and seat < len(meta.names)
+                and meta.names[seat] == DELETED_NAME
+            ):
                 names[player] = DELETED_NAME
         summary = tuple(_seat(seat, players, meta.bots, names) for seat in range(meta.seat_count))
         placings = progress.outcome.placings if progress and progress.outcome else ()

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
 
 from services.lobby.adapters import keys
+from services.lobby.adapters.passwords import check_password
 from services.lobby.adapters.profiles_repo import ProfileRepository
 from services.lobby.adapters.ratings_repo import HistoryItem, RatingsRepository, Standing
 from services.lobby.adapters.rooms_repo import RoomRepository
@@ -36,7 +38,6 @@ from services.lobby.domain.ratings import SkillRating
 from services.lobby.domain.rooms import Room
 from services.lobby.domain.sessions import ACCESS_TTL_S
 from services.lobby.service_layer.accounts import RETRIES, Accounts
-from services.lobby.adapters.passwords import check_password
 from shared.matches.archive import ArchiveStorage, archive_name, archived_lines, pack
 from shared.runtime.edge import wait
 from shared.serving.errors import Conflict, NotFound
@@ -95,13 +96,16 @@ class Profiles:
         """A leaderboard as the caller may see it: a hidden player's rank and rating stay, their id
         and name do not."""
         shown = self.shown(caller, [s.player_id for s in standings])
-        return [s if ok else Standing("", HIDDEN_NAME, s.rating) for s, ok in zip(standings, shown, strict=True)]
+        return [
+            s if ok else Standing("", HIDDEN_NAME, s.rating) for s, ok in zip(standings, shown, strict=True)
+        ]
 
     def check_history(self, caller: Claims, player_id: str) -> None:
         """Refused (``profile_private``) when the caller may not see the player's matches."""
-        if player_id and player_id != caller.player_id:
-            if not self.may_see(caller, validation.identifier(player_id, "player_id")):
-                raise Conflict("profile_private", "this player shows their matches only to themselves")
+        if not player_id or player_id == caller.player_id:
+            return
+        if not self.may_see(caller, validation.identifier(player_id, "player_id")):
+            raise Conflict("profile_private", "this player shows their matches only to themselves")
 
     def get(self, caller: Claims, player_id: str) -> Profile:
         who = validation.identifier(player_id, "player_id") if player_id else caller.player_id
@@ -138,9 +142,7 @@ class Profiles:
             raise Conflict("account_changed", "the profile kept changing while this call was tried: retry")
         self.repo.set_settings(account.player_id, chosen, visibility)
         profile = self.get(replace(caller, name=name or account.name), "")
-        token = self.accounts.signer.player(
-            account.player_id, profile.name, ttl_s=ACCESS_TTL_S, account=True
-        )
+        token = self.accounts.signer.player(account.player_id, profile.name, ttl_s=ACCESS_TTL_S, account=True)
         return profile, token, int(self.accounts.clock()) + ACCESS_TTL_S
 
     # ------------------------------------------------------------ deleting
@@ -203,11 +205,11 @@ class Profiles:
             )
             return replace(room, seats=seats), None
 
-        try:
+        with suppress(NotFound):  # expired meanwhile
             self.rooms.update(room_id, scrub)
-        except NotFound:
-            pass  # expired meanwhile
 
 
 def _busy() -> Conflict:
-    return Conflict("in_room_or_queue", "leave your room or the matchmaking queue before deleting the account")
+    return Conflict(
+        "in_room_or_queue", "leave your room or the matchmaking queue before deleting the account"
+    )
