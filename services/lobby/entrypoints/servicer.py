@@ -125,14 +125,14 @@ class LobbyServicer:
     def GetAccount(self, request: pb.GetAccountRequest, context: Ctx) -> pb.GetAccountResponse:
         caller = self._caller(context)
         account = self.accounts.get(caller)
-        profile = self.profiles.get(caller, "")
+        avatar, visibility = self.profiles.settings(account.player_id)
         return pb.GetAccountResponse(
             player_id=account.player_id,
             email=account.email,
             email_verified=account.verified,
             display_name=account.name,
-            avatar_id=profile.avatar,
-            visibility=convert.visibility_pb(profile.visibility),
+            avatar_id=avatar,
+            visibility=convert.visibility_pb(visibility),
         )
 
     @rpc("lobby")

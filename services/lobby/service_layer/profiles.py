@@ -92,6 +92,11 @@ class Profiles:
             for player, found in zip(player_ids, self.repo.settings(player_ids), strict=True)
         ]
 
+    def settings(self, player_id: str) -> tuple[str, Visibility]:
+        """An account's avatar and visibility (a guest's: the defaults)."""
+        found = self.repo.settings([player_id])[0]
+        return found if found else (DEFAULT_AVATAR, DEFAULT_VISIBILITY)
+
     def masked(self, caller: Claims, standings: Sequence[Standing]) -> list[Standing]:
         """A leaderboard as the caller may see it: a hidden player's rank and rating stay, their id
         and name do not."""
@@ -141,7 +146,7 @@ class Profiles:
         else:
             raise Conflict("account_changed", "the profile kept changing while this call was tried: retry")
         self.repo.set_settings(account.player_id, chosen, visibility)
-        profile = self.get(replace(caller, name=name or account.name), "")
+        profile = self.get(caller, "")
         token = self.accounts.signer.player(account.player_id, profile.name, ttl_s=ACCESS_TTL_S, account=True)
         return profile, token, int(self.accounts.clock()) + ACCESS_TTL_S
 
