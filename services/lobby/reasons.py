@@ -55,17 +55,32 @@ LOBBY: tuple[Reason, ...] = (
     ),
     # accounts (docs/accounts.md)
     Reason("email_taken", F, "SignUp or UpgradeGuest with an address an account has (case aside)."),
-    Reason("name_taken", F, "SignUp or UpgradeGuest with a display name an account has (case aside)."),
+    Reason(
+        "name_taken",
+        F,
+        "SignUp, UpgradeGuest, UpdateProfile or SignInGuest with a display name an account has (case aside).",
+    ),
     Reason(
         "wrong_credentials",
         F,
         "SignIn with an email or a password that is wrong (which one is not said), or ChangePassword "
-        "with a wrong current password. Tries are limited per account and per address (`rate_limited`).",
+        "with a wrong current password, or DeleteAccount with a wrong password. Tries are limited per "
+        "account and per address (`rate_limited`).",
     ),
     Reason("already_account", F, "UpgradeGuest by a player who has an account already."),
-    Reason("not_an_account", F, "An account's call (ChangePassword, GetAccount ...) with a guest's token."),
+    Reason(
+        "not_an_account",
+        F,
+        "An account's call (ChangePassword, GetAccount, UpdateProfile, DeleteAccount ...) with a "
+        "guest's token.",
+    ),
     Reason("already_verified", F, "RequestEmailVerification for an address that is verified already."),
-    Reason("account_changed", F, "ChangePassword while another change of the password won: sign in again."),
+    Reason(
+        "account_changed",
+        F,
+        "ChangePassword while another change of the password won: sign in again; UpdateProfile or "
+        "DeleteAccount while the account kept changing: retry.",
+    ),
     Reason(
         "refresh_expired",
         F,
@@ -122,5 +137,14 @@ LOBBY: tuple[Reason, ...] = (
         "chat_unknown_message",
         F,
         "ReportChatMessage on a message the channel does not hold (or no longer keeps).",
+    Reason(
+        "profile_private",
+        F,
+        "GetMatchHistory of a player who shows their matches to nobody but themselves (their visibility).",
+    ),
+    Reason(
+        "in_room_or_queue",
+        F,
+        "DeleteAccount while the account waits in a room or the matchmaking queue: leave it first.",
     ),
 )

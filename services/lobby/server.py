@@ -25,6 +25,7 @@ from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.mail import Mailer, load_mailer
 from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, PrivateMatches
 from services.lobby.adapters.notices_repo import NoticeRepository
+from services.lobby.adapters.profiles_repo import MAIL_LIMIT, ProfileRepository
 from services.lobby.adapters.push import PushSender, load_push
 from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.adapters.ratings_repo import RatingsRepository
@@ -40,8 +41,10 @@ from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import Matcher, QueueService
 from services.lobby.service_layer.mine import MyMatches
 from services.lobby.service_layer.notices import NoticeProjector, Notices
+from services.lobby.service_layer.profiles import Profiles
 from services.lobby.service_layer.projections import RatingsProjector, Standings
 from services.lobby.service_layer.rooms import RoomService
+from shared.matches.archive import storage_from_env
 from shared.runtime.config import Settings, port_for
 from shared.runtime.edge import wait
 from shared.serving.grpc_server import Limits, RunningServer, serve_forever, start_server
@@ -60,8 +63,9 @@ LINGER_VAR, DEFAULT_LINGER_MS = "TABULA_LOBBY_LINGER_MS", 100
 RATINGS_LINGER_VAR, DEFAULT_RATINGS_LINGER_MS = "TABULA_LOBBY_RATINGS_LINGER_MS", 500
 # Seconds a player stays online after their last call or stream renewal (domain/friends.py).
 PRESENCE_TTL_VAR = "TABULA_PRESENCE_TTL_S"
-# Mails (verification and reset codes) per account address: 3 at once, then one every 20 minutes.
-MAIL_LIMIT, MAIL_LIMIT_VAR, DEFAULT_MAIL_LIMIT = "mail_account", "TABULA_LIMIT_MAIL_ACCOUNT", "3/3600"
+# Mails (verification and reset codes) per account address (MAIL_LIMIT): 3 at once, then one every
+# 20 minutes.
+MAIL_LIMIT_VAR, DEFAULT_MAIL_LIMIT = "TABULA_LIMIT_MAIL_ACCOUNT", "3/3600"
 
 
 def now_ms() -> int:
@@ -150,6 +154,15 @@ def build(
     )
     friends = Friends(friend_repo, presence, ratings, rooms.repo, notice_repo, push, clock)
     accounts = _accounts(client, signer, e, mailer if mailer is not None else load_mailer(e))
+    profiles = Profiles(
+        accounts,
+        ProfileRepository(client),
+        ratings,
+        rooms.repo,
+        store,
+        catalog.names,
+        storage_from_env(e),
+    )
     servicer = LobbyServicer(
         identity,
         rooms,
@@ -162,6 +175,7 @@ def build(
         accounts,
         friends,
         Chat(chat_repo, rooms.repo, store, private),
+        profiles,
         limiter,
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)

@@ -152,7 +152,9 @@ class GameServicer:
         self.keepalive_ms = int(keepalive_s * 1000)
         self.hub = hub if hub is not None else WatchHub(runner.store.stream_reader(32), on_new=runner.absorb)
         self.seen = SeenMarks(runner.mark_seen)  # seats watching here: their turns wake no follower
-        self._shown: OrderedDict[tuple[str, int], Any] = OrderedDict()  # the watch's converted events
+        self._shown: OrderedDict[tuple[str, int, tuple[str, ...]], Any] = (
+            OrderedDict()
+        )  # the watch's converted events
 
     # ------------------------------------------------------------ helpers
     def _claims(self, context: grpc.ServicerContext) -> Claims:
@@ -384,8 +386,9 @@ class GameServicer:
                 yield pb2.WatchMatchResponse(keepalive=common_pb2.Keepalive(head_version=last))
 
     def _shown_event(self, match_id: str, event: StoredEvent, seats: list[common_pb2.Seat]) -> Any:
-        """The reply carrying ``event``, converted once for all its watchers (the last few kept)."""
-        key = (match_id, event.version)
+        """The reply carrying ``event``, converted once for all its watchers (the last few kept); a
+        seat renamed since (a deleted account's) makes it anew."""
+        key = (match_id, event.version, tuple(seat.display_name for seat in seats))
         reply = self._shown.get(key)
         if reply is None:
             reply = self.modules.pb2.WatchMatchResponse(event=self._match_event(event, seats))

@@ -192,6 +192,13 @@ class MemoryEventStore:
         with self._lock:
             self._meta.setdefault(match_id, {}).update(fields)
 
+    async def update_meta(self, match_id: str, fields: Mapping[str, str]) -> bool:
+        with self._lock:
+            if not self._meta.get(match_id):
+                return False
+            self._meta[match_id].update(fields)
+            return True
+
     async def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None:
         with self._lock:
             self._snapshots[match_id] = snapshot

@@ -116,6 +116,11 @@ return {redis.call('HGETALL', KEYS[1]), redis.call('XRANGE', KEYS[2], ARGV[1], '
 HGETALL_LUA = "return redis.call('HGETALL', KEYS[1])"
 HGET_LUA = "return redis.call('HGET', KEYS[1], ARGV[1])"
 HSET_LUA = "return redis.call('HSET', KEYS[1], unpack(ARGV))"
+HSET_EXISTING_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+"""
 GET_LUA = "return redis.call('GET', KEYS[1])"
 SET_LUA = "return redis.call('SET', KEYS[1], ARGV[1])"
 XRANGE_LUA = "return redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[2], 'COUNT', ARGV[3])"
@@ -245,6 +250,7 @@ class RedisEventStore:
             script_on(on, HGET_LUA),
             script_on(on, HSET_LUA),
         )
+        self._hset_existing = script_on(on, HSET_EXISTING_LUA)
         self._get, self._set = script_on(on, GET_LUA), script_on(on, SET_LUA)
         self._xrange, self._scored = script_on(on, XRANGE_LUA), script_on(on, SCORED_LUA)
 
@@ -367,6 +373,12 @@ class RedisEventStore:
             await self._hset(
                 keys=[self._key(match_id, "meta")], args=[x for kv in fields.items() for x in kv]
             )
+
+    async def update_meta(self, match_id: str, fields: Mapping[str, str]) -> bool:
+        if not fields:
+            return bool(await self.get_meta(match_id))
+        args = [x for kv in fields.items() for x in kv]
+        return bool(await self._hset_existing(keys=[self._key(match_id, "meta")], args=args))
 
     async def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None:
         await self._set(keys=[self._key(match_id, "snap")], args=[b"%d:" % snapshot.version + snapshot.data])

@@ -135,6 +135,14 @@ def test_meta_is_set_with_the_append(store: EventStore) -> None:
     assert wait(store.get_meta("nothing")) == {}
 
 
+def test_update_meta_writes_only_a_match_that_is_there(store: EventStore) -> None:
+    wait(store.append("m1", 0, [ev()], "c1", meta={"game": "test", "names": '["Ada"]'}))
+    assert wait(store.update_meta("m1", {"names": '["deleted player"]'}))
+    assert wait(store.get_meta("m1"))["names"] == '["deleted player"]'
+    assert not wait(store.update_meta("gone", {"names": '["deleted player"]'}))
+    assert wait(store.get_meta("gone")) == {}, "no meta made up for a match that is not there"
+
+
 def test_the_meta_and_the_tail_are_read_together(store: EventStore) -> None:
     wait(store.append("m1", 0, [ev("A"), ev("B")], "c1", meta={"game": "test"}))
     wait(store.append("m1", 2, [ev("C")], "c2"))

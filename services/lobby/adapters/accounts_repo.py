@@ -54,13 +54,17 @@ end
 return 0
 """
 
-# KEYS: family, account. ARGV: expected version ('0': a new family), expected epoch, JSON, expiry ms.
-# Returns 1 saved, 0 the family or the account's epoch changed since they were read.
+# KEYS: family, account, the account's families. ARGV: expected version ('0': a new family), expected
+# epoch, JSON, expiry ms, family id. Returns 1 saved, 0 the family or the account's epoch changed
+# since they were read. The set of families lives as long as its latest family.
 FAMILY_CAS_LUA = """
 if tonumber(redis.call('HGET', KEYS[1], 'version') or '0') ~= tonumber(ARGV[1]) then return 0 end
 if redis.call('HGET', KEYS[2], 'epoch') ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[1], 'version', tonumber(ARGV[1]) + 1, 'data', ARGV[3])
 redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+redis.call('SADD', KEYS[3], ARGV[5])
+if redis.call('PTTL', KEYS[3]) == -1 then redis.call('PEXPIREAT', KEYS[3], ARGV[4])
+else redis.call('PEXPIREAT', KEYS[3], ARGV[4], 'GT') end
 return 1
 """
 
@@ -192,8 +196,13 @@ class AccountRepository:
             "spent": list(family.spent),
             "revoked": family.revoked,
         }
-        key_list = [keys.session(family.family_id), keys.account(family.player_id)]
-        args: list[str | int] = [version, family.epoch, json.dumps(data), family.expires_at * 1000]
+        key_list = [
+            keys.session(family.family_id),
+            keys.account(family.player_id),
+            keys.sessions(family.player_id),
+        ]
+        expiry_ms = family.expires_at * 1000
+        args: list[str | int] = [version, family.epoch, json.dumps(data), expiry_ms, family.family_id]
         return bool(int(self._family_cas(keys=key_list, args=args)))
 
     # ------------------------------------------------------------ mailed codes

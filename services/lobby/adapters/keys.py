@@ -42,6 +42,17 @@ def session(family_id: str) -> str:
     return f"{P}:session:{family_id}"
 
 
+def sessions(player_id: str) -> str:
+    """The refresh-token families an account started (a set of family ids; DeleteAccount ends them)."""
+    return f"{P}:sessions:{player_id}"
+
+
+def deleted(player_id: str) -> str:
+    """A deleted account's mark (no data but its id): its guest token, if it was upgraded from one,
+    is refused until that token has expired."""
+    return f"{P}:deleted:{player_id}"
+
+
 def code(digest: str) -> str:
     """A mailed code by its digest (hash: purpose, player, email, expires)."""
     return f"{P}:code:{digest}"

@@ -43,11 +43,13 @@ return 1
 """
 
 
-# KEYS: display name, match list, history, account. ARGV: name, lifetime (s).
-# A guest's keys live ``lifetime`` from now; a player with an account (an upgraded guest) keeps its
-# own name and keys, and nothing is written: returns 1 (0 for a guest).
+# KEYS: display name, match list, history, account, deleted mark. ARGV: name, lifetime (s).
+# A guest's keys live ``lifetime`` from now: returns 0. A player with an account (an upgraded guest)
+# keeps its own name and keys, and a deleted account's id stays gone: nothing is written, returns
+# 1 (an account) or 2 (deleted).
 TOUCH_LUA = """
 if redis.call('EXISTS', KEYS[4]) == 1 then return 1 end
+if redis.call('EXISTS', KEYS[5]) == 1 then return 2 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 redis.call('EXPIRE', KEYS[2], ARGV[2])
 redis.call('EXPIRE', KEYS[3], ARGV[2])
@@ -91,17 +93,28 @@ class RatingsRepository:
         self._touch = client.register_script(TOUCH_LUA)
 
     # ------------------------------------------------------------ names
-    def set_name(self, player_id: str, name: str, ttl_s: int = keys.GUEST_TTL_S) -> bool:
+    def set_name(self, player_id: str, name: str, ttl_s: int = keys.GUEST_TTL_S) -> int:
         """The guest's name, kept ``ttl_s`` from now; their match list and history get the same
         lifetime (called at sign-in and on every guest's lobby call: a guest's keys expire together).
-        False, and nothing written, when the player has an account (a guest upgraded since)."""
+        0 done; nothing written and 1 when the player has an account (a guest upgraded since), 2 when
+        that account was deleted."""
         key_list = [
             keys.guest(player_id),
             keys.mine(player_id),
             keys.history(player_id),
             keys.account(player_id),
+            keys.deleted(player_id),
         ]
-        return int(self._touch(keys=key_list, args=[name, ttl_s])) == 0
+        return int(self._touch(keys=key_list, args=[name, ttl_s]))
+
+    def account_name(self, player_id: str) -> str | None:
+        """An account's display name now (None: no such account, or deleted)."""
+        raw = self.client.hget(keys.account(player_id), "name")
+        return keys.text(raw) if raw is not None else None
+
+    def is_account_name(self, name_key: str) -> bool:
+        """Whether an account has this display name (``validation.name_key``)."""
+        return bool(self.client.exists(keys.account_name(name_key)))
 
     def names(self, player_ids: Sequence[str]) -> list[str]:
         """Display names ("" for a player whose identity expired or never existed)."""

@@ -11,12 +11,14 @@ from services.lobby.domain.chat import Message
 from services.lobby.domain.friends import Presence
 from services.lobby.domain.matchmaking import TicketStatus
 from services.lobby.domain.notices import NoticeKind
+from services.lobby.domain.profiles import Avatar, Visibility
 from services.lobby.domain.rooms import BotLevel, Room, RoomStatus, RoomVisibility
 from services.lobby.service_layer.friends import FriendSeen
 from services.lobby.service_layer.matches import MatchSummary
 from services.lobby.service_layer.matchmaking import TicketSeen
 from services.lobby.service_layer.mine import MyMatch, Whereabouts
 from services.lobby.service_layer.notices import NoticeSeen
+from services.lobby.service_layer.profiles import Profile
 from services.lobby.service_layer.rooms import RoomSeen
 from shared.core.manifest import GameManifest, GameOption, OptionType
 from shared.core.seats import SeatInfo
@@ -270,4 +272,46 @@ def chat_message(m: Message, channel: str, reader: str) -> chat_pb2.ChatMessage:
         text=m.text,
         sent_at_ms=m.sent_ms,
         client_message_id=m.client_id if m.player_id == reader else "",
+    )
+
+
+# ------------------------------------------------------------ profiles
+PROFILE_VISIBILITY = {
+    pb.PROFILE_VISIBILITY_EVERYONE: Visibility.EVERYONE,
+    pb.PROFILE_VISIBILITY_FRIENDS: Visibility.FRIENDS,
+    pb.PROFILE_VISIBILITY_NOBODY: Visibility.NOBODY,
+}
+PROFILE_VISIBILITY_PB = {v: k for k, v in PROFILE_VISIBILITY.items()}
+
+
+def profile_visibility(value: int) -> Visibility | None:
+    """UNSPECIFIED: unchanged (None)."""
+    if value == pb.PROFILE_VISIBILITY_UNSPECIFIED:
+        return None
+    if value not in PROFILE_VISIBILITY:
+        raise InvalidArgument("visibility must be a ProfileVisibility", "visibility")
+    return PROFILE_VISIBILITY[value]
+
+
+def visibility_pb(value: Visibility | None) -> pb.ProfileVisibility.ValueType:
+    return PROFILE_VISIBILITY_PB[value] if value is not None else pb.PROFILE_VISIBILITY_UNSPECIFIED
+
+
+def avatar(a: Avatar) -> pb.Avatar:
+    return pb.Avatar(avatar_id=a.avatar_id, description=a.description, shape=a.shape, colour=a.colour)
+
+
+def profile(p: Profile) -> pb.GetProfileResponse:
+    return pb.GetProfileResponse(
+        player_id=p.player_id,
+        display_name=p.name,
+        avatar_id=p.avatar,
+        account=p.account,
+        visible=p.visible,
+        visibility=visibility_pb(p.visibility),
+        ratings=[
+            pb.ProfileRating(game=g, rating=r.ordinal, mu=r.mu, sigma=r.sigma, matches=r.matches)
+            for g, r in p.ratings
+        ],
+        recent=[history(h) for h in p.recent],
     )

@@ -29,6 +29,7 @@ from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import QueueRequest, QueueService
 from services.lobby.service_layer.mine import MyMatches
 from services.lobby.service_layer.notices import Notices
+from services.lobby.service_layer.profiles import Profiles
 from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
 from shared.runtime.edge import wait
@@ -56,6 +57,7 @@ class LobbyServicer:
     accounts: Accounts
     friends: Friends
     chat: Chat
+    profiles: Profiles
     limiter: Limiter | None = None  # None: no limits (tests of other things)
 
     def _caller(self, context: Ctx) -> Claims:
@@ -129,12 +131,16 @@ class LobbyServicer:
 
     @rpc("lobby")
     def GetAccount(self, request: pb.GetAccountRequest, context: Ctx) -> pb.GetAccountResponse:
-        account = self.accounts.get(self._caller(context))
+        caller = self._caller(context)
+        account = self.accounts.get(caller)
+        avatar, visibility = self.profiles.settings(account.player_id)
         return pb.GetAccountResponse(
             player_id=account.player_id,
             email=account.email,
             email_verified=account.verified,
             display_name=account.name,
+            avatar_id=avatar,
+            visibility=convert.visibility_pb(visibility),
         )
 
     @rpc("lobby")
@@ -296,15 +302,17 @@ class LobbyServicer:
     # ------------------------------------------------------------ ratings and history
     @rpc("lobby")
     def GetLeaderboard(self, request: pb.GetLeaderboardRequest, context: Ctx) -> pb.GetLeaderboardResponse:
-        self._caller(context)
-        standings = self.standings.leaderboard(request.game, request.limit)
+        caller = self._caller(context)
+        standings = self.profiles.masked(caller, self.standings.leaderboard(request.game, request.limit))
         return pb.GetLeaderboardResponse(
             entries=[convert.standing(i + 1, s) for i, s in enumerate(standings)]
         )
 
     @rpc("lobby")
     def GetMatchHistory(self, request: pb.GetMatchHistoryRequest, context: Ctx) -> pb.GetMatchHistoryResponse:
-        items = self.standings.history(self._caller(context), request.player_id, request.limit)
+        caller = self._caller(context)
+        self.profiles.check_history(caller, request.player_id)
+        items = self.standings.history(caller, request.player_id, request.limit)
         return pb.GetMatchHistoryResponse(entries=[convert.history(h) for h in items])
 
     # ------------------------------------------------------------ spectating
@@ -481,6 +489,31 @@ class LobbyServicer:
             lambda: self._limit("chat", context, caller),
         )
         return chat_pb2.ReportChatMessageResponse(report_id=report_id)
+
+    # ------------------------------------------------------------ profiles and privacy
+    @rpc("lobby")
+    def ListAvatars(self, request: pb.ListAvatarsRequest, context: Ctx) -> pb.ListAvatarsResponse:
+        return pb.ListAvatarsResponse(avatars=[convert.avatar(a) for a in self.profiles.avatars()])
+
+    @rpc("lobby")
+    def UpdateProfile(self, request: pb.UpdateProfileRequest, context: Ctx) -> pb.UpdateProfileResponse:
+        caller = self._caller(context)
+        visibility = convert.profile_visibility(request.visibility)
+        profile, token, expires_at = self.profiles.update(
+            caller, request.display_name, request.avatar_id, visibility
+        )
+        return pb.UpdateProfileResponse(
+            profile=convert.profile(profile), access_token=token, access_expires_at=expires_at
+        )
+
+    @rpc("lobby")
+    def GetProfile(self, request: pb.GetProfileRequest, context: Ctx) -> pb.GetProfileResponse:
+        return convert.profile(self.profiles.get(self._caller(context), request.player_id))
+
+    @rpc("lobby")
+    def DeleteAccount(self, request: pb.DeleteAccountRequest, context: Ctx) -> pb.DeleteAccountResponse:
+        self.profiles.delete(self._caller(context), request.password, self._address(context))
+        return pb.DeleteAccountResponse()
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:

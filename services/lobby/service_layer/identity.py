@@ -4,7 +4,9 @@ A guest's identity lives in their player token (audience the lobby, scope ``play
 Redis keys (name, matches, history), which expire ``GUEST_TTL_S`` after the guest's last lobby call:
 every call refreshes them, so an active guest keeps their name and a vanished one is forgotten.
 An account's player token says so (``Claims.account``; ``service_layer/accounts.py`` signs it) and its
-keys are kept; a guest token of a guest who has since become an account is refused (sign in).
+keys are kept; each call reads the account's current name (a rename counts at once) and refuses the
+token of a deleted account. A guest token of a guest who has since become an account is refused
+(sign in), and so is one whose account was deleted. A guest may not take an account's name.
 Seat and spectator tokens are for one game's rule service and one match (``shared/serving/tokens.py``).
 A private room's match is watched only by its players and the room's invitees.
 """
@@ -13,13 +15,14 @@ from __future__ import annotations
 
 import time
 import uuid
+from dataclasses import replace
 
 from services.lobby.adapters import keys
 from services.lobby.adapters.match_index import PrivateMatches
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.domain import validation
 from shared.runtime.edge import wait
-from shared.serving.errors import InvalidArgument, NotFound, PermissionDenied
+from shared.serving.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
 from shared.serving.tokens import LOBBY, Claims, Scope, TokenError, TokenSigner
 from shared.store import EventStore, MatchMeta
 
@@ -37,6 +40,8 @@ class Identity:
     def sign_in(self, display_name: str) -> tuple[str, str, int]:
         """A new guest: (player id, token, expiry in unix seconds)."""
         name = validation.display_name(display_name)
+        if self.ratings.is_account_name(validation.name_key(name)):
+            raise Conflict("name_taken", "an account has this display name: choose another, or sign in")
         player_id = f"g-{uuid.uuid4().hex}"
         self.ratings.set_name(player_id, name, GUEST_TTL_S)
         token = self.signer.player(player_id, name, ttl_s=GUEST_TTL_S)
@@ -50,8 +55,16 @@ class Identity:
             raise PermissionDenied(
                 f"the lobby needs a player token (sign in), not a {claims.scope.value} token"
             )
-        if not claims.account and not self.ratings.set_name(claims.player_id, claims.name, GUEST_TTL_S):
+        if claims.account:
+            name = self.ratings.account_name(claims.player_id)
+            if name is None:
+                raise TokenError("this account no longer exists (deleted)")
+            return replace(claims, name=name)  # renamed since the token was signed: the name now
+        touched = self.ratings.set_name(claims.player_id, claims.name, GUEST_TTL_S)
+        if touched == 1:
             raise TokenError("this guest has become an account: sign in with its email and password")
+        if touched == 2:
+            raise TokenError("this guest's account was deleted")
         return claims
 
     def seat_token(self, game: str, player_id: str, match_id: str, seat: int) -> str:

@@ -14,6 +14,7 @@ from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.match_index import MatchIndex
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.domain import validation
+from services.lobby.domain.profiles import DELETED_NAME
 from shared.runtime.edge import wait
 from shared.serving.errors import InvalidArgument
 from shared.store import EventStore, MatchMeta
@@ -67,6 +68,14 @@ class MatchList:
         progress, players = meta.progress, meta.players
         humans = [p for p in players if p]
         names = dict(zip(humans, self.ratings.names(humans), strict=True))
+        for seat, player in enumerate(players):  # a deleted account: its name is gone, its seats say so
+            if (
+                player
+                and not names.get(player)
+                and seat < len(meta.names)
+                and meta.names[seat] == DELETED_NAME
+            ):
+                names[player] = DELETED_NAME
         summary = tuple(_seat(seat, players, meta.bots, names) for seat in range(meta.seat_count))
         placings = progress.outcome.placings if progress and progress.outcome else ()
         return MatchSummary(

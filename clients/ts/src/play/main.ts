@@ -6,6 +6,7 @@
 //   /play?room=ID         a room being filled        /play?ticket=ID   a matchmaking ticket waiting
 //   /play?match=ID        a match, played with the seat token kept on the device
 //   /play?invite=CODE     a private room's invite link: joins it (after signing in), then shows the room
+//   /play?profile=ID      a player's profile ("" for mine: an account changes or deletes it there)
 import { el, listGames } from "../shell.js";
 import { follow, type App, type GameEntry, type Screen } from "./app.js";
 import { lobby, refusal, type Json } from "./api.js";
@@ -14,6 +15,7 @@ import { showHome } from "./home.js";
 import { invitePath, joinByInvite, showRoom, showTicket } from "./room.js";
 import { showMatch } from "./match.js";
 import { mountFriends } from "./friends.js";
+import { showProfile } from "./profile.js";
 
 const $ = (id: string) => document.getElementById(id)!;
 let screen: Screen | null = null;
@@ -77,7 +79,9 @@ function start(guest: Guest, games: Map<string, GameEntry>): void {
   };
   const out = el("button", { type: "button", id: "sign-out", class: "link", text: "sign out" });
   out.addEventListener("click", signOut);
-  $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), out);
+  const mine = el("a", { href: "/play?profile=", id: "my-profile", class: "link", text: "profile" });
+  mine.addEventListener("click", (ev) => { ev.preventDefault(); app?.navigate("/play?profile="); });
+  $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), mine, out);
   watchNotices(app);
   route();
   unmountFriends = mountFriends(app);
@@ -127,11 +131,12 @@ function route(): void {
   app.current = q.get("match") ?? "";
   // The notices about the screen now shown are done with.
   for (const line of [...$("notices").children] as HTMLElement[]) if (line.dataset.href === location.pathname + location.search) line.remove();
-  document.body.dataset.screen = q.get("match") ? "match" : q.get("room") ? "room" : q.get("ticket") ? "ticket" : q.get("invite") ? "invite" : "home";
+  document.body.dataset.screen = q.get("match") ? "match" : q.get("room") ? "room" : q.get("ticket") ? "ticket" : q.get("invite") ? "invite" : q.has("profile") ? "profile" : "home";
   if (q.get("invite")) screen = joinByInvite(app, root, q.get("invite")!);
   else if (q.get("match")) screen = showMatch(app, root, q.get("match")!);
   else if (q.get("room")) screen = showRoom(app, root, q.get("room")!);
   else if (q.get("ticket")) screen = showTicket(app, root, q.get("ticket")!);
+  else if (q.has("profile")) screen = showProfile(app, root, q.get("profile")!);
   else screen = showHome(app, root);
   document.dispatchEvent(new Event("tabula-screen"));
 }
