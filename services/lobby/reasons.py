@@ -137,6 +137,7 @@ LOBBY: tuple[Reason, ...] = (
         "chat_unknown_message",
         F,
         "ReportChatMessage on a message the channel does not hold (or no longer keeps).",
+    ),
     Reason(
         "profile_private",
         F,

@@ -162,6 +162,7 @@ def build(
         store,
         catalog.names,
         storage_from_env(e),
+        friend_repo.are_friends,
     )
     servicer = LobbyServicer(
         identity,
@@ -174,7 +175,7 @@ def build(
         notices,
         accounts,
         friends,
-        Chat(chat_repo, rooms.repo, store, private),
+        Chat(chat_repo, rooms.repo, store, private, friend_repo),
         profiles,
         limiter,
     )

@@ -121,20 +121,6 @@ class ChatRepository:
         """One report for moderators; its id."""
         return keys.text(self.client.xadd(keys.chat_reports(), fields, maxlen=REPORTS_KEPT, approximate=True))
 
-    # ------------------------------------------------------------ who shares a room or a match
-    def share_room_or_match(self, a: str, b: str) -> bool:
-        """Whether the two players sit in one room now, or have a match together (of their lists'
-        newest matches, ``match_index.PlayerMatches``)."""
-        pipe = self.client.pipeline(transaction=False)
-        pipe.get(keys.busy(a))
-        pipe.get(keys.busy(b))
-        pipe.zrange(keys.mine(a), 0, -1)
-        pipe.zrange(keys.mine(b), 0, -1)
-        busy_a, busy_b, mine_a, mine_b = pipe.execute()
-        if busy_a is not None and busy_a == busy_b and keys.text(busy_a).startswith("room:"):
-            return True
-        return bool(set(mine_a) & set(mine_b))
-
 
 def context_json(messages: list[Message]) -> str:
     """Messages as a report records them: a JSON list, oldest first."""

@@ -168,6 +168,9 @@ class FriendRepository:
     def friends(self, player_id: str) -> list[str]:
         return [_text(p) for p in self.client.zrange(keys.friends(player_id), 0, -1)]
 
+    def are_friends(self, a: str, b: str) -> bool:
+        return self.client.zscore(keys.friends(a), b) is not None
+
     def blocked_by(self, player_id: str, others: Sequence[str]) -> list[str]:
         """Those of ``others`` who blocked ``player_id``."""
         pipe = self.client.pipeline(transaction=False)

@@ -37,8 +37,9 @@ return 'ok'
 """
 
 # KEYS: account, name index, email index, busy, match list, deleted mark, then the keys deleted
-# outright (shown name, history, notices, codes, families' set, families), then per game its ratings
-# and leaderboard. ARGV: player id, name read, matches scrubbed, #deleted outright, mark lifetime (s).
+# outright (shown name, history, notices, friends, blocks and presence, codes, families' set,
+# families), then per game its ratings and leaderboard. ARGV: player id, name read, matches scrubbed,
+# #deleted outright, mark lifetime (s).
 # Returns 'ok', 'changed' (the account's name or match list changed since read: scrub again), 'busy'.
 DELETE_LUA = """
 if redis.call('HGET', KEYS[1], 'name') ~= ARGV[2] then return 'changed' end
@@ -126,8 +127,21 @@ class ProfileRepository:
     def delete(
         self, player_id: str, name: str, email: str, matches: int, games: Sequence[str], mark_ttl_s: int
     ) -> str:
-        """Delete the account's keys (see DELETE_LUA): 'ok', 'changed' or 'busy'."""
+        """Delete the account's keys (see DELETE_LUA): 'ok', 'changed' or 'busy'. Then, on 'ok', the
+        player leaves the other players' friends and requests and the online set, and the notices it
+        sent them (requests, answers, presence, invitations: they carry its name) are deleted; a lost
+        step there leaves an id the friends lists skip, as a vanished guest's."""
         families = [keys.session(keys.text(f)) for f in self.client.smembers(keys.sessions(player_id))]
+        pipe = self.client.pipeline(transaction=False)
+        for key in (keys.friends(player_id), keys.requests_in(player_id), keys.requests_out(player_id)):
+            pipe.zrange(key, 0, -1)
+        friends, asked_by, asked = ([keys.text(p) for p in found] for found in pipe.execute())
+        theirs = [
+            *(keys.friends(p) for p in friends),
+            *(keys.requests_out(p) for p in asked_by),
+            *(keys.requests_in(p) for p in asked),
+            keys.online(),
+        ]
         latest = [keys.latest_code(player_id, purpose.value) for purpose in Purpose]
         codes = [keys.code(keys.text(d)) for d in self.client.mget(latest) if d is not None]
         plain = [
@@ -135,6 +149,8 @@ class ProfileRepository:
             keys.history(player_id),
             keys.notices(player_id),
             keys.sessions(player_id),
+            *keys.friend_keys(player_id),
+            keys.presence(player_id),
             *latest,
             *codes,
             *families,
@@ -151,4 +167,28 @@ class ProfileRepository:
         for game in games:
             key_list += [keys.ratings(game), keys.leaderboard(game)]
         args: list[str | int] = [player_id, name, matches, len(plain), mark_ttl_s]
-        return _text(self._delete(keys=key_list, args=args))
+        done = _text(self._delete(keys=key_list, args=args))
+        if done == "ok":
+            pipe = self.client.pipeline(transaction=False)
+            for key in theirs:
+                pipe.zrem(key, player_id)
+            pipe.execute()
+            self._unsend(player_id, {*friends, *asked_by, *asked})
+        return done
+
+    def _unsend(self, player_id: str, others: set[str]) -> None:
+        """Delete the notices ``player_id`` sent to ``others`` (each stream is capped: a few hundred)."""
+        pipe = self.client.pipeline(transaction=False)
+        for other in sorted(others):
+            pipe.xrange(keys.notices(other))
+        found: Any = pipe.execute()
+        pipe = self.client.pipeline(transaction=False)
+        for other, entries in zip(sorted(others), found, strict=True):
+            sent = [
+                entry
+                for entry, fields in entries
+                if any(_text(k) == "from_player_id" and _text(v) == player_id for k, v in fields.items())
+            ]
+            if sent:
+                pipe.xdel(keys.notices(other), *sent)
+        pipe.execute()

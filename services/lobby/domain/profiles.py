@@ -4,8 +4,7 @@ deleted account's seats show.
 The avatars are a fixed set, declared here once (the lobby serves it: ``ListAvatars``); a profile
 names one by id. A player's **visibility** says who besides them sees their ratings and matches
 (``GetProfile``, ``GetMatchHistory``, the names on ``GetLeaderboard``): everyone, their friends, or
-nobody. There are no friends yet: ``friends`` is a setting that shows nothing to anyone but the
-player until a friends list exists (then :func:`may_see` is given it). Guests have no settings:
+nobody (:func:`may_see` is given the owner's friends who ask). Guests have no settings:
 their profile is everyone's to see, with the default avatar. Docs: docs/accounts.md.
 """
 
@@ -60,7 +59,8 @@ DEFAULT_VISIBILITY = Visibility.EVERYONE
 
 
 def may_see(visibility: Visibility, owner: str, viewer: str, friends: Collection[str] = frozenset()) -> bool:
-    """Whether ``viewer`` sees ``owner``'s ratings and matches. ``friends``: the owner's (none yet)."""
+    """Whether ``viewer`` sees ``owner``'s ratings and matches. ``friends``: the owner's (those of them
+    who ask suffice)."""
     if viewer == owner or visibility is Visibility.EVERYONE:
         return True
     return visibility is Visibility.FRIENDS and viewer in friends

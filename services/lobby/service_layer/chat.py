@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from services.lobby.adapters.chat_repo import ChatRepository, context_json
+from services.lobby.adapters.friends_repo import FriendRepository
 from services.lobby.adapters.match_index import PrivateMatches
 from services.lobby.adapters.rooms_repo import RoomRepository
 from services.lobby.domain import chat, validation
@@ -44,16 +45,22 @@ def not_member(channel: Channel, why: str = "") -> Conflict:
 
 class Chat:
     def __init__(
-        self, repo: ChatRepository, rooms: RoomRepository, store: EventStore, private: PrivateMatches
+        self,
+        repo: ChatRepository,
+        rooms: RoomRepository,
+        store: EventStore,
+        private: PrivateMatches,
+        friends: FriendRepository,
     ) -> None:
         self.repo, self.rooms, self.store, self.private = repo, rooms, store, private
+        self.friends = friends
 
     # ------------------------------------------------------------ who may
     def may_message(self, sender: str, recipient: str) -> bool:
-        """Whether ``sender`` may write to ``recipient`` in their direct channel: for now, when the two
-        sit in one room or have a match together. The one place direct messages are allowed; once
-        friends exist, this is where friends-only and blocking (either way) are decided."""
-        return self.repo.share_room_or_match(sender, recipient)
+        """Whether ``sender`` may write to ``recipient`` in their direct channel: while they are
+        friends and neither blocked the other (a block ends a friendship, and is checked anyway). The
+        one place direct messages are allowed."""
+        return self.friends.are_friends(sender, recipient) and not self.friends.is_blocked(sender, recipient)
 
     def access(self, player_id: str, channel: Channel) -> Access:
         """What ``player_id`` may do in ``channel``; ``chat_unknown_channel`` when its room or match

@@ -69,11 +69,18 @@ class Profiles:
         store: EventStore,
         games: Callable[[], Sequence[str]],
         archive: ArchiveStorage | None = None,
+        are_friends: Callable[[str, str], bool] = lambda owner, viewer: False,
     ) -> None:
         """``games``: the games' names (their ratings and leaderboards); ``archive``: where finished
-        matches go when they leave Redis (their names are replaced there too)."""
+        matches go when they leave Redis (their names are replaced there too); ``are_friends``: the
+        friends list (``FriendRepository.are_friends``), read for a ``friends`` visibility only."""
         self.accounts, self.repo, self.ratings, self.rooms = accounts, repo, ratings, rooms
         self.store, self.games, self.archive = store, games, archive
+        self.are_friends = are_friends
+
+    def _sees(self, visibility: Visibility, owner: str, viewer: str) -> bool:
+        friend = visibility is Visibility.FRIENDS and viewer != owner and self.are_friends(owner, viewer)
+        return may_see(visibility, owner, viewer, {viewer} if friend else ())
 
     @staticmethod
     def avatars() -> tuple[Avatar, ...]:
@@ -83,12 +90,12 @@ class Profiles:
     def may_see(self, caller: Claims, player_id: str) -> bool:
         """Whether the caller sees the player's ratings and matches (a guest's: everyone)."""
         found = self.repo.settings([player_id])[0]
-        return may_see(found[1] if found else DEFAULT_VISIBILITY, player_id, caller.player_id)
+        return self._sees(found[1] if found else DEFAULT_VISIBILITY, player_id, caller.player_id)
 
     def shown(self, caller: Claims, player_ids: Sequence[str]) -> list[bool]:
         """For each player, whether the caller sees their ratings and name on a leaderboard."""
         return [
-            may_see(found[1] if found else DEFAULT_VISIBILITY, player, caller.player_id)
+            self._sees(found[1] if found else DEFAULT_VISIBILITY, player, caller.player_id)
             for player, found in zip(player_ids, self.repo.settings(player_ids), strict=True)
         ]
 
@@ -119,7 +126,7 @@ class Profiles:
         if not name:
             raise NotFound(f"no player {who!r} (a guest who left, or a deleted account)")
         avatar, visibility = found if found else (DEFAULT_AVATAR, DEFAULT_VISIBILITY)
-        visible = may_see(visibility, who, caller.player_id)
+        visible = self._sees(visibility, who, caller.player_id)
         own = visibility if who == caller.player_id and found else None
         if not visible:
             return Profile(who, name, avatar, found is not None, False, own)

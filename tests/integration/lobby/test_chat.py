@@ -157,22 +157,27 @@ def test_a_private_rooms_match_is_chatted_about_by_its_viewers_only(stub: Any) -
     fails(lambda: read(stub, eve, f"match:{match_id}"), REFUSED, "chat_not_member")
 
 
-def test_direct_messages_between_players_who_share_a_room_or_a_match(stub: Any) -> None:
+def befriend(stub: Any, a: Guest, b: Guest) -> None:
+    stub.SendFriendRequest(pb.SendFriendRequestRequest(player_id=b.player_id), metadata=a.md, timeout=5)
+    stub.AcceptFriendRequest(pb.AcceptFriendRequestRequest(player_id=a.player_id), metadata=b.md, timeout=5)
+
+
+def test_direct_messages_between_friends_only_and_never_once_blocked(stub: Any) -> None:
     ada, bob, eve = sign_in(stub, "Ada"), sign_in(stub, "Bob"), sign_in(stub, "Eve")
+    dm = f"dm:{bob.player_id}:{ada.player_id}"  # either order names one channel
     room = create(stub, ada)
     join(stub, bob, room)
-    dm = f"dm:{bob.player_id}:{ada.player_id}"  # either order names one channel
+    fails(lambda: say(stub, ada, dm, "hi"), REFUSED, "chat_not_member")  # a room in common is not enough
+    befriend(stub, ada, bob)
     sent = say(stub, ada, dm, "rematch later?")
     assert sent.channel == f"dm:{min(ada.player_id, bob.player_id)}:{max(ada.player_id, bob.player_id)}"
     assert read(stub, bob, f"dm:{ada.player_id}:{bob.player_id}") == ["rematch later?"]
     fails(lambda: read(stub, eve, dm), REFUSED, "chat_not_member")
     fails(lambda: say(stub, eve, f"dm:{eve.player_id}:{ada.player_id}", "hi"), REFUSED, "chat_not_member")
-    stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=bob.md, timeout=5)
-    fails(lambda: say(stub, bob, dm, "bye"), REFUSED, "chat_not_member")  # no room or match in common
-    assert read(stub, bob, dm) == ["rematch later?"]  # their history stays readable
-    stub.LeaveRoom(pb.LeaveRoomRequest(room_id=room.room_id), metadata=ada.md, timeout=5)
-    started_match(stub, eve, ada)  # a match in common: Eve may write to Ada now
-    assert say(stub, eve, f"dm:{eve.player_id}:{ada.player_id}", "gg").text == "gg"
+    stub.BlockPlayer(pb.BlockPlayerRequest(player_id=ada.player_id), metadata=bob.md, timeout=5)
+    fails(lambda: say(stub, ada, dm, "why?"), REFUSED, "chat_not_member")  # the block ended the friendship
+    fails(lambda: say(stub, bob, dm, "bye"), REFUSED, "chat_not_member")
+    assert read(stub, ada, dm) == ["rematch later?"]  # their history stays readable
 
 
 def test_a_mute_hides_a_players_messages_from_the_muter_only(stub: Any) -> None:

@@ -151,7 +151,7 @@ def test_visibility_decides_who_sees_ratings_and_matches(
     guest = profile(stub, ada, bob.player_id)
     assert (guest.display_name, guest.account, guest.visible, len(guest.recent)) == ("Bob", False, True, 1)
 
-    for hidden in (pb.PROFILE_VISIBILITY_NOBODY, pb.PROFILE_VISIBILITY_FRIENDS):  # no friends yet
+    for hidden in (pb.PROFILE_VISIBILITY_NOBODY, pb.PROFILE_VISIBILITY_FRIENDS):  # Bob is no friend of Ada's
         update(stub, ada, visibility=hidden)
         seen = profile(stub, bob, ada.player_id)
         assert (seen.display_name, seen.visible, list(seen.ratings), list(seen.recent)) == (
@@ -170,6 +170,16 @@ def test_visibility_decides_who_sees_ratings_and_matches(
         assert (own.visible, own.visibility, len(own.recent)) == (True, hidden, 1)
         assert [h.match_id for h in history(stub, ada)] == [match_id]
         assert {e.display_name for e in leaderboard(stub, ada)} == {NAME, "Bob"}
+    stub.SendFriendRequest(pb.SendFriendRequestRequest(player_id=ada.player_id), metadata=bob.md, timeout=5)
+    stub.AcceptFriendRequest(
+        pb.AcceptFriendRequestRequest(player_id=bob.player_id), metadata=ada.md, timeout=5
+    )
+    friend = profile(stub, bob, ada.player_id)  # FRIENDS still: Bob is a friend now
+    assert (friend.visible, [r.game for r in friend.ratings], len(friend.recent)) == (True, ["race"], 1)
+    assert [h.match_id for h in history(stub, bob, ada.player_id)] == [match_id]
+    assert {e.display_name for e in leaderboard(stub, bob)} == {NAME, "Bob"}
+    update(stub, ada, visibility=pb.PROFILE_VISIBILITY_NOBODY)
+    assert not profile(stub, bob, ada.player_id).visible, "a friend does not see what is shown to nobody"
     update(stub, ada, visibility=pb.PROFILE_VISIBILITY_EVERYONE)
     assert [h.match_id for h in history(stub, bob, ada.player_id)] == [match_id]
     assert {e.display_name for e in leaderboard(stub, bob)} == {NAME, "Bob"}
@@ -208,6 +218,10 @@ def test_a_deleted_account_leaves_its_matches_replayable_as_deleted_player(
     update(stub, ada, avatar_id="teal-triangle", visibility=pb.PROFILE_VISIBILITY_NOBODY)
     match_id, _ = play_to_the_end(stub, race_stub, ada, bob)
     eventually(lambda: len(history(stub, bob)) == 1 and len(leaderboard(stub, bob)) == 2)
+    stub.SendFriendRequest(pb.SendFriendRequestRequest(player_id=ada.player_id), metadata=bob.md, timeout=5)
+    stub.AcceptFriendRequest(
+        pb.AcceptFriendRequestRequest(player_id=bob.player_id), metadata=ada.md, timeout=5
+    )
     quiet(lobby)
     race = load_game("race").modules.pb2
     watch = stub.GetSpectatorToken(pb.GetSpectatorTokenRequest(match_id=match_id), metadata=bob.md, timeout=5)
@@ -291,6 +305,12 @@ def test_a_deleted_account_leaves_its_matches_replayable_as_deleted_player(
     assert _personal(redis_client, EMAIL, NAME, "teal-triangle") == []
     left = {k for k in redis_client.scan_iter(f"*{ada.player_id}*") if not k.startswith(b"tabula:limit:")}
     assert left == {keys.deleted(ada.player_id).encode()}, "the rate limits' buckets aside (they run out)"
+    friends = stub.ListFriends(pb.ListFriendsRequest(), metadata=bob.md, timeout=5)
+    assert (
+        list(friends.friends) == []
+        and redis_client.zscore(keys.friends(bob.player_id), ada.player_id) is None
+    )
+    assert redis_client.zscore(keys.online(), ada.player_id) is None
     again = sign_up(stub, EMAIL, NAME)
     assert again.player_id != ada.player_id
 
