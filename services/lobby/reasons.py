@@ -85,4 +85,43 @@ LOBBY: tuple[Reason, ...] = (
     Reason("busy_session", F, "A session or account changed 10 times while this call was tried: retry."),
     Reason("code_invalid", F, "VerifyEmail or ResetPassword with a code that is unknown, used or replaced."),
     Reason("code_expired", F, "VerifyEmail or ResetPassword with an expired code: ask for a new one."),
+    # external sign-in (OpenID Connect, docs/accounts.md)
+    Reason("provider_unknown", F, "StartExternalSignIn with a provider this lobby is not configured with."),
+    Reason(
+        "redirect_uri_not_allowed",
+        F,
+        "StartExternalSignIn with a redirect URI that is not among the provider's configured ones.",
+    ),
+    Reason(
+        "state_invalid",
+        F,
+        "CompleteExternalSignIn with a state that is unknown, used or expired (10 minutes): start again.",
+    ),
+    Reason(
+        "external_code_invalid",
+        F,
+        "The provider refused the code (used, expired, altered, or not for this sign-in's PKCE "
+        "verifier or redirect URI): start again.",
+    ),
+    Reason(
+        "external_token_invalid",
+        F,
+        "The provider's ID token failed a check (signature against its keys, issuer, audience, "
+        "authorized party, expiry, algorithm).",
+    ),
+    Reason("external_nonce_mismatch", F, "The ID token's nonce is not this sign-in's."),
+    Reason(
+        "external_refused",
+        F,
+        "The provider refused the code exchange for another reason (its error code in the message: "
+        "the client's settings?).",
+    ),
+    Reason(
+        "external_unavailable",
+        "UNAVAILABLE",
+        "The provider's discovery, token or key endpoint could not be reached: retry later.",
+    ),
+    Reason("external_linked", F, "The provider's identity is linked to another account."),
+    Reason("already_linked", F, "The account is linked to another identity of the same provider."),
+    Reason("no_email", F, "RequestEmailVerification for an account without an email address."),
 )

@@ -22,6 +22,7 @@ from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.mail import Mailer, load_mailer
 from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, PrivateMatches
 from services.lobby.adapters.notices_repo import NoticeRepository
+from services.lobby.adapters.oidc import OidcClient, PendingSignIns, providers_from_env
 from services.lobby.adapters.push import PushSender, load_push
 from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.adapters.ratings_repo import RatingsRepository
@@ -29,6 +30,7 @@ from services.lobby.adapters.rooms_repo import RoomRepository
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.entrypoints.servicer import LobbyServicer
 from services.lobby.service_layer.accounts import Accounts
+from services.lobby.service_layer.external import ExternalSignIn
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import Matcher, QueueService
@@ -143,6 +145,7 @@ def build(
         notices,
         accounts,
         limiter,
+        _external(client, e, accounts),
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
@@ -168,6 +171,14 @@ def _accounts(client: Any, signer: TokenSigner, env: Mapping[str, str], mailer: 
 
     tries = PasswordTries(client, tries_from_env(env))
     return Accounts(AccountRepository(client), signer, tries, mailer, mail_limit)
+
+
+def _external(client: Any, env: Mapping[str, str], accounts: Accounts) -> ExternalSignIn | None:
+    """Sign-in with the OpenID Connect providers of ``TABULA_OIDC_PROVIDERS`` (None: none)."""
+    providers = providers_from_env(env)
+    if not providers:
+        return None
+    return ExternalSignIn(providers, OidcClient(), PendingSignIns(client), accounts.repo, accounts)
 
 
 def main() -> None:

@@ -21,6 +21,7 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 from services.lobby.domain.rooms import BotLevel
 from services.lobby.entrypoints import convert
 from services.lobby.service_layer.accounts import Accounts, Session
+from services.lobby.service_layer.external import ExternalSignIn
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
 from services.lobby.service_layer.matchmaking import QueueRequest, QueueService
@@ -30,7 +31,7 @@ from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
 from shared.runtime.edge import wait
 from shared.serving import bounds
-from shared.serving.errors import InvalidArgument
+from shared.serving.errors import Conflict, InvalidArgument
 from shared.serving.game_service import bearer
 from shared.serving.grpc_server import Registration, rpc, stream_rpc
 from shared.serving.ratelimit import Limiter, client_address
@@ -52,6 +53,7 @@ class LobbyServicer:
     notices: Notices
     accounts: Accounts
     limiter: Limiter | None = None  # None: no limits (tests of other things)
+    external: ExternalSignIn | None = None  # None: no sign-in providers
 
     def _caller(self, context: Ctx) -> Claims:
         return self.identity.guest(bearer(context))
@@ -122,11 +124,14 @@ class LobbyServicer:
     @rpc("lobby")
     def GetAccount(self, request: pb.GetAccountRequest, context: Ctx) -> pb.GetAccountResponse:
         account = self.accounts.get(self._caller(context))
+        by_issuer = {p.issuer: p.name for p in self.external.listed()} if self.external else {}
         return pb.GetAccountResponse(
             player_id=account.player_id,
             email=account.email,
             email_verified=account.verified,
             display_name=account.name,
+            external_providers=[by_issuer[i] for i in account.issuers if i in by_issuer],
+            has_password=bool(account.password),
         )
 
     @rpc("lobby")
@@ -329,6 +334,40 @@ class LobbyServicer:
     def InviteToRoom(self, request: pb.InviteToRoomRequest, context: Ctx) -> pb.InviteToRoomResponse:
         self.notices.invite(self._caller(context), request.room_id, request.player_id)
         return pb.InviteToRoomResponse()
+
+    # ------------------------------------------------------------ external sign-in
+    @rpc("lobby")
+    def ListSignInProviders(
+        self, request: pb.ListSignInProvidersRequest, context: Ctx
+    ) -> pb.ListSignInProvidersResponse:
+        listed = self.external.listed() if self.external is not None else []
+        return pb.ListSignInProvidersResponse(
+            providers=[pb.SignInProvider(name=p.name, label=p.label) for p in listed]
+        )
+
+    @rpc("lobby")
+    def StartExternalSignIn(
+        self, request: pb.StartExternalSignInRequest, context: Ctx
+    ) -> pb.StartExternalSignInResponse:
+        signed_in = any(key == "authorization" for key, _ in context.invocation_metadata())
+        caller = self._caller(context) if signed_in else None  # a player token: link the provider
+        self._limit("sign_in", context)
+        if self.external is None:
+            raise Conflict("provider_unknown", "this lobby has no sign-in provider")
+        started = self.external.start(request.provider, request.redirect_uri, caller)
+        return pb.StartExternalSignInResponse(
+            authorization_url=started.authorization_url, state=started.state, expires_at=started.expires_at
+        )
+
+    @rpc("lobby")
+    def CompleteExternalSignIn(
+        self, request: pb.CompleteExternalSignInRequest, context: Ctx
+    ) -> pb.CompleteExternalSignInResponse:
+        self._limit("sign_in", context)
+        if self.external is None:
+            raise Conflict("state_invalid", "this lobby has no sign-in provider")
+        done = self.external.complete(request.state, request.code)
+        return pb.CompleteExternalSignInResponse(session=_session(done.session), created=done.created)
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:
