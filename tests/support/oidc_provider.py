@@ -57,11 +57,11 @@ class Client:
 
 
 @contextmanager
-def provider(*clients: Client) -> Iterator[str]:
-    """The provider's issuer URL while it runs."""
+def provider(*clients: Client, port: int = 0) -> Iterator[str]:
+    """The provider's issuer URL while it runs (on ``port``; 0: a free one)."""
     registered = json.dumps([c.registration() for c in clients])
     process = subprocess.Popen(
-        ["node", str(HERE / "provider.mjs"), registered],
+        ["node", str(HERE / "provider.mjs"), registered, str(port)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

@@ -1,13 +1,13 @@
 // A real OpenID Connect provider for the external sign-in tests (oidc-provider, its development
-// login and consent pages): `node provider.mjs '<clients JSON>'` listens on a free loopback port and
-// prints {"issuer": ...} once it serves. Any login name signs in, with any password: its subject is
+// login and consent pages): `node provider.mjs '<clients JSON>' [port]` listens on a loopback port
+// (0, the default: a free one) and prints {"issuer": ...} once it serves. Any login name signs in, with any password: its subject is
 // the name, its email `<name>@example.org`, verified unless the name starts with "unverified".
 import http from 'node:http';
 import Provider from 'oidc-provider';
 
 const clients = JSON.parse(process.argv[2] || '[]');
 const server = http.createServer();
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(process.argv[3] || 0), '127.0.0.1', () => {
   const issuer = `http://127.0.0.1:${server.address().port}`;
   const provider = new Provider(issuer, {
     clients,

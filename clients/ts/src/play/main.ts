@@ -6,6 +6,7 @@
 //   /play?room=ID         a room being filled        /play?ticket=ID   a matchmaking ticket waiting
 //   /play?match=ID        a match, played with the seat token kept on the device
 //   /play?invite=CODE     a private room's invite link: joins it (after signing in), then shows the room
+//   /play/auth/callback   where a sign-in provider sends the browser back (account.ts), then /play
 import { el, listGames } from "../shell.js";
 import { follow, type App, type GameEntry, type Screen } from "./app.js";
 import { lobby, refusal, type Json } from "./api.js";
@@ -13,6 +14,7 @@ import { forgetGuest, savedGuest, savedName, saveGuest, saveSeat, type Guest } f
 import { showHome } from "./home.js";
 import { invitePath, joinByInvite, showRoom, showTicket } from "./room.js";
 import { showMatch } from "./match.js";
+import { accountForms, accountMenu, fromCallback, resumeAccount } from "./account.js";
 
 const $ = (id: string) => document.getElementById(id)!;
 let screen: Screen | null = null;
@@ -44,7 +46,7 @@ function showSignIn(games: Map<string, GameEntry>): void {
       status.textContent = refusal(err);
     }
   });
-  $("screen").replaceChildren(form);
+  $("screen").replaceChildren(form, ...accountForms((account) => start(account, games)));
   input.focus();
 }
 
@@ -76,6 +78,7 @@ function start(guest: Guest, games: Map<string, GameEntry>): void {
   const out = el("button", { type: "button", id: "sign-out", class: "link", text: "sign out" });
   out.addEventListener("click", signOut);
   $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), out);
+  accountMenu(app, $("whoami"), signOut);
   watchNotices(app);
   route();
 }
@@ -150,7 +153,7 @@ async function init(): Promise<void> {
     return;
   }
   window.addEventListener("popstate", route);
-  const guest = savedGuest();
+  const guest = (await fromCallback()) ?? (await resumeAccount()) ?? savedGuest();
   if (guest) start(guest, known); else showSignIn(known);
 }
 
