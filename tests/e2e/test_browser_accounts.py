@@ -8,7 +8,7 @@ a click or a key on the page: the test reads the mail folder, never calls an RPC
 * A guest kept as an account: the same player, signed in as the account.
 * Two tabs whose access token is due: one RefreshSession between them, both stay signed in.
 * "Sign in with Test ID": the provider's login and consent pages, back to /play/auth/callback, signed
-  in; a second time, the same account.
+  in; a second time, the same account; a callback the tab did not start signs nobody in.
 """
 
 from __future__ import annotations
@@ -153,26 +153,30 @@ def test_a_guest_kept_as_an_account_is_the_same_player(browser: Any, stack: Stac
 
 
 def test_two_tabs_renew_a_due_access_token_once_and_both_stay_signed_in(browser: Any, stack: Stack) -> None:
+    """Both tabs come to the due token at once (each told the session changed): one of them holds the
+    lock and renews it; the other, behind it, reads the renewed session and takes it."""
     context = browser.new_context()
     page, errors = _page(context, f"{stack.gateway}/play")
     _submit(page, "sign-up", email="cleo@example.org", password=PASSWORD, displayName="Cleo")
     page.wait_for_function(SIGNED_IN)
-    first = _stored(page)
-    due = {**first, "accessExpiresAt": first["accessExpiresAt"] - 14 * 60 - 30}  # due in 30 s: renew now
-    page.evaluate("(s) => localStorage.setItem('tabula.play.session', JSON.stringify(s))", due)
     other, other_errors = _page(context, f"{stack.gateway}/play")
+    other.wait_for_function(SIGNED_IN)
     refreshes: list[str] = []
     for tab in (page, other):
         tab.on("request", lambda r: refreshes.append(r.url) if r.url.endswith("/RefreshSession") else None)
-    page.reload()
-    page.wait_for_function(SIGNED_IN)
-    other.reload()
-    other.wait_for_function(SIGNED_IN)
+    first = _stored(page)
+    due = {**first, "accessExpiresAt": first["accessExpiresAt"] - 14 * 60 - 30}  # due in 30 s: renew now
+    page.evaluate("(s) => localStorage.setItem('tabula.play.session', JSON.stringify(s))", due)
+    told = "() => dispatchEvent(new StorageEvent('storage', {key: 'tabula.play.session', newValue: 'x'}))"
+    for tab in (page, other):
+        tab.evaluate(told)
     renewed = "(t) => JSON.parse(localStorage.getItem('tabula.play.session')).refreshToken !== t"
     page.wait_for_function(renewed, arg=first["refreshToken"])
+    page.wait_for_timeout(1000)  # time for a second renewal, were there one
     assert len(refreshes) == 1, refreshes
     for tab in (page, other):
         assert "cleo@example.org" in _account_panel(tab), "the renewed session works in both tabs"
+    assert _stored(page)["refreshToken"] == _stored(other)["refreshToken"] != first["refreshToken"]
     assert not errors and not other_errors, errors + other_errors
     context.close()
 
@@ -204,3 +208,9 @@ def test_sign_in_with_the_provider_in_the_browser(browser: Any, stack: Stack) ->
         players.append(_stored(page)["playerId"])
         context.close()
     assert players[0] == players[1]
+    # a callback this tab did not start (a link someone sent) signs nobody in, and says so
+    context = browser.new_context()
+    page, _errors = _page(context, f"{stack.gateway}/play/auth/callback?state=theirs&code=theirs")
+    page.wait_for_function(TEXT_HAS, arg=["external-status", "not started on this page"])
+    assert page.url == f"{stack.gateway}/play" and _stored(page) is None
+    context.close()

@@ -68,7 +68,7 @@ def providers_from_env(env: Mapping[str, str]) -> dict[str, ProviderConfig]:
         found[name] = ProviderConfig(
             name,
             env.get(prefix + "LABEL", name),
-            issuer.rstrip("/"),
+            issuer,
             client_id,
             env.get(prefix + "CLIENT_SECRET", ""),
             env.get(prefix + "SCOPES", "openid email profile"),
@@ -114,7 +114,7 @@ class OidcClient:
             cached = self._metadata.get(config.issuer)
         if cached is not None and cached[0] > self.clock():
             return cached[1]
-        url = config.issuer + "/.well-known/openid-configuration"
+        url = config.issuer.rstrip("/") + "/.well-known/openid-configuration"  # OIDC Discovery, 4
         try:
             with urllib.request.urlopen(url, timeout=self.timeout_s) as answer:
                 document = json.loads(answer.read())

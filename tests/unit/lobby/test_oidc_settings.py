@@ -26,7 +26,7 @@ def test_providers_are_read_by_name_with_their_defaults() -> None:
     assert sorted(found) == ["corp", "my-id"]
     corp, mine = found["corp"], found["my-id"]
     assert (corp.issuer, corp.client_secret, corp.label, corp.scopes) == (
-        "https://id.example.org",
+        "https://id.example.org/",  # as configured: an ID token's iss must be this exactly
         "s3cret",
         "corp",
         "openid email profile",

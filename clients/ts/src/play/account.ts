@@ -26,7 +26,7 @@ const EARLY_S = 60; // renew this long before the access token expires
 
 let live: { guest: Guest; timer: number } | null = null; // the account signed in, if any
 let ended: () => void = () => location.reload(); // the session ended elsewhere: show the sign-in
-let callbackError = ""; // an external sign-in that failed, said on the sign-in screen
+let callbackError = ""; // an external sign-in that failed: said once, on the sign-in screen or as a notice
 
 const now = () => Date.now() / 1000;
 
@@ -90,6 +90,7 @@ addEventListener("storage", (ev) => {
   if (ev.key !== SESSION || !live) return;
   const s = read();
   if (s && s.playerId === live.guest.playerId) adopt(s, false); // another tab renewed it
+  else if (ev.newValue === null) { forget(); ended(); } // another tab signed out
 });
 
 /** The account signed in on this device, its access token renewed if need be (null: none). */
@@ -110,7 +111,10 @@ export async function fromCallback(): Promise<Guest | null> {
     if (q.get("error")) throw new Error(`The provider did not sign you in (${q.get("error")}).`);
     if (!mine || q.get("state") !== mine) throw new Error("This sign-in was not started on this page: start it again.");
     const reply = (await lobby("").call("CompleteExternalSignIn", { state: q.get("state"), code: q.get("code") ?? "" })) as Json;
-    return adopt(stored(reply.session));
+    const before = read(); // an account that linked a provider: its new session replaces this one
+    const guest = adopt(stored(reply.session));
+    if (before) lobby("").call("SignOut", { refreshToken: before.refreshToken, everywhere: false }).catch(() => {});
+    return guest;
   } catch (err) {
     callbackError = refusal(err);
     return null;
@@ -163,6 +167,7 @@ export function accountForms(done: (guest: Guest) => void): HTMLElement[] {
   const signIn = form("account-sign-in", "Sign in", [field("email", "email", "email", "username"), field("password", "password", "password", "current-password")], "Sign in",
     async (v) => done(adopt(stored(((await lobby("").call("SignIn", v)) as Json).session))));
   const status = el("p", { class: "note error", id: "external-status", text: callbackError });
+  callbackError = "";
   signIn.append(providerButtons(status), status);
   const signUp = form("sign-up", "Make an account", [field("email", "email", "email", "username"), field("password", "password (8 or more)", "password", "new-password"),
     field("displayName", "display name", "text", "nickname")], "Sign up",
@@ -174,6 +179,8 @@ export function accountForms(done: (guest: Guest) => void): HTMLElement[] {
  *  offer to keep the player as an account. `signOut` is the app's (forget the player, show the sign-in). */
 export function accountMenu(app: App, whoami: HTMLElement, signOut: () => void): void {
   ended = signOut;
+  if (callbackError) app.notify(callbackError, "error"); // a provider's link that failed
+  callbackError = "";
   const account = live?.guest === app.guest;
   const open = el("button", { type: "button", id: "account", class: "link", text: account ? "account" : "keep as account" });
   open.addEventListener("click", () => toggle(account ? accountPanel(app, signOut) : upgradePanel(app)));
