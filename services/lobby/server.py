@@ -117,7 +117,8 @@ def build(
     ``env``, else the defaults of ``shared/serving/ratelimit.py``); ``limits``: the server's caps (default:
     ``TABULA_RPC_WORKERS`` ... from ``env``), which size the Redis pool (docs/operations.md); ``mailer``:
     where account mail goes (default: ``TABULA_MAIL`` / ``TABULA_MAIL_DIR`` from ``env``,
-    ``adapters/mail.py``)."""
+    ``adapters/mail.py``). The OpenID Connect providers come from ``TABULA_OIDC_*`` in ``env``
+    (``adapters/oidc.py``)."""
     e = env if env is not None else os.environ
     limits = limits if limits is not None else Limits.from_env(e)
     client = redis_client(settings, limits.redis_connections(background=BACKGROUND_THREADS))

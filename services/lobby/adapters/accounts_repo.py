@@ -5,7 +5,9 @@ display name (case aside), claimed together by one script or not at all. Its ``e
 revocations: bumping it ends every refresh-token family started before (sign out everywhere, a
 password changed or reset). A family is one hash (version + JSON) saved by a compare-and-set script
 that also checks the account's epoch, so a rotation never outlives a revocation racing it. A mailed
-code is a hash under its digest, used (deleted) by one script that also applies what it proves.
+code is a hash under its digest, used (deleted) by one script that also applies what it proves. An
+account made by an external sign-in has no password (``""``); each external identity linked to an
+account is a key under the digest of its issuer and subject, claimed by the script that links it.
 """
 
 from __future__ import annotations

@@ -237,3 +237,12 @@ def test_an_unknown_provider_or_a_bad_redirect_is_refused_and_changes_nothing(
         "invalid_argument",
     )
     unchanged(redis_client, lambda: start(stub, token="forged"), grpc.StatusCode.UNAUTHENTICATED, "bad_token")
+
+
+def test_a_provider_that_cannot_be_reached_is_unavailable_and_changes_nothing(
+    make_lobby: LobbyFactory, redis_client: redis.Redis, refused_port: Any
+) -> None:
+    down = f"http://127.0.0.1:{refused_port.getsockname()[1]}"
+    env = {**env_of(down), "TABULA_OIDC_PROVIDERS": "test"}
+    stub = stub_of(make_lobby(background=False, env=env))
+    unchanged(redis_client, lambda: start(stub), grpc.StatusCode.UNAVAILABLE, "external_unavailable")
