@@ -49,7 +49,8 @@ class Stack:
         for path in reversed(found):
             message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
             if message["To"] == to:
-                body = message.get_body()  # type: ignore[attr-defined]
+                body = message.get_body()
+                assert body is not None
                 match = CODE.search(body.get_content())
                 assert match, body.get_content()
                 return match.group(1)
@@ -58,8 +59,6 @@ class Stack:
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    if missing():
-        pytest.skip(missing())
     folder = tmp_path_factory.mktemp("play-accounts")
     provider_port = free_port()
     issuer = f"http://127.0.0.1:{provider_port}"
@@ -70,10 +69,13 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         "TABULA_OIDC_TEST_CLIENT_SECRET": "a secret of the tests",
         "TABULA_OIDC_TEST_LABEL": "Test ID",
     }
-    with running_stack(folder, **settings) as (_, output):
+    with running_stack(folder, **({} if missing() else settings)) as (_, output):
         found = re.search(r"^gateway\s+(http://\S+?)/", output, re.M)
         assert found, output
         gateway = found.group(1)
+        if missing():  # the password parts run; the provider's test is skipped
+            yield Stack(gateway, folder, "")
+            return
         client = Client("tabula", [f"{gateway}/play/auth/callback"], "a secret of the tests")
         with provider(client, port=provider_port):
             yield Stack(gateway, folder, issuer)
@@ -192,6 +194,7 @@ def _at_provider(page: Any, login: str) -> None:
         page.locator('button[type="submit"]').click()
 
 
+@pytest.mark.skipif(bool(missing()), reason=missing() or "the provider runs")
 def test_sign_in_with_the_provider_in_the_browser(browser: Any, stack: Stack) -> None:
     players = []
     for _ in range(2):
