@@ -8,7 +8,7 @@ LINT_STAMP := $(VENV)/.installed-lint
 export PYTHONPATH := $(CURDIR):$(CURDIR)/gen
 NPM ?= npm
 
-.PHONY: install install-test install-lint proto proto-update deploy-update run test test-unit test-integration lint bench clean browser node buf ts bundle
+.PHONY: install install-test install-lint proto proto-update deploy-update run test test-unit test-integration lint bench clean browser node buf ts bundle oidc
 
 # `make run` installs only what running needs (pyproject's dependencies); the test and lint tools
 # (pyproject's `test` and `lint` extras) come with `make test` and `make lint`, each with its own stamp.
@@ -59,7 +59,7 @@ run: proto
 # (pytest-xdist#1386), so no test may rely on another's having run in its worker.
 PYTEST_JOBS ?= -n 2 --dist loadgroup
 
-test: proto $(TEST_STAMP) browser node
+test: proto $(TEST_STAMP) browser node oidc
 	$(PY) -m services.cli proto --check
 	$(PY) -m services.cli deploy --check
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_JOBS) $(PYTEST_ARGS)
@@ -105,6 +105,15 @@ buf: tools/buf/node_modules/.package-lock.json
 tools/buf/node_modules/.package-lock.json: tools/buf/package.json tools/buf/package-lock.json
 	@command -v $(NPM) >/dev/null || { echo "npm not found: cannot install buf, the proto linter of make lint (tools/buf). Debian: apt-get install nodejs npm" >&2; exit 1; }
 	cd tools/buf && $(NPM) ci --no-audit --no-fund
+
+# The OpenID Connect provider the external sign-in tests start (tests/support/oidc: oidc-provider, exactly
+# as pinned in its package-lock.json). Without npm this says so: those tests are skipped.
+oidc:
+	@if command -v $(NPM) >/dev/null; then $(MAKE) --no-print-directory tests/support/oidc/node_modules/.package-lock.json; \
+	else echo "npm not found: the external sign-in tests are skipped (Debian: apt-get install nodejs npm)"; fi
+
+tests/support/oidc/node_modules/.package-lock.json: tests/support/oidc/package.json tests/support/oidc/package-lock.json
+	cd tests/support/oidc && $(NPM) ci --no-audit --no-fund
 
 bench: proto
 	$(PY) -m services.cli bench

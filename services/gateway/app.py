@@ -199,6 +199,7 @@ def build_app(registry: Registry, config: GatewayConfig | None = None) -> Starle
         Route("/games/{game}/{file}", game_file),
         Route("/", index),
         Route("/play", play),
+        Route("/play/auth/callback", play),  # a sign-in provider's redirect: the app completes it
         Route("/static/tabula-client.js", bundle),
         Route("/static/tabula-play.js", play_bundle),
         Mount("/static", StaticFiles(directory=config.static_dir)),

@@ -144,8 +144,53 @@ LOBBY: tuple[Reason, ...] = (
         "GetMatchHistory of a player who shows their matches to nobody but themselves (their visibility).",
     ),
     Reason(
+        "sign_in_again",
+        F,
+        "DeleteAccount of an account without a password: sign in with its provider, then delete within "
+        "5 minutes.",
+    ),
+    Reason(
         "in_room_or_queue",
         F,
         "DeleteAccount while the account waits in a room or the matchmaking queue: leave it first.",
     ),
+    # external sign-in (OpenID Connect, docs/accounts.md)
+    Reason("provider_unknown", F, "StartExternalSignIn with a provider this lobby is not configured with."),
+    Reason(
+        "redirect_uri_not_allowed",
+        F,
+        "StartExternalSignIn with a redirect URI that is not among the provider's configured ones.",
+    ),
+    Reason(
+        "state_invalid",
+        F,
+        "CompleteExternalSignIn with a state that is unknown, used or expired (10 minutes): start again.",
+    ),
+    Reason(
+        "external_code_invalid",
+        F,
+        "The provider refused the code (used, expired, altered, or not for this sign-in's PKCE "
+        "verifier or redirect URI): start again.",
+    ),
+    Reason(
+        "external_token_invalid",
+        F,
+        "The provider's ID token failed a check (signature against its keys, issuer, audience, "
+        "authorized party, expiry, algorithm).",
+    ),
+    Reason("external_nonce_mismatch", F, "The ID token's nonce is not this sign-in's."),
+    Reason(
+        "external_refused",
+        F,
+        "The provider refused the code exchange for another reason (its error code in the message: "
+        "the client's settings?).",
+    ),
+    Reason(
+        "external_unavailable",
+        "UNAVAILABLE",
+        "The provider's discovery, token or key endpoint could not be reached: retry later.",
+    ),
+    Reason("external_linked", F, "The provider's identity is linked to another account."),
+    Reason("already_linked", F, "The account is linked to another identity of the same provider."),
+    Reason("no_email", F, "RequestEmailVerification for an account without an email address."),
 )

@@ -25,6 +25,7 @@ from services.lobby.adapters.games import GameCatalog
 from services.lobby.adapters.mail import Mailer, load_mailer
 from services.lobby.adapters.match_index import MatchIndex, PlayerMatches, PrivateMatches
 from services.lobby.adapters.notices_repo import NoticeRepository
+from services.lobby.adapters.oidc import OidcClient, PendingSignIns, providers_from_env
 from services.lobby.adapters.profiles_repo import MAIL_LIMIT, ProfileRepository
 from services.lobby.adapters.push import PushSender, load_push
 from services.lobby.adapters.queue_repo import QueueRepository
@@ -35,6 +36,7 @@ from services.lobby.domain.matchmaking import Policy
 from services.lobby.entrypoints.servicer import LobbyServicer
 from services.lobby.service_layer.accounts import Accounts
 from services.lobby.service_layer.chat import Chat
+from services.lobby.service_layer.external import ExternalSignIn
 from services.lobby.service_layer.friends import Friends, PresenceService
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
@@ -129,7 +131,8 @@ def build(
     ``env``, else the defaults of ``shared/serving/ratelimit.py``); ``limits``: the server's caps (default:
     ``TABULA_RPC_WORKERS`` ... from ``env``), which size the Redis pool (docs/operations.md); ``mailer``:
     where account mail goes (default: ``TABULA_MAIL`` / ``TABULA_MAIL_DIR`` from ``env``,
-    ``adapters/mail.py``)."""
+    ``adapters/mail.py``). The OpenID Connect providers come from ``TABULA_OIDC_*`` in ``env``
+    (``adapters/oidc.py``)."""
     e = env if env is not None else os.environ
     limits = limits if limits is not None else Limits.from_env(e)
     client = redis_client(settings, limits.redis_connections(background=BACKGROUND_THREADS))
@@ -178,6 +181,7 @@ def build(
         Chat(chat_repo, rooms.repo, store, private, friend_repo),
         profiles,
         limiter,
+        _external(client, e, accounts),
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
@@ -204,6 +208,14 @@ def _accounts(client: Any, signer: TokenSigner, env: Mapping[str, str], mailer: 
 
     tries = PasswordTries(client, tries_from_env(env))
     return Accounts(AccountRepository(client), signer, tries, mailer, mail_limit)
+
+
+def _external(client: Any, env: Mapping[str, str], accounts: Accounts) -> ExternalSignIn | None:
+    """Sign-in with the OpenID Connect providers of ``TABULA_OIDC_PROVIDERS`` (None: none)."""
+    providers = providers_from_env(env)
+    if not providers:
+        return None
+    return ExternalSignIn(providers, OidcClient(), PendingSignIns(client), accounts.repo, accounts)
 
 
 def main() -> None:

@@ -5,7 +5,9 @@ display name (case aside), claimed together by one script or not at all. Its ``e
 revocations: bumping it ends every refresh-token family started before (sign out everywhere, a
 password changed or reset). A family is one hash (version + JSON) saved by a compare-and-set script
 that also checks the account's epoch, so a rotation never outlives a revocation racing it. A mailed
-code is a hash under its digest, used (deleted) by one script that also applies what it proves.
+code is a hash under its digest, used (deleted) by one script that also applies what it proves. An
+account made by an external sign-in has no password (``""``); each external identity linked to an
+account is a key under the digest of its issuer and subject, claimed by the script that links it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,40 @@ redis.call('HSET', KEYS[1], 'email', ARGV[2], 'name', ARGV[3], 'password', ARGV[
   'verified', '0', 'epoch', '0', 'created', ARGV[5])
 redis.call('SET', KEYS[4], ARGV[3])
 for k = 5, #KEYS do redis.call('PERSIST', KEYS[k]) end
+return 'ok'
+"""
+
+# KEYS: account, external link, name index, email index, display name, match list, history.
+# ARGV: player id, email ('': none, then the email index is not claimed), name, verified ('1'/'0'),
+# created ms, issuer, subject. An account without a password (its hash is ''), linked to the
+# external identity; or what was in the way ('linked': another call linked it first).
+CREATE_EXTERNAL_LUA = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return 'linked' end
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'already_account' end
+if ARGV[2] ~= '' and redis.call('EXISTS', KEYS[4]) == 1 then return 'email_taken' end
+if redis.call('EXISTS', KEYS[3]) == 1 then return 'name_taken' end
+redis.call('SET', KEYS[2], ARGV[1])
+redis.call('SET', KEYS[3], ARGV[1])
+if ARGV[2] ~= '' then redis.call('SET', KEYS[4], ARGV[1]) end
+redis.call('HSET', KEYS[1], 'email', ARGV[2], 'name', ARGV[3], 'password', '',
+  'verified', ARGV[4], 'epoch', '0', 'created', ARGV[5], 'external:' .. ARGV[6], ARGV[7])
+redis.call('SET', KEYS[5], ARGV[3])
+redis.call('PERSIST', KEYS[6])
+redis.call('PERSIST', KEYS[7])
+return 'ok'
+"""
+
+# KEYS: external link, account. ARGV: player id, issuer, subject. Links an account to an external
+# identity, or says why not: linked to another account, no such account, or the account has
+# another identity of that issuer.
+LINK_LUA = """
+local owner = redis.call('GET', KEYS[1])
+if owner and owner ~= ARGV[1] then return 'external_linked' end
+if redis.call('EXISTS', KEYS[2]) == 0 then return 'not_an_account' end
+local had = redis.call('HGET', KEYS[2], 'external:' .. ARGV[2])
+if had and had ~= ARGV[3] then return 'already_linked' end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[2], 'external:' .. ARGV[2], ARGV[3])
 return 'ok'
 """
 
@@ -90,12 +126,18 @@ class Account:
     player_id: str
     email: str
     name: str
-    password: str  # the argon2id hash (PHC string)
+    password: str  # the argon2id hash (PHC string); "": none (an account made by an external sign-in)
     verified: bool
     epoch: int
+    issuers: tuple[str, ...] = ()  # the external identities' issuers linked to the account
 
     def __repr__(self) -> str:  # the hash stays out of logs too
         return f"Account({self.player_id!r}, verified={self.verified})"
+
+
+def external_digest(issuer: str, subject: str) -> str:
+    """What names an external identity in a key: a digest of its issuer and subject."""
+    return digest(f"{issuer} {subject}")
 
 
 def _text(raw: Any) -> str:
@@ -110,6 +152,8 @@ class AccountRepository:
         self._rehash = client.register_script(REHASH_LUA)
         self._family_cas = client.register_script(FAMILY_CAS_LUA)
         self._use_code = client.register_script(USE_CODE_LUA)
+        self._create_external = client.register_script(CREATE_EXTERNAL_LUA)
+        self._link = client.register_script(LINK_LUA)
 
     # ------------------------------------------------------------ accounts
     def create(self, player_id: str, email: str, name: str, password_hash: str, now_ms: int) -> None:
@@ -133,13 +177,67 @@ class AccountRepository:
         if answer in messages:
             raise Conflict(answer, messages[answer])
 
+    def create_external(
+        self, player_id: str, email: str, verified: bool, name: str, issuer: str, subject: str, now_ms: int
+    ) -> str:
+        """A new account linked to an external identity: ``ok``, or ``linked`` (another call linked
+        it first); Conflict ``already_account``, ``email_taken``, ``name_taken`` (nothing written)."""
+        key_list = [
+            keys.account(player_id),
+            keys.external(external_digest(issuer, subject)),
+            keys.account_name(validation.name_key(name)),
+            keys.email(digest(email)),
+            keys.guest(player_id),
+            keys.mine(player_id),
+            keys.history(player_id),
+        ]
+        args = [player_id, email, name, "1" if verified else "0", now_ms, issuer, subject]
+        answer = _text(self._create_external(keys=key_list, args=args))
+        messages = {
+            "already_account": "this player already has an account",
+            "email_taken": "an account has this email address: sign in to it, then link the provider",
+            "name_taken": "an account already has this display name",
+        }
+        if answer in messages:
+            raise Conflict(answer, messages[answer])
+        return answer
+
+    def signed_in_again(self, player_id: str, ttl_s: int) -> None:
+        """The account just signed in with a provider (``keys.signed_in_again``)."""
+        self.client.set(keys.signed_in_again(player_id), "1", ex=ttl_s)
+
+    def linked(self, issuer: str, subject: str) -> str | None:
+        """The player id of the account linked to the external identity, if any."""
+        found = self.client.get(keys.external(external_digest(issuer, subject)))
+        return _text(found) if found is not None else None
+
+    def link(self, player_id: str, issuer: str, subject: str) -> None:
+        """Link the account to the external identity (again: nothing changes), or Conflict
+        ``external_linked``, ``not_an_account``, ``already_linked``."""
+        key_list = [keys.external(external_digest(issuer, subject)), keys.account(player_id)]
+        answer = _text(self._link(keys=key_list, args=[player_id, issuer, subject]))
+        messages = {
+            "external_linked": "this identity of the provider is linked to another account",
+            "not_an_account": "this player has no account",
+            "already_linked": "this account is linked to another identity of this provider",
+        }
+        if answer in messages:
+            raise Conflict(answer, messages[answer])
+
     def get(self, player_id: str) -> Account | None:
         found = self.client.hgetall(keys.account(player_id))
         if not found:
             return None
         row = {_text(k): _text(v) for k, v in found.items()}
+        issuers = tuple(sorted(k.removeprefix("external:") for k in row if k.startswith("external:")))
         return Account(
-            player_id, row["email"], row["name"], row["password"], row["verified"] == "1", int(row["epoch"])
+            player_id,
+            row["email"],
+            row["name"],
+            row["password"],
+            row["verified"] == "1",
+            int(row["epoch"]),
+            issuers,
         )
 
     def by_email(self, email: str) -> Account | None:

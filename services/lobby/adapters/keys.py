@@ -37,6 +37,23 @@ def account_name(name_key: str) -> str:
     return f"{P}:name:{name_key}"
 
 
+def external(digest: str) -> str:
+    """The player id of the account linked to an external identity (by the digest of its issuer and
+    subject: ``sessions.digest(issuer + " " + sub)``)."""
+    return f"{P}:external:{digest}"
+
+
+def signed_in_again(player_id: str) -> str:
+    """Set for a few minutes when an account signs in with a provider (``DeleteAccount`` of an account
+    without a password takes it instead of the password)."""
+    return f"{P}:signed-in-again:{player_id}"
+
+
+def external_state(digest: str) -> str:
+    """A started external sign-in by the digest of its ``state`` (JSON; ``adapters/oidc.py``)."""
+    return f"{P}:external-state:{digest}"
+
+
 def session(family_id: str) -> str:
     """A refresh-token family (hash: version, data JSON; ``domain/sessions.py``)."""
     return f"{P}:session:{family_id}"

@@ -25,10 +25,11 @@ def hash_password(password: str) -> str:
 
 
 def check_password(stored: str | None, password: str) -> bool:
-    """Whether ``password`` is the one ``stored`` was made from (None: no account; checked anyway)."""
+    """Whether ``password`` is the one ``stored`` was made from (None: no account, "": an account
+    without a password; checked anyway, against the throwaway hash, and never True)."""
     with _slots:
         try:
-            return _hasher.verify(stored or _throwaway(), password) and stored is not None
+            return _hasher.verify(stored or _throwaway(), password) and bool(stored)
         except (VerificationError, InvalidHashError):
             return False
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from services.lobby.adapters import keys
+from services.lobby.adapters.accounts_repo import external_digest
 from services.lobby.domain import validation
 from services.lobby.domain.codes import Purpose
 from services.lobby.domain.profiles import DEFAULT_AVATAR, DEFAULT_VISIBILITY, Visibility
@@ -132,6 +133,12 @@ class ProfileRepository:
         sent them (requests, answers, presence, invitations: they carry its name) are deleted; a lost
         step there leaves an id the friends lists skip, as a vanished guest's."""
         families = [keys.session(keys.text(f)) for f in self.client.smembers(keys.sessions(player_id))]
+        row = {keys.text(k): keys.text(v) for k, v in self.client.hgetall(keys.account(player_id)).items()}
+        links = [
+            keys.external(external_digest(k.removeprefix("external:"), subject))
+            for k, subject in row.items()
+            if k.startswith("external:")
+        ]
         pipe = self.client.pipeline(transaction=False)
         for key in (keys.friends(player_id), keys.requests_in(player_id), keys.requests_out(player_id)):
             pipe.zrange(key, 0, -1)
@@ -151,6 +158,8 @@ class ProfileRepository:
             keys.sessions(player_id),
             *keys.friend_keys(player_id),
             keys.presence(player_id),
+            keys.signed_in_again(player_id),
+            *links,
             *latest,
             *codes,
             *families,
@@ -175,6 +184,10 @@ class ProfileRepository:
             pipe.execute()
             self._unsend(player_id, {*friends, *asked_by, *asked})
         return done
+
+    def signed_in_again(self, player_id: str) -> bool:
+        """Whether the account signed in with a provider in the last minutes (the mark is spent)."""
+        return bool(self.client.delete(keys.signed_in_again(player_id)))
 
     def _unsend(self, player_id: str, others: set[str]) -> None:
         """Delete the notices ``player_id`` sent to ``others`` (each stream is capped: a few hundred)."""

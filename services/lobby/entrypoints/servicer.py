@@ -2,9 +2,10 @@
 
 Limits (``shared/serving/ratelimit.py``): sign-ins per client address (the guest's, and every account
 call that stands for one: SignUp, SignIn, RefreshSession, SignOut, UpgradeGuest, VerifyEmail,
-RequestPasswordReset, ResetPassword); room creations, joins (JoinRoom, Enqueue), friends changes,
-chat messages and reports, and watch streams per address and per player; open watch streams per
-token. Password tries and mail have their own (``service_layer/accounts.py``).
+RequestPasswordReset, ResetPassword, StartExternalSignIn, CompleteExternalSignIn); room creations,
+joins (JoinRoom, Enqueue), friends changes, chat messages and reports, and watch streams per address
+and per player; open watch streams per token. Password tries and mail have their own
+(``service_layer/accounts.py``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from services.lobby.domain.rooms import BotLevel
 from services.lobby.entrypoints import convert
 from services.lobby.service_layer.accounts import Accounts, Session
 from services.lobby.service_layer.chat import Chat
+from services.lobby.service_layer.external import ExternalSignIn
 from services.lobby.service_layer.friends import Friends
 from services.lobby.service_layer.identity import Identity
 from services.lobby.service_layer.matches import MatchList
@@ -34,7 +36,7 @@ from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
 from shared.runtime.edge import wait
 from shared.serving import bounds
-from shared.serving.errors import InvalidArgument
+from shared.serving.errors import Conflict, InvalidArgument
 from shared.serving.game_service import bearer
 from shared.serving.grpc_server import Registration, rpc, stream_rpc
 from shared.serving.ratelimit import Limiter, client_address
@@ -59,6 +61,7 @@ class LobbyServicer:
     chat: Chat
     profiles: Profiles
     limiter: Limiter | None = None  # None: no limits (tests of other things)
+    external: ExternalSignIn | None = None  # None: no sign-in providers
 
     def _caller(self, context: Ctx) -> Claims:
         """The caller's player token checked; the caller counts as online (presence)."""
@@ -131,9 +134,9 @@ class LobbyServicer:
 
     @rpc("lobby")
     def GetAccount(self, request: pb.GetAccountRequest, context: Ctx) -> pb.GetAccountResponse:
-        caller = self._caller(context)
-        account = self.accounts.get(caller)
+        account = self.accounts.get(self._caller(context))
         avatar, visibility = self.profiles.settings(account.player_id)
+        by_issuer = {p.issuer: p.name for p in self.external.listed()} if self.external else {}
         return pb.GetAccountResponse(
             player_id=account.player_id,
             email=account.email,
@@ -141,6 +144,8 @@ class LobbyServicer:
             display_name=account.name,
             avatar_id=avatar,
             visibility=convert.visibility_pb(visibility),
+            external_providers=[by_issuer[i] for i in account.issuers if i in by_issuer],
+            has_password=bool(account.password),
         )
 
     @rpc("lobby")
@@ -514,6 +519,40 @@ class LobbyServicer:
     def DeleteAccount(self, request: pb.DeleteAccountRequest, context: Ctx) -> pb.DeleteAccountResponse:
         self.profiles.delete(self._caller(context), request.password, self._address(context))
         return pb.DeleteAccountResponse()
+
+    # ------------------------------------------------------------ external sign-in
+    @rpc("lobby")
+    def ListSignInProviders(
+        self, request: pb.ListSignInProvidersRequest, context: Ctx
+    ) -> pb.ListSignInProvidersResponse:
+        listed = self.external.listed() if self.external is not None else []
+        return pb.ListSignInProvidersResponse(
+            providers=[pb.SignInProvider(name=p.name, label=p.label) for p in listed]
+        )
+
+    @rpc("lobby")
+    def StartExternalSignIn(
+        self, request: pb.StartExternalSignInRequest, context: Ctx
+    ) -> pb.StartExternalSignInResponse:
+        signed_in = any(key == "authorization" for key, _ in context.invocation_metadata())
+        caller = self._caller(context) if signed_in else None  # a player token: link the provider
+        self._limit("sign_in", context)
+        if self.external is None:
+            raise Conflict("provider_unknown", "this lobby has no sign-in provider")
+        started = self.external.start(request.provider, request.redirect_uri, caller)
+        return pb.StartExternalSignInResponse(
+            authorization_url=started.authorization_url, state=started.state, expires_at=started.expires_at
+        )
+
+    @rpc("lobby")
+    def CompleteExternalSignIn(
+        self, request: pb.CompleteExternalSignInRequest, context: Ctx
+    ) -> pb.CompleteExternalSignInResponse:
+        self._limit("sign_in", context)
+        if self.external is None:
+            raise Conflict("state_invalid", "this lobby has no sign-in provider")
+        done = self.external.complete(request.state, request.code)
+        return pb.CompleteExternalSignInResponse(session=_session(done.session), created=done.created)
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:

@@ -165,6 +165,10 @@ class Accounts:
                 raise Conflict("refresh_expired", "this refresh token is unknown or expired: sign in")
         raise Conflict("busy_session", "the session changed while this call was tried: retry")
 
+    def start(self, account: Account) -> Session:
+        """A new session of ``account`` (an external sign-in's)."""
+        return self._start(account)
+
     def _start(self, account: Account) -> Session:
         """A new session of ``account`` (a new family at the account's epoch)."""
         for _ in range(RETRIES):
@@ -219,6 +223,8 @@ class Accounts:
     # ------------------------------------------------------------ mailed codes
     def request_verification(self, caller: Claims) -> None:
         account = self._account(caller)
+        if not account.email:
+            raise Conflict("no_email", "this account has no email address")
         if account.verified:
             raise Conflict("already_verified", "this account's address is verified already")
         self._mail_code(account, Purpose.VERIFY)

@@ -160,11 +160,15 @@ class Profiles:
     # ------------------------------------------------------------ deleting
     def delete(self, caller: Claims, password: str, address: str) -> None:
         account = self.accounts.get(caller)
-        validation.given_password(password)
-        self.accounts.tries.attempt(account.email, address)
-        if not check_password(account.password, password):
-            raise Conflict("wrong_credentials", "wrong password")
-        self.accounts.tries.succeeded(account.email, address)
+        if not account.password:  # made by a provider: a sign-in with it just now stands for one
+            if not self.repo.signed_in_again(account.player_id):
+                raise Conflict("sign_in_again", "sign in with your provider again, then delete at once")
+        else:
+            validation.given_password(password)
+            self.accounts.tries.attempt(account.email, address)
+            if not check_password(account.password, password):
+                raise Conflict("wrong_credentials", "wrong password")
+            self.accounts.tries.succeeded(account.email, address)
         player_id = account.player_id
         if self.repo.is_busy(player_id):
             raise _busy()

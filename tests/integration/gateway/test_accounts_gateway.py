@@ -24,7 +24,9 @@ PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
-def lobby(redis_url: str, tmp_path: Path) -> Iterator[Lobby]:
+def lobby(redis_url: str, redis_client: Any, tmp_path: Path) -> Iterator[Lobby]:
+    """A lobby on the session's Redis, emptied first (``redis_client``): other tests sign up the same
+    addresses."""
     env = {
         "TABULA_SECRET": SECRET,
         "TABULA_MAIL_DIR": str(tmp_path / "mail"),

@@ -66,3 +66,11 @@ def test_a_password_hash_is_argon2id_salted_and_checks_only_its_password() -> No
     assert not check_password(None, "not anybody's password"), "no account: never a match"
     assert not check_password("not a hash", "correct horse")
     assert not needs_rehash(first)
+
+
+def test_no_password_matches_an_account_without_one() -> None:
+    """An account made by an external sign-in stores "" and is checked against the throwaway hash:
+    not even that hash's own password passes."""
+    for password in ("not anybody's password", "", "anything"):
+        assert not check_password("", password)
+        assert not check_password(None, password)

@@ -7,6 +7,7 @@
 //   /play?match=ID        a match, played with the seat token kept on the device
 //   /play?invite=CODE     a private room's invite link: joins it (after signing in), then shows the room
 //   /play?profile=ID      a player's profile ("" for mine: an account changes or deletes it there)
+//   /play/auth/callback   where a sign-in provider sends the browser back (account.ts), then /play
 import { el, listGames } from "../shell.js";
 import { follow, type App, type GameEntry, type Screen } from "./app.js";
 import { lobby, refusal, type Json } from "./api.js";
@@ -16,6 +17,7 @@ import { invitePath, joinByInvite, showRoom, showTicket } from "./room.js";
 import { showMatch } from "./match.js";
 import { mountFriends } from "./friends.js";
 import { showProfile } from "./profile.js";
+import { accountForms, accountMenu, fromCallback, resumeAccount } from "./account.js";
 
 const $ = (id: string) => document.getElementById(id)!;
 let screen: Screen | null = null;
@@ -48,7 +50,7 @@ function showSignIn(games: Map<string, GameEntry>): void {
       status.textContent = refusal(err);
     }
   });
-  $("screen").replaceChildren(form);
+  $("screen").replaceChildren(form, ...accountForms((account) => start(account, games)));
   input.focus();
 }
 
@@ -82,6 +84,7 @@ function start(guest: Guest, games: Map<string, GameEntry>): void {
   const mine = el("a", { href: "/play?profile=", id: "my-profile", class: "link", text: "profile" });
   mine.addEventListener("click", (ev) => { ev.preventDefault(); app?.navigate("/play?profile="); });
   $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), mine, out);
+  accountMenu(app, $("whoami"), signOut);
   watchNotices(app);
   route();
   unmountFriends = mountFriends(app);
@@ -159,7 +162,7 @@ async function init(): Promise<void> {
     return;
   }
   window.addEventListener("popstate", route);
-  const guest = savedGuest();
+  const guest = (await fromCallback()) ?? (await resumeAccount()) ?? savedGuest();
   if (guest) start(guest, known); else showSignIn(known);
 }
 
