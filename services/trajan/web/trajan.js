@@ -524,6 +524,14 @@ export function optionHint(kind, field, m, ctx) {
 
 const ORDER_LIMIT = 24;  // more orders of the markers in hand than this: asked marker by marker
 
+// How many distinct orders the markers in `hand` have: n! / (k1! k2! ...) for k of each colour.
+function orderCount(hand) {
+  const fact = (n) => (n <= 1 ? 1 : n * fact(n - 1));
+  const alike = new Map();
+  for (const c of hand) alike.set(c, (alike.get(c) || 0) + 1);
+  return [...alike.values()].reduce((n, k) => n / fact(k), fact(hand.length));
+}
+
 // Every distinct order of the markers in `hand`, each once (services/trajan/presentation/steps.py).
 function orders(hand) {
   if (!hand.length) return [[]];
@@ -545,8 +553,8 @@ export function plans(commands, ctx) {
   }
   const view = (ctx.reply && ctx.reply.view) || {};
   const hand = list(view.inHand);
+  if (byColour.size < 2 || orderCount(hand) > ORDER_LIMIT) return null;
   const all = orders(hand);
-  if (byColour.size < 2 || all.length > ORDER_LIMIT) return null;
   const bowls = hand.map((_, i) => ((num(view.nextBowl) - 1 + i) % 6) + 1);
   const last = bowls[bowls.length - 1];
   return {
