@@ -557,13 +557,25 @@ export function plans(commands, ctx) {
   const all = orders(hand);
   const bowls = hand.map((_, i) => ((num(view.nextBowl) - 1 + i) % 6) + 1);
   const last = bowls[bowls.length - 1];
+  const mat = actingMat(ctx);
+  const tile = mat ? num(list(mat.slots)[last - 1]) : 0;
+  const need = ((trajanTile(ctx, tile) || {}).colours || []).map((c) => `COLOUR_${c.toUpperCase()}`);
+  // Whether the last bowl holds the colours of the Trajan tile beside it once `order` is sown.
+  const completes = (order) => {
+    if (!need.length) return false;
+    const have = list(list(mat.bowls)[last - 1] && list(mat.bowls)[last - 1].markers).slice();
+    order.forEach((c, i) => { if (bowls[i] === last) have.push(c); });
+    return need.every((c) => { const at = have.indexOf(c); if (at < 0) return false; have.splice(at, 1); return true; });
+  };
   return {
     title: `In which order do you sow your markers (the last lands in bowl ${NUMERALS[last]}, the ${actionWord(ACTIONS[last - 1])} action)?`,
+    help: `The markers go one by one, clockwise, into the bowls after the one picked up; the bowl the last one lands in names the action, and the Trajan tile beside it is won when that bowl holds the tile's colours.`,
     plans: all.map((order) => {
       let sent = 0;
       while (sent < order.length && new Set(order.slice(sent)).size > 1) sent += 1;
       return {
         label: order.map((c, i) => `${NUMERALS[bowls[i]]} ${words(c, "COLOUR_")}`).join(", "),
+        hint: completes(order) ? `Wins the Trajan tile beside ${NUMERALS[last]}: ${said(ctx, "trajanTiles", tile) || tileWords(ctx, tile)}` : "",
         commands: order.slice(0, sent).map((c) => byColour.get(c)),
       };
     }),

@@ -98,7 +98,18 @@ console.log(JSON.stringify(m.plans(commands, ctx)));
 
 
 def _plans(in_hand: list[str], commands: list[dict[str, object]]) -> object:
-    ctx = {"reply": {"view": {"activeSeat": 0, "inHand": in_hand, "nextBowl": 5}}}
+    bowls = [{"markers": ["COLOUR_RED"]}] + [{"markers": []}] * 5  # bowl I holds a red marker
+    view = {
+        "activeSeat": 0,
+        "inHand": in_hand,
+        "nextBowl": 5,
+        "players": [{"bowls": bowls, "slots": [12] + [0] * 5}],
+    }
+    ctx = {
+        "reply": {"view": view},
+        "content": {"trajan_tiles": {"tiles": [{"id": 12, "colours": ["blue", "red"], "vp": 5}]}},
+        "texts": {"trajanTiles": [{"id": 12, "text": "Trajan tile 12: 5 VP."}]},
+    }
     done = subprocess.run(
         ["node", "--input-type=module", "-e", PLANS, MODULE.as_uri(), json.dumps([ctx, commands])],
         capture_output=True,
@@ -122,10 +133,12 @@ def test_a_sowing_is_one_choice_of_the_markers_order() -> None:
     assert found["title"] == (
         "In which order do you sow your markers (the last lands in bowl I, the seaport action)?"
     )
+    assert "the Trajan tile beside it is won" in found["help"]
+    won = "Wins the Trajan tile beside I: Trajan tile 12: 5 VP."  # the blue one lands beside the red
     assert found["plans"] == [
-        {"label": "V blue, VI red, I red", "commands": [sow("COLOUR_BLUE")]},
-        {"label": "V red, VI blue, I red", "commands": [sow("COLOUR_RED"), sow("COLOUR_BLUE")]},
-        {"label": "V red, VI red, I blue", "commands": [sow("COLOUR_RED"), sow("COLOUR_RED")]},
+        {"label": "V blue, VI red, I red", "hint": "", "commands": [sow("COLOUR_BLUE")]},
+        {"label": "V red, VI blue, I red", "hint": "", "commands": [sow("COLOUR_RED"), sow("COLOUR_BLUE")]},
+        {"label": "V red, VI red, I blue", "hint": won, "commands": [sow("COLOUR_RED"), sow("COLOUR_RED")]},
     ]
     # Not the sowing, one colour only, or too many orders (5 colours: 120): asked marker by marker.
     assert _plans(["COLOUR_RED"], [{"chooseBowl": {"bowl": 1}}, sow("COLOUR_RED")]) is None

@@ -50,6 +50,7 @@ export interface Wording {
  * (Trajan's sowing: the order of the markers). Each plan's first command is one of the legal ones. */
 export interface Plans {
   title: string;
+  help?: string; // what the choice does, under the question
   plans: { label: string; hint?: string; commands: Json[] }[];
 }
 
@@ -237,5 +238,5 @@ function planStep(game: Game, commands: Json[]): Step | null {
   const options = plans.map((p) => ({
     label: p.label, choice: { key: KIND, value: kind }, commands: [p.commands[0]], then: p.commands.slice(1), hint: p.hint ?? "",
   }));
-  return { title: found.title, field: "", help: game.docs[kindMessage(game, kind)?.typeName ?? ""] ?? "", options };
+  return { title: found.title, field: "", help: found.help ?? game.docs[kindMessage(game, kind)?.typeName ?? ""] ?? "", options };
 }
