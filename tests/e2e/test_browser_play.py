@@ -18,12 +18,17 @@ never calls an RPC.
 * Phone (390x844, touch): for every game, sign-in (the name remembered), a room with bots, a few
   moves by taps, a reload that rejoins the match with the seat kept on the device, and a page that
   needs no sideways scrolling.
+* Whole matches against a random bot: Trajan at the desktop (each sowing one choice of order),
+  Florenza on a phone, every value the board offers tapped on the board.
+* Restarts: the rule service and the gateway SIGKILLed mid-match; a move clicked meanwhile is sent
+  again (one command id) until it lands, once.
 
 Screenshots go to ``test-artifacts/play/`` (git-ignored).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -32,8 +37,12 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
+import redis
 
+from shared.runtime.edge import wait
+from shared.store.redis_store import RedisEventStore
 from tests.e2e.stack_dir import running_stack
 from tests.e2e.test_browser_spectator import ARTIFACTS, CHROMIUM, WAIT_MS
 from tests.e2e.test_browser_spectator import browser as browser  # the module's Chromium fixture
@@ -60,12 +69,18 @@ SHOWING = """() => ({status: document.getElementById('match-status')?.textConten
 
 
 @pytest.fixture(scope="module")
-def gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`tabula run` for the module: what it printed up to "all services up"."""
     folder = tmp_path_factory.mktemp("play-app")
     with running_stack(folder, TABULA_GATEWAY_STREAM_DEADLINE_S=STREAM_DEADLINE_S) as (_, output):
-        found = re.search(r"^gateway\s+(http://\S+?)/", output, re.M)
-        assert found, output
-        yield found.group(1)
+        yield output
+
+
+@pytest.fixture(scope="module")
+def gateway(stack: str) -> str:
+    found = re.search(r"^gateway\s+(http://\S+?)/", stack, re.M)
+    assert found, stack
+    return found.group(1)
 
 
 def _context(browser: Any, phone: bool = False) -> Any:
@@ -121,29 +136,56 @@ def _version(page: Any) -> int:
     return int(page.evaluate("() => document.body.dataset.rendered"))
 
 
-def _move(page: Any, phone: bool = False, board: list[int] | None = None) -> bool:
+# What the page offers now, read at once: the match over, the question, whether the board has a target
+# (and whether it sends), whether the first option sends, the field asked, the options' words, the
+# version shown.
+OFFER = (
+    f"() => ({{finished: ({FINISHED})(),"
+    """ question: document.querySelector('#picker .question')?.innerText ?? '',
+  target: document.querySelector('#board .pick-target')?.dataset.sends ?? null,
+  option: !!document.querySelector('#picker .options button')?.classList.contains('sends'),
+  field: document.getElementById('picker')?.dataset.field ?? '',
+  labels: [...document.querySelectorAll('#picker .options button')].map((b) => b.textContent),
+  version: Number(document.body.dataset.rendered)})"""
+)
+
+
+def _move(
+    page: Any,
+    phone: bool = False,
+    board: list[str] | None = None,
+    asked: list[str] | None = None,
+    prefer: tuple[str, ...] = (),
+) -> bool:
     """The picker's first option, step after step, until a command is sent and the board shows its
     result; False when the match is over. With ``board``, a step the board offers targets for is
-    answered by a tap on the board's first target instead (counted in ``board``)."""
+    answered by a tap on the board's first target instead (its field added to ``board``); ``asked``
+    collects each question answered; an option whose words start with one of ``prefer`` is taken
+    before the first."""
     while True:
         _wait(page, f"() => ({READY})() || ({FINISHED})()")
-        if page.evaluate(FINISHED):
+        offer = page.evaluate(OFFER)
+        if offer["finished"]:
             return False
-        target = page.locator("#board .pick-target").first
-        on_board = board is not None and target.count() > 0
-        first = target if on_board else page.locator("#picker .options button").first
-        sends = (
-            first.get_attribute("data-sends") == "1"
-            if on_board
-            else "sends" in (first.get_attribute("class") or "")
-        )
-        before = _version(page)
+        if asked is not None:
+            asked.append(offer["question"])
+        on_board = board is not None and offer["target"] is not None
+        if on_board:
+            first = page.locator("#board .pick-target").first
+            sends = offer["target"] == "1"
+        else:
+            labels = offer["labels"]
+            chosen = next((n for n, label in enumerate(labels) if prefer and label.startswith(prefer)), 0)
+            first = page.locator("#picker .options button").nth(chosen)
+            sends = "sends" in (first.get_attribute("class") or "") if chosen else offer["option"]
+        before = offer["version"]
         _press(page, first, phone)
         if on_board and board is not None:
-            board.append(before)
+            board.append(offer["field"])
         if sends:
             _wait(page, SHOWN_AFTER, before)
-            assert not page.locator("#message.refused").count(), page.locator("#message").inner_text()
+            if page.evaluate("() => !!document.querySelector('#message.refused')"):
+                raise AssertionError(page.locator("#message").inner_text())
             return True
 
 
@@ -154,6 +196,8 @@ def _wait(page: Any, condition: str, arg: Any = None) -> None:
     try:
         page.wait_for_function(condition, arg=arg, timeout=60_000)
     except Timeout:
+        with contextlib.suppress(Exception):  # a page whose script hangs takes no screenshot
+            _shot(page, "did-not-move-on", whole=False)
         raise AssertionError(f"the page did not move on: {page.evaluate(SHOWING)}") from None
 
 
@@ -202,9 +246,9 @@ def test_a_whole_match_played_by_clicks_on_the_desktop(browser: Any, gateway: st
     _wait(page, READY)
     _shot(page, "desktop-match")
     moves, taps = 0, []
-    while _move(page, board=taps):  # a space is chosen on the board, the rest in the picker
+    while _move(page, board=taps):  # a member and a space are chosen on the board, the rest in the picker
         moves += 1
-    assert moves > 20 and len(taps) > 10, (moves, taps)
+    assert moves > 20 and len(taps) > 10 and {"member", "space"} <= set(taps), (moves, taps)
 
     # The lost reply: the same request (command id and expected version) sent again, applied once.
     assert len(sent) == 2 and sent[0][0] == sent[1][0], sent
@@ -474,3 +518,133 @@ def _sign_in_to(page: Any, name: str) -> None:
     page.fill("#name", name)
     page.locator("#sign-in-button").tap()
     page.wait_for_selector("#me")
+
+
+SOW = "Which marker goes into the next bowl?"  # Trajan's sowing asked marker by marker
+ORDER = "In which order do you sow your markers"  # ... and as one choice of their order
+
+
+def _whole_match(page: Any, phone: bool, prefer: tuple[str, ...] = ()) -> tuple[int, list[str], list[str]]:
+    """Every move by the board's first target or the picker's first option (``prefer``: of those
+    kinds first), to the final scores: (moves, the field of each board target tapped, the questions
+    answered)."""
+    moves, taps, asked = 0, list[str](), list[str]()
+    while _move(page, phone=phone, board=taps, asked=asked, prefer=prefer):
+        moves += 1
+    outcome = page.locator("#match-outcome")
+    assert outcome.is_visible() and "final scores" in outcome.inner_text()
+    return moves, taps, asked
+
+
+def test_a_whole_trajan_match_by_clicks_on_the_desktop(browser: Any, gateway: str) -> None:
+    """Trajan against a random bot to its end: bowls, stacks, piles, cards in hand and tiles chosen on
+    the board where it offers them; each sowing one choice of the markers' order."""
+    context = _context(browser)
+    page, errors = _page(context, f"{gateway}/play")
+    _sign_in(page, "Mia")
+    _create(page, "trajan")
+    early: list[str] = []  # the setup's taps: a stack, a pile
+    while True:  # up to the first sowing: its question and the player's mat
+        _wait(page, READY)
+        if page.locator("#picker .question").inner_text().startswith(ORDER):
+            break
+        assert _move(page, board=early)
+    page.evaluate("() => { document.querySelector('.match-layout .column').scrollTop = 0; }")
+    page.mouse.move(1, 1)  # no hover text over the mat
+    page.wait_for_selector("#tip", state="hidden")
+    _shot(page, "desktop-trajan-sowing")
+    moves, taps, asked = _whole_match(page, phone=False)
+    taps += early
+    assert moves > 40 and len(taps) > 20 and {"bowl", "stack", "pile"} <= set(taps), (moves, set(taps))
+    orders = [n for n, q in enumerate(asked) if q.startswith(ORDER)]
+    assert orders, sorted(set(asked))
+    # The order chosen, its markers are sown by the page: no marker is asked after it.
+    assert not [n for n in orders if n + 1 < len(asked) and asked[n + 1] == SOW], asked
+    assert page.locator("#tj-final").is_visible()
+    _shot(page, "desktop-trajan-finished")
+    assert not errors, errors
+    context.close()
+
+
+# Florenza's commands that name an artist or a preacher, taken whenever they are offered.
+ARTISTS_AND_PREACHERS = ("Hire artist", "Make offering", "Expel preacher", "Withhold artist")
+
+
+def test_a_whole_florenza_match_by_taps_on_a_phone(browser: Any, gateway: str) -> None:
+    """Florenza against a random bot to its end on a phone: workshops, slots, works and artists
+    tapped on the board (an artist's or preacher's command taken whenever it is offered)."""
+    context = _context(browser, phone=True)
+    page, errors = _page(context, f"{gateway}/play")
+    _sign_in(page, "Noa", phone=True)
+    _create(page, "florenza", phone=True)
+    moves, taps, _ = _whole_match(page, phone=True, prefer=ARTISTS_AND_PREACHERS)
+    assert moves > 20 and len(taps) > 10 and {"workshop", "artist"} <= set(taps), (moves, set(taps))
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    _shot(page, "phone-florenza-finished", whole=False)
+    assert not errors, errors
+    context.close()
+
+
+def _service(stack: str, name: str) -> psutil.Process:
+    """The process of the stack's service ``name`` that listens on its port (`tabula run` printed it)."""
+    found = re.search(rf"^{name}\s+.*?127\.0\.0\.1:(\d+)", stack, re.M)
+    assert found, stack
+    port = int(found.group(1))
+    for process in psutil.Process().children(recursive=True):
+        try:
+            listening = process.net_connections("inet")
+            if any(c.laddr.port == port and c.status == psutil.CONN_LISTEN for c in listening):
+                return process
+        except psutil.Error:
+            continue
+    raise AssertionError(f"nothing listens on {name}'s port {port}")
+
+
+def _to_the_sending_click(page: Any) -> Any:
+    """The picker's first option, step after step, up to the click that sends: that option."""
+    while True:
+        _wait(page, READY)
+        option = page.locator("#picker .options button").first
+        if "sends" in (option.get_attribute("class") or ""):
+            return option
+        option.click()
+
+
+def test_a_gateway_and_a_rule_service_restart_mid_match(browser: Any, stack: str, gateway: str) -> None:
+    """The rule service, then the gateway, SIGKILLed mid-match (`tabula run` starts each again on its
+    port): a move clicked while it is down is sent again with the same command id until it lands,
+    once; the board shows it and the match goes on."""
+    redis_url = re.search(r"^redis\s+(redis://\S+)", stack, re.M)
+    assert redis_url, stack
+    store = RedisEventStore(redis.Redis.from_url(redis_url.group(1)))
+    context = _context(browser)
+    page, errors = _page(context, f"{gateway}/play")
+    sent: list[str] = []  # every SubmitCommand's body (JSON)
+    page.on(
+        "request",
+        lambda r: sent.append(r.post_data_buffer.decode()) if r.url.endswith("/SubmitCommand") else None,
+    )
+    _sign_in(page, "Otto")
+    match_id = _create(page, "lorenzo")
+    for _ in range(2):
+        assert _move(page)
+    for name in ("lorenzo", "gateway"):
+        process = _service(stack, name)
+        click = _to_the_sending_click(page)
+        before, first = _version(page), len(sent)
+        process.kill()
+        process.wait(10)
+        click.click()
+        page.wait_for_selector("#message:has-text('sending it again')")  # the first try found nobody
+        _wait(page, SHOWN_AFTER, before)
+        assert not page.locator("#message.refused").count(), page.locator("#message").inner_text()
+        assert _service(stack, name).pid != process.pid  # started again
+        tries = sent[first:]
+        assert len(tries) >= 2 and len(set(tries)) == 1, tries  # the very same request, sent again
+        command_id = json.loads(tries[0])["commandId"]
+        appends = [e.version for e in wait(store.read(match_id)) if e.command_id == command_id]
+        assert appends and appends == list(range(appends[0], appends[0] + len(appends))), appends  # once
+        page.wait_for_function("(v) => Number(document.body.dataset.rendered) >= v", arg=appends[-1])
+        assert _move(page)  # the match goes on
+    assert not [e for e in errors if "Failed to load resource" not in e], errors
+    context.close()

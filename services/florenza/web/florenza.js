@@ -14,6 +14,9 @@
 //          preacher, art work, Life in Florenza card and track with its English text) or null,
 //          el(tag, attrs, ...children), seatName(seat), chip(seat), tip(node, text): the text shown on hover or tap}
 // Every workshop, art work, character and Life in Florenza card carries its GetContent text as its hover text.
+// A node the picker may offer carries the command field's name: a workshop data-workshop, a district slot
+// data-slot, an art work data-work, an artist data-artist, a preacher data-preacher, a cube of the bank or a
+// family's data-resource (with data-commands: buying from the bank, selling one's own), data-give, data-get.
 // The page's CSP allows no inline style attributes: positions are set through element.style (CSSOM).
 
 const CUBES = ["marble", "wood", "metal", "gold", "fabric", "spices"];
@@ -177,10 +180,17 @@ function renderTracks(root, view, ctx, L) {
       L.said("tracks", "church")));
 }
 
-function cube(el, kind, n, named = false) {
-  return el("span", { class: `cube cube-${kind}`, "data-cube": kind, title: kind }, el("i", {}),
+// A resource's cube and how many; `trades`: the data attributes a tap on it answers (the bank's: buy and get).
+function cube(el, kind, n, named = false, trades = {}) {
+  return el("span", { class: `cube cube-${kind}`, "data-cube": kind, title: kind, ...trades }, el("i", {}),
     named ? el("span", { class: "name", text: kind }) : "", el("b", { text: String(num(n)) }));
 }
+
+// A cube's picker attributes: the resource it is (for `commands`) and the exchange field it answers.
+const resource = (kind, commands, exchange) => {
+  const value = `RESOURCE_${kind.toUpperCase()}`;
+  return { "data-resource": value, "data-commands": commands, [exchange]: value };
+};
 
 function renderMarket(root, view, ctx, L) {
   const { el } = ctx;
@@ -189,7 +199,7 @@ function renderMarket(root, view, ctx, L) {
   const supply = new Map();
   for (const id of g.workshopSupply || []) supply.set(num(id), (supply.get(num(id)) || 0) + 1);
   root.querySelector("#market").replaceChildren(el("h3", { text: "Market and bank" }),
-    el("div", { class: "bank", id: "bank" }, ...CUBES.map((k) => cube(el, k, (g.supply || {})[k], true))),
+    el("div", { class: "bank", id: "bank" }, ...CUBES.map((k) => cube(el, k, (g.supply || {})[k], true, resource(k, "buyResource exchangeResources", "data-get")))),
     ctx.tip(el("div", { class: "rates", text: "sell one for 100 · buy one for 200 · 2 alike for 1 other" }),
       ["TRADE_SELL", "TRADE_BUY", "TRADE_EXCHANGE"].map((t) => L.said("trades", t)).filter(Boolean).join(" ")),
     el("div", { class: "at-market" }, el("span", { class: "k", text: "at the market: " }),
@@ -210,7 +220,7 @@ function renderLife(root, view, ctx, L) {
       const id = num(x.character);
       const cls = [L.isArtist(id) ? "artist" : "preacher", busy.has(id) ? "busy" : "",
         id === num(g.withheldArtist) || id === num(g.expelled) ? "kept" : ""].filter(Boolean).join(" ");
-      return characterName(ctx, L, id, { class: cls, "data-character": String(id) }, "li");
+      return characterName(ctx, L, id, { class: cls, "data-character": String(id), [L.isArtist(id) ? "data-artist" : "data-preacher"]: String(id) }, "li");
     });
     const extra = [];
     if (n === 6 && num(g.withheldWorker) !== NO_SEAT) extra.push(el("li", { class: "kept" }, "a worker of ", ctx.chip(g.withheldWorker)));
@@ -258,7 +268,7 @@ function renderPlayer(p, g, toAct, ctx, L, hidden) {
       stat("prestige", "prestige", num(p.prestige)), stat("certificates", "certificates", hidden.has(seat) ? "?" : num(p.certificates)),
       stat("church", "church", num(p.church)), stat("workers", "workers", `${num(p.workers)}+${num(p.reserve)}`)),
     el("div", { class: "goods" }, el("span", { class: "good money", "data-good": "money" }, el("span", { class: "v", text: String(num(goods.money)) }), " fiorini"),
-      ...CUBES.map((k) => el("span", { class: "good", "data-good": k }, cube(el, k, goods[k])))),
+      ...CUBES.map((k) => el("span", { class: "good", "data-good": k }, cube(el, k, goods[k], false, resource(k, "sellResource exchangeResources", "data-give"))))),
     el("div", { class: "district" }, ...(p.district || []).map((x, i) => slotTile(ctx, L, seat, x, i))),
     districtWorks(ctx, L, g, seat, "palazzo"), districtWorks(ctx, L, g, seat, "chiesa"),
     el("div", { class: "pulpit" }, el("span", { class: "k", text: "pulpit: " }), pulpit ? characterName(ctx, L, pulpit.preacher) : "free"));

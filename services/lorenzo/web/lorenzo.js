@@ -15,7 +15,8 @@
 //          excommunication and space with its English text) or null, el(tag, attrs, ...children),
 //          seatName(seat), chip(seat), tip(node, text): the text shown on hover or tap}
 // Every card, leader, personal bonus tile, excommunication tile and action space carries its GetContent
-// text as its hover text.
+// text as its hover text. A node the picker may offer carries the command field's name: a tower floor or
+// action space data-space, a family member in its player's panel data-member, a leader data-leader.
 
 const GOODS = ["coins", "wood", "stone", "servants", "military", "faith", "victory"];
 const CARD_LISTS = ["territories", "characters", "buildings", "ventures"];
@@ -154,13 +155,29 @@ function renderVatican(root, view, ctx) {
       el("span", { class: "penalty", text: penaltyWords(text.get(Number(id)) || "") })), text.get(Number(id)))));
 }
 
-// Named components, each with its text on hover: "Woods, Village" as spans, "-" when none.
-function namedList(ctx, ids, name, text) {
+// Named components, each with its text on hover: "Woods, Village" as spans, "-" when none; `field`: the
+// data attribute that carries each one's id (data-leader), for the picker.
+function namedList(ctx, ids, name, text, field = "") {
   if (!ids.length) return ["-"];
-  return ids.flatMap((id, i) => [i ? ", " : "", ctx.tip(ctx.el("span", { class: "named", text: name(id) }), text.get(Number(id)))]).filter(Boolean);
+  return ids.flatMap((id, i) => [i ? ", " : "", ctx.tip(ctx.el("span", { class: "named", text: name(id), ...(field ? { [`data-${field}`]: String(id) } : {}) }),
+    text.get(Number(id)))]).filter(Boolean);
 }
 
-function renderPlayer(p, toAct, ctx) {
+const MEMBERS = [["MEMBER_BLACK", 0], ["MEMBER_WHITE", 1], ["MEMBER_ORANGE", 2], ["MEMBER_NEUTRAL", -1]];
+
+// A player's family members as pawns, each with its die (the neutral one 0): those placed are dimmed.
+function family(ctx, p, dice) {
+  const placed = new Set(p.placed || []);
+  return MEMBERS.map(([member, die]) => {
+    const colour = enumName(member, "MEMBER_");
+    const value = die < 0 ? 0 : num(dice[die]);
+    return ctx.el("span", { class: `member${placed.has(member) ? " placed" : ""}`, "data-member": member,
+      title: `${colour} family member, die ${value}${placed.has(member) ? ", placed" : ""}` },
+    ctx.el("span", { class: `pawn pawn-${colour}` }), String(value));
+  });
+}
+
+function renderPlayer(p, toAct, ctx, dice) {
   const { el } = ctx;
   const cardName = named(ctx, "cards", "cards", "card");
   const leaderName = named(ctx, "leaders", "leaders", "leader");
@@ -178,13 +195,14 @@ function renderPlayer(p, toAct, ctx) {
   const hand = p.hand || [];  // a seat's own hand (a seat's link), else only how many
   cards.append(
     el("div", { "data-leaders": "played" }, el("span", { class: "k", text: "leaders played:" }),
-      ...namedList(ctx, (p.played || []).map((l) => l.leader), leaderName, leaderText)),
+      ...namedList(ctx, (p.played || []).map((l) => l.leader), leaderName, leaderText, "leader")),
     el("div", { "data-leaders": "hand" }, el("span", { class: "k", text: "in hand:" }),
-      ...(hand.length ? namedList(ctx, hand, leaderName, leaderText) : [`${num(p.handSize)} leader${num(p.handSize) === 1 ? "" : "s"}`])),
+      ...(hand.length ? namedList(ctx, hand, leaderName, leaderText, "leader") : [`${num(p.handSize)} leader${num(p.handSize) === 1 ? "" : "s"}`])),
+    (p.draftHand || []).length ? el("div", { "data-leaders": "draft" }, el("span", { class: "k", text: "draft:" }),
+      ...namedList(ctx, p.draftHand, leaderName, leaderText, "leader")) : "",
     el("div", {}, el("span", { class: "k", text: "personal bonus tile:" }),
       ...(num(p.bonusTile) ? namedList(ctx, [p.bonusTile], bonusName, texts(ctx, "bonusTiles")) : ["-"])),
-    el("div", {}, el("span", { class: "k", text: "family placed:" }),
-      (p.placed || []).map((m) => enumName(m, "MEMBER_")).join(", ") || "-"),
+    el("div", { class: "family" }, el("span", { class: "k", text: "family:" }), ...family(ctx, p, dice)),
     el("div", { "data-excommunications": "" }, el("span", { class: "k", text: "excommunications:" }),
       ...namedList(ctx, p.excommunications || [], tileCode, texts(ctx, "excommunications"))));
   return el("div", { class: `player${toAct ? " to-act" : ""}`, "data-seat": String(p.seat) },
@@ -213,7 +231,7 @@ export function render(root, reply, ctx) {
   renderTowers(root, view, ctx, bySpace);
   renderAreas(root, view, ctx, bySpace);
   renderVatican(root, view, ctx);
-  root.querySelector("#players").replaceChildren(...(view.players || []).map((p) => renderPlayer(p, toAct.has(p.seat), ctx)));
+  root.querySelector("#players").replaceChildren(...(view.players || []).map((p) => renderPlayer(p, toAct.has(p.seat), ctx, view.dice || [])));
   renderFinal(root, view, ctx);
 }
 

@@ -9,7 +9,10 @@
 //   legend(ctx)                   once per match: [symbol, meaning] rows for the page's legend;
 // and the play app (clients/ts/src/play/) also calls stepTitle(kind, field), optionText(kind, field,
 // member, ctx) and optionHint(kind, field, member, ctx) for the questions, values and what each value
-// leads to in its step-by-step picker of legal commands (null: generic).
+// leads to in its step-by-step picker of legal commands (null: generic), and plans(commands, ctx): the
+// sowing as one choice of the markers' order. A node the picker may offer carries the command field's
+// name (data-bowl, data-stack, data-site, data-province, data-ship, data-pile, data-commodity, data-tile,
+// data-action, data-slot), with data-commands when the field names other things in other commands.
 //   reply: GetView or Replay as protobuf JSON ({version, view, seatsToAct, systemToAct, outcome})
 //   ctx:   {content: GET /content/trajan or null, texts: GetContent's content (every tile, province, site,
 //          ship and bowl with its English text) or null, el(tag, attrs, ...children), seatName(seat),
@@ -43,8 +46,10 @@ function said(ctx, key, value, field = "id") {
   const row = ((ctx.texts && ctx.texts[key]) || []).find((r) => String(r[field]) === String(value));
   return (row && row.text) || "";
 }
-function forumTip(ctx, node, tile) {
+// A forum tile; `commands`: the command kinds a tap on it answers (its `tile` field), "" for none.
+function forumTip(ctx, node, tile, commands = "") {
   node.dataset.forum = tile;
+  if (commands) Object.assign(node.dataset, { tile, commands });
   return ctx.tip(node, said(ctx, "forumTiles", tile, "tile"));
 }
 const trajanTile = (ctx, id) => table(ctx, "trajan_tiles", "tiles").get(String(id));
@@ -86,9 +91,9 @@ function bonusWords(ctx, id) {
 
 // ------------------------------------------------------------------ small pieces
 
-function marker(el, colour) {
+function marker(el, colour, attrs = {}) {
   const c = enumName(colour, "COLOUR_");
-  return el("span", { class: `mk mk-${c}`, title: c.replace("_", " ") });
+  return el("span", { class: `mk mk-${c}`, title: c.replace("_", " "), ...attrs });
 }
 
 function chips(ctx, seats) {
@@ -196,7 +201,7 @@ function renderConstruction(root, view, ctx) {
 
 function renderForum(root, view, ctx) {
   const { el } = ctx;
-  const tiles = list(view.forum).map((t) => forumTip(ctx, el("span", { class: `ftile fk-${forumKind(t)}`, text: forumWord(t) }), t));
+  const tiles = list(view.forum).map((t) => forumTip(ctx, el("span", { class: `ftile fk-${forumKind(t)}`, text: forumWord(t) }), t, "takeForumTile"));
   root.querySelector("#tj-forum").replaceChildren(el("h3", { text: "Forum" }),
     el("div", { class: "ftiles" }, ...(tiles.length ? tiles : [el("span", { class: "none", text: "empty" })])),
     el("div", { class: "k", text: `face down: ${num(view.forumStackSize)} forum tiles, ${num(view.extraStackSize)} extra action tiles` }));
@@ -212,7 +217,8 @@ function renderSenate(root, view, ctx) {
     return el("div", { class: `space${here.length ? " occupied" : ""}`, "data-senate": String(space) },
       el("span", { class: `vp${space ? "" : " start"}`, text: space ? String(votes) : "start" }), el("span", { class: "who" }, ...here.map((s) => ctx.chip(s))));
   });
-  const offer = list(view.senateOffer).map((t) => ctx.tip(el("div", { class: "bonus yellow" }, bonusWords(ctx, t)), said(ctx, "bonusTiles", t)));
+  const offer = list(view.senateOffer).map((t) => ctx.tip(el("div", { class: "bonus yellow", "data-tile": String(num(t)), "data-commands": "chooseBonusTile" },
+    bonusWords(ctx, t)), said(ctx, "bonusTiles", t)));
   root.querySelector("#tj-senate").replaceChildren(el("h3", { text: "Senate" }), el("div", { class: "track" }, ...spaces),
     el("div", { class: "k", text: "bonus tiles beside the senate" }), ...(offer.length ? offer : [el("div", { class: "none", text: "none" })]));
 }
@@ -235,9 +241,9 @@ function renderPort(root, view, ctx) {
   const top = (pile) => (list(pile).length ? words(pile[pile.length - 1], "COMMODITY_") : "empty");
   root.querySelector("#tj-port").replaceChildren(el("h3", { text: "Seaport" }), ...ships,
     el("div", { class: "piles" },
-      el("div", { class: "pile" }, el("span", { class: "card back", text: `${num(view.deckSize)}` }), el("span", { class: "k", text: "draw pile" })),
-      el("div", { class: "pile" }, el("span", { class: "card", text: top(view.leftPile) }), el("span", { class: "k", text: "left discard" })),
-      el("div", { class: "pile" }, el("span", { class: "card", text: top(view.rightPile) }), el("span", { class: "k", text: "right discard" }))));
+      el("div", { class: "pile", "data-pile": "PILE_DECK" }, el("span", { class: "card back", text: `${num(view.deckSize)}` }), el("span", { class: "k", text: "draw pile" })),
+      el("div", { class: "pile", "data-pile": "PILE_LEFT" }, el("span", { class: "card", text: top(view.leftPile) }), el("span", { class: "k", text: "left discard" })),
+      el("div", { class: "pile", "data-pile": "PILE_RIGHT" }, el("span", { class: "card", text: top(view.rightPile) }), el("span", { class: "k", text: "right discard" }))));
 }
 
 function circle(ctx, p, view) {
@@ -247,7 +253,8 @@ function circle(ctx, p, view) {
     const bowl = i + 1;
     const target = active && num(view.target) === bowl && !list(view.inHand).length;
     const slot = num(list(p.slots)[i]);
-    return el("div", { class: `bowl-box b${bowl}${target ? " target" : ""}`, "data-bowl": String(bowl) },
+    return el("div", { class: `bowl-box b${bowl}${target ? " target" : ""}`, "data-bowl": String(bowl),
+      "data-action": `ACTION_${ACTIONS[i].toUpperCase()}`, "data-slot": String(bowl) },
       el("span", { class: "bowl-name", text: actionWord(ACTIONS[i]) }),
       ctx.tip(el("div", { class: "bowl" },
         el("span", { class: "numeral", text: NUMERALS[bowl] }),
@@ -256,7 +263,7 @@ function circle(ctx, p, view) {
       tileCard(ctx, slot, num(p.arch) === bowl ? "arch" : ""));
   });
   const hand = active && list(view.inHand).length ?
-    el("div", { class: "sowing" }, "sowing ", ...list(view.inHand).map((m) => marker(el, m)), ` → ${NUMERALS[num(view.nextBowl)]}`) : "";
+    el("div", { class: "sowing" }, "sowing ", ...list(view.inHand).map((m) => marker(el, m, { "data-colour": m })), ` → ${NUMERALS[num(view.nextBowl)]}`) : "";
   return el("div", { class: "circle" }, ...bowls, el("div", { class: "hub" }, num(p.arch) ? "" : el("span", { class: "arch-off", text: "arch off the mat" }), hand));
 }
 
@@ -280,8 +287,9 @@ function renderPlayer(p, view, toAct, ctx) {
       stat("camp", num(p.camp)), stat("cards", num(p.handSize))),
     el("div", { class: "mat" },
       row("leader", provinceName(ctx, p.leader)),
+      list(p.hand).length ? row("hand", ...list(p.hand).map((c) => el("span", { class: "card", "data-commodity": c, text: words(c, "COMMODITY_") }))) : "",
       row("display", counts(list(p.display).map((c) => words(c, "COMMODITY_")))),
-      row("forum tiles", ...list(p.forumTiles).map((t) => forumTip(ctx, el("span", { class: `ftile fk-${forumKind(t)}`, text: forumWord(t) }), t))),
+      row("forum tiles", ...list(p.forumTiles).map((t) => forumTip(ctx, el("span", { class: `ftile fk-${forumKind(t)}`, text: forumWord(t) }), t, "useExtraAction"))),
       row("kept demand tiles", ...list(p.demandTiles).map((t) => tileCard(ctx, t, "small"))),
       row("construction", ...list(p.construction).map((t) => {
         const c = constructionTile(ctx, t);
@@ -512,4 +520,64 @@ export function optionHint(kind, field, m, ctx) {
   if (field === "tile" && kind === "chooseBonusTile") return said(ctx, "bonusTiles", num(m.tile)) || null;
   if (field === "ship") return said(ctx, "ships", num(m.ship)) || null;
   return null;
+}
+
+const ORDER_LIMIT = 24;  // more orders of the markers in hand than this: asked marker by marker
+
+// How many distinct orders the markers in `hand` have: n! / (k1! k2! ...) for k of each colour.
+function orderCount(hand) {
+  const fact = (n) => (n <= 1 ? 1 : n * fact(n - 1));
+  const alike = new Map();
+  for (const c of hand) alike.set(c, (alike.get(c) || 0) + 1);
+  return [...alike.values()].reduce((n, k) => n / fact(k), fact(hand.length));
+}
+
+// Every distinct order of the markers in `hand`, each once (services/trajan/presentation/steps.py).
+function orders(hand) {
+  if (!hand.length) return [[]];
+  return [...new Set(hand)].sort().flatMap((first) => {
+    const rest = [...hand];
+    rest.splice(rest.indexOf(first), 1);
+    return orders(rest).map((tail) => [first, ...tail]);
+  });
+}
+
+// Sowing as one choice, as the terminal client asks it: each order of the markers in hand is a plan of
+// SowMarker commands (up to where the rules sow the rest themselves: markers of one colour). null when the
+// commands are not the sowing, or there are too many orders (then marker by marker).
+export function plans(commands, ctx) {
+  const byColour = new Map();
+  for (const c of commands) {
+    if (!c.sowMarker) return null;
+    byColour.set(c.sowMarker.colour, c);
+  }
+  const view = (ctx.reply && ctx.reply.view) || {};
+  const hand = list(view.inHand);
+  if (byColour.size < 2 || orderCount(hand) > ORDER_LIMIT) return null;
+  const all = orders(hand);
+  const bowls = hand.map((_, i) => ((num(view.nextBowl) - 1 + i) % 6) + 1);
+  const last = bowls[bowls.length - 1];
+  const mat = actingMat(ctx);
+  const tile = mat ? num(list(mat.slots)[last - 1]) : 0;
+  const need = ((trajanTile(ctx, tile) || {}).colours || []).map((c) => `COLOUR_${c.toUpperCase()}`);
+  // Whether the last bowl holds the colours of the Trajan tile beside it once `order` is sown.
+  const completes = (order) => {
+    if (!need.length) return false;
+    const have = list(list(mat.bowls)[last - 1] && list(mat.bowls)[last - 1].markers).slice();
+    order.forEach((c, i) => { if (bowls[i] === last) have.push(c); });
+    return need.every((c) => { const at = have.indexOf(c); if (at < 0) return false; have.splice(at, 1); return true; });
+  };
+  return {
+    title: `In which order do you sow your markers (the last lands in bowl ${NUMERALS[last]}, the ${actionWord(ACTIONS[last - 1])} action)?`,
+    help: `The markers go one by one, clockwise, into the bowls after the one picked up; the bowl the last one lands in names the action, and the Trajan tile beside it is won when that bowl holds the tile's colours.`,
+    plans: all.map((order) => {
+      let sent = 0;
+      while (sent < order.length && new Set(order.slice(sent)).size > 1) sent += 1;
+      return {
+        label: order.map((c, i) => `${NUMERALS[bowls[i]]} ${words(c, "COLOUR_")}`).join(", "),
+        hint: completes(order) ? `Wins the Trajan tile beside ${NUMERALS[last]}: ${said(ctx, "trajanTiles", tile) || tileWords(ctx, tile)}` : "",
+        commands: order.slice(0, sent).map((c) => byColour.get(c)),
+      };
+    }),
+  };
 }

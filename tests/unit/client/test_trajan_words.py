@@ -88,3 +88,62 @@ def test_the_picker_hears_where_a_sowing_ends_and_what_each_choice_does() -> Non
         "A temple, 4 VP. Site 4, beside the river.",
     ]
     assert said[9:] == ["left", None]
+
+
+PLANS = """
+const m = await import(process.argv[1]);
+const [ctx, commands] = JSON.parse(process.argv[2]);
+console.log(JSON.stringify(m.plans(commands, ctx)));
+"""
+
+
+def _plans(in_hand: list[str], commands: list[dict[str, object]]) -> object:
+    bowls = [{"markers": ["COLOUR_RED"]}] + [{"markers": []}] * 5  # bowl I holds a red marker
+    view = {
+        "activeSeat": 0,
+        "inHand": in_hand,
+        "nextBowl": 5,
+        "players": [{"bowls": bowls, "slots": [12] + [0] * 5}],
+    }
+    ctx = {
+        "reply": {"view": view},
+        "content": {"trajan_tiles": {"tiles": [{"id": 12, "colours": ["blue", "red"], "vp": 5}]}},
+        "texts": {"trajanTiles": [{"id": 12, "text": "Trajan tile 12: 5 VP."}]},
+    }
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", PLANS, MODULE.as_uri(), json.dumps([ctx, commands])],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def sow(colour: str) -> dict[str, object]:
+    return {"sowMarker": {"colour": colour}}
+
+
+def test_a_sowing_is_one_choice_of_the_markers_order() -> None:
+    """Each distinct order of the markers in hand is one plan of SowMarker commands, up to where the
+    markers left are of one colour (the rules sow those themselves)."""
+    legal = [sow("COLOUR_BLUE"), sow("COLOUR_RED")]
+    found = _plans(["COLOUR_RED", "COLOUR_BLUE", "COLOUR_RED"], legal)
+    assert isinstance(found, dict)
+    assert found["title"] == (
+        "In which order do you sow your markers (the last lands in bowl I, the seaport action)?"
+    )
+    assert "the Trajan tile beside it is won" in found["help"]
+    won = "Wins the Trajan tile beside I: Trajan tile 12: 5 VP."  # the blue one lands beside the red
+    assert found["plans"] == [
+        {"label": "V blue, VI red, I red", "hint": "", "commands": [sow("COLOUR_BLUE")]},
+        {"label": "V red, VI blue, I red", "hint": "", "commands": [sow("COLOUR_RED"), sow("COLOUR_BLUE")]},
+        {"label": "V red, VI red, I blue", "hint": won, "commands": [sow("COLOUR_RED"), sow("COLOUR_RED")]},
+    ]
+    # Not the sowing, one colour only, or too many orders (5 colours: 120): asked marker by marker.
+    assert _plans(["COLOUR_RED"], [{"chooseBowl": {"bowl": 1}}, sow("COLOUR_RED")]) is None
+    assert _plans(["COLOUR_RED", "COLOUR_RED"], [sow("COLOUR_RED")]) is None
+    five = ["COLOUR_RED", "COLOUR_BLUE", "COLOUR_PINK", "COLOUR_WHITE", "COLOUR_ORANGE"]
+    assert _plans(five, [sow(c) for c in five]) is None
+    many = ["COLOUR_RED", "COLOUR_BLUE"] * 10  # 184756 orders: not counted one by one
+    assert _plans(many, [sow("COLOUR_RED"), sow("COLOUR_BLUE")]) is None

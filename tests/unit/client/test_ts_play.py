@@ -35,7 +35,7 @@ def test_the_picker_asks_in_steps_built_from_the_legal_commands() -> None:
         ["node", "--test", str(BUILT_TEST)], cwd=TS_DIR, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
-    assert "# pass 5" in done.stdout and "# fail 0" in done.stdout, done.stdout
+    assert "# pass 6" in done.stdout and "# fail 0" in done.stdout, done.stdout
 
 
 def test_the_committed_play_bundle_is_what_clients_ts_builds(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 // The play app's step-by-step picker (src/play/steps.ts) over Lorenzo's generated Command descriptor and
 // legal commands as protobuf JSON, without a page or a server: the kind first, then the first field
 // whose values differ (in their natural order), a field every command agrees on never asked, the
-// commands' comments beside them, choices kept across a refresh while some command still matches.
+// commands' comments beside them, choices kept across a refresh while some command still matches, a
+// module's plans (one choice for several commands).
 // Run by tests/unit/client/test_ts_play_steps.py (`node --test dist/node/steps.test.js`).
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -61,4 +62,24 @@ test("an unset optional field and a seat are put in words", () => {
   const step = nextStep(game, play)!;
   assert.deepEqual(step.options.map((o) => o.label), ["no copy of", "copy of 7"]);
   assert.equal(describe(game, { playLeader: { leader: 4, copyOf: 7 } }), "Play leader: leader 4, copy of 7");
+});
+
+test("a module's plans are one step whose options each send their commands one after the other", () => {
+  const legal = [{ endTurn: {} }, { discardLeader: { leader: 3 } }];
+  const plans = (commands: unknown[]) => ({
+    title: "Which way?",
+    plans: [
+      { label: "discard, then end", commands: [commands[1], commands[0]] },
+      { label: "end", commands: [commands[0]] },
+      { label: "not legal", commands: [{ discardLeader: { leader: 9 } }] }, // left out: not a legal first command
+    ],
+  });
+  const planned: Game = { ...game, wording: { plans } };
+  const step = stepFor(planned, legal, [])!;
+  assert.equal(step.title, "Which way?");
+  assert.deepEqual(step.options.map((o) => [o.label, o.commands, o.then]),
+    [["discard, then end", [legal[1]], [legal[0]]], ["end", [legal[0]], []]]);
+  // Once a choice is made, or without plans, the usual steps.
+  assert.equal(stepFor(planned, legal, [{ key: KIND, value: "endTurn" }])!.title, "Send this command?");
+  assert.equal(stepFor({ ...game, wording: { plans: () => null } }, legal, [])!.title, "What do you do?");
 });

@@ -71,7 +71,7 @@ export function transient(err: unknown): boolean {
   return [Code.Unavailable, Code.DeadlineExceeded, Code.Unknown, Code.Internal].includes(err.code);
 }
 
-export const TRANSIENT_RETRIES = 5;
+export const TRANSIENT_RETRIES = 8; // waits of 0.25, 0.5, 1, 2, 4, then 5 s: a restart of some 20 s is waited out
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 /**

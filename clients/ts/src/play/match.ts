@@ -406,6 +406,16 @@ class MatchView {
     }
   }
 
+  /** GetView until it shows `version` or later (a plan's next command is decided on it); false if it fails. */
+  private async viewAt(version: number): Promise<boolean> {
+    for (let tries = 0; tries < 10; tries++) {
+      const reply = await persist(() => this.client!.call("GetView", { matchId: this.matchId }, CALL_MS)).catch(() => null);
+      if (!reply || this.abort.signal.aborted) return false;
+      if (num((reply as Json).version) >= version) { this.show(reply); return true; }
+    }
+    return false;
+  }
+
   private eventsTimer: ReturnType<typeof setTimeout> | null = null;
   private drawEventsSoon(): void {
     if (this.eventsTimer) return;
@@ -427,7 +437,7 @@ class MatchView {
 
   private choose(option: Option): void {
     if (this.sending) return;
-    if (option.commands.length === 1) { this.send(option.commands[0]); return; }
+    if (option.commands.length === 1) { this.send(option.commands[0], option.then ?? []); return; }
     this.choices = [...this.choices, option.choice];
     this.picked = [...this.picked, { label: option.label }];
     this.say("");
@@ -440,17 +450,29 @@ class MatchView {
     this.drawPicker();
   }
 
-  /** One click's command: built once (its id and the version seen), sent again as it is until answered. */
-  private async send(command: Json): Promise<void> {
+  /**
+   * One click's command: built once (its id and the version seen), sent again as it is until answered.
+   * `then`: the rest of a plan (a module's one choice of several commands), each sent once the one
+   * before it is applied, while it is still legal.
+   */
+  private async send(command: Json, then: Json[] = []): Promise<void> {
     const request = { matchId: this.matchId, expectedVersion: String(num(this.reply.version)), commandId: commandId(), command };
     this.sending = true;
     this.say("Sending…", "busy");
     this.drawPicker();
     try {
-      await persist(() => this.client!.call("SubmitCommand", request, CALL_MS), (ms) => this.say(`No answer yet; sending it again in ${Math.ceil(ms / 1000)} s…`, "busy"));
+      const sent = await persist(() => this.client!.call("SubmitCommand", request, CALL_MS), (ms) => this.say(`No answer yet; sending it again in ${Math.ceil(ms / 1000)} s…`, "busy"));
       this.choices = [];
       this.picked = [];
       this.say("");
+      if (then.length && (await this.viewAt(num((sent as Json).lastVersion)))) {
+        const [next, ...rest] = then;
+        if ((this.reply.legalCommands || []).some((c: Json) => JSON.stringify(c) === JSON.stringify(next))) {
+          this.sending = false;
+          return this.send(next, rest);
+        }
+        this.say("The rest of your choice is no longer possible: choose again.", "moved");
+      }
     } catch (err) {
       this.say(`Refused: ${refusal(err)}`, "refused");
       if (err instanceof ConnectError && (err.code === Code.Aborted || reason(err) === "stale_version")) {

@@ -3,7 +3,7 @@
 // value the board shows (a node with data-<field>="<value>": a tower floor's data-space, a bowl's
 // data-bowl), so a tap on the board chooses as the button does.
 import { el } from "../shell.js";
-import type { Option, Step } from "./steps.js";
+import { kindOf, type Option, type Step } from "./steps.js";
 
 export interface Picked {
   label: string;
@@ -44,7 +44,9 @@ const attribute = (field: string) => `data-${field.replace(/([A-Z])/g, "-$1").to
 /**
  * Marks the board's nodes that stand for the step's values and makes a tap on one choose it. A node in
  * a player's panel (inside a `data-seat` node: a Trajan mat's bowls, a Florenza district's slots) counts
- * only in the panel of `seat`, the seat the commands are about.
+ * only in the panel of `seat`, the seat the commands are about. A node with `data-commands` (command
+ * kinds, space-separated) counts only for those kinds: a field that names different things by command
+ * (a forum tile in the forum to take, one on the mat to spend).
  */
 export function boardTargets(board: HTMLElement, step: Step | null, disabled: boolean, seat: number, choose: (option: Option) => void): number {
   for (const node of board.querySelectorAll(`.${TARGET}`)) node.classList.remove(TARGET);
@@ -52,11 +54,14 @@ export function boardTargets(board: HTMLElement, step: Step | null, disabled: bo
   const name = attribute(step.field);
   let marked = 0;
   for (const option of step.options) {
+    if (option.choice.value === "-") continue; // an unset optional: nothing on the board stands for it
     const value = JSON.parse(option.choice.value);
     if (typeof value !== "number" && typeof value !== "string") continue;
+    const kind = kindOf(option.commands[0]);
     for (const node of board.querySelectorAll<HTMLElement>(`[${name}="${CSS.escape(String(value))}"]`)) {
       const panel = node.parentElement?.closest<HTMLElement>("[data-seat]");
       if (panel && board.contains(panel) && panel.dataset.seat !== String(seat)) continue;
+      if (node.dataset.commands !== undefined && !node.dataset.commands.split(" ").includes(kind)) continue;
       node.classList.add(TARGET);
       node.dataset.sends = option.commands.length === 1 ? "1" : "";
       node.onclick = (ev) => {

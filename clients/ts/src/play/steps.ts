@@ -27,6 +27,7 @@ export interface Option {
   choice: Choice;
   commands: Json[]; // the legal commands this option leaves
   hint: string; // what the option does (the command's comment), "" when nothing is known
+  then?: Json[]; // a plan's commands sent after the chosen one, each while it is still legal
 }
 
 export interface Step {
@@ -42,6 +43,15 @@ export interface Wording {
   stepTitle?(kind: string, field: string, member: Json, ctx: unknown): string | null;
   optionText?(kind: string, field: string, member: Json, ctx: unknown): string | null;
   optionHint?(kind: string, field: string, member: Json, ctx: unknown): string | null; // what it costs and does
+  plans?(commands: Json[], ctx: unknown): Plans | null; // one choice that stands for several commands in a row
+}
+
+/** A module's plans: one question whose options each send several commands, one after the other
+ * (Trajan's sowing: the order of the markers). Each plan's first command is one of the legal ones. */
+export interface Plans {
+  title: string;
+  help?: string; // what the choice does, under the question
+  plans: { label: string; hint?: string; commands: Json[] }[];
 }
 
 /** What the picker knows of a game: its Command descriptor, its comments, its module and the seat names. */
@@ -202,6 +212,8 @@ export function nextStep(game: Game, commands: Json[]): Step | null {
 export function stepFor(game: Game, commands: Json[], choices: Choice[]): Step | null {
   const left = narrow(commands, choices, game);
   if (!left.length) return null;
+  const planned = choices.length ? null : planStep(game, commands);
+  if (planned) return planned;
   const step = nextStep(game, left);
   if (step) return step;
   // One command left: a step of one option still asks (nothing is sent without a click).
@@ -214,4 +226,17 @@ export function stepFor(game: Game, commands: Json[], choices: Choice[]): Step |
     help: "",
     options: [{ label: describe(game, only), choice: last, commands: [only], hint: game.docs[type] ?? "" }],
   };
+}
+
+/** The module's plans for the legal commands as one step (each option sends its plan); null: none. */
+function planStep(game: Game, commands: Json[]): Step | null {
+  const found = game.wording?.plans?.(commands, game.ctx());
+  const legal = new Set(commands.map((c) => JSON.stringify(c)));
+  const plans = (found?.plans ?? []).filter((p) => p.commands.length && legal.has(JSON.stringify(p.commands[0])));
+  if (!found || plans.length < 2) return null;
+  const kind = kindOf(plans[0].commands[0]);
+  const options = plans.map((p) => ({
+    label: p.label, choice: { key: KIND, value: kind }, commands: [p.commands[0]], then: p.commands.slice(1), hint: p.hint ?? "",
+  }));
+  return { title: found.title, field: "", help: found.help ?? game.docs[kindMessage(game, kind)?.typeName ?? ""] ?? "", options };
 }
