@@ -15,6 +15,7 @@ import pytest
 
 from tests.e2e.test_browser_play import _context, _page, _shot, _sign_in
 from tests.e2e.test_browser_play import gateway as gateway  # the module's stack
+from tests.e2e.test_browser_play import stack as stack  # the gateway's `tabula run`
 from tests.e2e.test_browser_spectator import CHROMIUM
 from tests.e2e.test_browser_spectator import browser as browser  # the module's Chromium fixture
 
