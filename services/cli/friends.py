@@ -89,7 +89,7 @@ def friends(
 
 
 def presence(p: object) -> str:
-    """ "online", "playing trajan (match ...)", "offline, last seen 12 min ago"."""
+    """ "online", "playing <game> (match ...)", "offline, last seen 12 min ago"."""
     import time
 
     online, game, match, last = (
