@@ -117,11 +117,14 @@ def show(plain: dict[str, Any]) -> None:
             )
         console.print(table)
     for failure in plain["failed"]:
-        console.print(f"failed {failure['match_id']} ({failure['source']}): {failure['reason']}", markup=False)
+        console.print(
+            f"failed {failure['match_id']} ({failure['source']}): {failure['reason']}", markup=False
+        )
     if not plain["archive_listed"]:
         console.print("the archive cannot list its logs: only Redis was read")
     console.print(
-        f"{plain['read']} matches read, {len(plain['changed'])} changed, {len(plain['failed'])} failed to fold"
+        f"{plain['read']} matches read, {len(plain['changed'])} changed,"
+        f" {len(plain['failed'])} failed to fold"
         " (the first difference: the stored snapshot's version where its state differs, else the end)"
     )
 
@@ -129,7 +132,9 @@ def show(plain: dict[str, Any]) -> None:
 @app.command()
 def rescore(
     game: str = typer.Option("", "--game", help="the game to re-score (default: every game)"),
-    since: str = typer.Option("", "--since", help="only matches created on or after this day, YYYY-MM-DD (UTC)"),
+    since: str = typer.Option(
+        "", "--since", help="only matches created on or after this day, YYYY-MM-DD (UTC)"
+    ),
     directory: Path = typer.Option(None, "--dir", help=DIR_HELP),
     redis_url: str = typer.Option("", help=REDIS_URL_HELP),
     as_json: bool = typer.Option(False, "--json"),

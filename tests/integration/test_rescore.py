@@ -64,7 +64,9 @@ def played(
     for match_id, (stones, takes) in PLAYED.items():
         wait(runner.create(match_id, 2, {"stones": str(stones)}, seed=1))
         for version, count in enumerate(takes, start=1):
-            wait(runner.submit(match_id, Actor.of_seat((version - 1) % 2), Take(count), version, f"t{version}"))
+            wait(
+                runner.submit(match_id, Actor.of_seat((version - 1) % 2), Take(count), version, f"t{version}")
+            )
     archive = tmp_path / "archive"
     for match_id in ("archived", "archived-same"):
         wait(archive_match(store, LocalArchive(archive), match_id, lambda _: (nim.rules, nim.codec)))
