@@ -49,12 +49,11 @@ def selected_games(game: str) -> frozenset[str]:
 
 def _games(name: str) -> tuple[Any, EventCodec]:
     from services.games import load_game
+    from shared.matches.rescore import FoldFailed
 
     try:
         loaded = load_game(name)
-    except (KeyError, ImportError) as err:
-        from shared.matches.rescore import FoldFailed
-
+    except (KeyError, ImportError) as err:  # a game this release no longer registers
         raise FoldFailed(f"no rules for game {name!r}: {err}") from err
     return loaded.rules, loaded.codec
 
