@@ -56,7 +56,8 @@ def register(monkeypatch: pytest.MonkeyPatch, manifest: str) -> None:
 def played(
     nim_code: Path, redis_client: redis.Redis, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[RedisEventStore, Path]]:
-    """The matches of PLAYED in Redis with today's Nim, the archived ones moved to tmp_path/archive."""
+    """The matches of PLAYED in Redis with today's Nim, the archived ones moved to tmp_path/archive,
+    and one a resignation ended."""
     register(monkeypatch, TODAY)
     nim = load_game("nim")
     store = RedisEventStore(redis_client)
@@ -67,6 +68,9 @@ def played(
             wait(
                 runner.submit(match_id, Actor.of_seat((version - 1) % 2), Take(count), version, f"t{version}")
             )
+    wait(runner.create("resigned", 2, {"stones": "9"}, seed=1))
+    wait(runner.submit("resigned", Actor.of_seat(0), Take(3), 1, "t1"))
+    wait(runner.resign("resigned", 1, "r"))  # ends it, seat 1 last: the same under either rules
     archive = tmp_path / "archive"
     for match_id in ("archived", "archived-same"):
         wait(archive_match(store, LocalArchive(archive), match_id, lambda _: (nim.rules, nim.codec)))
@@ -90,7 +94,7 @@ def test_rescoring_with_todays_rules_finds_nothing_changed(
     played: tuple[RedisEventStore, Path], redis_url: str
 ) -> None:
     code, report = rescore(redis_url, played[1], "--game", "nim")
-    assert (code, report["read"], report["changed"], report["failed"]) == (0, 6, [], [])
+    assert (code, report["read"], report["changed"], report["failed"]) == (0, 7, [], [])
 
 
 def test_a_rules_change_names_exactly_the_matches_it_changes_and_writes_nothing(
@@ -110,7 +114,7 @@ def test_a_rules_change_names_exactly_the_matches_it_changes_and_writes_nothing(
     code, report = rescore(redis_url, archive, "--game", "nim")
 
     assert dump(redis_client, archive) == before
-    assert code == 1 and report["read"] == 8
+    assert code == 1 and report["read"] == 9
     rows = {row["match_id"]: row for row in report["changed"]}
     assert sorted(rows) == ["archived", "at-end", "at-snapshot"]
     assert rows["at-snapshot"] == {
@@ -138,7 +142,7 @@ def test_a_rules_change_names_exactly_the_matches_it_changes_and_writes_nothing(
     table = cli.invoke(app, ["rescore", "--redis-url", redis_url, "--dir", str(archive)])
     assert table.exit_code == 1
     assert "at-snapshot" in table.output and "4 (snapshot)" in table.output, table.output
-    assert "8 matches read, 3 changed, 2 failed to fold" in table.output
+    assert "9 matches read, 3 changed, 2 failed to fold" in table.output
     assert "archived-same" not in table.output and "going" not in table.output
     assert dump(redis_client, archive) == before
 
@@ -148,6 +152,6 @@ def test_since_keeps_the_matches_created_that_day_or_later(
 ) -> None:
     register(monkeypatch, CHANGED)
     code, report = rescore(redis_url, played[1], "--since", "2000-01-01")
-    assert code == 1 and report["read"] == 6 and len(report["changed"]) == 3
+    assert code == 1 and report["read"] == 7 and len(report["changed"]) == 3
     code, report = rescore(redis_url, played[1], "--since", "2999-01-01")
     assert (code, report["read"], report["changed"]) == (0, 0, [])
