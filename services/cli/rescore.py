@@ -37,14 +37,15 @@ def since_ms(day: str) -> int:
     return int(start.timestamp() * 1000)
 
 
-def selected_games(game: str) -> frozenset[str]:
-    """``game`` (BadParameter, exit 2, when it is not registered), or every game."""
+def selected_games(game: str) -> frozenset[str] | None:
+    """``game`` (BadParameter, exit 2, when it is not registered), or None: every game (a match of one
+    this release no longer registers then fails to fold, with that reason)."""
     from services.games import game_names
 
     known = game_names()
     if game and game not in known:
         raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(known)}", param_hint="--game")
-    return frozenset([game] if game else known)
+    return frozenset([game]) if game else None
 
 
 def _games(name: str) -> tuple[Any, EventCodec]:

@@ -225,8 +225,11 @@ def _stored(row: dict[str, Any]) -> StoredEvent:
 
 @dataclass(frozen=True, slots=True)
 class Selection:
-    games: frozenset[str]  # the games to re-score
+    games: frozenset[str] | None = None  # the games to re-score (None: every game, even one unregistered)
     since_ms: int = 0  # matches created (first event) at or after this time
+
+    def takes(self, game: str) -> bool:
+        return self.games is None or game in self.games
 
 
 async def rescore(
@@ -237,7 +240,7 @@ async def rescore(
     in_store = await store_match_ids(store)
     for match_id in in_store:
         meta = MatchMeta.of(await store.get_meta(match_id))
-        if meta.game not in selection.games:
+        if not selection.takes(meta.game):
             continue
         events = await store.read(match_id)
         if not _selected(events, selection):
@@ -264,7 +267,7 @@ def _check_archived(
         report.read += 1  # a log it cannot read may be any game's: counted, with the reason
         report.failed.append(Failure(match_id, "archive", f"unreadable log: {err}"))
         return
-    if meta.game in selection.games and _selected(events, selection):
+    if selection.takes(meta.game) and _selected(events, selection):
         _check(report, games, match_id, "archive", meta, events, None)
 
 

@@ -107,6 +107,8 @@ def test_a_rules_change_names_exactly_the_matches_it_changes_and_writes_nothing(
     going = Progress((0,), False, MatchStatus.ACTIVE)
     meta = {"game": "nim", "seats": "2"}
     wait(store.append("broken", 0, [NewEvent("Vanished", b"\x01")], "c", meta=meta, progress=going))
+    gone = {"game": "chess", "seats": "2"}  # a game this release does not register
+    wait(store.append("gone", 0, [NewEvent("Moved", b"")], "c", meta=gone, progress=going))
     (archive / "matches" / "torn.jsonl.gz").write_bytes(b"not gzip")
     register(monkeypatch, CHANGED)
     before = dump(redis_client, archive)
@@ -139,10 +141,11 @@ def test_a_rules_change_names_exactly_the_matches_it_changes_and_writes_nothing(
     assert "cannot decode Vanished" in failed["broken"]["reason"] and failed["broken"]["source"] == "redis"
     assert "unreadable log" in failed["torn"]["reason"] and failed["torn"]["source"] == "archive"
 
-    table = cli.invoke(app, ["rescore", "--redis-url", redis_url, "--dir", str(archive)])
+    table = cli.invoke(app, ["rescore", "--redis-url", redis_url, "--dir", str(archive)])  # every game
     assert table.exit_code == 1
     assert "at-snapshot" in table.output and "4 (snapshot)" in table.output, table.output
-    assert "9 matches read, 3 changed, 2 failed to fold" in table.output
+    assert "failed gone (redis): no rules for game 'chess'" in table.output
+    assert "10 matches read, 3 changed, 3 failed to fold" in table.output
     assert "archived-same" not in table.output and "going" not in table.output
     assert dump(redis_client, archive) == before
 
