@@ -236,10 +236,12 @@ async def rescore(
     store: IndexedStore, storage: ArchiveStorage | None, games: GameLoader, selection: Selection
 ) -> Report:
     """Every match of the selected games in ``store`` and ``storage``, re-scored; read only."""
-    report = Report()
-    in_store = await store_match_ids(store)
-    for match_id in in_store:
+    report, in_store = Report(), set()
+    for match_id in await store_match_ids(store):
         meta = MatchMeta.of(await store.get_meta(match_id))
+        if not meta.exists:
+            continue  # archived (or deleted) since the index was read: the archive has it
+        in_store.add(match_id)
         if not selection.takes(meta.game):
             continue
         events = await store.read(match_id)
@@ -249,9 +251,8 @@ async def rescore(
         _check(report, games, match_id, "redis", meta, events, snapshot)
     listed = None if storage is None else archive_match_ids(storage)
     report.unlisted_archive = storage is not None and listed is None
-    seen = set(in_store)
     for match_id in listed or []:
-        if match_id in seen or storage is None:
+        if match_id in in_store or storage is None:
             continue
         _check_archived(report, storage, games, match_id, selection)
     return report
