@@ -116,5 +116,6 @@ for _module in (
     "friends",
     "reasons",
     "deploy",
+    "rescore",
 ):
     importlib.import_module(f"services.cli.{_module}")
