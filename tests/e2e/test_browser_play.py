@@ -585,6 +585,25 @@ def test_a_whole_florenza_match_by_taps_on_a_phone(browser: Any, gateway: str) -
     context.close()
 
 
+@pytest.mark.parametrize(("game", "phone"), [("lorenzo", True), ("trajan", True), ("florenza", False)])
+def test_a_whole_match_of_each_game_at_its_other_viewport(
+    browser: Any, gateway: str, game: str, phone: bool
+) -> None:
+    """Each game is played to its end at both viewports: the tests above at one, this at the other,
+    against a random bot by taps (phone) or clicks (desktop), on the board where it offers a value."""
+    context = _context(browser, phone=phone)
+    page, errors = _page(context, f"{gateway}/play")
+    _sign_in(page, "Lia", phone=phone)
+    _create(page, game, phone=phone)
+    moves, taps, _ = _whole_match(page, phone=phone)
+    assert moves > 20 and len(taps) > 10, (moves, set(taps))
+    if phone:
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    _shot(page, f"{'phone' if phone else 'desktop'}-{game}-finished", whole=False)
+    assert not errors, errors
+    context.close()
+
+
 def _service(stack: str, name: str) -> psutil.Process:
     """The process of the stack's service ``name`` that listens on its port (`tabula run` printed it)."""
     found = re.search(rf"^{name}\s+.*?127\.0\.0\.1:(\d+)", stack, re.M)
