@@ -47,7 +47,7 @@ def as_plain(m: GameManifest) -> dict[str, Any]:
                 "minimum": o.minimum,
                 "maximum": o.maximum,
             }
-            for o in m.options
+            for o in m.match_options
         ],
     }
 
