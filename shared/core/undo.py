@@ -51,7 +51,8 @@ def undone_to(payload: bytes) -> int:
 
 
 def undo_payload(seat: int, to_version: int) -> bytes:
-    return common_pb2.CommandsUndone(seat=seat, to_version=to_version).SerializeToString()
+    payload: bytes = common_pb2.CommandsUndone(seat=seat, to_version=to_version).SerializeToString()
+    return payload
 
 
 class LogShort(LookupError):

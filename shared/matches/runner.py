@@ -589,7 +589,7 @@ class MatchRunner(Generic[S]):
         revealing = revealing_names(self.rules.revealing)
         if loaded.version < 1:
             raise RuleViolation("nothing_to_undo", "no command of this match can be taken back")
-        low, log = loaded.version + 1, []
+        low, log = loaded.version + 1, list[StoredEvent]()
         need = loaded.version
         while True:
             start = max(1, min(need, low - UNDO_READ))
