@@ -88,7 +88,7 @@ class Match:
         return seat
 
 
-@pytest.mark.parametrize("game", GAME_NAMES, indirect=True)
+@pytest.mark.parametrize("game", [n for n in GAME_NAMES if n != RACE.name], indirect=True)
 def test_a_seat_takes_back_its_latest_command_and_every_refusal_writes_nothing(
     game: LoadedGame, stub: Any, redis_client: redis.Redis
 ) -> None:
@@ -179,3 +179,18 @@ def test_the_undo_option_off_refuses_every_undo(
     before = stored(redis_client, "off")
     refused(lambda: match.undo(match.auth(seat), head.version), FAILED, "undo_off")
     assert stored(redis_client, "off") == before
+
+
+@pytest.mark.parametrize("game", [RACE.name], indirect=True)
+def test_a_command_that_rolled_a_die_stands(game: LoadedGame, stub: Any, redis_client: redis.Redis) -> None:
+    match, rng = Match(stub, game, "dice", {}), Rng(5)
+    for n in range(40):
+        seat = match.step(rng, n)
+        if seat is not None:
+            break
+    assert seat is not None
+    head = match.view(seat)
+    assert not head.undoable
+    before = stored(redis_client, "dice")
+    refused(lambda: match.undo(match.auth(seat), head.version), FAILED, "undo_revealed")
+    assert stored(redis_client, "dice") == before

@@ -145,7 +145,8 @@ def test_an_undo_returns_the_state_before_the_command_and_the_log_folds_to_it(
                 undo(actor.seat, 10_000 + n)  # the command before it, if the seat's too
         elif roll < 0.45:
             undo(pick.randrange(seats_of(game)), 20_000 + n)
-    assert accepted > 0 and refused  # both ways were taken
+    seats_revealed = all(d.revealed for d in history if d.actor.is_seat)
+    assert refused and (accepted > 0 or seats_revealed)  # the race's every seat command rolls a die
 
     fresh: MatchRunner[Any] = MatchRunner(rules, game.codec, store, snapshot_every=8)
     head = wait(fresh.load("m"))
