@@ -14,7 +14,11 @@ from typing import Any
 import grpc
 import pytest
 import redis
+from rich.console import Console
 
+from services.client.presentation import presentation_for
+from services.client.rpc import GameClient
+from services.client.session import Player
 from services.games import GAMES, LoadedGame, load_game
 from shared.core.rng import Rng
 from shared.core.undo import COMMANDS_UNDONE
@@ -194,3 +198,22 @@ def test_a_command_that_rolled_a_die_stands(game: LoadedGame, stub: Any, redis_c
     before = stored(redis_client, "dice")
     refused(lambda: match.undo(match.auth(seat), head.version), FAILED, "undo_revealed")
     assert stored(redis_client, "dice") == before
+
+
+@pytest.mark.parametrize("game", [NIM.name], indirect=True)
+def test_the_terminal_client_takes_back_the_players_latest_command(game: LoadedGame, stub: Any) -> None:
+    """``tabula play``'s loop: ``undo`` with nothing done is refused in words; after a move, ``undo``
+    takes it back and the player is to move again."""
+    match = Match(stub, game, "cli", {})
+    token = match.callers.seat("cli", 0)[0][1].removeprefix("Bearer ")
+    client = GameClient(stub, game.modules.pb2, "cli", token, deadline_s=10)
+    lines = iter(["undo", "1", "undo"])
+    console = Console(width=200, record=True, no_color=True)
+    player = Player(
+        client, presentation_for(NIM.name), console, live=True, seat=0, read_line=lambda: next(lines, None)
+    )
+    assert player.play() is None  # left when the lines ran out, the match going on
+    text = console.export_text()
+    assert "nothing_to_undo" in text and "Taken back: the match is as it was at v1." in text
+    after = match.view(0)
+    assert list(after.seats_to_act) == [0] and after.undoable is False and after.version == 3
