@@ -28,7 +28,13 @@ from shared.core.manifest import GameOption, OptionType
 
 COMMANDS_UNDONE = "tabula.common.v1.CommandsUndone"  # the envelope type of an undo
 UNDO = "undo"
-UNDO_OPTION = GameOption(UNDO, OptionType.BOOL, "true", "a player may take back their latest command")
+UNDO_OPTION = GameOption(
+    UNDO,
+    OptionType.BOOL,
+    "true",
+    "A player may take back their latest move while it revealed nothing (no draw, deal or die roll) and "
+    "nobody has moved since. false: every move stands.",
+)
 PLATFORM_OPTIONS = (UNDO_OPTION,)  # match options of the platform, every game's besides its own
 SETUP = "create"  # the command id of a match's setup events, which nobody takes back
 
