@@ -217,3 +217,19 @@ def test_the_terminal_client_takes_back_the_players_latest_command(game: LoadedG
     assert "nothing_to_undo" in text and "Taken back: the match is as it was at v1." in text
     after = match.view(0)
     assert list(after.seats_to_act) == [0] and after.undoable is False and after.version == 3
+
+
+@pytest.mark.parametrize("game", [NIM.name], indirect=True)
+def test_the_turn_clock_follows_the_undo_back_to_the_seat_to_act(game: LoadedGame, stub: Any) -> None:
+    callers, pb2 = Callers(SIGNER, game.manifest.name), game.modules.pb2
+    request = pb2.CreateMatchRequest(match_id="clock", seats=2, seed=3, turn_seconds=60, players=["p0", "p1"])
+    stub.CreateMatch(request, metadata=callers.service, timeout=10)
+    match, rng = Match.__new__(Match), Rng(1)
+    match.stub, match.pb2, match.id, match.callers = stub, pb2, "clock", callers
+    assert [c.seat for c in match.view(None).clocks] == [0]
+    assert match.step(rng, 0) == 0
+    assert [c.seat for c in match.view(None).clocks] == [1]
+    done = match.undo(match.auth(0), match.view(0).version)
+    after = match.view(None)
+    assert after.version == done.last_version and list(after.seats_to_act) == [0]
+    assert [c.seat for c in after.clocks] == [0] and after.clocks[0].remaining_ms > 50_000
