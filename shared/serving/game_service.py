@@ -369,7 +369,8 @@ class GameServicer:
         expected = bounds.count(request.expected_version, "expected_version")
         done = await self.runner.undo(request.match_id, actor.seat, request.command_id, expected)
         appended = await self.runner.store.read(request.match_id, done.first_version, done.first_version)
-        to_version = undone_to(appended[0].payload) if appended else 0
+        undid = appended and appended[0].type == COMMANDS_UNDONE  # not, when the id was another call's
+        to_version = undone_to(appended[0].payload) if undid else 0
         return self.modules.pb2.UndoResponse(
             first_version=done.first_version,
             last_version=done.last_version,

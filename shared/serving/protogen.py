@@ -121,7 +121,7 @@ message UndoResponse {{
   int64 first_version = 1;
   int64 last_version = 2;
   bool duplicate = 3;
-  int64 to_version = 4;
+  int64 to_version = 4;  // the version whose state the match is back in (0: the id was another call's)
 }}
 
 // Follow a match's events.
