@@ -47,7 +47,7 @@ def as_plain(m: GameManifest) -> dict[str, Any]:
                 "minimum": o.minimum,
                 "maximum": o.maximum,
             }
-            for o in m.options
+            for o in m.match_options
         ],
     }
 
@@ -62,6 +62,6 @@ def games(as_json: bool = typer.Option(False, "--json")) -> None:
         return
     for m in manifests():
         typer.echo(f"{m.name}: {m.title}, {m.min_seats}-{m.max_seats} seats, port {game_port(m.name)}")
-        for o in m.options:
+        for o in m.match_options:
             typer.echo(f"    --option {option_text(o)}")
             typer.echo(f"        {o.description}")

@@ -11,6 +11,7 @@ import typer
 
 from services.cli.main import app
 from services.cli.play import parse_options
+from shared.core.undo import game_options
 
 
 def bot_levels() -> dict[str, Callable[[Any], Any]]:
@@ -47,7 +48,7 @@ def simulate_command(
     unknown = sorted(set(levels) - set(known))
     if len(levels) != players or unknown:
         raise typer.BadParameter(f"--bots needs 1 or {players} levels from {sorted(known)}; got {bots!r}")
-    config = rules.make_config(players, parse_options(game, option))
+    config = rules.make_config(players, game_options(parse_options(game, option)))
     policies = {seat: known[level](rules) for seat, level in enumerate(levels)}
     summary = simulate(rules, config, players, games, seed, policies)
     report = {"game": game, "players": players, "bots": levels, "seed": seed, **dataclasses.asdict(summary)}

@@ -85,6 +85,7 @@ def help_text(step: Step | None, can_go_back: bool, glossary: bool) -> Text:
     if glossary:
         lines.append("  ? NAME    a component of the game (a card, a tile ...) with its costs and effects")
     lines.append("  ?         this help")
+    lines.append("  undo      take back your latest command (unless it drew, rolled or showed anything)")
     lines.append("  resign    give up the match (asks first): a bot plays your seat, you place last")
     lines.append("  q         leave the match (it goes on; rejoin with tabula play --match ID)")
     return Text("Inputs:\n" + "\n".join(lines), style="cyan")
@@ -117,7 +118,12 @@ def event_line(
         who = seat_name(names, int(parts[1]))
     member = union_member(match_event.event)
     if match_event.HasField("platform"):  # the platform's own event, the same in every game
-        text = f"{seat_name(names, match_event.platform.seat_resigned.seat)} resigned"
+        platform = match_event.platform
+        if platform.HasField("commands_undone"):
+            undone = platform.commands_undone
+            text = f"{seat_name(names, undone.seat)} took back a move: back to v{undone.to_version}"
+        else:
+            text = f"{seat_name(names, platform.seat_resigned.seat)} resigned"
     else:
         text = presentation.describe_event(member, names) if member is not None else envelope.type
     prefix = f"[{who}] "

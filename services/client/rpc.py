@@ -156,6 +156,15 @@ class GameClient:
         request = self.pb2.ResignRequest(match_id=self.match_id, command_id=command_id or uuid.uuid4().hex)
         return self._call("Resign", request)
 
+    def undo(self, expected_version: int, command_id: str | None = None) -> Any:
+        """Take back the token's seat's latest command (the retries of :meth:`_call` reuse the id)."""
+        request = self.pb2.UndoRequest(
+            match_id=self.match_id,
+            expected_version=expected_version,
+            command_id=command_id or uuid.uuid4().hex,
+        )
+        return self._call("Undo", request)
+
     def stop_following(self) -> None:
         """End :meth:`follow` (from another thread too): its open stream is cancelled."""
         self.stopped = True

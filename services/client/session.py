@@ -386,6 +386,8 @@ class Player(Viewer):
         lowered = text.lower()
         if self._resigning or lowered == "resign":
             self.resign(lowered)
+        elif lowered == "undo":
+            self.undo()
         elif lowered in ("v", "view"):
             self.console.print(self.board())
         elif lowered in ("?", "h", "help"):
@@ -429,6 +431,20 @@ class Player(Viewer):
             self.notice(refusal(err))
             return
         self.console.print(Text("You resigned: a bot plays your seat. q leaves the match.", "yellow"))
+        self.chooser = None
+        self.fetch_view()
+
+    def undo(self) -> None:
+        """``undo`` takes back the seat's latest command (Undo), when the view says it may; a refusal
+        is said in words."""
+        try:
+            done = self.client.undo(self.version)
+        except grpc.RpcError as err:
+            if err.code() not in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.ABORTED):
+                raise
+            self.notice(refusal(err))
+            return
+        self.console.print(Text(f"Taken back: the match is as it was at v{done.to_version}.", "yellow"))
         self.chooser = None
         self.fetch_view()
 

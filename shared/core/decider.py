@@ -145,6 +145,10 @@ class Rules(Protocol[ConfigT, StateT, CommandT, EventT, ViewT]):
     # (event type name, stored schema version) -> the step lifting that payload to the next
     # ``@message(schema=N)`` (``shared.core.codec.Upcaster``; docs/platform.md). Empty for a new game.
     upcasters: Mapping[tuple[str, int], Any]
+    # The event types whose events reveal hidden information or randomness (a draw, a deal, a die
+    # roll, a reshuffle): a command that emitted one cannot be undone (shared.core.undo). Events not
+    # public reveal to their seat without being named here.
+    revealing: frozenset[type]
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> ConfigT:
         """Validate the lobby's options; raise RuleViolation for bad ones."""
@@ -215,10 +219,10 @@ class BaseRules(abc.ABC, Generic[ConfigT, StateT, CommandT, EventT, ViewT]):
     once, in the game's manifest, which gives them to the rules it loads (``GameManifest.load_rules``
     calls :meth:`bind`; rules built by hand have none of them until bound).
 
-    The defaults: nothing reserved, no upcasters, ``initial_state`` is ``state_type()``, every event
-    public, ``determinize`` returns the state unchanged (no hidden information: a game that overrides
-    ``visibility`` must override it too), no invariants. A game overrides what it has and writes the
-    abstract methods.
+    The defaults: nothing reserved, no upcasters, no revealing events, ``initial_state`` is
+    ``state_type()``, every event public, ``determinize`` returns the state unchanged (no hidden
+    information: a game that overrides ``visibility`` must override it too), no invariants. A game
+    overrides what it has and writes the abstract methods.
     """
 
     game: str
@@ -232,6 +236,7 @@ class BaseRules(abc.ABC, Generic[ConfigT, StateT, CommandT, EventT, ViewT]):
     reserved_command_tags: tuple[int | str, ...] = ()
     reserved_event_tags: tuple[int | str, ...] = ()
     upcasters: Mapping[tuple[str, int], Any] = MappingProxyType({})
+    revealing: frozenset[type] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

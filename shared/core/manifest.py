@@ -207,10 +207,20 @@ class GameManifest:
             rules.bind(self.name, self.min_seats, self.max_seats)
         return rules
 
+    @property
+    def match_options(self) -> tuple[GameOption, ...]:
+        """The options a match of this game takes: the game's, then the platform's (every game's:
+        ``shared.core.undo.PLATFORM_OPTIONS``), as the lobby lists them."""
+        from shared.core.undo import PLATFORM_OPTIONS  # it builds its option with this module
+
+        return (*self.options, *PLATFORM_OPTIONS)
+
     def parse_options(self, raw: Mapping[str, str]) -> dict[str, str]:
-        """Defaults filled in, every value checked; ValueError for unknown or bad options."""
-        known = {o.name: o for o in self.options}
+        """The game's options with their defaults filled in, and the platform's given ones; every value
+        checked; ValueError for unknown or bad options."""
+        known = {o.name: o for o in self.match_options}
         unknown = sorted(set(raw) - set(known))
         if unknown:
             raise ValueError(f"{self.name}: unknown option(s) {', '.join(unknown)}")
-        return {name: (o.parse(raw[name]) if name in raw else o.default) for name, o in known.items()}
+        out = {o.name: (o.parse(raw[o.name]) if o.name in raw else o.default) for o in self.options}
+        return out | {name: known[name].parse(raw[name]) for name in raw if name not in out}

@@ -149,6 +149,28 @@ PLATFORM: tuple[Reason, ...] = (
         "The seat has resigned this match: Resign again, or a command of its own, is refused (a bot "
         'plays the seat; docs/workers.md, "Resigning").',
     ),
+    Reason(
+        "undo_off",
+        "FAILED_PRECONDITION",
+        'An Undo in a match set up with the option `undo` = false (docs/workers.md, "Undo").',
+    ),
+    Reason(
+        "nothing_to_undo",
+        "FAILED_PRECONDITION",
+        "An Undo when no command of the match can be taken back (only its setup is left).",
+    ),
+    Reason(
+        "undo_not_yours",
+        "FAILED_PRECONDITION",
+        "An Undo when the latest command is not the seat's own: another seat, the system, a bot or a "
+        "turn clock acted since.",
+    ),
+    Reason(
+        "undo_revealed",
+        "FAILED_PRECONDITION",
+        "An Undo of a command that revealed something hidden (a draw, a deal, a die roll, a reshuffle, "
+        "or anything seen by fewer than everyone): it stands.",
+    ),
 )
 
 

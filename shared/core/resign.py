@@ -19,9 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from shared.core.decider import Actor, Outcome
+from shared.core.undo import COMMANDS_UNDONE
 
 SEAT_RESIGNED = "tabula.common.v1.SeatResigned"  # the envelope type of a resignation
-PLATFORM_TYPES = frozenset({SEAT_RESIGNED})  # event types the platform appends, never the rules
+PLATFORM_TYPES = frozenset(
+    {SEAT_RESIGNED, COMMANDS_UNDONE}
+)  # event types the platform appends, never the rules
 
 
 @dataclass(frozen=True, slots=True)

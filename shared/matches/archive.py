@@ -33,6 +33,7 @@ from tabula.common.v1 import common_pb2
 from shared.core.codec import to_plain
 from shared.core.decider import Rules
 from shared.core.resign import PLATFORM_TYPES
+from shared.core.undo import COMMANDS_UNDONE, undone_to
 from shared.matches.runner import EventCodec, MatchNotFound, MatchRunner, Offload, resigned_seat, seating_of
 from shared.store import EventStore, MatchMeta, MemoryEventStore, NewEvent, StoredEvent
 
@@ -76,6 +77,9 @@ def _event_line(event: StoredEvent, codec: EventCodec | None) -> dict[str, Any]:
     seat = resigned_seat(event.type, event.payload)
     if seat is not None:  # the platform's event (a resignation): the game's codec does not know it
         line["event"] = {"seat": seat}
+    elif event.type == COMMANDS_UNDONE:  # the platform's undo
+        undone = common_pb2.CommandsUndone.FromString(event.payload)
+        line["event"] = {"seat": undone.seat, "to_version": undone.to_version}
     elif codec is not None:
         line["event"] = to_plain(codec.decode(event.type, event.payload, event.schema_version))
     return line
@@ -143,11 +147,31 @@ def verify_lines(
         problems.append(f"log is for game {header.get('game')!r}, verified with {rules.game!r}")
     state = rules.initial_state()
     seating = seating_of(MatchMeta.of(header.get("meta", {})))
+    wanted: set[int] = set()  # the versions undos return to, whose states are kept on the way
+    for line in events:
+        if line.get("type") == COMMANDS_UNDONE:
+            try:
+                wanted.add(undone_to(base64.b64decode(line["payload"])))
+            except (KeyError, ValueError, DecodeError) as err:
+                problems.append(f"version {line.get('version')}: cannot decode: {err}")
+    kept = {0: state}
     for expected, line in enumerate(events, start=1):
+        if expected - 1 in wanted:
+            kept[expected - 1] = state
         if line.get("version") != expected:
             problems.append(f"line {expected + 1}: version {line.get('version')} where {expected} was due")
         if seating.outcome(rules.outcome(state)) is not None:
             problems.append(f"version {expected}: an event after the match ended")
+        if line.get("type") == COMMANDS_UNDONE:  # the state at the version it returns to
+            try:
+                to_version = undone_to(base64.b64decode(line["payload"]))
+            except (KeyError, ValueError, DecodeError):
+                break  # said above
+            if to_version not in kept or to_version >= expected:
+                problems.append(f"version {expected}: an undo to version {to_version}, not before it")
+                break
+            state = kept[to_version]
+            continue
         if line.get("type") in PLATFORM_TYPES:  # folded by the platform beside the game's state
             try:
                 seating = seating.resign(

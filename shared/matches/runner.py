@@ -29,6 +29,16 @@ from shared.core.decider import SYSTEM, Actor, Outcome, Rules, RuleViolation
 from shared.core.lru import keep
 from shared.core.resign import NO_RESIGNATIONS, PLATFORM_TYPES, SEAT_RESIGNED, Seating
 from shared.core.rng import Rng
+from shared.core.undo import (
+    COMMANDS_UNDONE,
+    LogShort,
+    game_options,
+    revealing_names,
+    undo_allowed,
+    undo_payload,
+    undo_target,
+    undone_to,
+)
 from shared.core.wire import schema_of
 from shared.runtime.config import STATE_CACHE
 from shared.store import (
@@ -78,6 +88,18 @@ class HeadMoved(LookupError):
     @property
     def finished(self) -> bool:
         return self.meta.finished
+
+
+class FoldFromEarlier(Exception):
+    """A tail holds an undo back to a version before the state it was to be folded onto: the fold
+    starts again from the state at ``version`` (an undo restores a state the fold must have made)."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"fold from version {version}")
+        self.version = version
+
+
+UNDO_READ = 64  # events read back at a time to find what an undo takes back
 
 
 class MatchExists(Exception):
@@ -137,8 +159,8 @@ def seating_of(meta: MatchMeta, resigned: tuple[int, ...] = ()) -> Seating:
 
 
 def resigned_seat(type_name: str, payload: bytes) -> int | None:
-    """The seat a platform event of the log resigned (None: a game's event, for the rules' fold)."""
-    if type_name not in PLATFORM_TYPES:
+    """The seat a platform event of the log resigned (None: another event)."""
+    if type_name != SEAT_RESIGNED:
         return None
     seat: int = common_pb2.SeatResigned.FromString(payload).seat
     return seat
@@ -198,7 +220,7 @@ class MatchRunner(Generic[S]):
 
         ``extra_meta`` carries what the platform (not the rules) needs: bots, turn clock, players.
         """
-        config = self.rules.make_config(seats, options)
+        config = self.rules.make_config(seats, game_options(options))
         events = self.rules.setup(config, Rng.derive(seed, 0))
         state = self.rules.initial_state()
         for event in events:
@@ -242,14 +264,34 @@ class MatchRunner(Generic[S]):
             _expected(match_id, meta, expect)
             if _not_ahead(cached, meta):
                 resigned = cached.seating.resigned
-                return await self._folded(
+                return await self._folded_from(
                     match_id, cached.state, cached.version, tail, meta, at_version, resigned
                 )
         meta = _found(match_id, await self.store.get_meta(match_id))
         _expected(match_id, meta, expect)
         state, version, resigned = await self._start(match_id, at_version, meta)
         tail = await self.store.read(match_id, version + 1, at_version)
-        return await self._folded(match_id, state, version, tail, meta, at_version, resigned)
+        return await self._folded_from(match_id, state, version, tail, meta, at_version, resigned)
+
+    async def _folded_from(
+        self,
+        match_id: str,
+        state: S,
+        version: int,
+        tail: Sequence[StoredEvent],
+        meta: MatchMeta,
+        at_version: int | None,
+        resigned: tuple[int, ...],
+    ) -> Loaded[S]:
+        """:meth:`_folded`, started again from an earlier state as long as the tail undoes to a version
+        before the one it starts from (each time an earlier one, so it ends)."""
+        while True:
+            try:
+                return await self._folded(match_id, state, version, tail, meta, at_version, resigned)
+            except FoldFromEarlier as earlier:
+                base = await self.load(match_id, at_version=earlier.version)
+                state, version, resigned = base.state, base.version, base.seating.resigned
+                tail = await self.store.read(match_id, version + 1, at_version)
 
     async def _folded(
         self,
@@ -266,7 +308,7 @@ class MatchRunner(Generic[S]):
         the runner created is cached."""
 
         def _fold() -> Loaded[S]:
-            folded, seating = self._fold_tail(state, seating_of(meta, resigned), tail)
+            folded, seating = self._fold_tail(state, version, seating_of(meta, resigned), tail)
             last = tail[-1].version if tail else version
             if at_version is None and "seed" in meta.present:  # created by the runner, not a bare append
                 kept = Cached(folded, last, meta.seed, Followed.of(meta), seating=seating)
@@ -278,14 +320,25 @@ class MatchRunner(Generic[S]):
         loaded: Loaded[S] = await self.offload(_fold)
         return loaded
 
-    def _fold_tail(self, state: S, seating: Seating, tail: Sequence[StoredEvent]) -> tuple[S, Seating]:
-        """``tail`` folded: a game's event by the rules, a platform event into ``seating``."""
+    def _fold_tail(
+        self, state: S, version: int, seating: Seating, tail: Sequence[StoredEvent]
+    ) -> tuple[S, Seating]:
+        """``tail`` folded onto ``state`` (the match at ``version``): a game's event by the rules, a
+        resignation into ``seating``, an undo by the state at the version it returns to (kept on the
+        way; :class:`FoldFromEarlier` when that is before ``version``)."""
+        wanted = {undone_to(e.payload) for e in tail if e.type == COMMANDS_UNDONE}
+        if wanted and min(wanted) < version:
+            raise FoldFromEarlier(min(wanted))
+        kept = {version: state} if version in wanted else {}
         for event in tail:
-            seat = resigned_seat(event.type, event.payload)
-            if seat is None:
-                state = self.rules.evolve(state, self.decode(event))
+            if event.type == COMMANDS_UNDONE:
+                state = kept[undone_to(event.payload)]
+            elif event.type == SEAT_RESIGNED:
+                seating = seating.resign(common_pb2.SeatResigned.FromString(event.payload).seat)
             else:
-                seating = seating.resign(seat)
+                state = self.rules.evolve(state, self.decode(event))
+            if event.version in wanted:
+                kept[event.version] = state
         return state, seating
 
     async def _start(
@@ -331,7 +384,10 @@ class MatchRunner(Generic[S]):
         tail = [e for e in events if cached is not None and e.version > cached.version]
         if cached is None or not tail or tail[0].version != cached.version + 1:
             return
-        state, seating = self._fold_tail(cached.state, cached.seating, tail)
+        try:
+            state, seating = self._fold_tail(cached.state, cached.version, cached.seating, tail)
+        except FoldFromEarlier:
+            return  # an undo to before the cached state: the next load folds it from there
         kept = replace(cached, state=state, version=tail[-1].version, progress=None, seating=seating)
         self._remember(match_id, kept)
 
@@ -491,6 +547,58 @@ class MatchRunner(Generic[S]):
             kept = Cached(at.state, result.last_version, at.seed, at.followed, progress, seating)
             self._remember(match_id, kept)
             return Submitted(at.state, result.first_version, result.last_version, False)
+
+    # ------------------------------------------------------------ undo
+    async def undo(self, match_id: str, seat: int, command_id: str, expected_version: int) -> Submitted[S]:
+        """The seat takes back its latest command (shared.core.undo): a platform event appended at
+        ``expected_version``, the match's state from then on the one at the version it returns to. A
+        retried command id returns its first result; a refusal (a ``RuleViolation``: ``match_over``,
+        ``undo_off``, ``seat_resigned``, ``nothing_to_undo``, ``undo_not_yours``, ``undo_revealed``)
+        writes nothing."""
+        seen = await self.store.command_result(match_id, command_id)
+        if seen is not None:
+            return await self._duplicate(match_id, seen)
+        loaded = await self.load(match_id)
+        if expected_version != loaded.version:
+            raise VersionConflict(match_id, expected_version, loaded.version)
+        to_version = await self.undo_point(match_id, seat, loaded)
+        at = self._at(loaded)
+        back = await self.load(match_id, at_version=to_version)
+        before = progress_of(self.rules, at.state, at.seating)
+        progress = progress_of(self.rules, back.state, at.seating)
+        payload = undo_payload(seat, to_version)
+        event = NewEvent(COMMANDS_UNDONE, payload, "public", str(Actor.of_seat(seat)))
+        result = await self.store.append(
+            match_id, at.version, [event], command_id, progress=progress, was=before.to_act
+        )
+        if result.duplicate:
+            return await self._duplicate(match_id, result)
+        kept = Cached(back.state, result.last_version, at.seed, at.followed, progress, at.seating)
+        self._remember(match_id, kept)
+        return Submitted(back.state, result.first_version, result.last_version, False)
+
+    async def undo_point(self, match_id: str, seat: int, loaded: Loaded[S]) -> int:
+        """The version an undo of ``seat`` at ``loaded`` (the head) would return to, or the
+        ``RuleViolation`` refusing it. Reads the log back from the head as far as it needs."""
+        if self.outcome(loaded.state, loaded.seating) is not None:
+            raise RuleViolation("match_over", "the match has ended")
+        if not undo_allowed(loaded.meta.options):
+            raise RuleViolation("undo_off", "this match was set up without undo")
+        if seat in loaded.seating.resigned:
+            raise RuleViolation("seat_resigned", f"seat {seat} has resigned: a bot plays it")
+        revealing = revealing_names(self.rules.revealing)
+        if loaded.version < 1:
+            raise RuleViolation("nothing_to_undo", "no command of this match can be taken back")
+        low, log = loaded.version + 1, list[StoredEvent]()
+        need = loaded.version
+        while True:
+            start = max(1, min(need, low - UNDO_READ))
+            log = [*await self.store.read(match_id, start, low - 1), *log]
+            low = start
+            try:
+                return undo_target(log, seat, revealing, PLATFORM_TYPES, low)
+            except LogShort as short:
+                need = short.version
 
     def outcome(self, state: S, seating: Seating) -> Outcome | None:
         """The match's outcome (None while it goes on): the rules', with resigned

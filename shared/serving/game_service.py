@@ -25,10 +25,11 @@ import grpc
 from tabula.common.v1 import common_pb2
 
 from shared.core.codec import MessageCodec, to_proto, union_field, wrap_union
-from shared.core.decider import SPECTATOR, SYSTEM, Actor, Visibility
+from shared.core.decider import SPECTATOR, SYSTEM, Actor, RuleViolation, Visibility
 from shared.core.lru import keep
 from shared.core.resign import PLATFORM_TYPES
 from shared.core.seats import SeatInfo, seat_of_actor
+from shared.core.undo import COMMANDS_UNDONE, undone_to
 from shared.matches.archive import ArchiveStorage, archived_lines, archived_runner
 from shared.matches.runner import MatchRunner
 from shared.serving import bounds
@@ -214,9 +215,13 @@ class GameServicer:
 
     def _match_event(self, event: StoredEvent, seats: list[common_pb2.Seat]) -> Any:
         pb2 = self.modules.pb2
-        if event.type in PLATFORM_TYPES:  # the platform's own (a resignation), not the game's
-            resigned = common_pb2.SeatResigned.FromString(event.payload)
-            platform = common_pb2.PlatformEvent(seat_resigned=resigned)
+        if event.type in PLATFORM_TYPES:  # the platform's own (a resignation, an undo), not the game's
+            if event.type == COMMANDS_UNDONE:
+                undone = common_pb2.CommandsUndone.FromString(event.payload)
+                platform = common_pb2.PlatformEvent(commands_undone=undone)
+            else:
+                resigned = common_pb2.SeatResigned.FromString(event.payload)
+                platform = common_pb2.PlatformEvent(seat_resigned=resigned)
             out = pb2.MatchEvent(envelope=envelope(event), platform=platform)
         else:
             member = self.codec.stored_message(event.type, event.payload, event.schema_version)
@@ -281,6 +286,8 @@ class GameServicer:
         if playing and outcome is None:
             for command in self.rules.legal_commands(state, viewer):
                 self.codec.fill_union(response.legal_commands.add(), command)
+        if playing and outcome is None and viewer.is_seat:
+            response.undoable = await self._undoable(request.match_id, viewer.seat, loaded)
         if outcome is not None:
             to_proto(outcome, response.outcome)
             response.outcome.SetInParent()
@@ -292,6 +299,14 @@ class GameServicer:
                     await self._clocks(request.match_id, loaded.version, loaded.meta, humans)
                 )
         return response
+
+    async def _undoable(self, match_id: str, seat: int, loaded: Any) -> bool:
+        """Whether the seat's Undo would be accepted at ``loaded`` (the head)."""
+        try:
+            await self.runner.undo_point(match_id, seat, loaded)
+        except RuleViolation:
+            return False
+        return True
 
     async def _clocks(self, match_id: str, version: int, meta: MatchMeta, seats: list[int]) -> list[Any]:
         """The turn clocks of ``seats`` at ``version``, as the reactor plans them (workers' planner):
@@ -340,6 +355,27 @@ class GameServicer:
         done = await self.runner.resign(request.match_id, actor.seat, request.command_id, expected)
         return self.modules.pb2.ResignResponse(
             first_version=done.first_version, last_version=done.last_version, duplicate=done.duplicate
+        )
+
+    @rpc("game")
+    async def Undo(self, request: Any, context: Any) -> Any:
+        """The caller's seat (a seat token of this match) takes back its latest command:
+        ``MatchRunner.undo``."""
+        claims, actor = self._who(context, request.match_id)
+        if not actor.is_seat:
+            raise PermissionDenied("only a seat's player takes back its commands (a seat token)")
+        await self._limit("command", claims, context)
+        bounds.command_id(request.command_id)
+        expected = bounds.count(request.expected_version, "expected_version")
+        done = await self.runner.undo(request.match_id, actor.seat, request.command_id, expected)
+        appended = await self.runner.store.read(request.match_id, done.first_version, done.first_version)
+        undid = appended and appended[0].type == COMMANDS_UNDONE  # not, when the id was another call's
+        to_version = undone_to(appended[0].payload) if undid else 0
+        return self.modules.pb2.UndoResponse(
+            first_version=done.first_version,
+            last_version=done.last_version,
+            duplicate=done.duplicate,
+            to_version=to_version,
         )
 
     @stream_rpc("game")

@@ -29,6 +29,9 @@ service {Name}Service {{
   rpc SubmitCommand(SubmitCommandRequest) returns (SubmitCommandResponse);
   // The caller's seat resigns (a seat token): a greedy bot plays it from then on and it places last.
   rpc Resign(ResignRequest) returns (ResignResponse);
+  // The caller's seat takes back its latest command (a seat token), unless it revealed anything or
+  // another seat or the system acted since; refused with a reason code otherwise.
+  rpc Undo(UndoRequest) returns (UndoResponse);
   // Events from a version on, redacted for the caller, with keepalives; resumable.
   rpc WatchMatch(WatchMatchRequest) returns (stream WatchMatchResponse);
   // The caller's view at any version.
@@ -74,6 +77,7 @@ message GetViewResponse {{
   repeated tabula.common.v1.Seat seats = 7;  // who plays each seat (names, bots), in seat order
   repeated tabula.common.v1.TurnClock clocks = 8;  // each human seat to act, in a match with a turn clock
   repeated int32 resigned = 9;  // the seats that resigned, in the order they did (a bot plays them)
+  bool undoable = 10;  // the caller's seat may take back its latest command now (Undo)
 }}
 
 // One command for the caller's seat (or the system).
@@ -105,6 +109,21 @@ message ResignResponse {{
   bool duplicate = 3;
 }}
 
+// The caller's seat takes back its latest command.
+message UndoRequest {{
+  string match_id = 1;
+  int64 expected_version = 2;  // the version the caller saw; a stale one is refused (ABORTED)
+  string command_id = 3;  // unique per undo: a retry with the same id returns the first result
+}}
+
+// The version the undo was appended at, and the version whose state the match returned to.
+message UndoResponse {{
+  int64 first_version = 1;
+  int64 last_version = 2;
+  bool duplicate = 3;
+  int64 to_version = 4;  // the version whose state the match is back in (0: the id was another call's)
+}}
+
 // Follow a match's events.
 message WatchMatchRequest {{
   string match_id = 1;
@@ -117,7 +136,8 @@ message MatchEvent {{
   Event event = 2;
   // the seat that acted (its player, its bot, or its turn clock); unset for the system
   optional tabula.common.v1.Seat actor_seat = 3;
-  // set instead of event when the platform appended it (envelope.type "tabula.common.v1.SeatResigned")
+  // set instead of event when the platform appended it (envelope.type "tabula.common.v1.SeatResigned"
+  // or "tabula.common.v1.CommandsUndone")
   optional tabula.common.v1.PlatformEvent platform = 4;
 }}
 

@@ -206,7 +206,8 @@ def test_the_lobby_lists_the_game_with_its_option(lobby: Any) -> None:
     games = {g.name: g for g in lobby.ListGames(lobby_pb.ListGamesRequest(), timeout=10).games}
     race = games["race"]
     assert (race.title, race.min_seats, race.max_seats) == (MANIFEST.title, 2, 4)
-    (goal,) = race.options
+    goal, undo = race.options  # its own, then the platform's
+    assert undo.name == "undo"
     assert (goal.name, goal.type, goal.default_value, goal.minimum, goal.maximum) == (
         "goal",
         lobby_pb.GAME_OPTION_TYPE_INT,

@@ -192,6 +192,10 @@ export function genericWords(item: Json, seatName: (seat: number) => string): st
  * generic wording. */
 export function eventText(item: Json, module: GameModule | null, ctx: ModuleContext): string {
   if (item.platform?.seatResigned) return `${ctx.seatName(num(item.platform.seatResigned.seat))} resigned`;
+  if (item.platform?.commandsUndone) {
+    const undone = item.platform.commandsUndone;
+    return `${ctx.seatName(num(undone.seat))} took back a move: back to v${num(undone.toVersion)}`;
+  }
   if (module && module.describeEvent) {
     try {
       const text = module.describeEvent(item, ctx);

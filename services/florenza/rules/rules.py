@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from services.florenza.rules import commands as cmd
+from services.florenza.rules import events as ev
 from services.florenza.rules import placement, resolution, rounds
 from services.florenza.rules.content_types import Content
 from services.florenza.rules.effects import FOLDS, Ctx
@@ -26,6 +27,8 @@ class FlorenzaRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, 
 
     folds = FOLDS
     finished = Phase.FINISHED
+    # randomness recorded in events: a command that emitted one cannot be undone (shared.core.undo)
+    revealing = frozenset({ev.GameStarted, ev.CharactersArrived, ev.IncomeDieRolled, ev.DiceRolled})
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> Config:
         """Options: ``hidden_certificates`` = "true" (default: each family's certificates hidden from

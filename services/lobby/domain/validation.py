@@ -16,6 +16,7 @@ from typing import Any
 
 from shared.core.decider import RuleViolation
 from shared.core.manifest import GameManifest
+from shared.core.undo import game_options as platform_free
 from shared.serving.errors import InvalidArgument
 
 MAX_NAME = 32
@@ -134,7 +135,7 @@ def game_options(options: Mapping[str, str], seats: int, game: GameManifest, rul
     except ValueError as err:
         raise InvalidArgument(f"bad option for {game.name}: {err}", "options") from err
     try:
-        rules.make_config(seats, parsed)
+        rules.make_config(seats, platform_free(parsed))
     except RuleViolation as err:
         raise InvalidArgument(f"bad option for {game.name}: {err.message}", "options") from err
     return parsed

@@ -160,7 +160,7 @@ def game(m: GameManifest) -> pb.GameInfo:
         max_seats=m.max_seats,
         title=m.title,
         description=m.description,
-        options=[game_option(o) for o in m.options],
+        options=[game_option(o) for o in m.match_options],
     )
 
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from services.lorenzo.rules import actions, leaders, rounds
 from services.lorenzo.rules import commands as cmd
+from services.lorenzo.rules import events as ev
 from services.lorenzo.rules.content_types import CardType, Content
 from services.lorenzo.rules.effects import FOLDS, Ctx
 from services.lorenzo.rules.events import Event, PlacementPassed
@@ -26,6 +27,17 @@ class LorenzoRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, E
 
     folds = FOLDS
     finished = Phase.FINISHED
+    # randomness recorded in events: a command that emitted one cannot be undone (shared.core.undo)
+    revealing = frozenset(
+        {
+            ev.ExcommunicationTilesDrawn,
+            ev.DecksShuffled,
+            ev.LeadersDealt,
+            ev.DraftHandReceived,
+            ev.TowersFilled,
+            ev.DiceRolled,
+        }
+    )
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> Config:
         """Options: ``advanced`` = "true" (default: leaders and advanced bonus tiles) or "false"."""

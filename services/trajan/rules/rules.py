@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from services.trajan.rules import commands as cmd
+from services.trajan.rules import events as ev
 from services.trajan.rules import invariants, legal, quarter, setup, turn
 from services.trajan.rules.content_types import Content
 from services.trajan.rules.ctx import FOLDS, Ctx
@@ -21,6 +22,23 @@ class TrajanRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, Ev
 
     folds = FOLDS
     finished = Phase.FINISHED
+    # randomness recorded in events: a command that emitted one cannot be undone (shared.core.undo)
+    revealing = frozenset(
+        {
+            ev.ConstructionTilesPlaced,
+            ev.ProvinceTilesPlaced,
+            ev.ForumFilled,
+            ev.TrajanStackTopRevealed,
+            ev.StartPlayerChosen,
+            ev.SenateRestacked,
+            ev.BonusTileDealt,
+            ev.SenateOfferDrawn,
+            ev.CommodityFlipped,
+            ev.CommoditiesDrawn,
+            ev.DiscardsReshuffled,
+            ev.DemandRevealed,
+        }
+    )
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> Config:
         """Trajan has no options; the seat count picks the time track."""

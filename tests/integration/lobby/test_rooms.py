@@ -74,7 +74,8 @@ def test_list_games_describes_each_game_from_its_manifest(stub: Any) -> None:
     games = {g.name: g for g in stub.ListGames(pb.ListGamesRequest(), timeout=5).games}
     race = games["race"]
     assert (race.title, race.min_seats, race.max_seats) == ("Dice race", 2, 4)
-    (goal,) = race.options
+    goal, undo = race.options  # the game's own, then the platform's (every game's)
+    assert (undo.name, undo.type, undo.default_value) == ("undo", pb.GAME_OPTION_TYPE_BOOL, "true")
     assert (goal.name, goal.type, goal.default_value, goal.minimum, goal.maximum) == (
         "goal",
         pb.GAME_OPTION_TYPE_INT,
@@ -106,7 +107,7 @@ def test_list_games_gives_each_real_game_its_seats_and_options(
     (the description, an option's)."""
     (game,) = [g for g in stub.ListGames(pb.ListGamesRequest(), timeout=5).games if g.name == name]
     assert (game.title, game.min_seats, game.max_seats) == seats
-    assert [(o.name, o.type, o.default_value) for o in game.options] == options
+    assert [(o.name, o.type, o.default_value) for o in game.options] == [*options, ("undo", BOOL, "true")]
     assert word in " ".join([game.description, *(o.description for o in game.options)])
 
 
@@ -133,6 +134,8 @@ def test_the_lobby_loads_every_games_rules_before_it_serves(
 def test_a_room_keeps_its_options_canonical_with_the_defaults_filled_in(stub: Any) -> None:
     assert dict(create(stub, sign_in(stub, "Ada")).options) == {"goal": "20"}
     assert dict(create(stub, sign_in(stub, "Bob"), goal=" 012").options) == {"goal": "12"}
+    # the platform's option (every game's) is kept when given, canonical, and the rules never see it
+    assert dict(create(stub, sign_in(stub, "Cy"), undo="NO").options) == {"goal": "20", "undo": "false"}
 
 
 def test_bad_names_and_tokens_are_refused(stub: Any, redis_client: redis.Redis) -> None:

@@ -120,7 +120,9 @@ Event = RaceStarted | SecretDealt | DieRolled | RoundEnded
 
 class RaceRules(BaseRules[RaceConfig, RaceState, Command, Event, RaceView]):
     """Name and seats are the manifest's; no event removed yet and every event at schema 1: nothing
-    reserved, no upcasters (``BaseRules``' defaults)."""
+    reserved, no upcasters (``BaseRules``' defaults). A roll reveals a die: it cannot be undone."""
+
+    revealing = frozenset({DieRolled})
 
     def make_config(self, seats: int, options: Mapping[str, str]) -> RaceConfig:
         if not self.min_seats <= seats <= self.max_seats:

@@ -145,6 +145,9 @@ def test_the_option_is_in_the_manifest_and_tabula_games() -> None:
     assert (option.name, option.type, option.default) == ("hidden_certificates", OptionType.BOOL, "true")
     assert games.manifest("florenza").parse_options({}) == {"hidden_certificates": "true"}
     listed = {g["name"]: g for g in json.loads(CliRunner().invoke(app, ["games", "--json"]).output)}
-    assert [o["name"] for o in listed["florenza"]["options"]] == ["hidden_certificates"]
+    assert [o["name"] for o in listed["florenza"]["options"]] == [
+        "hidden_certificates",
+        "undo",
+    ]  # then every game's
     text = CliRunner().invoke(app, ["games"]).output
     assert "--option hidden_certificates=true|false (default true)" in text

@@ -15,6 +15,7 @@ import { boardTargets, drawPicker, type Picked } from "./picker.js";
 import { keepLegal, memberOf, stepFor, type Choice, type Game, type Option, type Step, type Wording } from "./steps.js";
 import { saveSeat, seatKey, type SeatKey } from "./store.js";
 import { ResignBox } from "./resign.js";
+import { UndoBox } from "./undo.js";
 import { chatPanel, type ChatPanel } from "./chat.js";
 
 const EVENTS = 200; // the event list: the events of the newest this many versions
@@ -58,6 +59,7 @@ class MatchView {
   private clocks = new Map<number, { due: number; away: boolean }>(); // seat -> its turn clock (the page's time)
   private clockTimer: ReturnType<typeof setInterval> | null = null;
   private readonly tips = sharedTips();
+  private readonly undo = new UndoBox((version, id) => persist(() => this.client!.call("Undo", { matchId: this.matchId, expectedVersion: version, commandId: id }, CALL_MS)).then(() => this.refresh()));
   private readonly resign = new ResignBox((id) => persist(() => this.client!.call("Resign", { matchId: this.matchId, commandId: id }, CALL_MS)).then(() => this.refresh()));
   // the players' chat, and the spectators' (players read it, write in their own: docs/chat.md)
   private chats: ChatPanel[] = [];
@@ -92,7 +94,7 @@ class MatchView {
       el("div", { class: "match-layout" },
         el("div", { class: "main" }, d.legend, d.board),
         el("div", { class: "column" },
-          el("div", { class: "side" }, d.message, d.picker, d.outcome, this.resign.node),
+          el("div", { class: "side" }, d.message, d.picker, this.undo.node, d.outcome, this.resign.node),
           el("section", { class: "events panel" }, el("h2", { text: "Events" }, el("span", { class: "sub", text: " newest first" })), d.events),
           ...this.chats.map((c) => c.element)))));
     try {
@@ -272,6 +274,7 @@ class MatchView {
         toAct.includes(seat) ? el("span", { class: "acting", text: "to act" }) : "",
         this.clocks.has(seat) ? el("span", { class: "clock", "data-clock": String(seat) }) : "")));
     this.tickClocks();
+    this.undo.update(r);
     this.resign.update(r, this.key!.seat, this.dom.seats);
   }
 
