@@ -100,6 +100,7 @@ class FoldFromEarlier(Exception):
 
 
 UNDO_READ = 64  # events read back at a time to find what an undo takes back
+UNDO_FIRST_READ = 4  # the first read: the head's command (most often someone else's, which settles it)
 
 
 class MatchExists(Exception):
@@ -590,9 +591,10 @@ class MatchRunner(Generic[S]):
         if loaded.version < 1:
             raise RuleViolation("nothing_to_undo", "no command of this match can be taken back")
         low, log = loaded.version + 1, list[StoredEvent]()
-        need = loaded.version
+        need, step = loaded.version, UNDO_FIRST_READ
         while True:
-            start = max(1, min(need, low - UNDO_READ))
+            start = max(1, min(need, low - step))
+            step = UNDO_READ
             log = [*await self.store.read(match_id, start, low - 1), *log]
             low = start
             try:
