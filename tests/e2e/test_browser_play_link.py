@@ -60,7 +60,8 @@ def test_play_public_starts_a_match_the_page_lists_and_its_link_opens(
     assert said == "listed on the spectator page" and "#" not in link, link
     gateway = link.split("/?")[0]
     page, errors = _open(browser, gateway + "/")
-    page.wait_for_selector(f'#match-list .match[data-match="{match_id}"]', timeout=WAIT_MS)
+    # The lobby lists a match once its notice is read; the page reads the list again every 15 s.
+    page.wait_for_selector(f'#match-list .match[data-match="{match_id}"]', timeout=WAIT_MS + 15_000)
     assert page.locator(f'#match-list .match[data-match="{match_id}"] .who').inner_text().startswith("Ada")
     page.close()
     page, errors = _open(browser, link)
