@@ -15,6 +15,7 @@ from tests.e2e.test_browser_play import READY, _context, _move, _page, _shot, _s
 from tests.e2e.test_browser_play import browser as browser  # the module's Chromium fixture
 from tests.e2e.test_browser_play import gateway as gateway  # the stack
 from tests.e2e.test_browser_play import pytestmark as pytestmark  # skipped without Chromium
+from tests.e2e.test_browser_play import stack as stack  # the gateway's `tabula run`
 
 OPENED = "() => document.body.dataset.screen === 'match' && document.body.dataset.rendered"
 SAID = "(t) => [...document.querySelectorAll('#event-log li .t')].some((n) => n.textContent.startsWith(t))"
