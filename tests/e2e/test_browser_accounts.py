@@ -156,16 +156,24 @@ def test_a_guest_kept_as_an_account_is_the_same_player(browser: Any, stack: Stac
 
 def test_two_tabs_renew_a_due_access_token_once_and_both_stay_signed_in(browser: Any, stack: Stack) -> None:
     """Both tabs come to the due token at once (each told the session changed): one of them holds the
-    lock and renews it; the other, behind it, reads the renewed session and takes it."""
+    lock and renews it; the other, behind it, reads the renewed session and takes it. What must never
+    happen is one refresh token spent twice (the second use ends the session everywhere)."""
     context = browser.new_context()
     page, errors = _page(context, f"{stack.gateway}/play")
     _submit(page, "sign-up", email="cleo@example.org", password=PASSWORD, displayName="Cleo")
     page.wait_for_function(SIGNED_IN)
     other, other_errors = _page(context, f"{stack.gateway}/play")
     other.wait_for_function(SIGNED_IN)
-    refreshes: list[str] = []
+    refreshes: list[str] = []  # the refresh token of each RefreshSession sent (a unary call: JSON)
     for tab in (page, other):
-        tab.on("request", lambda r: refreshes.append(r.url) if r.url.endswith("/RefreshSession") else None)
+        tab.on(
+            "request",
+            lambda r: (
+                refreshes.append(json.loads(r.post_data or "{}").get("refreshToken", ""))
+                if r.url.endswith("/RefreshSession")
+                else None
+            ),
+        )
     first = _stored(page)
     due = {**first, "accessExpiresAt": first["accessExpiresAt"] - 14 * 60 - 30}  # due in 30 s: renew now
     page.evaluate("(s) => localStorage.setItem('tabula.play.session', JSON.stringify(s))", due)
@@ -175,7 +183,8 @@ def test_two_tabs_renew_a_due_access_token_once_and_both_stay_signed_in(browser:
     renewed = "(t) => JSON.parse(localStorage.getItem('tabula.play.session')).refreshToken !== t"
     page.wait_for_function(renewed, arg=first["refreshToken"])
     page.wait_for_timeout(1000)  # time for a second renewal, were there one
-    assert len(refreshes) == 1, refreshes
+    assert refreshes and refreshes[0] == first["refreshToken"], refreshes
+    assert len(set(refreshes)) == len(refreshes), "a refresh token spent twice"
     for tab in (page, other):
         assert "cleo@example.org" in _account_panel(tab), "the renewed session works in both tabs"
     assert _stored(page)["refreshToken"] == _stored(other)["refreshToken"] != first["refreshToken"]
