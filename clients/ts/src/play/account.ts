@@ -23,6 +23,7 @@ const SESSION = "tabula.play.session"; // localStorage: every tab shares the ses
 const STATE = "tabula.play.external-state"; // sessionStorage: the tab that started an external sign-in
 export const CALLBACK = "/play/auth/callback"; // the redirect URI the providers send the browser back to
 const EARLY_S = 60; // renew this long before the access token expires
+const SPENDING = "tabula.play.refreshing"; // localStorage: the refresh token a tab is renewing with now
 
 let live: { guest: Guest; timer: number } | null = null; // the account signed in, if any
 let ended: () => void = () => location.reload(); // the session ended elsewhere: show the sign-in
@@ -65,6 +66,16 @@ function forget(): void {
   live = null;
 }
 
+/** The session another tab renews ``spent`` into, once it is stored (null after 5 s: renew here). */
+async function otherTab(spent: string): Promise<Stored | null> {
+  for (let waited = 0; waited < 5000; waited += 100) {
+    const s = read();
+    if (s && s.refreshToken !== spent) return s;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return null;
+}
+
 async function oneTab<T>(work: () => Promise<T>): Promise<T> {
   return navigator.locks ? navigator.locks.request("tabula.play.refresh", work) : work();
 }
@@ -75,6 +86,11 @@ async function renew(): Promise<Guest | null> {
     const s = read();
     if (!s) { forget(); ended(); return null; }
     if (s.accessExpiresAt - EARLY_S > now()) return adopt(s, false); // renewed by another tab
+    if (localStorage.getItem(SPENDING) === s.refreshToken) { // another tab renews with it: wait for its session
+      const renewed = await otherTab(s.refreshToken);
+      if (renewed) return adopt(renewed, false);
+    }
+    localStorage.setItem(SPENDING, s.refreshToken); // before the call: a token is spent once
     try {
       const reply = (await lobby("").call("RefreshSession", { refreshToken: s.refreshToken })) as Json;
       return adopt(stored(reply.session));
