@@ -57,6 +57,7 @@ STREAM_DEADLINE_S = "4"  # every WatchMatch ends this soon: the page resumes it 
 PHONE_MOVES = 4
 READY = "() => document.getElementById('picker')?.dataset.ready === '1'"
 FINISHED = "() => document.getElementById('match-status')?.textContent === 'finished'"
+OPENED = "() => document.body.dataset.screen === 'match' && document.body.dataset.rendered"
 # A later version drawn, or a refusal said.
 SHOWN_AFTER = (
     "(v) => Number(document.body.dataset.rendered) > v || document.querySelector('#message.refused')"
@@ -128,7 +129,7 @@ def _create(page: Any, game: str, phone: bool = False) -> str:
     if game == "lorenzo":
         form.locator('[name="option-advanced"]').uncheck()
     _press(page, form.locator('[name="create"]'), phone)
-    page.wait_for_function("() => document.body.dataset.screen === 'match' && document.body.dataset.rendered")
+    page.wait_for_function(OPENED)
     return str(page.evaluate("() => new URLSearchParams(location.search).get('match')"))
 
 
@@ -225,6 +226,31 @@ def _lose_first_reply(page: Any) -> list[tuple[str, Any]]:
 
     page.route("**/SubmitCommand", handle)
     return seen
+
+
+def _two_in_a_room(
+    browser: Any, gateway: str, host_name: str, guest_name: str
+) -> tuple[Any, Any, list[str], list[str]]:
+    """Two people in two browsers: the host creates a private basic Lorenzo room with one open seat,
+    the guest joins by its code and says ready, the host starts it; both pages on the match. The two
+    pages, and each one's errors (close each with ``page.context.close()``)."""
+    host, errors = _page(_context(browser), f"{gateway}/play")
+    _sign_in(host, host_name)
+    form = host.locator('form.new-match[data-game="lorenzo"]')
+    form.locator('[name="option-advanced"]').uncheck()
+    form.locator('[name="seat-1"]').select_option("open")
+    form.locator('[name="create"]').click()
+    code = host.locator("#invite-code").inner_text()
+    guest, more = _page(_context(browser), f"{gateway}/play")
+    _sign_in(guest, guest_name)
+    guest.fill('#join-form [name="code"]', code)
+    guest.locator("#join-form button").click()
+    guest.locator('#room button[name="SetReady"]').click()
+    host.wait_for_selector('#room .room-seat[data-seat="1"] .ready:text-is("ready")')
+    host.locator('#room button[name="StartRoom"]').click()
+    for page in (host, guest):
+        page.wait_for_function(OPENED)
+    return host, guest, errors, more
 
 
 def test_a_whole_match_played_by_clicks_on_the_desktop(browser: Any, gateway: str) -> None:
@@ -400,9 +426,7 @@ def test_two_players_meet_in_a_room_and_a_your_turn_notice_arrives_live(browser:
     host.wait_for_selector('#room .room-seat[data-seat="1"] .ready:text-is("ready")')
     host.locator('#room button[name="StartRoom"]').click()
     for page in (host, guest):  # the guest's room stream carries its seat token: its page opens the match
-        page.wait_for_function(
-            "() => document.body.dataset.screen === 'match' && document.body.dataset.rendered"
-        )
+        page.wait_for_function(OPENED)
     deadline = time.monotonic() + 60  # the system starts the round first
     while not (_turn(host) or _turn(guest)) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -505,8 +529,7 @@ def test_an_invite_link_opens_the_app_signs_in_and_joins_the_room(browser: Any, 
     guest.locator('#room button[name="SetReady"]').tap()
     host.wait_for_selector('#room .room-seat[data-seat="1"] .ready:text-is("ready")')
     host.locator('#room button[name="StartRoom"]').click()
-    opened = "() => document.body.dataset.screen === 'match' && document.body.dataset.rendered"
-    guest.wait_for_function(opened)
+    guest.wait_for_function(OPENED)
     assert guest.locator("#match-seats .chip.me").inner_text() == "Lea (you)"
     assert not errors and not more_errors, errors + more_errors
     host_context.close()

@@ -24,6 +24,7 @@ from tests.e2e.test_browser_play import (
     _shot,
     _sign_in,
     _turn,
+    _two_in_a_room,
     _version,
     _wait,
 )
@@ -32,7 +33,6 @@ from tests.e2e.test_browser_play import gateway as gateway  # the stack
 from tests.e2e.test_browser_play import pytestmark as pytestmark  # skipped without Chromium
 from tests.e2e.test_browser_play import stack as stack  # the gateway's `tabula run`
 
-OPENED = "() => document.body.dataset.screen === 'match' && document.body.dataset.rendered"
 SAID = "(t) => [...document.querySelectorAll('#event-log li .t')].some((n) => n.textContent === t)"
 
 
@@ -81,23 +81,7 @@ def test_on_a_phone_a_tap_resigns_after_the_page_s_own_confirm(browser: Any, gat
 
 
 def test_two_people_one_resigns_by_clicks_and_the_other_sees_it_live(browser: Any, gateway: str) -> None:
-    host_context, guest_context = _context(browser), _context(browser)
-    host, errors = _page(host_context, f"{gateway}/play")
-    _sign_in(host, "Gina")
-    form = host.locator('form.new-match[data-game="lorenzo"]')
-    form.locator('[name="option-advanced"]').uncheck()
-    form.locator('[name="seat-1"]').select_option("open")
-    form.locator('[name="create"]').click()
-    code = host.locator("#invite-code").inner_text()
-    guest, more_errors = _page(guest_context, f"{gateway}/play")
-    _sign_in(guest, "Hugo")
-    guest.fill('#join-form [name="code"]', code)
-    guest.locator("#join-form button").click()
-    guest.locator('#room button[name="SetReady"]').click()
-    host.wait_for_selector('#room .room-seat[data-seat="1"] .ready:text-is("ready")')
-    host.locator('#room button[name="StartRoom"]').click()
-    for page in (host, guest):
-        page.wait_for_function(OPENED)
+    host, guest, errors, more_errors = _two_in_a_room(browser, gateway, "Gina", "Hugo")
     _wait(host, "() => document.getElementById('match-status')?.textContent !== 'connecting…'")
 
     _resign(guest, phone=False)  # whoever is to act: a resignation needs no turn
@@ -109,5 +93,5 @@ def test_two_people_one_resigns_by_clicks_and_the_other_sees_it_live(browser: An
     assert not _turn(host) and not _turn(guest)
     _shot(host, "desktop-other-resigned")
     assert not errors and not more_errors, errors + more_errors
-    host_context.close()
-    guest_context.close()
+    host.context.close()
+    guest.context.close()

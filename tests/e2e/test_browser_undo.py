@@ -11,34 +11,17 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.e2e.test_browser_play import READY, _context, _move, _page, _shot, _sign_in, _turn, _version, _wait
+from tests.e2e.test_browser_play import READY, _move, _shot, _turn, _two_in_a_room, _version, _wait
 from tests.e2e.test_browser_play import browser as browser  # the module's Chromium fixture
 from tests.e2e.test_browser_play import gateway as gateway  # the stack
 from tests.e2e.test_browser_play import pytestmark as pytestmark  # skipped without Chromium
 from tests.e2e.test_browser_play import stack as stack  # the gateway's `tabula run`
 
-OPENED = "() => document.body.dataset.screen === 'match' && document.body.dataset.rendered"
 SAID = "(t) => [...document.querySelectorAll('#event-log li .t')].some((n) => n.textContent.startsWith(t))"
 
 
 def test_a_player_takes_back_a_move_by_a_click_and_the_other_sees_it_live(browser: Any, gateway: str) -> None:
-    host_context, guest_context = _context(browser), _context(browser)
-    host, errors = _page(host_context, f"{gateway}/play")
-    _sign_in(host, "Gina")
-    form = host.locator('form.new-match[data-game="lorenzo"]')
-    form.locator('[name="option-advanced"]').uncheck()
-    form.locator('[name="seat-1"]').select_option("open")
-    form.locator('[name="create"]').click()
-    code = host.locator("#invite-code").inner_text()
-    guest, more_errors = _page(guest_context, f"{gateway}/play")
-    _sign_in(guest, "Hugo")
-    guest.fill('#join-form [name="code"]', code)
-    guest.locator("#join-form button").click()
-    guest.locator('#room button[name="SetReady"]').click()
-    host.wait_for_selector('#room .room-seat[data-seat="1"] .ready:text-is("ready")')
-    host.locator('#room button[name="StartRoom"]').click()
-    for page in (host, guest):
-        page.wait_for_function(OPENED)
+    host, guest, errors, more_errors = _two_in_a_room(browser, gateway, "Gina", "Hugo")
     deadline = time.monotonic() + 60
     while not (_turn(host) or _turn(guest)) and time.monotonic() < deadline:  # the round set up first
         time.sleep(0.2)
@@ -60,5 +43,5 @@ def test_a_player_takes_back_a_move_by_a_click_and_the_other_sees_it_live(browse
     _wait(other, SAID, f"{name} took back a move")
     assert not _turn(other)
     assert not errors and not more_errors, errors + more_errors
-    host_context.close()
-    guest_context.close()
+    host.context.close()
+    guest.context.close()
