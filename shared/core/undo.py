@@ -21,8 +21,6 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from tabula.common.v1 import common_pb2
-
 from shared.core.decider import RuleViolation
 from shared.core.manifest import GameOption, OptionType
 
@@ -52,11 +50,15 @@ def game_options(options: Mapping[str, str]) -> dict[str, str]:
 
 def undone_to(payload: bytes) -> int:
     """The version an undo's payload returns the match to."""
+    from tabula.common.v1 import common_pb2  # generated code: `tabula proto` imports this module first
+
     to: int = common_pb2.CommandsUndone.FromString(payload).to_version
     return to
 
 
 def undo_payload(seat: int, to_version: int) -> bytes:
+    from tabula.common.v1 import common_pb2
+
     payload: bytes = common_pb2.CommandsUndone(seat=seat, to_version=to_version).SerializeToString()
     return payload
 
