@@ -3,7 +3,7 @@
 A game package ``pkg`` of the game ``Title``, laid out as the seed games are (``pkg.content`` with
 ``load_content`` and ``tables``; ``pkg.rules`` with ``TitleRules`` and ``content_counts``;
 ``pkg.bots`` with ``evaluate``, ``evaluate_all`` and ``prune``; ``pkg.presentation.load``;
-``pkg.texts`` with ``TitleContent`` and ``packaged_content_message``; the spectator files in
+``pkg.texts`` with ``TitleContent``, ``packaged_content_message`` and ``TEXTS``; the spectator files in
 ``pkg/web``) gets every hook of its ``GameManifest`` from :func:`conventional_hooks`. Nothing is
 imported until a hook is called, so listing games stays cheap.
 """
@@ -82,6 +82,7 @@ def conventional_hooks(
             lazy_attribute(f"{package}.texts", f"{title}Content"),
             lazy(f"{package}.texts", "packaged_content_message"),
         ),
+        "texts": lazy_attribute(f"{package}.texts", "TEXTS"),  # English keys and locales/ beside it
         "web": Path(str(import_module(package).__file__)).parent / "web",
         "source": package.replace(".", "/") + "/rules",
     }

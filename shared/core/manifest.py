@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from shared.core.decider import BaseRules
+from shared.core.i18n import Texts
 
 
 class OptionType(enum.StrEnum):
@@ -172,6 +173,7 @@ class GameManifest:
     description: str = ""
     bench_seats: int | None = None  # seats the benches play (None: max_seats), within the seat range
     balance: Callable[[], BalanceHook] | None = None  # what ``tabula balance`` counts; None: nothing
+    texts: Callable[[], Texts] | None = None  # what a player reads, in every language (shared/core/i18n.py)
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():
