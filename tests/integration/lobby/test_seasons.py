@@ -15,7 +15,9 @@ import pytest
 import redis
 from tabula.lobby.v1 import lobby_pb2 as pb
 from tabula.lobby.v1 import lobby_pb2_grpc, seasons_pb2
+from typer.testing import CliRunner
 
+from services.cli import app
 from services.lobby.adapters import keys
 from services.lobby.domain.ratings import SkillRating, rate
 from services.lobby.server import Lobby
@@ -155,3 +157,29 @@ def test_a_bad_season_is_refused_and_changes_nothing(
 def test_a_bad_schedule_is_refused_at_start_up(make_lobby: LobbyFactory, schedule: str) -> None:
     with pytest.raises(ValueError, match="TABULA_SEASONS"):
         make_lobby(env={"TABULA_SEASONS": schedule})
+
+
+def test_the_terminal_client_shows_a_season_board_and_the_seasons(
+    make_lobby: LobbyFactory, race_stub: Any
+) -> None:
+    """``tabula leaderboard race --season`` and ``tabula seasons`` against the lobby."""
+    lobby = make_lobby(env={"TABULA_SEASONS": FIRST})
+    stub = stub_of(lobby)
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    play_to_the_end(stub, race_stub, ada, bob)
+    eventually(lambda: len(board(stub, ada).entries) == 2)
+    cli, where = CliRunner(), ["--token", ada.token, "--lobby", f"127.0.0.1:{lobby.port}"]
+
+    def run(*args: str) -> list[str]:
+        done = cli.invoke(app, [*args, *where])
+        assert done.exit_code == 0, done.output
+        return str(done.output).splitlines()
+
+    shown = run("leaderboard", "race", "--season", FIRST)
+    assert shown[0] == f"race, season {FIRST}  2020-01-01 00:00 .. no end yet  (current)"
+    assert [line.split()[0] for line in shown[1:]] == ["1", "2"]
+    assert {line.split()[-1] for line in shown[1:]} == {"Ada", "Bob"}
+    assert run("leaderboard", "race", "--season", "all")[0] == "race, season all  all-time"
+    assert run("seasons") == [f"{FIRST}  2020-01-01 00:00 .. no end yet  (current)"]
+    refused = cli.invoke(app, ["leaderboard", "race", "--season", "2020-06-01", *where])
+    assert refused.exit_code == 1 and "season_unknown" in refused.output
