@@ -195,12 +195,6 @@ LOBBY: tuple[Reason, ...] = (
     Reason("no_email", F, "RequestEmailVerification for an account without an email address."),
     # seasons (docs/lobby.md, "Seasons")
     Reason(
-        "season_invalid",
-        "INVALID_ARGUMENT",
-        "GetLeaderboard with a season that is no season id at all (letters, digits, ':' and '-', "
-        "32 at most); the BadRequest detail names `season`.",
-    ),
-    Reason(
         "season_unknown",
         "NOT_FOUND",
         "GetLeaderboard with a season the lobby's schedule has not begun, or does not have "

@@ -120,7 +120,6 @@ class Standings:
             raise InvalidArgument(
                 "season is a season id (ListSeasons), or 'all' (letters, digits, ':' and '-', 32 at most)",
                 "season",
-                "season_invalid",
             )
         found = self.schedule.get(season_id, self.clock())
         if found is None:

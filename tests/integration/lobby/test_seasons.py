@@ -134,8 +134,8 @@ def test_a_list_of_seasons_not_begun_answers_the_all_time_board(make_lobby: Lobb
 @pytest.mark.parametrize(
     ("season", "code", "reason"),
     [
-        ("2027 q1", grpc.StatusCode.INVALID_ARGUMENT, "season_invalid"),
-        ("x" * 33, grpc.StatusCode.INVALID_ARGUMENT, "season_invalid"),
+        ("2027 q1", grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument"),
+        ("x" * 33, grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument"),
         ("2999-q1", grpc.StatusCode.NOT_FOUND, "season_unknown"),  # not begun
         ("2020-01", grpc.StatusCode.NOT_FOUND, "season_unknown"),  # a month: the schedule is quarterly
         ("2020-q5", grpc.StatusCode.NOT_FOUND, "season_unknown"),
