@@ -6,8 +6,12 @@ the refusals (nothing changed)."""
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -28,6 +32,7 @@ from tests.integration.lobby.conftest import Guest, LobbyFactory, fails, sign_in
 from tests.integration.lobby.test_ratings import _replay_outbox, eventually, play_to_the_end
 
 FIRST = "2020-01-01"
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def board(stub: Any, guest: Guest, season: str = "") -> Any:
@@ -183,3 +188,24 @@ def test_the_terminal_client_shows_a_season_board_and_the_seasons(
     assert run("seasons") == [f"{FIRST}  2020-01-01 00:00 .. no end yet  (current)"]
     refused = cli.invoke(app, ["leaderboard", "race", "--season", "2020-06-01", *where])
     assert refused.exit_code == 1 and "season_unknown" in refused.output
+
+
+def test_the_lobby_process_refuses_to_start_with_a_bad_schedule(tmp_path: Path) -> None:
+    """``tabula serve lobby`` exits before serving, saying what is wrong with TABULA_SEASONS."""
+    env = os.environ | {
+        "REDIS_URL": "redis://127.0.0.1:1/0",  # never reached
+        "PYTHONPATH": f"{ROOT}:{ROOT / 'gen'}",
+        "TABULA_SECRET": "seasons-test-secret-0123456789abcdef",
+        "TABULA_LOBBY_PORT": "0",
+        "TABULA_SEASONS": "2027-01-01,weekly",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "services.cli", "serve", "lobby"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    said = " ".join(done.stderr.split())  # a traceback printer may wrap the message
+    assert done.returncode == 1 and "TABULA_SEASONS: 'weekly' is neither a period" in said, done.stderr
