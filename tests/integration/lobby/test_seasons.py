@@ -209,3 +209,19 @@ def test_the_lobby_process_refuses_to_start_with_a_bad_schedule(tmp_path: Path) 
     )
     said = " ".join(done.stderr.split())  # a traceback printer may wrap the message
     assert done.returncode == 1 and "TABULA_SEASONS: 'weekly' is neither a period" in said, done.stderr
+
+
+def test_ratings_stored_before_seasons_read_as_all_time(stub: Any, redis_client: redis.Redis) -> None:
+    """What a lobby without seasons stored (the same all-time keys, history entries without a season)
+    stays readable as it was: the all-time board, and history entries rated in no season."""
+    ada = sign_in(stub, "Ada")
+    redis_client.hset(keys.ratings("race"), ada.player_id, "27.5:7.0:3")
+    redis_client.zadd(keys.leaderboard("race"), {ada.player_id: 27.5 - 21.0})
+    old = '{"match": "m-old", "game": "race", "seat": 0, "placing": 1, "placings": [1, 2], '
+    old += '"finished": 1700000000000, "rating": 6.5}'
+    redis_client.zadd(keys.history(ada.player_id), {old: 1700000000000})
+    (entry,) = board(stub, ada, "all").entries
+    assert (entry.display_name, entry.mu, entry.sigma, entry.matches) == ("Ada", 27.5, 7.0, 3)
+    assert list(board(stub, ada).entries) == []  # the current season has no match of hers
+    (item,) = stub.GetMatchHistory(pb.GetMatchHistoryRequest(), metadata=ada.md, timeout=5).entries
+    assert (item.match_id, item.season, item.rating_after) == ("m-old", "", 6.5)
