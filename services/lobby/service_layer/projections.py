@@ -66,7 +66,9 @@ class RatingsProjector(OutboxGroup):
             raise Conflict("no_outcome", f"match {match_id} finished before outcomes were recorded")
         finished = FinishedMatch(match_id, meta.game, tuple(progress.outcome.placings), meta.players)
         last = wait(self.store.read(match_id, meta.head, meta.head))
-        return self.record(finished, last[-1].server_time_ms if last else 0)
+        if not last:  # the archiver waits for this group's acknowledgement: never in practice
+            raise Conflict("busy_ratings", f"match {match_id} has no last event to date its end; will retry")
+        return self.record(finished, last[-1].server_time_ms)
 
     def record(self, match: FinishedMatch, finished_ms: int) -> bool:
         """Rate a match ended at ``finished_ms``: all-time, and in the season that time falls in (a
