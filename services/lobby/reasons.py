@@ -193,4 +193,11 @@ LOBBY: tuple[Reason, ...] = (
     Reason("external_linked", F, "The provider's identity is linked to another account."),
     Reason("already_linked", F, "The account is linked to another identity of the same provider."),
     Reason("no_email", F, "RequestEmailVerification for an account without an email address."),
+    # seasons (docs/lobby.md, "Seasons")
+    Reason(
+        "season_unknown",
+        "NOT_FOUND",
+        "GetLeaderboard with a season the lobby's schedule has not begun, or does not have "
+        "(ListSeasons names the seasons there are).",
+    ),
 )

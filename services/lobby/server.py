@@ -31,6 +31,7 @@ from services.lobby.adapters.push import PushSender, load_push
 from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.adapters.rooms_repo import RoomRepository
+from services.lobby.domain import seasons
 from services.lobby.domain.friends import ONLINE_TTL_S
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.entrypoints.servicer import LobbyServicer
@@ -68,6 +69,9 @@ PRESENCE_TTL_VAR = "TABULA_PRESENCE_TTL_S"
 # Mails (verification and reset codes) per account address (MAIL_LIMIT): 3 at once, then one every
 # 20 minutes.
 MAIL_LIMIT_VAR, DEFAULT_MAIL_LIMIT = "TABULA_LIMIT_MAIL_ACCOUNT", "3/3600"
+# The seasons' schedule (domain/seasons.py, docs/operations.md): quarterly, monthly, yearly, or a list
+# of UTC starts. Every lobby instance must be given the same one.
+SEASONS_VAR = "TABULA_SEASONS"
 
 
 def now_ms() -> int:
@@ -132,8 +136,9 @@ def build(
     ``TABULA_RPC_WORKERS`` ... from ``env``), which size the Redis pool (docs/operations.md); ``mailer``:
     where account mail goes (default: ``TABULA_MAIL`` / ``TABULA_MAIL_DIR`` from ``env``,
     ``adapters/mail.py``). The OpenID Connect providers come from ``TABULA_OIDC_*`` in ``env``
-    (``adapters/oidc.py``)."""
+    (``adapters/oidc.py``), the seasons from ``TABULA_SEASONS`` (a bad one is refused here, ValueError)."""
     e = env if env is not None else os.environ
+    schedule = seasons.parse(e.get(SEASONS_VAR, ""))
     limits = limits if limits is not None else Limits.from_env(e)
     client = redis_client(settings, limits.redis_connections(background=BACKGROUND_THREADS))
     store = store_from_settings(settings, client)
@@ -150,7 +155,7 @@ def build(
     rooms = RoomService(
         RoomRepository(client), catalog, identity, clock, friend_repo.blocked_by, chat_repo.open_to_spectators
     )
-    queue = QueueService(queue_repo, ratings, catalog, identity, clock)
+    queue = QueueService(queue_repo, ratings, catalog, identity, clock, schedule)
     notices = Notices(notice_repo, rooms.repo, ratings, identity, push, friend_repo.has_blocked)
     presence = PresenceService(
         friend_repo, notice_repo, ratings, private, clock, int(e.get(PRESENCE_TTL_VAR, ONLINE_TTL_S))
@@ -171,7 +176,7 @@ def build(
         identity,
         rooms,
         queue,
-        Standings(ratings, catalog),
+        Standings(ratings, catalog, schedule, clock),
         keepalive_ms,
         MatchList(MatchIndex(client), store, ratings, catalog),
         MyMatches(mine, store, identity, rooms, queue, notices),
@@ -191,7 +196,7 @@ def build(
     return Lobby(
         server,
         Matcher(queue_repo, catalog, clock, store, policy, ratings=ratings),
-        RatingsProjector(store, ratings, consumer, linger_ms=ratings_linger_ms),
+        RatingsProjector(store, ratings, consumer, linger_ms=ratings_linger_ms, schedule=schedule),
         catalog,
         NoticeProjector(store, notice_repo, push, consumer, linger_ms=linger_ms, told=presence.playing),
         presence,

@@ -61,7 +61,12 @@ class PermissionDenied(Exception):
 
 
 class NotFound(LookupError):
-    """Something other than a match that does not exist (a room, a player)."""
+    """Something other than a match that does not exist (a room, a player); ``reason`` is the
+    ErrorInfo reason (``not_found`` unless a service declares a more precise one)."""
+
+    def __init__(self, message: str, reason: str = "not_found") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class Conflict(Exception):
@@ -112,7 +117,7 @@ def map_error(err: BaseException) -> Mapped | None:
         case MatchNotFound():
             return Mapped(grpc.StatusCode.NOT_FOUND, "match_not_found", str(err), {"match_id": err.match_id})
         case NotFound():
-            return Mapped(grpc.StatusCode.NOT_FOUND, "not_found", str(err), {})
+            return Mapped(grpc.StatusCode.NOT_FOUND, err.reason, str(err), {})
         case MatchExists():
             return Mapped(
                 grpc.StatusCode.ALREADY_EXISTS, "match_exists", str(err), {"match_id": err.match_id}

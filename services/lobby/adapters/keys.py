@@ -135,6 +135,21 @@ def leaderboard(game: str) -> str:
     return f"{P}:leaderboard:{game}"
 
 
+def season_ratings(game: str, season: str) -> str:
+    """A game's ratings in one season (hash: player id -> rating), as ``ratings`` is all-time."""
+    return f"{P}:season-rating:{game}:{season}"
+
+
+def season_leaderboard(game: str, season: str) -> str:
+    """A game's leaderboard in one season (zset: player id by ordinal)."""
+    return f"{P}:season-leaderboard:{game}:{season}"
+
+
+def seasons() -> str:
+    """The ids of the seasons any match was rated in (a set)."""
+    return f"{P}:seasons"
+
+
 def rated() -> str:
     return f"{P}:rated"
 

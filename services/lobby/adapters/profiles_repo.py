@@ -9,6 +9,7 @@ and that the player waits in no room or queue, then deletes its keys and leaves 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -175,6 +176,8 @@ class ProfileRepository:
         ]
         for game in games:
             key_list += [keys.ratings(game), keys.leaderboard(game)]
+        for game, season in self._seasons_played(player_id):
+            key_list += [keys.season_ratings(game, season), keys.season_leaderboard(game, season)]
         args: list[str | int] = [player_id, name, matches, len(plain), mark_ttl_s]
         done = _text(self._delete(keys=key_list, args=args))
         if done == "ok":
@@ -184,6 +187,15 @@ class ProfileRepository:
             pipe.execute()
             self._unsend(player_id, {*friends, *asked_by, *asked})
         return done
+
+    def _seasons_played(self, player_id: str) -> set[tuple[str, str]]:
+        """(game, season) of every season the player's history says they were rated in."""
+        found = set()
+        for raw in self.client.zrange(keys.history(player_id), 0, -1):
+            entry = json.loads(keys.text(raw))
+            if entry.get("season"):
+                found.add((str(entry["game"]), str(entry["season"])))
+        return found
 
     def signed_in_again(self, player_id: str) -> bool:
         """Whether the account signed in with a provider in the last minutes (the mark is spent)."""

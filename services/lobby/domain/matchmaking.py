@@ -4,6 +4,11 @@ The oldest waiting ticket anchors a group: others join it when their rating is w
 anchor's window (which grows with the anchor's wait) and they accept the group size and the
 same match settings. An anchor that waited past its bot-fill time gets bots for the empty
 seats. Pure: the matcher passes ``now_ms`` in and claims each group atomically afterwards.
+
+The rating a ticket is matched by is the player's in the current season (:func:`queue_rating`):
+the skill shown on the leaderboard players see. A player who has not played in this season yet
+(every player, the day a season begins) is matched by their all-time rating instead, so a new
+season does not pair a strong player with newcomers while everyone is at the starting rating.
 """
 
 from __future__ import annotations
@@ -12,7 +17,14 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from services.lobby.domain.ratings import SkillRating
 from services.lobby.domain.rooms import BotLevel
+
+
+def queue_rating(season: SkillRating | None, all_time: SkillRating) -> float:
+    """The mu a ticket is matched by: the current season's once the player was rated in it (None:
+    no season now), else the all-time one."""
+    return season.mu if season is not None and season.matches > 0 else all_time.mu
 
 
 class TicketStatus(enum.StrEnum):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tabula.common.v1 import common_pb2
-from tabula.lobby.v1 import chat_pb2
+from tabula.lobby.v1 import chat_pb2, seasons_pb2
 from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.lobby.adapters.ratings_repo import HistoryItem, Standing
@@ -13,6 +13,7 @@ from services.lobby.domain.matchmaking import TicketStatus
 from services.lobby.domain.notices import NoticeKind
 from services.lobby.domain.profiles import Avatar, Visibility
 from services.lobby.domain.rooms import BotLevel, Room, RoomStatus, RoomVisibility
+from services.lobby.domain.seasons import Season
 from services.lobby.service_layer.friends import FriendSeen
 from services.lobby.service_layer.matches import MatchSummary
 from services.lobby.service_layer.matchmaking import TicketSeen
@@ -150,6 +151,14 @@ def history(h: HistoryItem) -> pb.HistoryEntry:
         placings=list(h.placings),
         finished_at_ms=h.finished_ms,
         rating_after=h.rating_after,
+        season=h.season,
+    )
+
+
+def season(s: Season, current: str) -> seasons_pb2.Season:
+    """``current``: the current season's id."""
+    return seasons_pb2.Season(
+        id=s.id, starts_at_ms=s.starts_ms, ends_at_ms=s.ends_ms, current=bool(current) and s.id == current
     )
 
 

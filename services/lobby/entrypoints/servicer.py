@@ -17,7 +17,7 @@ from typing import TypeAlias, TypeVar
 
 import grpc
 from tabula.common.v1 import common_pb2
-from tabula.lobby.v1 import chat_pb2
+from tabula.lobby.v1 import chat_pb2, seasons_pb2
 from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.lobby.domain.rooms import BotLevel
@@ -308,9 +308,11 @@ class LobbyServicer:
     @rpc("lobby")
     def GetLeaderboard(self, request: pb.GetLeaderboardRequest, context: Ctx) -> pb.GetLeaderboardResponse:
         caller = self._caller(context)
-        standings = self.profiles.masked(caller, self.standings.leaderboard(request.game, request.limit))
+        season, board = self.standings.leaderboard(request.game, request.season, request.limit)
+        standings = self.profiles.masked(caller, board)
         return pb.GetLeaderboardResponse(
-            entries=[convert.standing(i + 1, s) for i, s in enumerate(standings)]
+            entries=[convert.standing(i + 1, s) for i, s in enumerate(standings)],
+            season=convert.season(season, self.standings.current_id()),
         )
 
     @rpc("lobby")
@@ -553,6 +555,16 @@ class LobbyServicer:
             raise Conflict("state_invalid", "this lobby has no sign-in provider")
         done = self.external.complete(request.state, request.code)
         return pb.CompleteExternalSignInResponse(session=_session(done.session), created=done.created)
+
+    @rpc("lobby")
+    def ListSeasons(
+        self, request: seasons_pb2.ListSeasonsRequest, context: Ctx
+    ) -> seasons_pb2.ListSeasonsResponse:
+        self._caller(context)
+        found, current = self.standings.seasons(request.limit)
+        return seasons_pb2.ListSeasonsResponse(
+            seasons=[convert.season(s, current) for s in found], current=current
+        )
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:

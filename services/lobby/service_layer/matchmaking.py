@@ -18,8 +18,9 @@ from services.lobby.adapters.games import GameCatalog, MatchRequest
 from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.domain import validation
-from services.lobby.domain.matchmaking import Group, Policy, Ticket, TicketStatus, form_groups
+from services.lobby.domain.matchmaking import Group, Policy, Ticket, TicketStatus, form_groups, queue_rating
 from services.lobby.domain.rooms import BotLevel
+from services.lobby.domain.seasons import Schedule
 from services.lobby.service_layer.identity import Identity
 from shared.runtime.edge import wait
 from shared.runtime.observability import log_fields
@@ -58,6 +59,7 @@ class QueueService:
         catalog: GameCatalog,
         identity: Identity,
         clock: Clock,
+        schedule: Schedule,
     ) -> None:
         self.repo, self.ratings, self.catalog, self.identity, self.clock = (
             repo,
@@ -66,6 +68,7 @@ class QueueService:
             identity,
             clock,
         )
+        self.schedule = schedule
 
     def enqueue(self, caller: Claims, request: QueueRequest) -> Ticket:
         info, rules = self.catalog.manifest(request.game), self.catalog.rules(request.game)
@@ -76,7 +79,9 @@ class QueueService:
             raise InvalidArgument(
                 f"bot_fill_after_seconds is 0 (never) to {MAX_BOT_FILL_S}", "bot_fill_after_seconds"
             )
-        rating = self.ratings.rating(request.game, caller.player_id).mu
+        season = self.schedule.at(self.clock())
+        in_season = self.ratings.rating(request.game, caller.player_id, season.id) if season else None
+        rating = queue_rating(in_season, self.ratings.rating(request.game, caller.player_id))
         ticket = Ticket(
             uuid.uuid4().hex,
             caller.player_id,

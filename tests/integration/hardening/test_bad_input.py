@@ -14,6 +14,7 @@ import pytest
 import redis
 from prometheus_client import REGISTRY
 from tabula.lobby.v1 import lobby_pb2 as lb
+from tabula.lobby.v1 import seasons_pb2
 
 from services.games import load_game
 from shared.serving.errors import MAX_MESSAGE
@@ -311,6 +312,8 @@ def lobby_cases(room: str) -> list[tuple[str, Any, bool, str]]:
         ("CancelQueue", lb.CancelQueueRequest(ticket_id=""), True, "ticket_id"),
         ("WatchQueue", lb.WatchQueueRequest(ticket_id="a b"), True, "ticket_id"),
         ("GetLeaderboard", lb.GetLeaderboardRequest(game="race", limit=-5), True, "limit"),
+        ("GetLeaderboard", lb.GetLeaderboardRequest(game="race", season="a season"), True, "season"),
+        ("ListSeasons", seasons_pb2.ListSeasonsRequest(limit=-1), True, "limit"),
         ("GetMatchHistory", lb.GetMatchHistoryRequest(player_id="bad id"), True, "player_id"),
         *account_cases(),
     ]
@@ -365,7 +368,8 @@ def test_bytes_that_are_no_lobby_request_are_malformed(
 ) -> None:
     for method in lobby.service.methods_by_name:
         junk = [b"\x0a\x05ab", b"\xff", b"\x12\x80"]
-        if lobby.request_type(method).DESCRIPTOR.fields:  # else bytes that frame well are unknown fields
-            junk.append(b"\x0a\x02\xff\xfe")  # every other one's field 1 is a string: not UTF-8
+        first = lobby.request_type(method).DESCRIPTOR.fields_by_number.get(1)
+        if first is not None and first.type == first.TYPE_STRING:  # else bytes that frame well are
+            junk.append(b"\x0a\x02\xff\xfe")  # unknown fields; here field 1 is a string: not UTF-8
         for raw in junk:
             assert refused(lobby, redis_db, caplog, method, raw, guest) == ("malformed_request", ("",))

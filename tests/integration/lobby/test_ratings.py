@@ -113,7 +113,7 @@ def test_each_match_is_rated_once_even_when_notices_are_replayed(
     before = redis_client.hgetall(keys.ratings("race"))
     _replay_outbox([first, second], redis_client)
     assert second.projector.poll() >= 1
-    assert not first.projector.project(match_id, 0)
+    assert not first.projector.project(match_id)
     assert redis_client.hgetall(keys.ratings("race")) == before
     assert redis_client.zcard(keys.history(ada.player_id)) == 1
     channel.close()

@@ -7,6 +7,7 @@
 //   /play?match=ID        a match, played with the seat token kept on the device
 //   /play?invite=CODE     a private room's invite link: joins it (after signing in), then shows the room
 //   /play?profile=ID      a player's profile ("" for mine: an account changes or deletes it there)
+//   /play?leaderboard=GAME&season=ID   a game's leaderboard in a season (leaderboard.ts)
 //   /play/auth/callback   where a sign-in provider sends the browser back (account.ts), then /play
 import { el, listGames } from "../shell.js";
 import { follow, type App, type GameEntry, type Screen } from "./app.js";
@@ -17,6 +18,7 @@ import { invitePath, joinByInvite, showRoom, showTicket } from "./room.js";
 import { showMatch } from "./match.js";
 import { mountFriends } from "./friends.js";
 import { showProfile } from "./profile.js";
+import { boardPath, showLeaderboard } from "./leaderboard.js";
 import { accountForms, accountMenu, fromCallback, resumeAccount } from "./account.js";
 
 const $ = (id: string) => document.getElementById(id)!;
@@ -83,7 +85,9 @@ function start(guest: Guest, games: Map<string, GameEntry>): void {
   out.addEventListener("click", signOut);
   const mine = el("a", { href: "/play?profile=", id: "my-profile", class: "link", text: "profile" });
   mine.addEventListener("click", (ev) => { ev.preventDefault(); app?.navigate("/play?profile="); });
-  $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), mine, out);
+  const boards = el("a", { href: boardPath(""), id: "leaderboards", class: "link", text: "leaderboards" });
+  boards.addEventListener("click", (ev) => { ev.preventDefault(); app?.navigate(boardPath("")); });
+  $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), mine, boards, out);
   accountMenu(app, $("whoami"), signOut);
   watchNotices(app);
   route();
@@ -134,12 +138,13 @@ function route(): void {
   app.current = q.get("match") ?? "";
   // The notices about the screen now shown are done with.
   for (const line of [...$("notices").children] as HTMLElement[]) if (line.dataset.href === location.pathname + location.search) line.remove();
-  document.body.dataset.screen = q.get("match") ? "match" : q.get("room") ? "room" : q.get("ticket") ? "ticket" : q.get("invite") ? "invite" : q.has("profile") ? "profile" : "home";
+  document.body.dataset.screen = q.get("match") ? "match" : q.get("room") ? "room" : q.get("ticket") ? "ticket" : q.get("invite") ? "invite" : q.has("profile") ? "profile" : q.has("leaderboard") ? "leaderboard" : "home";
   if (q.get("invite")) screen = joinByInvite(app, root, q.get("invite")!);
   else if (q.get("match")) screen = showMatch(app, root, q.get("match")!);
   else if (q.get("room")) screen = showRoom(app, root, q.get("room")!);
   else if (q.get("ticket")) screen = showTicket(app, root, q.get("ticket")!);
   else if (q.has("profile")) screen = showProfile(app, root, q.get("profile")!);
+  else if (q.has("leaderboard")) screen = showLeaderboard(app, root, q.get("leaderboard")!, q.get("season") ?? "");
   else screen = showHome(app, root);
   document.dispatchEvent(new Event("tabula-screen"));
 }

@@ -1,0 +1,98 @@
+"""``tabula leaderboard GAME``: a game's best players in a season (``--season``, default the current
+one; ``all``: all-time); ``tabula seasons``: the seasons there are, newest first.
+
+As the player `tabula play` last played as, unless ``--token`` gives a player token.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import typer
+
+from services.cli.main import app
+from services.cli.play import ADDRESS_HELP, _address, _console, _fail, matches_file
+
+TOKEN_HELP = "a player token (default: the guest of your newest `tabula play` match)"
+
+
+def _token(console: Any, token: str) -> list[tuple[str, str]]:
+    from services.client.saved import newest
+
+    if not token:
+        saved = newest(matches_file())
+        if not saved:
+            console.print("No player to ask as: play a match first (tabula play), or give --token")
+            raise typer.Exit(1)
+        token = saved[0].guest_token
+    return [("authorization", f"Bearer {token}")]
+
+
+def season_line(season: Any) -> str:
+    """ "2027-q1  2027-01-01 .. 2027-04-01  (current)"; "all  all-time"."""
+    if season.id == "all":
+        return "all  all-time"
+
+    def day(ms: int) -> str:
+        return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M") if ms else "no end yet"
+
+    return f"{season.id}  {day(season.starts_at_ms)} .. {day(season.ends_at_ms)}" + (
+        "  (current)" if season.current else ""
+    )
+
+
+@app.command()
+def leaderboard(
+    game: str = typer.Argument(..., help="the game (see `tabula games`)"),
+    season: str = typer.Option("", help="a season id (see `tabula seasons`), or all; default: the current"),
+    limit: int = typer.Option(20, help="players to show (at most 100)"),
+    token: str = typer.Option("", help=TOKEN_HELP),
+    lobby: str = typer.Option("", help=ADDRESS_HELP.format("LOBBY")),
+    deadline: float = typer.Option(10.0, help="deadline of the call in seconds"),
+) -> None:
+    """A game's leaderboard in a season: rank, rating (mu - 3 sigma), matches, name."""
+    import grpc
+    from tabula.lobby.v1 import lobby_pb2 as pb
+    from tabula.lobby.v1 import lobby_pb2_grpc
+
+    console = _console()
+    md = _token(console, token)
+    with grpc.insecure_channel(_address("lobby", lobby)) as channel:
+        request = pb.GetLeaderboardRequest(game=game, season=season, limit=limit)
+        try:
+            reply = lobby_pb2_grpc.LobbyServiceStub(channel).GetLeaderboard(
+                request, metadata=md, timeout=deadline
+            )
+        except grpc.RpcError as err:
+            raise _fail(console, err, "leaderboard") from err
+    console.print(f"{game}, season {season_line(reply.season)}")
+    if not reply.entries:
+        console.print("No rated matches yet.")
+    for e in reply.entries:
+        console.print(f"{e.rank:>4}  {e.rating:7.2f}  {e.matches:>4}  {e.display_name}")
+
+
+@app.command()
+def seasons(
+    token: str = typer.Option("", help=TOKEN_HELP),
+    lobby: str = typer.Option("", help=ADDRESS_HELP.format("LOBBY")),
+    deadline: float = typer.Option(10.0, help="deadline of the call in seconds"),
+) -> None:
+    """The seasons: the current one and every earlier one a match was rated in, newest first."""
+    import grpc
+    from tabula.lobby.v1 import lobby_pb2_grpc, seasons_pb2
+
+    console = _console()
+    md = _token(console, token)
+    with grpc.insecure_channel(_address("lobby", lobby)) as channel:
+        try:
+            reply = lobby_pb2_grpc.LobbyServiceStub(channel).ListSeasons(
+                seasons_pb2.ListSeasonsRequest(), metadata=md, timeout=deadline
+            )
+        except grpc.RpcError as err:
+            raise _fail(console, err, "seasons") from err
+    if not reply.seasons:
+        console.print("No season has begun yet (leaderboards are all-time).")
+    for s in reply.seasons:
+        console.print(season_line(s))
