@@ -111,7 +111,8 @@ class GameServicer:
     """Implements ``<Game>Service`` for any game over a :class:`MatchRunner`.
 
     ``content`` builds the game's typed content (its manifest's ``ContentHook.build``, given a
-    locale) for ``GetContent``; it is built once per locale, on the first call in it. None: the game describes no components.
+    locale) for ``GetContent``; it is built once per locale, on the first call in it. None: the
+    game describes no components.
     ``archive``: where finished matches go when they leave Redis (``shared.matches.archiver``); ``Replay``
     and ``ExportLog`` of a match no longer in Redis read its log there (a few are kept in memory).
     Tokens must be for this game's service (audience ``game:<name>``). ``limiter``: the rate
