@@ -21,7 +21,12 @@ if TYPE_CHECKING:  # imported when the command runs: `tabula --help` loads no YA
     from shared.core.i18n import Coverage, Texts
 
 # The modules that declare (and register) the platform's texts; a new package with texts adds its own.
-TEXT_MODULES = ("shared.serving.refusals", "services.lobby.texts")
+TEXT_MODULES = (
+    "shared.serving.refusals",
+    "services.lobby.texts",
+    "services.client.texts",
+    "services.gateway.web_words",
+)
 
 
 def all_texts() -> list[Texts]:

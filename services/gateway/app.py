@@ -91,7 +91,8 @@ def _game(request: Request) -> str:
 
 
 async def games(request: Request) -> JSONResponse:
-    """Every game of the registry: name, title, seats, and whether it ships a spectator module."""
+    """Every game of the registry: name, title, seats, and whether it ships a spectator module,
+    content tables and words (``/texts/<name>``)."""
     out = []
     for name in game_names():
         game = manifest(name)
@@ -104,6 +105,7 @@ async def games(request: Request) -> JSONResponse:
                 "maxSeats": game.max_seats,
                 "module": module,
                 "content": game.content_tables is not None,
+                "texts": texts.has_texts(name),  # its words in every language: /texts/<name>
             }
         )
     return JSONResponse({"games": out})

@@ -39,6 +39,11 @@ def _merged(name: str, locale: str) -> dict[str, Any] | None:
     return {"locale": catalog.locale, "texts": {**english, **translated}}
 
 
+def has_texts(name: str) -> bool:
+    """Whether ``/texts/<name>`` answers (a game whose texts module declares its ``TEXTS``)."""
+    return _texts(name) is not None
+
+
 def words(name: str, wanted: str | None) -> dict[str, Any] | None:
     """``{"locale", "texts": {key: template}}`` of package ``name`` for the ``Accept-Language`` (or
     plain tag) ``wanted``; None when no game or registered package has that name or texts."""

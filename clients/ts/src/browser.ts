@@ -10,7 +10,7 @@ const transport = createConnectTransport({ baseUrl: location.origin, interceptor
 
 export { Code, ConnectError, reason };
 export {
-  createTips, el, eventText, listGames, loadContent, loadModule, outcomeTable, renderTree,
+  createTips, el, eventText, listGames, loadContent, loadGameWords, loadModule, outcomeTable, renderTree,
 } from "./shell.js";
 export {
   LANGUAGE_NAMES, LOCALES, languagePicker, loadAppWords, loadWords, pageLocale, savePageLocale, tr, translator, wordPage,

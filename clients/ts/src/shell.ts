@@ -4,7 +4,7 @@
 // events in words. Nothing here names a game: each game's module (services/<game>/web/<game>.js, served
 // as /games/<game>/<game>.js) draws its board and words its events, in the page's language through
 // ctx.t (the game's words, GET /texts/<game>: src/i18n.ts).
-import { tr, type Locale, type Translate } from "./i18n.js";
+import { loadWords, tr, type Locale, type Translate, type Words } from "./i18n.js";
 
 /** What GET /games says of one game. */
 export interface GameInfo {
@@ -14,6 +14,7 @@ export interface GameInfo {
   maxSeats: number;
   module: boolean;
   content: boolean;
+  texts?: boolean; // its words in every language: GET /texts/<name>
 }
 
 /** What a module's functions get: the tables, the texts and the helpers of the page that draws it. */
@@ -73,6 +74,11 @@ export async function loadContent(info: GameInfo): Promise<unknown> {
   } catch {
     return null; // names fall back to ids
   }
+}
+
+/** The game's words in `locale` (GET /texts/<game>), none (every key shows as itself) without them. */
+export async function loadGameWords(info: GameInfo, locale: Locale): Promise<Words> {
+  return info.texts ? loadWords(info.name, locale) : { locale, texts: {} };
 }
 
 /** The game's drawing module, its stylesheet set on `css`; null without one. A failed import throws. */

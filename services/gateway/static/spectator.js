@@ -15,7 +15,7 @@
 // words in it (GET /texts/<game>); ctx.tip(node, text) gives a node the text shown on hover or tap.
 import {
   createTips, describeError, el, eventText, game as gameClient, languagePicker, listGames as fetchGames, loadAppWords, loadContent,
-  loadModule, loadWords, lobby, outcomeTable, pageLocale, renderTree, tr, translator, wordPage,
+  loadGameWords, loadModule, lobby, outcomeTable, pageLocale, renderTree, tr, translator, wordPage,
 } from "/static/tabula-client.js";
 
 const $ = (id) => document.getElementById(id);
@@ -141,7 +141,7 @@ async function loadGame(game) {
   S.t = translator({});
   $("board").replaceChildren();
   $("legend").hidden = true;
-  const [content, words] = await Promise.all([loadContent(info), loadWords(game, S.locale)]);
+  const [content, words] = await Promise.all([loadContent(info), loadGameWords(info, S.locale)]);
   S.content = content;
   S.t = translator(words.texts);
   try {

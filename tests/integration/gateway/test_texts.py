@@ -73,3 +73,11 @@ def test_the_web_apps_own_words_are_the_registered_play_texts(gw: GatewayThread)
 def test_an_unknown_name_is_a_404(gw: GatewayThread) -> None:
     status, _, body = get(gw, "/texts/nosuchgame?lang=zh-CN")
     assert (status, body) == (404, {"code": "not_found", "message": "no texts 'nosuchgame'"})
+
+
+def test_games_say_which_game_has_words(gw: GatewayThread) -> None:
+    _, _, body = get(gw, "/games")
+    for game in body["games"]:
+        status, _, _ = get(gw, f"/texts/{game['name']}")
+        assert game["texts"] == (status == 200), game  # the page asks only for those it has
+    assert next(g for g in body["games"] if g["name"] == "race")["texts"] is True

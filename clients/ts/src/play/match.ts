@@ -5,11 +5,11 @@
 // version seen whenever it breaks; every new version the stream tells of is read again with GetView.
 import type { DescMessage } from "@bufbuild/protobuf";
 import {
-  createTips, el, eventText, loadContent, loadModule, num, outcomeTable, renderTree,
+  createTips, el, eventText, loadContent, loadGameWords, loadModule, num, outcomeTable, renderTree,
   type GameModule, type ModuleContext,
 } from "../shell.js";
 import type { JsonClient } from "../tabula.js";
-import { loadWords, pageLocale, tr, translator, type Translate } from "../i18n.js";
+import { pageLocale, tr, translator, type Translate } from "../i18n.js";
 import { follow, resumable, titleOf, type App, type Screen } from "./app.js";
 import { Code, ConnectError, commandId, gameClient, persist, reason, refusal, type Json } from "./api.js";
 import { boardTargets, drawPicker, type Picked } from "./picker.js";
@@ -122,7 +122,7 @@ class MatchView {
       gameClient(this.key.game, this.key.token), loadContent(info),
       // a module that fails to load leaves the view drawn as a tree
       loadModule(info, document.getElementById("game-css") as HTMLLinkElement).catch(() => null),
-      loadWords(this.key.game, this.locale),
+      loadGameWords(info, this.locale),
     ]);
     Object.assign(this, { client, content, module, t: translator(words.texts) });
     this.texts = ((await client.call("GetContent", {}).catch(() => ({}))) as Json).content ?? null;
