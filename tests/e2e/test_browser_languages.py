@@ -97,5 +97,6 @@ def test_the_play_app_switched_to_a_language(browser: Any, gateway: str, locale:
     else:  # no words yet: the module's ctx.t answers keys, and the page still draws
         assert page.locator("#board").inner_text().strip()
     _shot(page, f"languages-{locale}")
-    assert errors == [], errors
+    refused = "Failed to load resource: the server responded with a status of 400 ()"  # the bad code's
+    assert [e for e in errors if e != refused] == [], errors
     context.close()

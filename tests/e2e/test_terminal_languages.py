@@ -4,12 +4,14 @@ that language, from ``services/client/locales``; English stays the default."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from services.client.texts import TEXTS
+from shared.serving.refusals import PLATFORM_TEXTS
 from tests.e2e.stack_dir import cli, stack_in
 
 SCRIPT = "?\nundo\nq\n"  # the help, an undo the match refuses (nothing to take back), leave
@@ -45,6 +47,21 @@ def _said(locale: str, key: str) -> str:
     return TEXTS.catalog(locale).template(key).split("{")[0]
 
 
+def _refusal_translated(out: str, locale: str) -> bool:
+    """The refused undo is shown with its reason and its message in ``locale`` (the platform's
+    LocalizedMessage of that refusal)."""
+    found = re.search(re.escape(_said(locale, "refused")) + r"(\w+) - (.+)", out)
+    assert found, out[-3000:]
+    reason, message = found.groups()
+    catalog = PLATFORM_TEXTS.catalog(locale)
+    keys = [key for key in PLATFORM_TEXTS.english if key.startswith(f"reason.{reason}: ")]
+    return any(
+        re.fullmatch(re.sub(r"\\\{\w+\\\}", ".+", re.escape(catalog.template(key))), message.strip())
+        and catalog.template(key) != PLATFORM_TEXTS.english[key]
+        for key in keys
+    )
+
+
 @pytest.mark.parametrize(
     ("flags", "env", "locale"),
     [(("--lang", "pt-BR"), {"LANG": "en_US.UTF-8"}, "pt-BR"), ((), {"LANG": "zh_CN.UTF-8"}, "zh-CN")],
@@ -57,6 +74,7 @@ def test_the_terminal_client_speaks_the_players_language(
     for key in ("prompt", "help.title", "help.board", "refused", "leaving"):
         assert _said(locale, key) in out, (key, out[-3000:])
     assert _said("en", "prompt") not in out and "Inputs:" not in out
+    assert _refusal_translated(out, locale), out[-3000:]
     if locale == "pt-BR":
         assert "Partida " in out and "você é Ada no lugar" in out and "Sua escolha [1-" in out
     else:
