@@ -9,18 +9,26 @@ by a test (like the game protos). Two kinds of codes go into it:
   (``shared/serving/errors.py``) rather than at one call. A test finds every literal code raised in
   ``shared/`` and ``services/lobby/`` and fails if one is not declared.
 * **Each game's rule codes** are collected from its rules package (the manifest's ``source``):
-  every ``RuleViolation("code", "message")`` call, read with :mod:`ast`. A code that is not a
+  every ``RuleViolation("code", "template", **values)`` call (or one with an f-string message),
+  read with :mod:`ast`. A code that is not a
   string literal is refused (:class:`ReasonError`, naming file and line), so nothing escapes the
   table; a new code makes the committed document stale and its test fail until it is regenerated.
 
 A code, once published, keeps its meaning: rename nothing (translations are keyed on it), add new
 codes instead. The English messages next to a game's codes are the rules' own texts, defaults for
 a client without a translation; ``{...}`` marks a value filled in at run time.
+
+Translations of a refusal are keyed ``reason.<code>: <template>`` (:func:`reason_key`): the code and
+the exact English template raised, so a code raised with several messages has a key for each.
+:func:`rule_reason_texts` lists a game's keys with their English for its ``TEXTS``. Only a literal
+template can key a translation: an f-string's message is known only at run time, so a raise site
+with a value gives the value as a keyword (``RuleViolation("bad_seats", "not {seats}", seats=n)``).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,11 +51,13 @@ class Reason:
 
 @dataclass(frozen=True, slots=True)
 class Raised:
-    """One call site that raises a code: its English message and the file (no line: lines move)."""
+    """One call site that raises a code: its English message and the file (no line: lines move).
+    ``literal``: the message is a plain template (values as keywords), not an f-string."""
 
     code: str
     message: str
     where: str
+    literal: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +219,11 @@ def _argument(node: ast.Call, position: int, keyword: str) -> ast.expr | None:
     return next((k.value for k in node.keywords if k.arg == keyword), None)
 
 
+def reason_key(code: str, template: str) -> str:
+    """The translation key of a refusal: its code and its English template."""
+    return f"reason.{code}: {template}"
+
+
 # Where each raising call keeps its code and message: (code position, code keyword, message position).
 CALLS = {
     "RuleViolation": (0, "code", 1),
@@ -239,8 +254,9 @@ def raised(
             if code is None:
                 continue
             if isinstance(code, ast.Constant) and isinstance(code.value, str):
-                message = _text(_argument(node, message_at, "message")) or ""
-                out.append(Raised(code.value, message, where))
+                given = _argument(node, message_at, "message") or _argument(node, message_at, "template")
+                literal = isinstance(given, ast.Constant)
+                out.append(Raised(code.value, _text(given) or "", where, literal))
             elif strict:
                 raise ReasonError(f"{where}:{node.lineno}: a reason code must be a string literal")
     return out
@@ -259,6 +275,72 @@ def rule_reasons(source: str, root: Path = ROOT) -> tuple[RuleReason, ...]:
         )
         for code, items in sorted(found.items())
     )
+
+
+def rule_reason_texts(source_dir: Path | str, root: Path = ROOT) -> dict[str, str]:
+    """A game's refusals for its ``TEXTS``: :func:`reason_key` -> the English template, for every
+    ``RuleViolation`` under ``source_dir`` (its rules folder or file; relative to the repository, or
+    absolute) raised with a literal template. An f-string raise site is left out: its message cannot
+    key a translation."""
+    return {
+        reason_key(item.code, item.message): item.message
+        for item in raised(root / source_dir, root=root)
+        if item.literal and item.message
+    }
+
+
+# Every call that raises a refusal: (code position, code keyword, message position); a position of
+# -1 means the call gives no code, and the error table gives it (``DEFAULT_CODES``).
+REFUSALS = {
+    **CALLS,
+    "Unavailable": (0, "reason", 1),
+    "ResourceExhausted": (0, "reason", 3),
+    "PermissionDenied": (-1, "", 0),
+    "NotFound": (1, "reason", 0),
+    "TokenError": (-1, "", 0),
+    "TokenRefused": (-1, "", 0),
+}
+DEFAULT_CODES = {  # the code of a refusal that names none (shared/serving/errors.py's table)
+    "InvalidArgument": "invalid_argument",
+    "PermissionDenied": "forbidden",
+    "NotFound": "not_found",
+    "TokenError": "bad_token",
+    "TokenRefused": "forbidden",
+}
+
+
+def _codes(node: ast.Call, declared: Sequence[str]) -> list[str]:
+    """The codes a refusal call raises: its literal code, the class's default, or every declared
+    code that a code written as an f-string (``f"room_{status}"``) can be."""
+    at, keyword, _ = REFUSALS[_callee(node)]
+    code = _argument(node, at, keyword) if at >= 0 else None
+    if code is None:
+        default = DEFAULT_CODES.get(_callee(node))
+        return [default] if default else []
+    if isinstance(code, ast.Constant) and isinstance(code.value, str):
+        return [code.value]
+    if isinstance(code, ast.JoinedStr):
+        pattern = "".join(
+            re.escape(str(v.value)) if isinstance(v, ast.Constant) else ".+" for v in code.values
+        )
+        return [c for c in declared if re.fullmatch(pattern, c)]
+    return []
+
+
+def refusal_texts(path: Path, declared: Sequence[str] = (), root: Path = ROOT) -> dict[str, str]:
+    """The English of the platform's or the lobby's refusals under ``path`` (a folder or a file):
+    :func:`reason_key` -> the template, for every refusal call (:data:`REFUSALS`) raised with a
+    literal template. ``declared``: the codes an f-string code may stand for."""
+    out = {}
+    for file in _python_files(root / path):
+        for node in ast.walk(ast.parse(file.read_text(), str(file))):
+            if not isinstance(node, ast.Call) or _callee(node) not in REFUSALS:
+                continue
+            at = REFUSALS[_callee(node)][2]
+            given = _argument(node, at, "message") or _argument(node, at, "template")
+            if isinstance(given, ast.Constant) and isinstance(given.value, str) and given.value:
+                out.update({reason_key(code, given.value): given.value for code in _codes(node, declared)})
+    return out
 
 
 def undeclared(found: Iterable[Raised], declared: Iterable[Reason]) -> list[Raised]:
@@ -296,7 +378,10 @@ the tests, fails when this page is stale). How it is made: `shared/core/reasons.
 
 Every refusal of a Tabula service is a `google.rpc.Status` whose `google.rpc.ErrorInfo.reason` is one
 of the codes below (through the gateway: the Connect error's `details`, docs/gateway.md). Clients
-translate the **code**; the English message in the status is for logs and a fallback. Codes are
+act on the **code**; the English message in the status is for logs and a fallback. Every refusal
+also carries a `google.rpc.LocalizedMessage`: its message in the call's locale (metadata
+`accept-language`, over the gateway the `Accept-Language` header; English when the language or
+the text is missing), which a client may show as it is (docs/languages.md). Codes are
 stable: a code keeps its meaning for good, new situations get new codes. The gateway's own
 refusals (a bad body, an unknown route, a disallowed origin) carry no reason: they are Connect
 error codes only (docs/gateway.md).

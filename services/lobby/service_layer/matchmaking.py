@@ -77,7 +77,7 @@ class QueueService:
         validation.turn_seconds(request.turn_seconds)
         if not 0 <= request.bot_fill_after_s <= MAX_BOT_FILL_S:
             raise InvalidArgument(
-                f"bot_fill_after_seconds is 0 (never) to {MAX_BOT_FILL_S}", "bot_fill_after_seconds"
+                "bot_fill_after_seconds is 0 (never) to {most}", "bot_fill_after_seconds", most=MAX_BOT_FILL_S
             )
         season = self.schedule.at(self.clock())
         in_season = self.ratings.rating(request.game, caller.player_id, season.id) if season else None

@@ -63,7 +63,9 @@ class RatingsProjector(OutboxGroup):
             return False
         progress = meta.progress
         if progress is None or progress.outcome is None:
-            raise Conflict("no_outcome", f"match {match_id} finished before outcomes were recorded")
+            raise Conflict(
+                "no_outcome", "match {match_id} finished before outcomes were recorded", match_id=match_id
+            )
         finished = FinishedMatch(match_id, meta.game, tuple(progress.outcome.placings), meta.players)
         last = wait(self.store.read(match_id, meta.head, meta.head))
         if not last:  # the archiver waits for this group's acknowledgement: never in practice
@@ -90,7 +92,9 @@ class RatingsProjector(OutboxGroup):
                 if result:
                     log.info("match rated", extra=log_fields(match_id=match.match_id, game=match.game))
                 return result == 1
-        raise Conflict("busy_ratings", f"ratings of match {match.match_id} kept changing; will retry")
+        raise Conflict(
+            "busy_ratings", "ratings of match {match_id} kept changing; will retry", match_id=match.match_id
+        )
 
 
 ALL = Season(ALL_TIME, 0, 0)
@@ -125,7 +129,9 @@ class Standings:
             )
         found = self.schedule.get(season_id, self.clock())
         if found is None:
-            raise NotFound(f"no season {season_id!r} has begun (ListSeasons names them)", "season_unknown")
+            raise NotFound(
+                "no season {season!r} has begun (ListSeasons names them)", "season_unknown", season=season_id
+            )
         return found
 
     def current_id(self) -> str:
