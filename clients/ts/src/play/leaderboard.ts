@@ -4,18 +4,20 @@
 import { el } from "../shell.js";
 import { titleOf, type App, type Screen } from "./app.js";
 import { refusal, type Json } from "./api.js";
+import { tr } from "../i18n.js";
 
 /** The URL of a game's board in a season ("": the current one). */
 export const boardPath = (game: string, season = ""): string =>
   `/play?leaderboard=${encodeURIComponent(game)}` + (season ? `&season=${encodeURIComponent(season)}` : "");
 
 /** "2027-q1 (current)", "all-time". */
-const seasonName = (s: Json): string => (s.id === "all" ? "all-time" : s.id + (s.current ? " (current)" : ""));
+const seasonName = (s: Json): string =>
+  s.id === "all" ? tr("leaderboard.all_time") : s.current ? tr("leaderboard.current", { season: s.id }) : s.id;
 
 export function showLeaderboard(app: App, root: HTMLElement, game: string, season: string): Screen {
   const chosen = game || [...app.games.keys()][0] || "";
-  const status = el("p", { class: "status-line", id: "leaderboard-status", text: "Loading the leaderboard…" });
-  root.replaceChildren(el("section", { class: "panel leaderboard", id: "leaderboard" }, el("h2", { text: "Leaderboard" }), status));
+  const status = el("p", { class: "status-line", id: "leaderboard-status", text: tr("leaderboard.loading") });
+  root.replaceChildren(el("section", { class: "panel leaderboard", id: "leaderboard" }, el("h2", { text: tr("leaderboard.title") }), status));
   load(app, root.firstElementChild as HTMLElement, chosen, season, status);
   return { close: () => {} };
 }
@@ -28,7 +30,7 @@ async function load(app: App, panel: HTMLElement, game: string, season: string, 
       app.lobby().call("ListSeasons", {}),
     ]);
   } catch (err) {
-    status.textContent = `The leaderboard could not be read: ${refusal(err)}`;
+    status.textContent = tr("leaderboard.unreadable", { why: refusal(err) });
     return;
   }
   const answered: Json = board.season || { id: "all" };
@@ -46,8 +48,8 @@ async function load(app: App, panel: HTMLElement, game: string, season: string, 
     el("tr", {}, el("td", { text: String(e.rank) }), el("td", { text: e.displayName || e.playerId }),
       el("td", { text: Number(e.rating || 0).toFixed(1) }), el("td", { text: String(e.matches || 0) })));
   const table = rows.length
-    ? el("table", { id: "leaderboard-entries" }, el("tr", {}, ...["#", "player", "rating", "matches"].map((t) => el("th", { text: t }))), ...rows)
-    : el("p", { class: "note", id: "leaderboard-empty", text: "No rated matches in this season yet." });
-  status.textContent = `${titleOf(app, game)}, ${seasonName(answered)}`;
-  panel.replaceChildren(panel.firstElementChild!, el("p", {}, el("label", {}, "Game ", games), " ", el("label", {}, "Season ", picker)), status, table);
+    ? el("table", { id: "leaderboard-entries" }, el("tr", {}, el("th", { text: "#" }), ...["player", "rating", "matches"].map((k) => el("th", { text: tr(`leaderboard.${k}`) }))), ...rows)
+    : el("p", { class: "note", id: "leaderboard-empty", text: tr("leaderboard.empty") });
+  status.textContent = tr("leaderboard.showing", { game: titleOf(app, game), season: seasonName(answered) });
+  panel.replaceChildren(panel.firstElementChild!, el("p", {}, el("label", {}, tr("leaderboard.game") + " ", games), " ", el("label", {}, tr("leaderboard.season") + " ", picker)), status, table);
 }

@@ -86,7 +86,7 @@ function start(guest: Guest, games: Map<string, GameEntry>): void {
   out.addEventListener("click", signOut);
   const mine = el("a", { href: "/play?profile=", id: "my-profile", class: "link", text: tr("main.profile") });
   mine.addEventListener("click", (ev) => { ev.preventDefault(); app?.navigate("/play?profile="); });
-  const boards = el("a", { href: boardPath(""), id: "leaderboards", class: "link", text: "leaderboards" });
+  const boards = el("a", { href: boardPath(""), id: "leaderboards", class: "link", text: tr("page.leaderboards") });
   boards.addEventListener("click", (ev) => { ev.preventDefault(); app?.navigate(boardPath("")); });
   $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), mine, boards, out);
   accountMenu(app, $("whoami"), signOut);
