@@ -51,7 +51,7 @@ from services.lorenzo.rules.content_types import (
 from services.lorenzo.rules.goods import GOODS_FIELDS, ZERO, Goods
 from services.lorenzo.rules.model import Privilege
 from shared.core.i18n import Catalog, Texts
-from shared.core.reasons import raised
+from shared.core.reasons import rule_reason_texts
 from shared.core.wire import message, pb
 
 ROMAN = {1: "I", 2: "II", 3: "III"}
@@ -528,10 +528,18 @@ def proto_words() -> dict[str, str]:
     for wrapper, kind in ((pb2.Command, "command"), (pb2.Event, "event")):
         for fd in wrapper.DESCRIPTOR.fields:
             out[f"{kind}.{_snake(fd.message_type.name)}"] = words(fd.message_type.name)
-    for message_type in pb2.DESCRIPTOR.message_types_by_name.values():
-        for fd in message_type.fields:
-            out[f"field.{fd.name}"] = words(fd.name).lower()
-    for enum in pb2.DESCRIPTOR.enum_types_by_name.values():
+    messages, enums, todo = set(), set(), [pb2.Command.DESCRIPTOR, pb2.Event.DESCRIPTOR]
+    while todo:  # the messages and enums a command or an event holds, however deep
+        descriptor = todo.pop()
+        for fd in descriptor.fields:
+            if fd.message_type is not None and fd.message_type.full_name not in messages:
+                messages.add(fd.message_type.full_name)
+                todo.append(fd.message_type)
+            if fd.enum_type is not None:
+                enums.add(fd.enum_type)
+            if descriptor not in (pb2.Command.DESCRIPTOR, pb2.Event.DESCRIPTOR):
+                out[f"field.{fd.name}"] = words(fd.name).lower()
+    for enum in sorted(enums, key=lambda e: e.name):
         for value in enum.values:
             if value.number:
                 out[f"enum.{_snake(enum.name)}.{enum_label(enum, value.number).replace(' ', '_')}"] = (
@@ -549,12 +557,6 @@ def content_names(content: Content) -> dict[str, str]:
     }
 
 
-def reason_texts() -> dict[str, str]:
-    """The rules' refusals: ``reason.<code>: <template>`` -> the template (English as raised)."""
-    found = raised(Path(__file__).parent / "rules")
-    return {f"reason.{r.code}: {r.message}": r.message for r in found if r.message}
-
-
 def english() -> dict[str, str]:
     from services.lorenzo.content import load_content
 
@@ -564,10 +566,11 @@ def english() -> dict[str, str]:
         **WEB,
         **content_names(load_content()),
         **proto_words(),
-        **reason_texts(),
+        **rule_reason_texts(RULES),
     }
 
 
+RULES = Path(__file__).parent / "rules"  # its refusals: ``reason.<code>: <template>`` keys
 TEXTS = Texts("lorenzo", Path(__file__).parent, english)
 
 
