@@ -138,7 +138,8 @@ WORDS: dict[str, str] = {
     "card.no_floor_bonus": "Permanent: you take no bonus from tower spaces, also in card actions.",
     "card.end_victory": "End of the game: {victory} VP.",
     # ------------------------------------------------ leaders
-    "requirement.cards_of": "{count} {type}",
+    "requirement.cards_of.one": "{count} {type}",
+    "requirement.cards_of.other": "{count} {type}",
     "requirement.cards.one": "{types} card",
     "requirement.cards.other": "{types} cards",
     "requirement.same_type": "{count} cards of one type",
@@ -750,7 +751,7 @@ class Words:
     def requirement(self, r: LeaderRequirement) -> str:
         """``"5 venture cards"``, ``"6 cards of one type"``, ``"10 wood"``: owned, not paid."""
         cards = [
-            self.t("requirement.cards_of", count=n, type=self.lower(t))
+            self.t(f"requirement.cards_of.{'one' if n == 1 else 'other'}", count=n, type=self.lower(t))
             for t, n in zip(CardType, r.counts, strict=True)
             if n
         ]
