@@ -77,10 +77,12 @@ def header(view: Msg, version: int, describer: LorenzoDescriber, match_id: str =
         text.append(t("board.dice", dice=dice))
         worth = [describer.worth(view, m) for m in MEMBERS]
         if any(w is not None and w != d for w, d in zip(worth, view.dice, strict=True)):
-            mine = ", ".join(t("board.die", colour=c, value=w) for c, w in zip(colours, worth, strict=True))
+            mine = t("list.comma").join(
+                t("board.die", colour=c, value=w) for c, w in zip(colours, worth, strict=True)
+            )
             text.append(t("board.worth", worth=mine))
     if view.turn_order:
-        order = ", ".join(seat_name(labels, names, s) for s in view.turn_order)
+        order = t("list.comma").join(seat_name(labels, names, s) for s in view.turn_order)
         text.append(t("board.turn_order", order=order))
     return text
 
@@ -153,11 +155,15 @@ def players_table(view: Msg, labels: Labels, names: Sequence[str]) -> Table:
         name = seat_name(labels, names, p.seat)
         style = "bold yellow" if p.seat == view.active_seat else ""
         placed_enum = p.DESCRIPTOR.fields_by_name["placed"].enum_type
-        placed = ", ".join(labels.words.enum(placed_enum.name, enum_label(placed_enum, m)) for m in p.placed)
+        placed = t("list.comma").join(
+            labels.words.enum(placed_enum.name, enum_label(placed_enum, m)) for m in p.placed
+        )
         leaders = t("board.in_hand", count=p.hand_size)
         if p.played:
             leaders = t(
-                "board.played", hand=leaders, leaders=", ".join(labels.leader(pl.leader) for pl in p.played)
+                "board.played",
+                hand=leaders,
+                leaders=t("list.comma").join(labels.leader(pl.leader) for pl in p.played),
             )
         table.add_row(
             Text(t("board.you", name=name) if p.seat == view.viewer_seat else name, style=style),

@@ -80,11 +80,12 @@ class LorenzoDescriber(LabelledDescriber):
                 continue  # an empty nested message says nothing
             label = self.field_label(fd.name)
             if fd.is_repeated:
-                parts.append(f"{label}: " + ", ".join(self.value(fd, item, context) for item in raw))
+                items = self.t("list.comma").join(self.value(fd, item, context) for item in raw)
+                parts.append(self.t("describe.titled", title=label, text=items))
             else:
                 text = self.value(fd, raw, context)
                 parts.append(text if text.lower().startswith(label) else f"{label} {text}")
-        return "; ".join(parts)
+        return self.t("list.semicolon").join(parts)
 
     def title(self, kind: str, member: Msg) -> str:
         name = member.DESCRIPTOR.name
@@ -204,12 +205,12 @@ class LorenzoDescriber(LabelledDescriber):
             where = self.t(
                 "describe.on", member=self.member_text(member, view), space=self.labels.space(member.space)
             )
-            return "; ".join([where, *self._card_parts(member, view), *extra])
+            return self.t("list.semicolon").join([where, *self._card_parts(member, view), *extra])
         if name == "TakeBonusCard":
             where = self.t("describe.from", space=self.labels.space(member.space))
-            return "; ".join([where, *self._card_parts(member, view), *extra])
+            return self.t("list.semicolon").join([where, *self._card_parts(member, view), *extra])
         if name == "PerformBonusAction":
-            return "; ".join(extra)
+            return self.t("list.semicolon").join(extra)
         if name == "ChooseExchange":
             card = self.labels.card(member.card)
             if member.option == 0:
@@ -256,7 +257,7 @@ class LorenzoDescriber(LabelledDescriber):
         if name == "DecksShuffled":
             return self.title("event", member)
         if name == "RoundStarted":
-            order = ", ".join(self.seat_alone(s) for s in dict.fromkeys(member.turn_queue))
+            order = self.t("list.comma").join(self.seat_alone(s) for s in dict.fromkeys(member.turn_queue))
             return self.t("describe.round_started", round=member.round, order=order)
         if name == "DecisionsQueued":
             decisions = self.t("list.then").join(self.decision(d) for d in member.decisions)
