@@ -44,7 +44,9 @@ class LorenzoDescriber(LabelledDescriber):
 
     def enum(self, fd: FieldDescriptor, number: int) -> str:
         """An enum value's word in the locale (``black`` for ``MEMBER_BLACK``)."""
-        return self.labels.words.enum(fd.enum_type.name, enum_label(fd.enum_type, number))
+        enum = fd.enum_type
+        assert enum is not None, "an enum field"
+        return self.labels.words.enum(enum.name, enum_label(enum, number))
 
     # ------------------------------------------------------------ the generic wording, in the locale
     def seat(self, seat: int) -> str:
