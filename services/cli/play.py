@@ -26,6 +26,20 @@ if TYPE_CHECKING:
     from services.client.saved import SavedMatch
 
 ADDRESS_HELP = "host:port (default: TABULA_{0}_ADDR / _PORT, else the stack `tabula run` recorded)"
+LANG_HELP = "the language of the client and the match's texts: en, zh-CN or pt-BR (default: LC_ALL / LANG)"
+
+
+def _use_language(flag: str) -> None:
+    """The client's words and its calls in the language of ``--lang``, else of the environment."""
+    from services.client.texts import locale_from, use
+
+    use(locale_from(flag))
+
+
+def _t(key: str, **values: Any) -> str:
+    from services.client.texts import t
+
+    return t(key, **values)
 
 
 def _address(service: str, flag: str) -> str:
@@ -75,7 +89,7 @@ def _console() -> Console:
 def _fail(console: Console, err: Any, what: str) -> typer.Exit:
     from services.client.session import refusal
 
-    console.print(f"{what} failed ({err.code().name}):", refusal(err))
+    console.print(_t("cli.failed", what=what, code=err.code().name), refusal(err))
     return typer.Exit(1)
 
 
@@ -121,10 +135,10 @@ def _print_link(console: Console, seat: SavedMatch, public: bool) -> None:
         return
     if public:
         link = page_link(gateway, seat.game, seat.match_id)
-        console.print(f"Watch it in a browser (listed on the spectator page): {link}", soft_wrap=True)
+        console.print(_t("cli.watch_public", link=link), soft_wrap=True)
     else:
         link = page_link(gateway, seat.game, seat.match_id, seat.seat_token)
-        console.print(f"Watch it in a browser (your seat's link, for you only): {link}", soft_wrap=True)
+        console.print(_t("cli.watch_private", link=link), soft_wrap=True)
 
 
 def _rejoin(console: Console, lobby: Lobby, match_id: str) -> SavedMatch:
@@ -148,7 +162,7 @@ def _rejoin(console: Console, lobby: Lobby, match_id: str) -> SavedMatch:
     try:
         room, seat_token = lobby.room(saved.room_id)
     except grpc.RpcError as err:
-        console.print(f"(the lobby did not answer GetRoom: {err.code().name}; using the saved seat token)")
+        console.print(_t("cli.no_room", code=err.code().name))
         return saved
     return dataclasses.replace(saved, seat_token=seat_token or saved.seat_token, names=seat_names(room))
 
@@ -170,12 +184,14 @@ def play(
         False, "--public", help="a public room: the spectator page lists the match, anyone may watch it"
     ),
     deadline: float = typer.Option(10.0, help="deadline of each call in seconds"),
+    lang: str = typer.Option("", "--lang", help=LANG_HELP),
 ) -> None:
     """Start a match against bots (signed in as a guest) and play it in the terminal; or rejoin one."""
     import grpc
 
     from services.client.lobby import Lobby, bot_levels
 
+    _use_language(lang)
     console = _console()
     lobby_address = _address("lobby", lobby)
     with grpc.insecure_channel(lobby_address) as lobby_channel:
@@ -183,7 +199,7 @@ def play(
         try:
             if match:
                 seat = _rejoin(console, client, match)
-                console.print(f"Rejoining match {match}: you are {seat.player_name} at seat {seat.seat}")
+                console.print(_t("cli.rejoining", match=match, name=seat.player_name, seat=seat.seat))
             else:
                 game = _game(game)
                 options = parse_options(game, option)
@@ -194,15 +210,16 @@ def play(
                 client.sign_in(name)
                 started = client.start_with_bots(game, seats, levels, options, turn_seconds, public)
                 seat = _remember(started, game, client, name)
+                players = ", ".join(started.names)
                 console.print(
-                    f"Match {started.match_id}: you are {name} at seat {started.seat}; "
-                    f"players: {', '.join(started.names)}"
+                    _t("cli.started", match=started.match_id, name=name, seat=started.seat, players=players)
                 )
         except grpc.RpcError as err:
-            raise _fail(console, err, "rejoining the match" if match else "starting the match") from err
+            what = _t("cli.what.rejoining" if match else "cli.what.starting")
+            raise _fail(console, err, what) from err
     _print_link(console, seat, public and not match)
     outcome = _play_seat(console, seat, _address(seat.game, game_addr), deadline, lobby_address)
-    console.print(f"replay it: tabula replay {seat.match_id} --at VERSION")
+    console.print(_t("cli.replay_hint", match=seat.match_id))
     if outcome is None:
         raise typer.Exit(2)
 
@@ -217,6 +234,7 @@ def _play_seat(console: Console, seat: SavedMatch, address: str, deadline: float
     from services.client.presentation import presentation_for
     from services.client.rpc import GameClient
     from services.client.session import Player
+    from services.client.texts import locale
 
     with (
         grpc.insecure_channel(address) as channel,
@@ -229,7 +247,7 @@ def _play_seat(console: Console, seat: SavedMatch, address: str, deadline: float
         )
         player = Player(
             client=match,
-            presentation=presentation_for(seat.game),
+            presentation=presentation_for(seat.game, locale()),
             console=console,
             names=seat.names,
             live=console.is_terminal,
@@ -240,9 +258,9 @@ def _play_seat(console: Console, seat: SavedMatch, address: str, deadline: float
         try:
             return player.play()
         except grpc.RpcError as err:
-            raise _fail(console, err, "playing") from err
+            raise _fail(console, err, _t("cli.what.playing")) from err
         except KeyboardInterrupt:
-            console.print(f"\nLeft the match; rejoin it with: tabula play --match {seat.match_id}")
+            console.print("\n" + _t("cli.left", match=seat.match_id))
             return None
 
 
@@ -281,6 +299,7 @@ def watch(
     max_seconds: float = typer.Option(0.0, help="stop after this many seconds (0: no limit)"),
     name: str = typer.Option("Spectator", help="guest name when asking the lobby for a token"),
     deadline: float = typer.Option(10.0),
+    lang: str = typer.Option("", "--lang", help=LANG_HELP),
 ) -> None:
     """Follow MATCH_ID's public view live."""
     import grpc
@@ -288,17 +307,19 @@ def watch(
     from services.client.presentation import presentation_for
     from services.client.rpc import GameClient
     from services.client.session import Spectator
+    from services.client.texts import locale
 
+    _use_language(lang)
     console = _console()
     try:
         token, game = _spectate(lobby, match_id, token, game, name, deadline)
     except grpc.RpcError as err:
-        raise _fail(console, err, "getting a spectator token") from err
+        raise _fail(console, err, _t("cli.what.spectator_token")) from err
     with grpc.insecure_channel(_address(game, game_addr)) as channel:
         match = GameClient.connect(channel, game, match_id, token, deadline_s=deadline)
         spectator = Spectator(
             client=match,
-            presentation=presentation_for(game),
+            presentation=presentation_for(game, locale()),
             console=console,
             live=console.is_terminal,
             until_version=until_version,
@@ -307,10 +328,10 @@ def watch(
         try:
             spectator.watch()
         except grpc.RpcError as err:
-            raise _fail(console, err, "watching") from err
+            raise _fail(console, err, _t("cli.what.watching")) from err
         except KeyboardInterrupt:
             pass
-    console.print(f"stopped at version {spectator.version}")
+    console.print(_t("cli.stopped", version=spectator.version))
 
 
 @app.command()
@@ -324,6 +345,7 @@ def replay(
     lobby: str = typer.Option("", help=ADDRESS_HELP.format("LOBBY")),
     game_addr: str = typer.Option("", help=ADDRESS_HELP.format("<GAME>")),
     deadline: float = typer.Option(10.0),
+    lang: str = typer.Option("", "--lang", help=LANG_HELP),
 ) -> None:
     """Print MATCH_ID's view at version --at (the Replay RPC; an archived match from the archive)."""
     import grpc
@@ -331,7 +353,9 @@ def replay(
     from services.client.presentation import presentation_for
     from services.client.render import render_view, seat_labels
     from services.client.rpc import GameClient
+    from services.client.texts import locale
 
+    _use_language(lang)
     console = _console()
     try:
         token, game = _spectate(lobby, match_id, token, game, "Replay", deadline)
@@ -343,7 +367,7 @@ def replay(
 
         archived = archived_replay(match_id, at) if err.code() == grpc.StatusCode.NOT_FOUND else None
         if archived is None:
-            raise _fail(console, err, "replay") from err
+            raise _fail(console, err, _t("cli.what.replay")) from err
         game, reply = archived  # no longer in Redis: folded here from the archive (TABULA_ARCHIVE_DIR)
     names = seat_labels(reply)
-    console.print(render_view(reply.view, presentation_for(game), names, reply.version, match_id))
+    console.print(render_view(reply.view, presentation_for(game, locale()), names, reply.version, match_id))

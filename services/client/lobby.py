@@ -17,6 +17,7 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 from tabula.lobby.v1 import lobby_pb2_grpc
 
 from services.client.rpc import auth, retry_limited
+from services.client.texts import language, t
 
 BOT_LEVELS = {"random": pb.BOT_LEVEL_RANDOM, "greedy": pb.BOT_LEVEL_GREEDY, "mcts": pb.BOT_LEVEL_MCTS}
 
@@ -50,13 +51,13 @@ def seat_names(room: Any) -> tuple[str, ...]:
             level = pb.BotLevel.Name(seat.bot).removeprefix("BOT_LEVEL_").lower()
             names.append(seat.display_name or f"{level} bot")
         else:
-            names.append(seat.display_name or f"seat {seat.index}")
+            names.append(seat.display_name or t("seat", n=seat.index))
     return tuple(names)
 
 
 def say_busy(wait_s: float) -> None:
     """The line a player sees while a rate-limited lobby call waits (stderr: stdout is the match)."""
-    print(f"busy, retrying in {max(round(wait_s, 1), 0.1):g} s", file=sys.stderr, flush=True)
+    print(t("busy", seconds=f"{max(round(wait_s, 1), 0.1):g}"), file=sys.stderr, flush=True)
 
 
 class Lobby:
@@ -77,8 +78,7 @@ class Lobby:
         """``method(request)`` with the player's token (unless not ``signed``) and a deadline of
         ``timeout_s`` (0: ``deadline_s``), sent again while a rate limit refuses it."""
         kw: dict[str, Any] = {"timeout": timeout_s or self.deadline_s}
-        if signed:
-            kw["metadata"] = auth(self.token)
+        kw["metadata"] = auth(self.token) if signed else language()
         return retry_limited(lambda: method(request, **kw), self.on_limited)
 
     def sign_in(self, name: str) -> str:

@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from services.client.steps import Step
+from services.client.texts import t
 from shared.core.describe import seat_name, union_member
 from shared.core.manifest import Presentation
 
@@ -30,7 +31,7 @@ def seat_labels(response: Msg) -> tuple[str, ...]:
     the player's name, else ``greedy bot``; () when the response carries none."""
     if "seats" not in response.DESCRIPTOR.fields_by_name or not response.seats:
         return ()
-    return tuple(s.label or f"seat {s.seat}" for s in sorted(response.seats, key=lambda s: s.seat))
+    return tuple(s.label or t("seat", n=s.seat) for s in sorted(response.seats, key=lambda s: s.seat))
 
 
 def render_view(
@@ -48,7 +49,7 @@ def command_text(command: Msg, presentation: Presentation, view: Msg | None, nam
     """A ``Command`` wrapper (as ``legal_commands`` carries it) in words."""
     member = union_member(command) if command.DESCRIPTOR.oneofs else command
     if member is None:
-        return "(empty command)"
+        return t("empty_command")
     return presentation.describe_command(member, view, names)
 
 
@@ -59,7 +60,7 @@ def step_table(step: Step, path: str = "") -> RenderableType:
     title.append(step.title, style="bold green")
     table = Table(box=box.SIMPLE, show_header=False, padding=(0, 1))
     table.add_column("#", justify="right", style="bold green")
-    table.add_column("choice")
+    table.add_column(t("step.choice"))
     for n, option in enumerate(step.options, start=1):
         table.add_row(str(n), option.label)
     return Group(title, table)
@@ -67,36 +68,36 @@ def step_table(step: Step, path: str = "") -> RenderableType:
 
 def prompt_text(step: Step, can_go_back: bool) -> str:
     """``Your choice [1-4, b back, ? help]: `` (the range of every input is in the help)."""
-    back = ", b back" if can_go_back else ""
-    return f"Your choice [1-{len(step.options)}{back}, ? help]: "
+    back = t("prompt.back") if can_go_back else ""
+    return t("prompt", count=len(step.options), back=back)
 
 
 def help_text(step: Step | None, can_go_back: bool, glossary: bool) -> Text:
     """What each input does, with its range now."""
     lines = []
     if step is not None:
-        lines.append(f"  1-{len(step.options)}     choose that option of '{step.title}'")
+        lines.append(t("help.option", count=len(step.options), title=step.title))
         if can_go_back:
-            lines.append("  b         back: undo your last choice")
-        lines.append("  WORDS     the legal commands whose description has all these words")
-        lines.append("  (empty)   show the choice again")
-    lines.append("  v         show the board again")
-    lines.append("  say TEXT  write to the match's players' chat")
+            lines.append(t("help.back"))
+        lines.append(t("help.words"))
+        lines.append(t("help.empty"))
+    lines.append(t("help.board"))
+    lines.append(t("help.say"))
     if glossary:
-        lines.append("  ? NAME    a component of the game (a card, a tile ...) with its costs and effects")
-    lines.append("  ?         this help")
-    lines.append("  undo      take back your latest command (unless it drew, rolled or showed anything)")
-    lines.append("  resign    give up the match (asks first): a bot plays your seat, you place last")
-    lines.append("  q         leave the match (it goes on; rejoin with tabula play --match ID)")
-    return Text("Inputs:\n" + "\n".join(lines), style="cyan")
+        lines.append(t("help.glossary"))
+    lines.append(t("help.help"))
+    lines.append(t("help.undo"))
+    lines.append(t("help.resign"))
+    lines.append(t("help.quit"))
+    return Text(t("help.title") + "\n" + "\n".join(lines), style="cyan")
 
 
 def outcome_table(scores: Sequence[int], placings: Sequence[int], names: Sequence[str]) -> Table:
     """Final scores and placings (1 = first), best first."""
-    table = Table(title="Final scores", box=box.DOUBLE_EDGE, title_style="bold magenta")
-    table.add_column("place", justify="right")
-    table.add_column("player")
-    table.add_column("score", justify="right")
+    table = Table(title=t("scores.title"), box=box.DOUBLE_EDGE, title_style="bold magenta")
+    table.add_column(t("scores.place"), justify="right")
+    table.add_column(t("scores.player"))
+    table.add_column(t("scores.score"), justify="right")
     order = sorted(range(len(scores)), key=lambda s: (placings[s] if s < len(placings) else 99, s))
     for seat in order:
         place = placings[seat] if seat < len(placings) else 0
@@ -121,9 +122,9 @@ def event_line(
         platform = match_event.platform
         if platform.HasField("commands_undone"):
             undone = platform.commands_undone
-            text = f"{seat_name(names, undone.seat)} took back a move: back to v{undone.to_version}"
+            text = t("event.undone", seat=seat_name(names, undone.seat), version=undone.to_version)
         else:
-            text = f"{seat_name(names, platform.seat_resigned.seat)} resigned"
+            text = t("event.resigned", seat=seat_name(names, platform.seat_resigned.seat))
     else:
         text = presentation.describe_event(member, names) if member is not None else envelope.type
     prefix = f"[{who}] "
@@ -134,7 +135,7 @@ def event_line(
 
 def error_text(code: str, reason: str, message: str) -> Text:
     """A refused command: the gRPC code, the rule's reason code and its message."""
-    text = Text("Refused: ", style="bold red")
+    text = Text(t("refused"), style="bold red")
     text.append(f"{reason or code}", style="red")
     if message:
         text.append(f" - {message}")

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import grpc
 
 from services import games as registry
+from services.client.texts import language
 from shared.serving.errors import retry_delay_s
 from shared.serving.stubs import game_stub
 
@@ -69,7 +70,8 @@ def retry_limited(
 
 
 def auth(token: str) -> tuple[tuple[str, str], ...]:
-    return (("authorization", f"Bearer {token}"),)
+    """A call's metadata: the token, and the client's locale (``accept-language``)."""
+    return (("authorization", f"Bearer {token}"), *language())
 
 
 def game_modules(game: str) -> tuple[Any, Any]:

@@ -64,6 +64,7 @@ from services.client.render import (
 )
 from services.client.rpc import Followed, GameClient
 from services.client.steps import FILTER_LIMIT, Chooser, Steps
+from services.client.texts import localized_message, t
 from shared.core.describe import Describer, seat_name
 from shared.core.manifest import Presentation
 from shared.serving.errors import error_info
@@ -74,11 +75,12 @@ REACTION_S = 0.5  # a key typed this soon after a redraw was meant for the quest
 
 
 def refusal(err: grpc.RpcError) -> Text:
-    """A failed call as text: the ErrorInfo reason (rule code, ``stale_version`` ...) and message."""
+    """A failed call as text: the ErrorInfo reason (rule code, ``stale_version`` ...) and the message
+    in the client's language when the server sent it (LocalizedMessage), else its message."""
     info = error_info(err)
     reason = info.reason if info is not None else ""
     details = err.details() if hasattr(err, "details") else ""
-    return error_text(err.code().name, reason, details or "")
+    return error_text(err.code().name, reason, localized_message(err) or details or "")
 
 
 @dataclass
@@ -112,7 +114,7 @@ class Viewer:
     def busy(self, wait_s: float) -> None:
         """The service refused a call for now (a rate limit): the line under the board while the
         client waits to send the same call again."""
-        self.notice(Text(f"busy, retrying in {max(round(wait_s, 1), 0.1):g} s", "yellow"))
+        self.notice(Text(t("busy", seconds=f"{max(round(wait_s, 1), 0.1):g}"), "yellow"))
 
     def refresh(self) -> Any:
         self.response = self.client.get_view()
@@ -246,18 +248,16 @@ class Player(Viewer):
                 quiet_since, hinted = time.monotonic(), False
                 self.on_moved(drain_moves(item, inbox, self._later))
             elif not self.on_line(item):
-                self.console.print(
-                    "Leaving the match; it goes on without you (a turn clock or a bot may act)."
-                )
-                self.console.print(f"Rejoin it with: tabula play --match {self.client.match_id}")
+                self.console.print(t("leaving"))
+                self.console.print(t("rejoin", match=self.client.match_id))
                 return None
         self.print_outcome()
         return self.response.outcome
 
     def waiting_text(self) -> str:
         seats = [seat_name(self.names, s) for s in self.response.seats_to_act if s != self.seat]
-        who = ", ".join(seats) or ("the system" if self.response.system_to_act else "the others")
-        return f"(waiting for {who}; bots and system steps are played by the workers)"
+        who = ", ".join(seats) or t("waiting.system" if self.response.system_to_act else "waiting.others")
+        return t("waiting", who=who)
 
     # ------------------------------------------------------------ the match moved
     def on_moved(self, items: Sequence[Followed]) -> None:
@@ -280,12 +280,12 @@ class Player(Viewer):
         kept = self._update_chooser()
         if choosing:
             if options == list(self.response.legal_commands):
-                what = "your options are the same"
+                what = t("moved.same")
             elif kept and self.chooser is not None and self.chooser.choices:
-                what = "your choice so far is kept"
+                what = t("moved.kept")
             else:
-                what = "your options changed: choose again"
-            moved = f"The match moved on while you were choosing (v{before} -> v{self.version}); {what}."
+                what = t("moved.changed")
+            moved = t("moved.while_choosing", before=before, version=self.version, what=what)
             self.notice(Text(moved, "yellow"))
         self.show(force=not choosing)
         self.offer(redrawn=True)
@@ -400,7 +400,7 @@ class Player(Viewer):
         elif text and line.question != self.question:
             self.notice(self._stale(text))
         elif not self.my_turn():
-            self.console.print(Text(f"It is not your turn. {self.waiting_text()}", "yellow"))
+            self.console.print(Text(t("not_your_turn", waiting=self.waiting_text()), "yellow"))
             return True
         else:
             self.choose(text)
@@ -412,16 +412,12 @@ class Player(Viewer):
         """``resign`` asks first; ``yes`` then resigns the seat (Resign), anything else keeps playing."""
         if not self._resigning:
             self._resigning = True
-            self.console.print(
-                Text(
-                    "Resign this match? A bot plays your seat from now on and you place last (yes/no)",
-                    "yellow",
-                )
-            )
+            self.console.print(Text(t("resign.ask"), "yellow"))
             return
         self._resigning = False
-        if lowered not in ("y", "yes"):
-            self.console.print(Text("Not resigned: play on.", "dim"))
+        answers = {"y", "yes", *(a.strip().lower() for a in t("resign.yes_answers").split(","))}
+        if lowered not in answers:
+            self.console.print(Text(t("resign.kept"), "dim"))
             return
         try:
             self.client.resign()
@@ -430,7 +426,7 @@ class Player(Viewer):
                 raise
             self.notice(refusal(err))
             return
-        self.console.print(Text("You resigned: a bot plays your seat. q leaves the match.", "yellow"))
+        self.console.print(Text(t("resign.done"), "yellow"))
         self.chooser = None
         self.fetch_view()
 
@@ -444,7 +440,7 @@ class Player(Viewer):
                 raise
             self.notice(refusal(err))
             return
-        self.console.print(Text(f"Taken back: the match is as it was at v{done.to_version}.", "yellow"))
+        self.console.print(Text(t("undo.done", version=done.to_version), "yellow"))
         self.chooser = None
         self.fetch_view()
 
@@ -452,7 +448,7 @@ class Player(Viewer):
     def say(self, text: str) -> None:
         """Send ``text`` to the match's players' chat; a refusal is said in words."""
         if self.chat is None:
-            self.console.print(Text("There is no chat here (no lobby sign-in for this match).", "yellow"))
+            self.console.print(Text(t("chat.none"), "yellow"))
             return
         try:
             self.heard(self.chat.say(text))
@@ -485,7 +481,7 @@ class Player(Viewer):
         glossary = glossary_of(self.presentation)
         found = list(glossary.explain(query)) if glossary is not None and query else []
         if not found:
-            self.console.print(Text(f"Nothing named {query!r} here.", "yellow"))
+            self.console.print(Text(t("explain.none", query=repr(query)), "yellow"))
         for text in found:
             self.console.print(Text(text, "cyan"))
 
@@ -496,23 +492,23 @@ class Player(Viewer):
         step = chooser.step()
         if text.lower() in ("b", "back"):
             if not chooser.back():
-                self.console.print(Text("Nothing to go back to: this is the first step.", "yellow"))
+                self.console.print(Text(t("choose.first_step"), "yellow"))
         elif text.isdigit() and 1 <= int(text) <= len(step.options):
             command = chooser.pick(int(text) - 1)
             if command is not None:
                 self.submit(command)
                 return
         elif text.isdigit():
-            self.console.print(Text(f"Please choose a number from 1 to {len(step.options)}.", "yellow"))
+            self.console.print(Text(t("choose.range", count=len(step.options)), "yellow"))
         elif text:
             count, command = chooser.search(text)
             if command is not None:
                 self.submit(command)
                 return
             if count == 0:
-                self.console.print(Text(f"No legal command matches {text!r}.", "yellow"))
+                self.console.print(Text(t("choose.no_match", text=repr(text)), "yellow"))
             elif count > FILTER_LIMIT:
-                self.console.print(Text(f"{count} commands match {text!r}: add more words.", "yellow"))
+                self.console.print(Text(t("choose.too_many", count=count, text=repr(text)), "yellow"))
         self.offer()
 
     # ------------------------------------------------------------ submitting
@@ -527,9 +523,7 @@ class Player(Viewer):
             self.refresh()
             if not self.my_turn() or following not in list(self.response.legal_commands):
                 described = command_text(following, self.presentation, self.response.view, self.names)
-                self.notice(
-                    Text(f"Not played: {described}. It is no longer possible; choose again.", "yellow")
-                )
+                self.notice(Text(t("send.rest_gone", command=described), "yellow"))
                 break
             sent = self._send(following)
         self.chooser = None
@@ -560,25 +554,16 @@ class Player(Viewer):
                 if self.finished() or command not in list(self.response.legal_commands):
                     self.notice(self._gone(described, before))
                     return False
-                self.console.print(
-                    Text(f"The match moved on (v{before} -> v{self.version}); still possible: sending again.")
-                )
+                self.console.print(Text(t("send.again", before=before, version=self.version)))
         return False
 
     def _stale(self, text: str) -> Text:
-        then = "choose again" if self.my_turn() else "it is not your turn now"
-        return Text(
-            f"The match moved on: {text!r} was typed for the previous question and was not used; {then}.",
-            "yellow",
-        )
+        then = t("stale.choose_again" if self.my_turn() else "stale.not_your_turn")
+        return Text(t("stale.typed", text=repr(text), then=then), "yellow")
 
     def _gone(self, described: str, before: int) -> Text:
-        text = Text(f"Not played: {described}. ", "bold yellow")
-        text.append(
-            f"The match moved on before it arrived (v{before} -> v{self.version}) and it is no longer "
-            "possible; see the recent events, and choose again.",
-            "yellow",
-        )
+        text = Text(t("gone.not_played", command=described), "bold yellow")
+        text.append(t("gone.why", before=before, version=self.version), "yellow")
         return text
 
 

@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from google.protobuf.descriptor import FieldDescriptor
 
+from services.client.texts import t
 from shared.core.describe import Describer, words
 
 Msg = Any
@@ -208,14 +209,16 @@ class Steps:
         if named:
             return named
         if not command:
-            return "What do you do?"
-        return f"{words(command)}: {words(field).lower()}?" if field else f"{words(command)}: which one?"
+            return t("steps.what")
+        if field:
+            return t("steps.which_field", command=words(command), field=words(field).lower())
+        return t("steps.which_one", command=words(command))
 
     def _kind_label(self, group: Sequence[Msg]) -> str:
         """``Place family member (48 ways)``; a kind with one command shows that command in full."""
         if len(group) == 1:
             return self.describe(group[0])
-        return f"{words(member_of(group[0]).DESCRIPTOR.name)} ({len(group)} ways)"
+        return t("steps.ways", command=words(member_of(group[0]).DESCRIPTOR.name), count=len(group))
 
     def value_label(self, member: Msg, fd: FieldDescriptor) -> str:
         if self.wording is not None:
@@ -224,11 +227,12 @@ class Steps:
                 return named
         label = words(fd.name).lower()
         if fd.has_presence and not fd.is_repeated and not member.HasField(fd.name):
-            return f"no {label}"
+            return t("steps.no_value", field=label)
         raw = getattr(member, fd.name)
         context = member.DESCRIPTOR.name
         if fd.is_repeated:
-            return ", ".join(self.describer.value(fd, item, context) for item in raw) or f"no {label}"
+            listed = ", ".join(self.describer.value(fd, item, context) for item in raw)
+            return listed or t("steps.no_value", field=label)
         text = self.describer.value(fd, raw, context)
         return text if text.lower().startswith(label) else f"{label} {text}"
 
@@ -269,7 +273,7 @@ class Chooser:
     def step(self) -> Step:
         """The question to ask now (one option when a single command is legal)."""
         if self.found is not None:
-            title = f"Commands matching {self.query!r}"
+            title = t("steps.matching", query=repr(self.query))
             return Step(title, distinct([self._single(c) for c in self.found]))
         planned = self.steps.plans(self.commands) if not self.choices else None
         if planned is not None:
@@ -277,7 +281,7 @@ class Chooser:
         left = self.remaining()
         step = self.steps.next_step(left)
         if step is None:
-            return Step("The only possible command:", distinct([self._single(c) for c in left]))
+            return Step(t("steps.only"), distinct([self._single(c) for c in left]))
         return step
 
     def _single(self, command: Msg) -> Option:

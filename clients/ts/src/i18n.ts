@@ -96,3 +96,51 @@ export const withLocale = <Req extends { header: Headers }, Res>(next: (req: Req
     req.header.set("accept-language", pageLocale());
     return next(req);
   };
+
+// ------------------------------------------------------------------ the app's own words
+
+let appWords: Translate = translator({});
+
+/** The app's own words (GET /texts/play) in `locale`, loaded once before the page draws anything. */
+export async function loadAppWords(locale: Locale = pageLocale()): Promise<void> {
+  appWords = translator((await loadWords("play", locale)).texts);
+  if (typeof document !== "undefined") document.documentElement.lang = locale;
+}
+
+/** The app's own words given as they are (the Node tests' templates). */
+export function useAppWords(texts: Record<string, string>): void {
+  appWords = translator(texts);
+}
+
+/** One of the app's own words in the page's language: tr("home.my_matches"), tr("room.seat", { n: 2 }). */
+export const tr: Translate = (key, values) => appWords(key, values);
+
+/** The page's fixed words: every element with `data-t` gets that key's text (`data-t-placeholder`,
+ * `data-t-aria`, `data-t-title`: the attribute). */
+export function wordPage(root: ParentNode = document): void {
+  for (const node of root.querySelectorAll<HTMLElement>("[data-t]")) node.textContent = tr(node.dataset.t!);
+  for (const [data, attribute] of [["tPlaceholder", "placeholder"], ["tAria", "aria-label"], ["tTitle", "title"]] as const) {
+    const selector = `[data-${data.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}]`;
+    for (const node of root.querySelectorAll<HTMLElement>(selector)) node.setAttribute(attribute, tr(node.dataset[data]!));
+  }
+}
+
+/** The language picker: a select of LANGUAGE_NAMES; a choice is kept (`tabula.lang`) and the page
+ * loaded again in it. */
+export function languagePicker(): HTMLElement {
+  const select = document.createElement("select");
+  select.id = "language";
+  select.setAttribute("aria-label", tr("lang.label"));
+  for (const locale of LOCALES) {
+    const option = document.createElement("option");
+    option.value = locale;
+    option.textContent = LANGUAGE_NAMES[locale];
+    select.append(option);
+  }
+  select.value = pageLocale();
+  select.addEventListener("change", () => {
+    savePageLocale(select.value as Locale);
+    location.reload();
+  });
+  return select;
+}
