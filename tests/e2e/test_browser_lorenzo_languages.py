@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from shared.core.rng import Rng
-from tests.e2e.test_browser_spectator import WAIT_MS, Stack, browser, legend, stack, tips
+from tests.e2e.test_browser_spectator import CUT, WAIT_MS, Stack, browser, legend, stack, tips
 
 __all__ = ["browser", "stack"]  # the fixtures this module uses, from the spectator page's tests
 
@@ -66,5 +66,6 @@ def test_the_lorenzo_board_is_drawn_in_the_browsers_language(browser: Any, stack
             assert tip == cards[card] and tip.split("：" if locale == "zh-CN" else ":")[0], tip
     spaces = {str(x.id): x.text for x in texts.spaces if x.kind != stack.pb2.SPACE_KIND_TOWER}
     assert tips(page, "#spaces .space", "space") == spaces
+    assert page.evaluate(CUT) == []  # the longer words of a language cut nothing off
     assert not errors, errors
     context.close()
