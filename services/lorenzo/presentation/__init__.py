@@ -8,11 +8,12 @@ come from the validated content (``services.lorenzo.content.load_content()``), l
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
-from services.lorenzo.presentation import steps
 from services.lorenzo.presentation.board import board, final_table
 from services.lorenzo.presentation.describe import LorenzoDescriber
 from services.lorenzo.presentation.labels import Labels
+from services.lorenzo.presentation.steps import StepWords
 from shared.core.labelled_presentation import LabelledPresentation
 
 
@@ -22,9 +23,16 @@ class LorenzoPresentation(LabelledPresentation):
 
 @functools.cache
 def load(locale: str = "en") -> LorenzoPresentation:
-    """The presentation over the validated content (the manifest's ``presentation=``)."""
+    """The presentation over the validated content with its words in ``locale`` (the manifest's
+    ``presentation=``; one of ``shared.core.i18n.LOCALES``, anything else is English)."""
     from services.lorenzo.content import load_content
+    from services.lorenzo.texts import Words
 
-    return LorenzoPresentation(
-        Labels(load_content()), board, final_table, LorenzoDescriber, steps, Labels.explain
-    )
+    words = Words.of(locale)
+    labels = Labels(load_content(), words)
+    final = functools.partial(_final, labels=labels)
+    return LorenzoPresentation(labels, board, final, LorenzoDescriber, StepWords(words), Labels.explain)
+
+
+def _final(view: object, names: Sequence[str], labels: Labels) -> object:
+    return final_table(view, names, labels)

@@ -9,17 +9,18 @@ alternative paid, an exchange what it pays and gains, a leader what it needs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
 
-from services.lorenzo.presentation.labels import Labels, amounts_text
+from services.lorenzo.presentation.labels import Labels
 from services.lorenzo.rules.model import Member
 from services.lorenzo.rules.queries import die_value
 from services.lorenzo.rules.view import PlayerView
 from shared.core.codec import from_proto
-from shared.core.describe import LabelledDescriber, enum_label, is_id, words
+from shared.core.describe import LabelledDescriber, enum_label, is_id, is_set, words
 
 Msg = Any
 
@@ -29,12 +30,79 @@ LEADER_COMMANDS = ("DraftLeader", "DiscardLeader", "PlayLeader")
 SEAT_LISTS = ("turn_order", "turn_queue", "pickers")  # repeated fields of seats
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 class LorenzoDescriber(LabelledDescriber):
+    """Lorenzo's commands and events in the labels' locale: titles, field names and enum values
+    through the game's texts (``command.*``, ``event.*``, ``field.*``, ``enum.*``)."""
+
     labels: Labels
+
+    def t(self, key: str, **values: Any) -> str:
+        return self.labels.words.t(key, **values)
+
+    def word(self, kind: str, name: str, english: str) -> str:
+        return self.labels.words.catalog.get(f"{kind}.{name}", english)
+
+    def enum(self, fd: FieldDescriptor, number: int) -> str:
+        """An enum value's word in the locale (``black`` for ``MEMBER_BLACK``)."""
+        enum = fd.enum_type
+        assert enum is not None, "an enum field"
+        return self.labels.words.enum(enum.name, enum_label(enum, number))
+
+    # ------------------------------------------------------------ the generic wording, in the locale
+    def seat(self, seat: int) -> str:
+        if 0 <= seat < len(self.names) and self.names[seat]:
+            return self.t("describe.seat_named", name=self.names[seat], seat=seat)
+        return self.t("describe.seat", seat=seat)
+
+    def value(self, fd: FieldDescriptor, raw: Any, context: str = "") -> str:
+        if self.label(fd, raw, context) is None:
+            if fd.type == FieldDescriptor.TYPE_ENUM and fd.enum_type is not None:
+                return self.enum(fd, int(raw))
+            if fd.type == FieldDescriptor.TYPE_BOOL:
+                return self.t("describe.yes") if raw else self.t("describe.no")
+        return super().value(fd, raw, context)
+
+    def field_label(self, name: str) -> str:
+        return self.word("field", name, words(name).lower())
+
+    def fields(self, message: Msg, skip: tuple[str, ...] = ()) -> str:
+        """``Describer.fields`` with the field names in the locale."""
+        parts = []
+        context = message.DESCRIPTOR.name
+        for fd in message.DESCRIPTOR.fields:
+            if fd.name in skip:
+                continue
+            raw = getattr(message, fd.name)
+            if fd.name == "seat" and not fd.is_repeated:  # seat 0 is a seat, not "unset"
+                parts.append(self.seat(int(raw)))
+                continue
+            if not is_set(message, fd):
+                continue
+            if fd.type == FieldDescriptor.TYPE_MESSAGE and not fd.is_repeated and not raw.ListFields():
+                continue  # an empty nested message says nothing
+            label = self.field_label(fd.name)
+            if fd.is_repeated:
+                items = self.t("list.comma").join(self.value(fd, item, context) for item in raw)
+                parts.append(self.t("describe.titled", title=label, text=items))
+            else:
+                text = self.value(fd, raw, context)
+                parts.append(text if text.lower().startswith(label) else f"{label} {text}")
+        return self.t("list.semicolon").join(parts)
+
+    def title(self, kind: str, member: Msg) -> str:
+        name = member.DESCRIPTOR.name
+        return self.word(kind, re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower(), words(name))
+
+    def command(self, member: Msg, view: Msg | None = None) -> str:
+        title = self.title("command", member)
+        special = self.special(member, view)
+        if special is not None:
+            return self.t("describe.titled", title=title, text=special) if special else title
+        rest = self.fields(member)
+        if not rest and len(member.DESCRIPTOR.fields) == 1:  # a lone bool left at its default
+            fd = member.DESCRIPTOR.fields[0]
+            rest = f"{self.field_label(fd.name)} {self.value(fd, getattr(member, fd.name))}"
+        return self.t("describe.titled", title=title, text=rest) if rest else title
 
     # ------------------------------------------------------------ values
     def id_names(self) -> dict[str, Callable[[int], str]]:
@@ -53,7 +121,9 @@ class LorenzoDescriber(LabelledDescriber):
 
     def label(self, fd: FieldDescriptor, raw: Any, context: str) -> str | None:
         if fd.type == FieldDescriptor.TYPE_MESSAGE and raw.DESCRIPTOR.name == "Goods":
-            return amounts_text({f.name: getattr(raw, f.name) for f in raw.DESCRIPTOR.fields})
+            return self.labels.words.amounts_text(
+                {f.name: getattr(raw, f.name) for f in raw.DESCRIPTOR.fields}
+            )
         if is_id(fd, raw) and fd.name in SEAT_LISTS:
             return self.seat_alone(raw)
         if is_id(fd, raw) and context.startswith("Excommunicat") and fd.name in ("tile", "tiles"):
@@ -65,13 +135,16 @@ class LorenzoDescriber(LabelledDescriber):
         """``black member (die 5)``; ``(die 5, worth 4)`` when the rules count it otherwise (an
         excommunication's -1, a leader's fixed value)."""
         fd = member.DESCRIPTOR.fields_by_name["member"]
-        colour = enum_label(fd.enum_type, member.member)
+        english = enum_label(fd.enum_type, member.member)
+        colour = self.enum(fd, member.member)
         dice = list(getattr(view, "dice", []) or [])
-        if colour in DICE_INDEX and DICE_INDEX[colour] < len(dice):
-            die = dice[DICE_INDEX[colour]]
+        if english in DICE_INDEX and DICE_INDEX[english] < len(dice):
+            die = dice[DICE_INDEX[english]]
             worth = self.worth(view, member.member)
-            return f"{colour} member (die {die}{f', worth {worth}' if worth not in (None, die) else ''})"
-        return f"{colour} member"
+            if worth in (None, die):
+                return self.t("describe.member_die", colour=colour, die=die)
+            return self.t("describe.member_worth", colour=colour, die=die, worth=worth)
+        return self.t("describe.member", colour=colour)
 
     def worth(self, view: Msg | None, member: int, seat: int | None = None) -> int | None:
         """What ``seat``'s (default: the viewer's) ``member`` is worth by the rules before servants:
@@ -87,21 +160,23 @@ class LorenzoDescriber(LabelledDescriber):
 
     def decision(self, d: Msg) -> str:
         """A pending decision in words: ``choose 2 different council privileges``."""
-        kind = enum_label(d.DESCRIPTOR.fields_by_name["kind"].enum_type, d.kind)
+        kind_fd = d.DESCRIPTOR.fields_by_name["kind"]
+        kind = enum_label(kind_fd.enum_type, d.kind)
         if kind == "privileges":
-            return f"choose {plural(d.count, 'council privilege')}{' (all different)' if d.count > 1 else ''}"
+            return self.t(f"describe.privileges.{'one' if d.count == 1 else 'other'}", count=d.count)
         if kind == "exchange":
-            return f"choose the exchange of {self.labels.card(d.card)}"
+            return self.t("describe.exchange_of", card=self.labels.card(d.card))
         if kind == "take card":
             fd = d.DESCRIPTOR.fields_by_name["card_type"]
-            which = enum_label(fd.enum_type, d.card_type) if d.HasField("card_type") else "any"
-            discount = amounts_text(
+            which = self.enum(fd, d.card_type) if d.HasField("card_type") else self.t("card_type.any")
+            if not any(getattr(d.discount, f.name) for f in d.discount.DESCRIPTOR.fields):
+                return self.t("describe.take_card", type=which, value=d.value)
+            discount = self.labels.words.amounts_text(
                 {f.name: getattr(d.discount, f.name) for f in d.discount.DESCRIPTOR.fields}
             )
-            text = f"take a card ({which}) with action value {d.value}"
-            return text + (f", {discount} off" if discount != "nothing" else "")
-        only = " (servants only)" if d.servants_only else ""
-        return f"take a {kind} action of value {d.value}{only}"
+            return self.t("describe.take_card_discount", type=which, value=d.value, discount=discount)
+        key = "describe.action_servants" if d.servants_only else "describe.action"
+        return self.t(key, kind=self.enum(kind_fd, d.kind), value=d.value)
 
     def _card_parts(self, member: Msg, view: Msg | None) -> list[str]:
         """The card on a tower space (with the chosen cost when it has alternatives)."""
@@ -113,12 +188,12 @@ class LorenzoDescriber(LabelledDescriber):
             costs = self.labels.costs(card)
             text = self.labels.card(card)
             if costs and 0 <= member.cost_option < len(costs):
-                text += f" (pay {costs[member.cost_option]})"
+                text = self.t("describe.pay", card=text, cost=costs[member.cost_option])
             parts.append(text)
         elif member.cost_option:
-            parts.append(f"cost alternative {member.cost_option + 1}")
+            parts.append(self.t("describe.cost_alternative", number=member.cost_option + 1))
         if member.discount_option:
-            parts.append(f"discount alternative {member.discount_option + 1}")
+            parts.append(self.t("describe.discount_alternative", number=member.discount_option + 1))
         return parts
 
     def special(self, member: Msg, view: Msg | None) -> str | None:
@@ -126,24 +201,30 @@ class LorenzoDescriber(LabelledDescriber):
         on character tower floor 2 (3); Abbess``; None: the generic fields."""
         name = member.DESCRIPTOR.name
         servants = int(getattr(member, "servants", 0))
-        extra = [f"+{servants} servant{'s' if servants != 1 else ''}"] if servants else []
+        plural = "one" if servants == 1 else "other"
+        extra = [self.t(f"describe.servants.{plural}", count=servants)] if servants else []
         if name == "PlaceFamilyMember":
-            where = f"{self.member_text(member, view)} on {self.labels.space(member.space)}"
-            return "; ".join([where, *self._card_parts(member, view), *extra])
+            where = self.t(
+                "describe.on", member=self.member_text(member, view), space=self.labels.space(member.space)
+            )
+            return self.t("list.semicolon").join([where, *self._card_parts(member, view), *extra])
         if name == "TakeBonusCard":
-            where = f"from {self.labels.space(member.space)}"
-            return "; ".join([where, *self._card_parts(member, view), *extra])
+            where = self.t("describe.from", space=self.labels.space(member.space))
+            return self.t("list.semicolon").join([where, *self._card_parts(member, view), *extra])
         if name == "PerformBonusAction":
-            return "; ".join(extra)
+            return self.t("list.semicolon").join(extra)
         if name == "ChooseExchange":
             card = self.labels.card(member.card)
             if member.option == 0:
-                return f"skip the exchange of {card}"
-            return f"{card}: {self.labels.exchange(member.card, member.option)}"
+                return self.t("describe.skip_exchange", card=card)
+            return self.t(
+                "describe.exchange", card=card, exchange=self.labels.exchange(member.card, member.option)
+            )
         if name == "ChooseCouncilPrivileges":
             fd = member.DESCRIPTOR.fields_by_name["privileges"]
-            return ", ".join(
-                f"{enum_label(fd.enum_type, p)} ({self.labels.privilege(p)})" for p in member.privileges
+            return self.labels.words.t("list.comma").join(
+                self.t("describe.privilege", privilege=self.enum(fd, p), goods=self.labels.privilege(p))
+                for p in member.privileges
             )
         if name == "ChooseBonusTile":
             return self.labels.bonus_tile(member.tile)
@@ -153,10 +234,10 @@ class LorenzoDescriber(LabelledDescriber):
             text = self.labels.leader(member.leader)
             if member.HasField("member"):
                 fd = member.DESCRIPTOR.fields_by_name["member"]
-                text += f" on the {enum_label(fd.enum_type, member.member)} member"
+                text = self.t("describe.on_member", leader=text, colour=self.enum(fd, member.member))
             return text
         if name == "AnswerVaticanReport":
-            return "support the Church" if member.support else "do not support (take the excommunication)"
+            return self.t("describe.support") if member.support else self.t("describe.no_support")
         return None
 
     def _leader_text(self, member: Msg) -> str:
@@ -164,11 +245,11 @@ class LorenzoDescriber(LabelledDescriber):
         text = self.labels.leader(member.leader)
         requirement = self.labels.requirement(member.leader)
         if name == "DiscardLeader":
-            return text + " (for a council privilege)"
+            return self.t("describe.discard", leader=text)
         if requirement:
-            text += f" (needs {requirement})"
+            text = self.t("describe.needs", leader=text, requirement=requirement)
         if name == "PlayLeader" and member.HasField("copy_of"):
-            text += f", copying {self.labels.leader(member.copy_of)}"
+            text = self.t("describe.copying", leader=text, copied=self.labels.leader(member.copy_of))
         return text
 
     # ------------------------------------------------------------ events
@@ -176,16 +257,18 @@ class LorenzoDescriber(LabelledDescriber):
         """An event; a shuffle is named only (its deck orders are the server's secret anyway)."""
         name = member.DESCRIPTOR.name
         if name == "DecksShuffled":
-            return words(name)
+            return self.title("event", member)
         if name == "RoundStarted":
-            order = ", ".join(self.seat_alone(s) for s in dict.fromkeys(member.turn_queue))
-            return f"Round {member.round} begins; turn order {order}"
+            order = self.t("list.comma").join(self.seat_alone(s) for s in dict.fromkeys(member.turn_queue))
+            return self.t("describe.round_started", round=member.round, order=order)
         if name == "DecisionsQueued":
-            return f"{self.seat_alone(member.seat)} must " + "; then ".join(
-                self.decision(d) for d in member.decisions
-            )
-        return super().event(member)
+            decisions = self.t("list.then").join(self.decision(d) for d in member.decisions)
+            return self.t("describe.must", seat=self.seat_alone(member.seat), decisions=decisions)
+        title, body = self.title("event", member), self.fields(member)
+        return self.t("describe.titled", title=title, text=body) if body else title
 
     def seat_alone(self, seat: int) -> str:
         """A seat by its player's name (``Ada``), ``seat N`` without one."""
-        return self.names[seat] if 0 <= seat < len(self.names) and self.names[seat] else f"seat {seat}"
+        if 0 <= seat < len(self.names) and self.names[seat]:
+            return self.names[seat]
+        return self.t("describe.seat", seat=seat)

@@ -8,39 +8,44 @@ does, a cost alternative in goods, a leader with what it needs and gives.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from services.lorenzo.presentation.describe import LorenzoDescriber
 from services.lorenzo.presentation.labels import Labels
+from services.lorenzo.texts import Words
 from shared.core.describe import enum_label
 
 Msg = Any
 
-TITLES = {
-    ("", ""): "What do you do?",
-    ("", "member"): "Which family member?",
-    ("PlaceFamilyMember", "space"): "Where do you place it?",
-    ("TakeBonusCard", "space"): "Which card do you take?",
-    ("", "servants"): "How many servants do you add?",
-    ("", "cost_option"): "Which cost do you pay?",
-    ("", "discount_option"): "Which discount do you use?",
-    ("ChooseCouncilPrivileges", "privileges"): "Which council privileges?",
-    ("ChooseExchange", "card"): "Which building's exchange?",
-    ("ChooseExchange", "option"): "Which exchange?",
-    ("ChooseBonusTile", "tile"): "Which personal bonus tile?",
-    ("DraftLeader", "leader"): "Which leader do you keep?",
-    ("PlayLeader", "leader"): "Which leader do you play?",
-    ("PlayLeader", "copy_of"): "Which played leader does it copy?",
-    ("DiscardLeader", "leader"): "Which leader do you discard (for a council privilege)?",
-    ("ActivateLeader", "leader"): "Whose ability do you use?",
-    ("ActivateLeader", "member"): "Which coloured member becomes 6?",
-    ("AnswerVaticanReport", "support"): "Do you support the Church?",
-}
+
+@dataclass(frozen=True)
+class StepWords:
+    """The questions of the steps in one locale (``step.<command>.<field>``, else ``step.<field>``)."""
+
+    words: Words
+
+    def step_title(self, command: str, field: str) -> str | None:
+        if not command and not field:
+            return self.words.t("step.what")
+        catalog = self.words.catalog
+        own = f"step.{re.sub(r'(?<=[a-z0-9])(?=[A-Z])', '_', command).lower()}.{field}"
+        for key in (own, f"step.{field}"):
+            if key in catalog.english:
+                return catalog.text(key)
+        return None
+
+    def option_text(
+        self, labels: Labels, member: Msg, field: str, view: Msg | None, names: Sequence[str]
+    ) -> str | None:
+        return option_text(labels, member, field, view, names)
 
 
 def step_title(command: str, field: str) -> str | None:
-    return TITLES.get((command, field)) or TITLES.get(("", field))
+    """:meth:`StepWords.step_title` in English."""
+    return StepWords(Words.of()).step_title(command, field)
 
 
 def _tower_card(member: Msg, view: Msg | None, labels: Labels) -> int:
@@ -54,6 +59,7 @@ def option_text(
 ) -> str | None:
     """The value of ``field`` in ``member`` as the player weighs it; None: the client's default."""
     describer = LorenzoDescriber(labels, names)
+    t = labels.t
     name = member.DESCRIPTOR.name
     if field == "member" and name != "ActivateLeader":
         return describer.member_text(member, view)
@@ -61,25 +67,30 @@ def option_text(
         card = _tower_card(member, view, labels)
         where = labels.space(member.space)
         bonus = labels.floor_bonus(member.space) if labels.tower_space(member.space) else ""
-        where += f" (floor bonus {bonus})" if bonus else ""
-        return f"{where}: {labels.card_text(card)}" if card else where
+        where = t("step.floor_bonus", space=where, bonus=bonus) if bonus else where
+        return t("step.space_card", space=where, card=labels.card_text(card)) if card else where
     if field == "servants":
         n = int(member.servants)
-        return f"{n} servant{'s' if n != 1 else ''}" if n else "no servants"
+        return t(f"step.servants.{'one' if n == 1 else 'other'}", count=n) if n else t("step.no_servants")
     if field == "cost_option":
         costs = labels.costs(_tower_card(member, view, labels))
         chosen = int(member.cost_option)
-        return f"pay {costs[chosen]}" if chosen < len(costs) else f"cost alternative {chosen + 1}"
+        if chosen < len(costs):
+            return t("step.pay", cost=costs[chosen])
+        return t("describe.cost_alternative", number=chosen + 1)
     if field == "discount_option":
-        return f"discount alternative {int(member.discount_option) + 1}"
+        return t("describe.discount_alternative", number=int(member.discount_option) + 1)
     return _other(labels, member, field, view)
 
 
 def _other(labels: Labels, member: Msg, field: str, view: Msg | None) -> str | None:
-    name = member.DESCRIPTOR.name
+    name, t = member.DESCRIPTOR.name, labels.t
     if field == "privileges":
         fd = member.DESCRIPTOR.fields_by_name["privileges"]
-        return ", ".join(f"{enum_label(fd.enum_type, p)} ({labels.privilege(p)})" for p in member.privileges)
+        return t("list.comma").join(
+            t("describe.privilege", privilege=_enum(labels, fd, p), goods=labels.privilege(p))
+            for p in member.privileges
+        )
     if field in ("leader", "copy_of") and (field == "leader" or member.HasField("copy_of")):
         return labels.leader_text(getattr(member, field))
     if name == "ChooseBonusTile":
@@ -87,10 +98,10 @@ def _other(labels: Labels, member: Msg, field: str, view: Msg | None) -> str | N
     if name == "ChooseExchange" and field == "card":
         return labels.card(member.card)
     if name == "ChooseExchange" and field == "option":
-        return labels.exchange(member.card, member.option) if member.option else "skip this exchange"
+        return labels.exchange(member.card, member.option) if member.option else t("step.skip_exchange")
     if name == "ActivateLeader" and field == "member" and member.HasField("member"):
         fd = member.DESCRIPTOR.fields_by_name["member"]
-        return f"the {enum_label(fd.enum_type, member.member)} member"
+        return t("step.the_member", colour=_enum(labels, fd, member.member))
     if name == "AnswerVaticanReport":
         return _vatican(labels, member.support, view)
     return None
@@ -99,8 +110,15 @@ def _other(labels: Labels, member: Msg, field: str, view: Msg | None) -> str | N
 def _vatican(labels: Labels, support: bool, view: Msg | None) -> str:
     """Support: score faith and go back to 0; refuse: this period's excommunication, named."""
     if support:
-        return "yes: score your faith points and go back to 0"
+        return labels.t("step.support")
     tiles = list(getattr(view, "excommunication_tiles", []) or [])
     period = int(getattr(view, "period", 0) or 0)
-    tile = labels.excommunication(tiles[period - 1]) if 0 < period <= len(tiles) else "the excommunication"
-    return f"no: keep your faith, take {tile}"
+    if 0 < period <= len(tiles):
+        tile = labels.excommunication(tiles[period - 1])
+    else:
+        tile = labels.t("step.the_excommunication")
+    return labels.t("step.no_support", tile=tile)
+
+
+def _enum(labels: Labels, fd: Any, number: int) -> str:
+    return labels.words.enum(fd.enum_type.name, enum_label(fd.enum_type, number))

@@ -73,7 +73,13 @@ def check_servants(c: Content, s: State, seat: int, servants: int, lo: int, hi: 
 
 def _check_servants(rate: int, owned: int, servants: int, lo: int, hi: int) -> int:
     if servants < 0 or servants % rate or not lo <= servants // rate <= hi:
-        raise RuleViolation("wrong_servants", f"spend {lo * rate}..{hi * rate} servants (by {rate}) here")
+        raise RuleViolation(
+            "wrong_servants",
+            "spend {low}..{high} servants (by {rate}) here",
+            low=lo * rate,
+            high=hi * rate,
+            rate=rate,
+        )
     if servants > owned:
         raise RuleViolation("not_enough_servants", "you do not have that many servants")
     return servants // rate
@@ -152,7 +158,7 @@ def _cost(
 ) -> Goods:
     to_pay, military = card_cost(x, card, cost_option, discount_option, extra)
     if have.military < military:
-        raise RuleViolation("military_requirement", f"you need {military} military points")
+        raise RuleViolation("military_requirement", "you need {military} military points", military=military)
     if not have.covers(to_pay):
         raise RuleViolation("cannot_afford", "you cannot pay the card's cost")
     return to_pay
@@ -205,7 +211,7 @@ def check_spot(x: SeatCache, member: Member, space_id: int) -> Space:
         raise RuleViolation("member_already_placed", "that family member is already on the board")
     space = c.space.get(space_id)
     if space is None:
-        raise RuleViolation("unknown_space", f"no space {space_id}")
+        raise RuleViolation("unknown_space", "no space {space}", space=space_id)
     assert s.config is not None
     if space.min_players > s.config.seats:
         raise RuleViolation("space_covered", "that space is covered with this many players")
@@ -280,7 +286,7 @@ def check_bonus_take(
         raise RuleViolation("unknown_space", "a card action needs a tower space")
     assert space.tower is not None
     if d.card_type is not None and space.tower is not d.card_type:
-        raise RuleViolation("wrong_tower", f"this action takes a {d.card_type.name.lower()} card")
+        raise RuleViolation("wrong_tower", "this action takes a {type} card", type=d.card_type.name.lower())
     v0 = d.value + x.action_modifier(take_action(space.tower))
     return check_take(x, space, v0, servants, cost_option, discount_option, d.discount)
 
@@ -321,7 +327,9 @@ def choose_privileges(ctx: Ctx, seat: int, privileges: tuple[Privilege, ...]) ->
     d = head(ctx.state, DecisionKind.PRIVILEGES)
     values = [int(x) for x in privileges]
     if len(values) != d.count or values != sorted(set(values)) or not all(1 <= v <= 5 for v in values):
-        raise RuleViolation("bad_privileges", f"choose {d.count} different privileges in ascending order")
+        raise RuleViolation(
+            "bad_privileges", "choose {count} different privileges in ascending order", count=d.count
+        )
     ctx.emit(CouncilPrivilegesChosen(seat, tuple(Privilege(v) for v in values)))
     for v in values:
         gain(ctx, seat, Gain(ctx.content.board.privileges[v - 1]), Source.PRIVILEGE)
@@ -330,7 +338,7 @@ def choose_privileges(ctx: Ctx, seat: int, privileges: tuple[Privilege, ...]) ->
 def choose_exchange(ctx: Ctx, seat: int, card: int, option: int) -> None:
     d = head(ctx.state, DecisionKind.EXCHANGE)
     if card != d.card:
-        raise RuleViolation("no_such_decision", f"the owed exchange is card {d.card}")
+        raise RuleViolation("no_such_decision", "the owed exchange is card {card}", card=d.card)
     prod = ctx.content.card[card].production
     assert prod is not None
     if not 0 <= option <= len(prod.exchanges):

@@ -28,7 +28,7 @@ def check_play(c: Content, s: State, seat: int, leader: int, copy_of: int | None
         raise RuleViolation("leader_not_in_hand", "that leader is not in your hand")
     card = c.leader[leader]
     if not meets_requirement(c, p, card):
-        raise RuleViolation("leader_requirement", f"you do not meet {card.name}'s requirement")
+        raise RuleViolation("leader_requirement", "you do not meet {leader}'s requirement", leader=card.name)
     if card.ability is AbilityKind.COPY:
         if copy_of is None or copy_of not in copy_targets(c, s, seat):
             raise RuleViolation("bad_copy", "name a leader another player has played")

@@ -42,13 +42,17 @@ class LorenzoRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, E
     def make_config(self, seats: int, options: Mapping[str, str]) -> Config:
         """Options: ``advanced`` = "true" (default: leaders and advanced bonus tiles) or "false"."""
         if not self.min_seats <= seats <= self.max_seats:
-            raise RuleViolation("bad_seats", f"Lorenzo il Magnifico seats 2 to 4 players, not {seats}")
+            raise RuleViolation(
+                "bad_seats", "Lorenzo il Magnifico seats 2 to 4 players, not {seats}", seats=seats
+            )
         unknown = sorted(set(options) - {"advanced"})
         if unknown:
-            raise RuleViolation("bad_option", f"unknown option {unknown[0]!r}")
+            raise RuleViolation("bad_option", "unknown option {option}", option=repr(unknown[0]))
         raw = options.get("advanced", "true").strip().lower()
         if raw not in _BOOL:
-            raise RuleViolation("bad_option", f"advanced must be 'true' or 'false', not {raw!r}")
+            raise RuleViolation(
+                "bad_option", "advanced must be 'true' or 'false', not {value}", value=repr(raw)
+            )
         return Config(seats=seats, advanced=_BOOL[raw])
 
     def setup(self, config: Config, rng: Rng) -> Sequence[Event]:
@@ -58,7 +62,7 @@ class LorenzoRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, E
 
     def decide(self, state: State, actor: Actor, command: cmd.Command, rng: Rng) -> Sequence[Event]:
         if actor not in to_act(self.content, state):
-            raise RuleViolation("not_your_turn", f"{actor} may not act now")
+            raise RuleViolation("not_your_turn", "{actor} may not act now", actor=actor)
         ctx = Ctx(self.content, state, actor.seat)
         if actor.is_system:
             self._system_step(ctx, command, rng)
@@ -80,7 +84,9 @@ class LorenzoRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, E
             case cmd.EndGame() if phase is Phase.GAME_END:
                 rounds.end_game(ctx)
             case _:
-                raise RuleViolation("wrong_phase", f"{type(command).__name__} is not the pending system step")
+                raise RuleViolation(
+                    "wrong_phase", "{command} is not the pending system step", command=type(command).__name__
+                )
 
     def _setup_step(self, ctx: Ctx, seat: int, command: cmd.Command) -> None:
         phase = ctx.state.phase
@@ -92,7 +98,9 @@ class LorenzoRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, E
             case cmd.AnswerVaticanReport(support) if phase is Phase.VATICAN:
                 rounds.answer_vatican(ctx, seat, support)
             case _:
-                raise RuleViolation("wrong_phase", f"{type(command).__name__} is not possible now")
+                raise RuleViolation(
+                    "wrong_phase", "{command} is not possible now", command=type(command).__name__
+                )
 
     def _turn_step(self, ctx: Ctx, seat: int, command: cmd.Command) -> None:
         c, s = self.content, ctx.state
@@ -147,7 +155,9 @@ class LorenzoRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, E
             case cmd.ActivateLeader(leader, member):
                 leaders.activate_leader(ctx, seat, leader, member)
             case _:
-                raise RuleViolation("wrong_phase", f"{type(command).__name__} is not possible now")
+                raise RuleViolation(
+                    "wrong_phase", "{command} is not possible now", command=type(command).__name__
+                )
 
     def legal_commands(self, state: State, actor: Actor) -> Sequence[cmd.Command]:
         return legal_commands(self.content, state, actor)

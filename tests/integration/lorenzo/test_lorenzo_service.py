@@ -11,7 +11,7 @@ import redis
 
 from services.games import LoadedGame, load_game
 from shared.core.rng import Rng
-from shared.serving.errors import error_info
+from shared.serving.errors import error_info, localized_message
 from shared.serving.tokens import TokenSigner
 from tests.support.game_server import Callers, play_out, served_stub
 
@@ -96,3 +96,30 @@ def test_bad_options_and_seat_counts_are_refused(stub: Any, game: LoadedGame) ->
         with pytest.raises(grpc.RpcError) as err:
             stub.CreateMatch(request, metadata=SERVICE, timeout=10)
         assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+
+
+def test_a_refusal_comes_in_the_callers_language(game: LoadedGame, redis_client: redis.Redis) -> None:
+    """The rules' refusal keeps its code and English message, and carries the message in Chinese
+    (``services/lorenzo/locales/zh-CN.yaml``) with its value filled in; nothing is created."""
+    assert game.manifest.texts is not None
+    with served_stub(game, redis_client, SIGNER, texts=game.manifest.texts()) as stub:
+        refused_in_chinese(stub, game)
+
+
+def refused_in_chinese(stub: Any, game: LoadedGame) -> None:
+    pb2 = game.modules.pb2
+    request = pb2.CreateMatchRequest(match_id="zh", seats=2, options={"advanced": "maybe"}, seed=1)
+    with pytest.raises(grpc.RpcError) as err:
+        stub.CreateMatch(request, metadata=[*SERVICE, ("accept-language", "zh-CN,zh;q=0.9")], timeout=10)
+    info = error_info(err.value)
+    assert info is not None and info.reason == "bad_option"
+    assert err.value.details() == "advanced must be 'true' or 'false', not 'maybe'"
+    localized = localized_message(err.value)
+    assert localized is not None
+    assert (localized.locale, localized.message) == (
+        "zh-CN",
+        "advanced 必须是 'true' 或 'false'，不是 'maybe'",
+    )
+    with pytest.raises(grpc.RpcError) as missing:
+        stub.GetView(pb2.GetViewRequest(match_id="zh"), metadata=SERVICE, timeout=10)
+    assert missing.value.code() == grpc.StatusCode.NOT_FOUND

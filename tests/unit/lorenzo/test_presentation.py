@@ -257,10 +257,10 @@ def test_every_command_type_of_random_playouts_is_described_readably() -> None:
 def test_every_step_of_every_decision_of_random_playouts_is_asked_in_lorenzos_words() -> None:
     """Walk every step of every seat decision (always the last option): each question is one of
     Lorenzo's own, each option names its ids (no ``#7`` fallback) and no option is empty."""
-    from services.lorenzo.presentation.steps import TITLES
+    from services.lorenzo.texts import PRESENTATION
 
     presentation = load()
-    questions = set(TITLES.values()) | {"The only possible command:"}
+    questions = {v for k, v in PRESENTATION.items() if v.endswith("?")} | {"The only possible command:"}
     asked: set[str] = set()
     for seats, seed, advanced in ((4, 1, True), (2, 2, True), (3, 9, False)):
         names = NAMES[:seats]
