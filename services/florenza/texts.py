@@ -269,7 +269,7 @@ def board_info(b: Board, ours: tuple[str, ...]) -> Board:
 
 
 @functools.cache
-def packaged_content_message() -> FlorenzaContent:
+def packaged_content_message(locale: str = "en") -> FlorenzaContent:
     """:func:`content_message` of the packaged content and its provenance, made once per process."""
     from services.florenza.content import load_content, provenance
 

@@ -40,7 +40,7 @@ from services.trajan.rules.content_types import (
     TrajanTile,
 )
 from shared.core.i18n import Texts
-from shared.core.reasons import rule_reasons
+from shared.core.reasons import rule_reason_texts
 from shared.core.wire import message, pb
 
 WORDS: dict[str, str] = {
@@ -59,11 +59,6 @@ WORDS: dict[str, str] = {
 """The English of GetContent's texts."""
 
 
-def _reason_texts() -> dict[str, str]:
-    """The rules' refusals: ``reason.<code>: <template>`` -> the English template."""
-    return {f"reason.{r.code}: {m}": m for r in rule_reasons("services/trajan/rules") for m in r.messages}
-
-
 def english() -> dict[str, str]:
     """Every English text of Trajan, by key."""
     from services.trajan.content import load_content
@@ -78,7 +73,7 @@ def english() -> dict[str, str]:
         WORDS,
         {f"province.{p.key}": p.name for p in content.provinces},
         {f"construction.{k.name}": k.name for k in content.construction_kinds},
-        _reason_texts(),
+        rule_reason_texts("services/trajan/rules"),
     )
     out: dict[str, str] = {}
     for part in parts:
