@@ -142,7 +142,10 @@ def markers_text(markers: Sequence[Colour]) -> Text:
 def legend(labels: Labels) -> Text:
     text = Text(labels.t("board.legend"), style="dim")
     return text + Text(labels.t("sep.list")).join(
-        Text(labels.t("board.legend.one", letter=COLOUR_LETTER[c], colour=labels.word(c)), style=COLOUR_STYLE[c])
+        Text(
+            labels.t("board.legend.one", letter=COLOUR_LETTER[c], colour=labels.word(c)),
+            style=COLOUR_STYLE[c],
+        )
         for c in Colour
     )
 
@@ -272,7 +275,11 @@ def senate_panel(view: TrajanView, labels: Labels, names: Sequence[str]) -> Pane
 def ships_panel(view: TrajanView, labels: Labels) -> Panel:
     grid = Table.grid(padding=(0, 1))
     for ship, yellow in enumerate(view.ships_yellow, start=1):
-        side = Text(labels.t("board.yellow"), style="bold yellow") if yellow else Text(labels.t("board.grey"), style="dim")
+        side = (
+            Text(labels.t("board.yellow"), style="bold yellow")
+            if yellow
+            else Text(labels.t("board.grey"), style="dim")
+        )
         spec = labels.content.ship.get(ship)
         name = labels.t("board.ship", kind=labels.word(spec.kind)) if spec is not None else labels.ship(ship)
         grid.add_row(name, side, labels.ship_values(ship, yellow))
@@ -360,7 +367,16 @@ def construction_grid(view: TrajanView, labels: Labels, names: Sequence[str]) ->
 def players_table(view: TrajanView, labels: Labels, names: Sequence[str]) -> Table:
     t = labels.t
     table = Table(title=t("board.players"), box=box.SIMPLE_HEAVY)
-    for column in ("player", "vp", "senate_votes", "supply", "work_area", "camp", "leader_in", "cards_in_hand"):
+    for column in (
+        "player",
+        "vp",
+        "senate_votes",
+        "supply",
+        "work_area",
+        "camp",
+        "leader_in",
+        "cards_in_hand",
+    ):
         title = t("board.player") if column == "player" else t(f"board.column.{column}")
         table.add_column(title, justify="left" if column in ("player", "leader_in") else "right")
     for p in view.players:
@@ -401,7 +417,9 @@ def tiles_table(view: TrajanView, labels: Labels, names: Sequence[str]) -> Table
             who(names, p.seat),
             labels.commodities(p.display) if p.display else "-",
             labels.forum_tiles(p.forum_tiles) if p.forum_tiles else "-",
-            labels.listed(t("board.kept", tile=tile, effect=labels.trajan_effect(tile)) for tile in p.demand_tiles)
+            labels.listed(
+                t("board.kept", tile=tile, effect=labels.trajan_effect(tile)) for tile in p.demand_tiles
+            )
             or "-",
             labels.listed(labels.construction_tile(tile) for tile in p.construction) or "-",
             labels.listed(labels.action(a) for a in p.plus_two) or "-",
@@ -424,7 +442,9 @@ def hand_panel(view: TrajanView, labels: Labels, names: Sequence[str]) -> Panel 
     if view.active_seat == me.seat and view.in_hand:
         text.append(t("board.to_sow"), style="bold")
         text.append_text(markers_text(view.in_hand))
-        text.append(t("board.to_sow.next", colours=labels.colours(view.in_hand), bowl=labels.bowl(view.next_bowl)))
+        text.append(
+            t("board.to_sow.next", colours=labels.colours(view.in_hand), bowl=labels.bowl(view.next_bowl))
+        )
     if view.active_seat == me.seat and (view.cargo or view.cargo_wilds):
         text.append(t("board.on_ship"), style="bold")
         text.append(labels.commodities(view.cargo) if view.cargo else t("board.hand.none"))

@@ -208,17 +208,26 @@ class TrajanDescriber:
         lab, t = self.labels, self.t
         match cmd:
             case c.PlaceStartMarkers(bowl, first, second):
-                return t("command.place_start_markers", colours=lab.colours((first, second)), bowl=lab.bowl(bowl))
+                return t(
+                    "command.place_start_markers", colours=lab.colours((first, second)), bowl=lab.bowl(bowl)
+                )
             case c.DrawStartCommodity(pile):
                 return t("command.draw_start_commodity", pile=self.pile(pile, view))
             case c.TakeStartTrajanTile(stack, slot):
                 top = self.stack_top(stack, view)
-                return t("command.take_start_trajan_tile", top=top, stack=lab.trajan_stack(stack), slot=lab.slot(slot))
+                return t(
+                    "command.take_start_trajan_tile",
+                    top=top,
+                    stack=lab.trajan_stack(stack),
+                    slot=lab.slot(slot),
+                )
             case c.ChooseBowl(bowl):
                 return self._choose_bowl(bowl, view)
             case c.SowMarker(colour):
                 if view is not None and view.next_bowl:
-                    return t("command.sow_marker.into", marker=lab.marker(colour), bowl=lab.bowl(view.next_bowl))
+                    return t(
+                        "command.sow_marker.into", marker=lab.marker(colour), bowl=lab.bowl(view.next_bowl)
+                    )
                 return t("command.sow_marker", marker=lab.marker(colour))
             case c.UseTrajanEffect(action):
                 if action is not None:
@@ -260,7 +269,9 @@ class TrajanDescriber:
                 return t("command.take_trajan_tile.onto", top=top, stack=name, slot=slot)
             case c.AdvanceInSenate():
                 vp = self._senate(view)
-                return t("command.advance_in_senate") if vp is None else t("command.advance_in_senate.vp", vp=vp)
+                return (
+                    t("command.advance_in_senate") if vp is None else t("command.advance_in_senate.vp", vp=vp)
+                )
             case c.RecruitWorker():
                 return t("command.recruit_worker")
             case c.PlaceWorker(site):
@@ -294,7 +305,11 @@ class TrajanDescriber:
         if view is None or not 1 <= stack <= len(view.trajan_stacks):
             return self.t("command.top_tile")
         top = view.trajan_stacks[stack - 1].top
-        return self.t("command.tile", tile=top, label=self.labels.trajan_tile(top)) if top else self.t("command.top_tile")
+        return (
+            self.t("command.tile", tile=top, label=self.labels.trajan_tile(top))
+            if top
+            else self.t("command.top_tile")
+        )
 
     def _choose_bowl(self, bowl: int, view: TrajanView | None) -> str:
         me = self._me(view)
@@ -361,7 +376,11 @@ class TrajanDescriber:
 
     def _province(self, province: int, view: TrajanView | None) -> str:
         name, vp = self.labels.province(province), self.labels.province_vp(province)
-        tile = view.provinces[province - 1].tile if view is not None and 1 <= province <= len(view.provinces) else None
+        tile = (
+            view.provinces[province - 1].tile
+            if view is not None and 1 <= province <= len(view.provinces)
+            else None
+        )
         if tile is None:
             return self.t("command.province", name=name, vp=vp)
         return self.t("command.province.tile", name=name, vp=vp, tile=self.labels.forum_tile(tile))
@@ -395,7 +414,9 @@ class TrajanDescriber:
             return self.t("command.place_worker", site=name)
         here = view.sites[site - 1]
         if here.tile:
-            return self.t("command.place_worker.taking", site=name, tile=self.labels.construction_tile(here.tile))
+            return self.t(
+                "command.place_worker.taking", site=name, tile=self.labels.construction_tile(here.tile)
+            )
         if here.workers:
             return self.t("command.place_worker.occupied", site=name, workers=self.seats(here.workers))
         return self.t("command.place_worker", site=name)
@@ -413,7 +434,9 @@ class TrajanDescriber:
         listed = self.labels.listed(parts)
         if not unmet:
             return listed
-        return self.t("command.payments.penalty", payments=listed, vp=self.labels.content.demands.penalties[unmet - 1])
+        return self.t(
+            "command.payments.penalty", payments=listed, vp=self.labels.content.demands.penalties[unmet - 1]
+        )
 
     # ------------------------------------------------------------ events
     def event(self, event: e.Event) -> str:
@@ -495,7 +518,9 @@ def _demands_met(d: TrajanDescriber, ev: e.DemandsMet) -> str:
         return d.t("event.demands_met.none", who=d.who(ev.seat), demands=d.n("demand", len(ev.payments)))
     paid = d.labels.listed(d.labels.word(x) for x in ev.payments)
     if ev.spent:
-        return d.t("event.demands_met.spent", who=d.who(ev.seat), paid=paid, spent=d.labels.forum_tiles(ev.spent))
+        return d.t(
+            "event.demands_met.spent", who=d.who(ev.seat), paid=paid, spent=d.labels.forum_tiles(ev.spent)
+        )
     return d.t("event.demands_met", who=d.who(ev.seat), paid=paid)
 
 
@@ -503,7 +528,9 @@ def _senate_scored(d: TrajanDescriber, ev: e.SenateScored) -> str:
     who, ranking = d.who, ev.ranking
     ranks = d.labels.listed(d.t("event.senate_scored.rank", who=who(s), votes=ev.votes[s]) for s in ranking)
     if len(ranking) > 1:
-        return d.t("event.senate_scored.proconsul", ranks=ranks, consul=who(ranking[0]), proconsul=who(ranking[1]))
+        return d.t(
+            "event.senate_scored.proconsul", ranks=ranks, consul=who(ranking[0]), proconsul=who(ranking[1])
+        )
     if ranking:
         return d.t("event.senate_scored.consul", ranks=ranks, consul=who(ranking[0]))
     return d.t("event.senate_scored", ranks=ranks)
@@ -525,7 +552,10 @@ EVENT_WORDS: dict[type[Any], Words] = dict(
             lambda d, ev: d.t("event.game_started", seats=ev.seats, tokens=ev.tokens, lap=ev.lap),
         ),
         _words(e.SuppliesPrepared, _supplies),
-        _words(e.ConstructionTilesPlaced, lambda d, ev: d.t("event.construction_tiles_placed", count=len(ev.tiles))),
+        _words(
+            e.ConstructionTilesPlaced,
+            lambda d, ev: d.t("event.construction_tiles_placed", count=len(ev.tiles)),
+        ),
         _words(e.ProvinceTilesPlaced, _province_tiles),
         _words(
             e.ForumFilled,
@@ -568,7 +598,8 @@ EVENT_WORDS: dict[type[Any], Words] = dict(
             lambda d, ev: d.t(
                 "event.senate_offer_drawn",
                 tiles="; ".join(
-                    d.t("event.senate_offer_drawn.one", tile=t, label=d.labels.bonus_tile(t)) for t in ev.tiles
+                    d.t("event.senate_offer_drawn.one", tile=t, label=d.labels.bonus_tile(t))
+                    for t in ev.tiles
                 ),
             ),
         ),
@@ -580,7 +611,9 @@ EVENT_WORDS: dict[type[Any], Words] = dict(
         ),
         _words(
             e.CommoditiesDrawn,
-            lambda d, ev: d.t("event.commodities_drawn", who=d.who(ev.seat), cards=d.labels.commodities(ev.cards)),
+            lambda d, ev: d.t(
+                "event.commodities_drawn", who=d.who(ev.seat), cards=d.labels.commodities(ev.cards)
+            ),
         ),
         _words(
             e.DiscardTaken,
@@ -626,7 +659,10 @@ EVENT_WORDS: dict[type[Any], Words] = dict(
         _words(
             e.MarkerSown,
             lambda d, ev: d.t(
-                "event.marker_sown", who=d.who(ev.seat), marker=d.labels.marker(ev.colour), bowl=d.labels.bowl(ev.bowl)
+                "event.marker_sown",
+                who=d.who(ev.seat),
+                marker=d.labels.marker(ev.colour),
+                bowl=d.labels.bowl(ev.bowl),
             ),
         ),
         _words(e.PendingSet, _pending),
@@ -640,7 +676,9 @@ EVENT_WORDS: dict[type[Any], Words] = dict(
                 label=d.labels.trajan_tile(ev.tile),
             ),
         ),
-        _words(e.TrajanTileKept, lambda d, ev: d.t("event.trajan_tile_kept", who=d.who(ev.seat), tile=ev.tile)),
+        _words(
+            e.TrajanTileKept, lambda d, ev: d.t("event.trajan_tile_kept", who=d.who(ev.seat), tile=ev.tile)
+        ),
         _words(e.PointsScored, _points),
         _words(
             e.PlusTwoPlaced,
@@ -648,7 +686,9 @@ EVENT_WORDS: dict[type[Any], Words] = dict(
         ),
         _words(
             e.ExtraActionTileUsed,
-            lambda d, ev: d.t("event.extra_action_tile_used", who=d.who(ev.seat), tile=d.labels.forum_tile(ev.tile)),
+            lambda d, ev: d.t(
+                "event.extra_action_tile_used", who=d.who(ev.seat), tile=d.labels.forum_tile(ev.tile)
+            ),
         ),
         _words(
             e.CommodityDiscarded,
@@ -665,10 +705,15 @@ EVENT_WORDS: dict[type[Any], Words] = dict(
                 "event.commodities_displayed", who=d.who(ev.seat), cards=d.labels.commodities(ev.cards)
             ),
         ),
-        _words(e.DiscardsReshuffled, lambda d, ev: d.t("event.discards_reshuffled", cards=d.n("card", len(ev.cards)))),
+        _words(
+            e.DiscardsReshuffled,
+            lambda d, ev: d.t("event.discards_reshuffled", cards=d.n("card", len(ev.cards))),
+        ),
         _words(
             e.CommodityLoaded,
-            lambda d, ev: d.t("event.commodity_loaded", who=d.who(ev.seat), commodity=d.labels.word(ev.commodity)),
+            lambda d, ev: d.t(
+                "event.commodity_loaded", who=d.who(ev.seat), commodity=d.labels.word(ev.commodity)
+            ),
         ),
         _words(e.WildCommodityLoaded, lambda d, ev: d.t("event.wild_commodity_loaded", who=d.who(ev.seat))),
         _words(
@@ -677,11 +722,15 @@ EVENT_WORDS: dict[type[Any], Words] = dict(
         ),
         _words(
             e.ForumTileTaken,
-            lambda d, ev: d.t("event.forum_tile_taken", who=d.who(ev.seat), tile=d.labels.forum_tile(ev.tile)),
+            lambda d, ev: d.t(
+                "event.forum_tile_taken", who=d.who(ev.seat), tile=d.labels.forum_tile(ev.tile)
+            ),
         ),
         _words(
             e.LeaderMoved,
-            lambda d, ev: d.t("event.leader_moved", who=d.who(ev.seat), province=d.labels.province(ev.province)),
+            lambda d, ev: d.t(
+                "event.leader_moved", who=d.who(ev.seat), province=d.labels.province(ev.province)
+            ),
         ),
         _words(
             e.ProvinceTileTaken,
@@ -714,7 +763,9 @@ EVENT_WORDS: dict[type[Any], Words] = dict(
         ),
         _words(e.TurnEnded, lambda d, ev: d.t("event.turn_ended", who=d.who(ev.seat))),
         _words(e.RoundEnded, lambda d, ev: d.t("event.round_ended", round=ev.round)),
-        _words(e.DemandRevealed, lambda d, ev: d.t("event.demand_revealed", demand=d.labels.demand(ev.demand))),
+        _words(
+            e.DemandRevealed, lambda d, ev: d.t("event.demand_revealed", demand=d.labels.demand(ev.demand))
+        ),
         _words(e.DemandChoicesAsked, _choices_asked),
         _words(e.DemandsMet, _demands_met),
         _words(e.SenateScored, _senate_scored),
@@ -729,7 +780,9 @@ EVENT_WORDS: dict[type[Any], Words] = dict(
         ),
         _words(
             e.MatTilesRemoved,
-            lambda d, ev: d.t("event.mat_tiles_removed", who=d.who(ev.seat), tiles=d.labels.forum_tiles(ev.tiles)),
+            lambda d, ev: d.t(
+                "event.mat_tiles_removed", who=d.who(ev.seat), tiles=d.labels.forum_tiles(ev.tiles)
+            ),
         ),
         _words(e.ForumCleared, lambda d, ev: d.t("event.forum_cleared", tiles=d.n("tile", len(ev.tiles)))),
         _words(e.ShipsReset, lambda d, ev: d.t("event.ships_reset")),

@@ -99,7 +99,10 @@ AGAIN = "that action once more (twice with a [+2] marker beside it)"
 
 WORDS: dict[str, str] = {
     **{key(m): _WORD.get(key(m), lower(m)) for kind in _PREFIX for m in kind},
-    **{f"marker.{c.name.lower()}": f"{'an' if lower(c)[0] in 'aeiou' else 'a'} {lower(c)} marker" for c in Colour},
+    **{
+        f"marker.{c.name.lower()}": f"{'an' if lower(c)[0] in 'aeiou' else 'a'} {lower(c)} marker"
+        for c in Colour
+    },
     "sep.list": ", ",
     "sep.colours": " + ",
     "sep.and": " & ",
@@ -270,7 +273,9 @@ class Labels:
         """A stack by its picture (the effect its tiles share)."""
         kinds = {t.effect for t in self.content.trajan_tiles if t.stack == stack}
         picture = self.t("sep.picture").join(sorted(self.t(f"picture.{k.name.lower()}") for k in kinds))
-        return self.t("stack", stack=stack, picture=picture) if picture else self.t("stack.plain", stack=stack)
+        return (
+            self.t("stack", stack=stack, picture=picture) if picture else self.t("stack.plain", stack=stack)
+        )
 
     def forum_tile(self, tile: ForumTile) -> str:
         """``senate 3 votes``, ``bread``, ``wild commodity``, ``extra senate action``."""
@@ -283,7 +288,9 @@ class Labels:
             case ForumKind.DEMAND:
                 return self.word(spec.demand) if spec.demand else self.word(tile)
             case ForumKind.EXTRA_ACTION:
-                return self.t("forum.extra", action=self.action(spec.action)) if spec.action else self.word(tile)
+                return (
+                    self.t("forum.extra", action=self.action(spec.action)) if spec.action else self.word(tile)
+                )
             case _:
                 return self.word(tile)
 
@@ -376,7 +383,9 @@ class Labels:
         """An owed step of the turn in words."""
         name = kind.name.lower()
         if kind in (StepKind.ACTION, StepKind.EXTRA_ACTION):
-            return self.t(f"step.{name}", action=self.action(action)) if action else self.t(f"step.{name}.any")
+            return (
+                self.t(f"step.{name}", action=self.action(action)) if action else self.t(f"step.{name}.any")
+            )
         return self.t(f"step.{name}")
 
     def forum_effect(self, kind: ForumKind, action: Action | None) -> str:
@@ -414,7 +423,9 @@ def explain(labels: Labels, query: str) -> list[str]:
     for spec in c.forum_tiles:
         if named(lambda x, spec=spec: x.forum_tile(spec.tile)):
             effect = labels.forum_effect(spec.kind, spec.action)
-            out.append(t("explain.forum_tile", label=labels.forum_tile(spec.tile), count=spec.count, effect=effect))
+            out.append(
+                t("explain.forum_tile", label=labels.forum_tile(spec.tile), count=spec.count, effect=effect)
+            )
     for kind in c.construction_kinds:
         if q and any(q == x.kind(kind.name).lower() for x in names):
             action = labels.action(kind.bonus_action)

@@ -102,7 +102,9 @@ def option_text(describer: TrajanDescriber, cmd: Command, field: str, view: Traj
         case TakeStartTrajanTile(stack, slot):
             if field == "slot":
                 return lab.t("option.slot", slot=lab.slot(slot), bowl=lab.bowl(slot))
-            return lab.t("option.start_tile", top=describer.stack_top(stack, view), stack=lab.trajan_stack(stack))
+            return lab.t(
+                "option.start_tile", top=describer.stack_top(stack, view), stack=lab.trajan_stack(stack)
+            )
         case DrawStartCommodity(pile):
             return describer.pile(pile, view)
         case _:
