@@ -111,7 +111,8 @@ def _check_military(c: Content, s: State, seat: int, cmd: Command) -> None:
             if p.leader == 0:
                 raise RuleViolation("leader_in_camp", "legionnaires go where your leader stands")
             if seat in s.provinces[p.leader - 1].legionnaires:
-                raise RuleViolation("already_there", "one own legionnaire per province (seed (p7) 重要)")
+                # seed (p7) 重要: 每个省份上面都只能有一个自家士兵
+                raise RuleViolation("already_there", "one own legionnaire per province")
         case _:
             raise RuleViolation(
                 "wrong_action", "{command} is not a military option", command=type(cmd).__name__
