@@ -2,14 +2,19 @@
 // Connect over fetch to the gateway the page came from, JSON on the wire (readable in devtools), and the
 // shell pieces the page shares with the play app (src/shell.ts).
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { Code, ConnectError, JsonClient, LobbyService, gameService, reason } from "./tabula.js";
+import { Code, ConnectError, JsonClient, LobbyService, gameService, localized, reason } from "./tabula.js";
+import { withLocale } from "./i18n.js";
 
-const transport = createConnectTransport({ baseUrl: location.origin });
+// Every call carries the page's language, so the servers' texts and refusals come in it.
+const transport = createConnectTransport({ baseUrl: location.origin, interceptors: [withLocale] });
 
 export { Code, ConnectError, reason };
 export {
   createTips, el, eventText, listGames, loadContent, loadModule, outcomeTable, renderTree,
 } from "./shell.js";
+export {
+  LANGUAGE_NAMES, LOCALES, languagePicker, loadAppWords, loadWords, pageLocale, savePageLocale, tr, translator, wordPage,
+} from "./i18n.js";
 
 /** The lobby, called with a guest token ("" for SignInGuest). */
 export function lobby(token: string): JsonClient {
@@ -21,9 +26,10 @@ export async function game(name: string, token: string): Promise<JsonClient> {
   return new JsonClient(await gameService(name), transport, token);
 }
 
-/** "UNAUTHENTICATED (bad_token): ..." for the page's status line. */
+/** "UNAUTHENTICATED (bad_token): ..." for the page's status line (the refusal's words in the page's
+ * language when the server sent them: its LocalizedMessage). */
 export function describeError(err: unknown): string {
   if (!(err instanceof ConnectError)) return String(err instanceof Error ? err.message : err);
   const why = reason(err);
-  return `${Code[err.code]}${why ? ` (${why})` : ""}: ${err.rawMessage}`;
+  return `${Code[err.code]}${why ? ` (${why})` : ""}: ${localized(err) || err.rawMessage}`;
 }

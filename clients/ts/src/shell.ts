@@ -2,7 +2,9 @@
 // around a game's drawing module: the DOM helper handed to the module, the hover and tap texts, the
 // module and its content tables loaded from the gateway, the generic drawing of a view (a tree) and the
 // events in words. Nothing here names a game: each game's module (services/<game>/web/<game>.js, served
-// as /games/<game>/<game>.js) draws its board and words its events.
+// as /games/<game>/<game>.js) draws its board and words its events, in the page's language through
+// ctx.t (the game's words, GET /texts/<game>: src/i18n.ts).
+import { tr, type Locale, type Translate } from "./i18n.js";
 
 /** What GET /games says of one game. */
 export interface GameInfo {
@@ -17,7 +19,9 @@ export interface GameInfo {
 /** What a module's functions get: the tables, the texts and the helpers of the page that draws it. */
 export interface ModuleContext {
   content: unknown;
-  texts: unknown;
+  texts: unknown; // GetContent's components, their texts in the page's locale
+  locale: Locale; // the page's language: "en", "zh-CN" or "pt-BR"
+  t: Translate; // the game's words in that language: t("web.final.total", { points: 3 }); an unknown key is returned as it is
   el: typeof el;
   game: string;
   seatName: (seat: number) => string;
@@ -130,7 +134,7 @@ export function createTips(box: HTMLElement) {
 
 function scalar(value: unknown): string {
   if (value === null || value === undefined || value === "") return "-";
-  return typeof value === "boolean" ? (value ? "yes" : "no") : String(value);
+  return typeof value === "boolean" ? (value ? tr("steps.yes") : tr("steps.no")) : String(value);
 }
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -153,9 +157,9 @@ function treeItem(key: string, value: unknown): HTMLElement {
 
 /** A view drawn as a readable tree, for a game without a module. */
 export function renderTree(root: HTMLElement, reply: Json, seatName: (seat: number) => string): void {
-  const toAct = (reply.seatsToAct || []).map(seatName).join(", ") || (reply.systemToAct ? "system" : "-");
+  const toAct = (reply.seatsToAct || []).map(seatName).join(", ") || (reply.systemToAct ? tr("shell.system") : "-");
   const view = reply.view || {};
-  root.replaceChildren(el("div", { class: "tree" }, el("ul", {}, treeItem("to act", toAct),
+  root.replaceChildren(el("div", { class: "tree" }, el("ul", {}, treeItem(tr("shell.to_act"), toAct),
     ...Object.entries(view).map(([k, v]) => treeItem(k, v)))));
 }
 
@@ -191,10 +195,10 @@ export function genericWords(item: Json, seatName: (seat: number) => string): st
 /** A MatchEvent in words: a platform event's (the same in every game), else the module's, else the
  * generic wording. */
 export function eventText(item: Json, module: GameModule | null, ctx: ModuleContext): string {
-  if (item.platform?.seatResigned) return `${ctx.seatName(num(item.platform.seatResigned.seat))} resigned`;
+  if (item.platform?.seatResigned) return tr("shell.resigned", { seat: ctx.seatName(num(item.platform.seatResigned.seat)) });
   if (item.platform?.commandsUndone) {
     const undone = item.platform.commandsUndone;
-    return `${ctx.seatName(num(undone.seat))} took back a move: back to v${num(undone.toVersion)}`;
+    return tr("shell.undone", { seat: ctx.seatName(num(undone.seat)), version: num(undone.toVersion) });
   }
   if (module && module.describeEvent) {
     try {
@@ -214,6 +218,6 @@ export function outcomeTable(outcome: Json, chip: (seat: number) => HTMLElement)
   const order = scores.map((_, seat) => seat).sort((a, b) => num(placings[a]) - num(placings[b]));
   const rows = order.map((seat) => el("tr", { class: num(placings[seat]) === 1 ? "winner" : "" },
     el("td", { text: String(placings[seat] ?? "") }), el("td", {}, chip(seat)), el("td", { text: String(scores[seat]) })));
-  const head = el("tr", {}, ...["place", "player", "score"].map((h) => el("th", { text: h })));
+  const head = el("tr", {}, ...["shell.place", "shell.player", "shell.score"].map((h) => el("th", { text: tr(h) })));
   return el("table", {}, head, ...rows);
 }

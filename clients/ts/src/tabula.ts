@@ -43,6 +43,24 @@ export function reason(err: ConnectError): string {
 }
 
 /**
+ * The message of a Connect error's google.rpc.LocalizedMessage detail ("" when it has none): the
+ * refusal in the language the call asked for (its accept-language), read from the detail's bytes
+ * (field 2; field 1 is its locale).
+ */
+export function localized(err: ConnectError): string {
+  for (const detail of err.details) {
+    if (!("type" in detail) || detail.type !== "google.rpc.LocalizedMessage") continue;
+    const reader = new BinaryReader(detail.value);
+    while (reader.pos < reader.len) {
+      const [field, wireType] = reader.tag();
+      if (field === 2) return reader.string();
+      reader.skip(wireType, field);
+    }
+  }
+  return "";
+}
+
+/**
  * Any method of any service called with protobuf JSON in and out, for code that is generic over games
  * (the spectator page hands these JSON objects to each game's drawing module).
  */

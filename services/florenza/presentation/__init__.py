@@ -21,7 +21,7 @@ class FlorenzaPresentation(LabelledPresentation):
 
 
 @functools.cache
-def load() -> FlorenzaPresentation:
+def load(locale: str = "en") -> FlorenzaPresentation:
     """The presentation over the validated content (the manifest's ``presentation=``)."""
     from services.florenza.content import load_content
 

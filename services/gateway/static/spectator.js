@@ -10,11 +10,12 @@
 // The board is drawn by the game's module, /games/<game>/<game>.js (an ES module exporting
 // render(root, reply, ctx) and, optionally, describeEvent(item, ctx) -> words and legend(ctx) -> rows of
 // [symbol, meaning]), with /games/<game>/<game>.css, when GET /games says it has one; otherwise the view
-// is shown as a readable tree. ctx.texts is the game's GetContent (every component with its English
-// text); ctx.tip(node, text) gives a node the text shown on hover or tap.
+// is shown as a readable tree. ctx.texts is the game's GetContent (every component with its text, in the
+// page's language: every call carries it); ctx.locale is that language and ctx.t(key, values) the game's
+// words in it (GET /texts/<game>); ctx.tip(node, text) gives a node the text shown on hover or tap.
 import {
-  createTips, describeError, el, eventText, game as gameClient, listGames as fetchGames, loadContent, loadModule, lobby,
-  outcomeTable, renderTree,
+  createTips, describeError, el, eventText, game as gameClient, languagePicker, listGames as fetchGames, loadAppWords, loadContent,
+  loadModule, loadWords, lobby, outcomeTable, pageLocale, renderTree, tr, translator, wordPage,
 } from "/static/tabula-client.js";
 
 const $ = (id) => document.getElementById(id);
@@ -23,13 +24,14 @@ const S = {
   game: "", matchId: "", token: "", head: 0, shown: -1, follow: true,
   client: null, abort: null, generation: 0, lastSeen: 0, refreshing: false, dirty: false,
   games: new Map(), module: null, content: null, texts: null, names: [], labels: [], events: new Map(),
+  locale: pageLocale(), t: translator({}),  // the page's language and the game's words in it (ctx.t)
   finished: false, from: 1, older: false, urlToken: "",
 };
 
 // ------------------------------------------------------------------ small helpers
 const num = (v) => Number(v || 0);
 // The labels the rule service sends with every view (GetViewResponse.seats), else the lobby list's names.
-const seatName = (seat) => S.labels[seat] || S.names[seat] || `Seat ${seat}`;
+const seatName = (seat) => S.labels[seat] || S.names[seat] || tr("spectator.seat", { n: seat });
 // A seat's name as a coloured chip (spectator.css: .seat-0 ... .seat-4).
 const chip = (seat) => el("span", { class: `chip seat-${num(seat) % 5}`, text: seatName(num(seat)) });
 
@@ -67,12 +69,12 @@ async function loadMatches() {
     const fresh = new Set(reply.matches.map((m) => m.matchId));
     listed = laterPages ? [...reply.matches, ...listed.filter((m) => !fresh.has(m.matchId))] : reply.matches;
     if (!laterPages) more = reply.nextPageToken;
-    $("match-list-note").textContent = listed.length ? "" : "No public matches yet.";
+    $("match-list-note").textContent = listed.length ? "" : tr("spectator.no_matches");
   } catch (err) {
     listed = [];
     more = "";
     laterPages = false;
-    $("match-list-note").textContent = `The lobby did not answer (${describeError(err)}).`;
+    $("match-list-note").textContent = tr("spectator.lobby_silent", { why: describeError(err) });
   }
   showMatches();
 }
@@ -87,7 +89,7 @@ async function loadMoreMatches() {
     more = reply.nextPageToken;
     laterPages = true;
   } catch (err) {
-    $("match-list-note").textContent = `The lobby did not answer (${describeError(err)}).`;
+    $("match-list-note").textContent = tr("spectator.lobby_silent", { why: describeError(err) });
   }
   $("more-matches").disabled = false;
   showMatches();
@@ -103,19 +105,19 @@ function showMatches() {
 
 function matchItem(m) {
   const title = (S.games.get(m.game) || {}).title || m.game;
-  const who = m.seats.map((s) => s.bot ? `${s.displayName} bot` : s.displayName).join(", ");
+  const who = m.seats.map((s) => s.bot ? tr("app.bot_name", { name: s.displayName }) : s.displayName).join(", ");
   const state = m.finished ? "finished" : "live";
   const item = el("li", { class: `match ${state}${m.matchId === S.matchId ? " current" : ""}`, "data-match": m.matchId },
-    el("div", {}, el("b", { text: title }), el("span", { class: `badge ${state}`, text: state })),
+    el("div", {}, el("b", { text: title }), el("span", { class: `badge ${state}`, text: tr(`spectator.${state}`) })),
     el("div", { class: "who", text: who }),
-    el("div", { class: "when", text: `${new Date(num(m.createdAtMs)).toLocaleString()} · v${num(m.version)}` }));
+    el("div", { class: "when", text: `${new Date(num(m.createdAtMs)).toLocaleString(S.locale)} · v${num(m.version)}` }));
   item.addEventListener("click", () => watchFromLobby(m.game, m.matchId));
   return item;
 }
 
 function namesFor(matchId) {
   const m = listed.find((x) => x.matchId === matchId);
-  S.names = m ? m.seats.map((s) => s.bot ? `${s.displayName} bot` : s.displayName) : [];
+  S.names = m ? m.seats.map((s) => s.bot ? tr("app.bot_name", { name: s.displayName }) : s.displayName) : [];
 }
 
 async function watchFromLobby(game, matchId) {
@@ -124,8 +126,8 @@ async function watchFromLobby(game, matchId) {
     reply = await lobby(await guestToken()).call("GetSpectatorToken", { matchId });
   } catch (err) {
     const text = describeError(err);
-    const hint = text.startsWith("PermissionDenied") ? " (a private match: open the link `tabula play` printed for your seat)" : "";
-    setStatus(`lobby: ${text}${hint}`, "error");
+    const hint = text.startsWith("PermissionDenied") ? ` ${tr("spectator.private_hint")}` : "";
+    setStatus(tr("spectator.lobby_error", { why: `${text}${hint}` }), "error");
     return;
   }
   await watch(reply.game || game, matchId, reply.token);
@@ -136,13 +138,16 @@ async function loadGame(game) {
   const info = S.games.get(game) || { name: game };
   S.content = null;
   S.module = null;
+  S.t = translator({});
   $("board").replaceChildren();
   $("legend").hidden = true;
-  S.content = await loadContent(info);
+  const [content, words] = await Promise.all([loadContent(info), loadWords(game, S.locale)]);
+  S.content = content;
+  S.t = translator(words.texts);
   try {
     S.module = await loadModule(info, $("game-css"));
   } catch (err) {
-    setStatus(`the ${game} module failed to load (${err.message}); showing the view as a tree`, "error");
+    setStatus(tr("spectator.module_failed", { game, why: err.message }), "error");
   }
 }
 
@@ -159,7 +164,7 @@ async function loadTexts(game) {
   return textsByGame.get(game);
 }
 
-const ctx = () => ({ content: S.content, texts: S.texts, el, game: S.game, seatName, chip, tip });
+const ctx = () => ({ content: S.content, texts: S.texts, locale: S.locale, t: S.t, el, game: S.game, seatName, chip, tip });
 
 function renderLegend() {
   const box = $("legend");
@@ -185,7 +190,7 @@ function renderEvents() {
     line.addEventListener("click", () => showVersion(v));
     return line;
   }));
-  $("event-count").textContent = `(${shown.length} up to version ${Math.max(0, S.shown)}, newest first)`;
+  $("event-count").textContent = tr("spectator.event_count", { n: shown.length, version: Math.max(0, S.shown) });
 }
 
 // ------------------------------------------------------------------ rendering
@@ -194,14 +199,14 @@ function renderSeats(reply) {
   const seats = (reply.outcome && reply.outcome.scores.length) || S.names.length || (reply.view && (reply.view.players || []).length) || 0;
   $("seats").replaceChildren(...Array.from({ length: seats }, (_, seat) =>
     el("span", { class: `seat${toAct.has(seat) ? " to-act" : ""}`, "data-seat": String(seat) }, chip(seat),
-      toAct.has(seat) ? el("span", { class: "acting", text: "to act" }) : "")));
+      toAct.has(seat) ? el("span", { class: "acting", text: tr("shell.to_act") }) : "")));
 }
 
 function renderOutcome(reply) {
   const box = $("outcome");
   const outcome = reply.outcome;
   if (!outcome) { box.hidden = true; return; }
-  box.replaceChildren(el("h2", { text: "Match finished · final scores" }), outcomeTable(outcome, chip));
+  box.replaceChildren(el("h2", { text: tr("match.final_scores") }), outcomeTable(outcome, chip));
   box.hidden = false;
 }
 
@@ -226,9 +231,9 @@ function updateReplayBar() {
   $("prev").disabled = !S.matchId || S.shown <= 0;
   $("next").disabled = !S.matchId || S.shown >= S.head;
   $("live").disabled = !S.matchId || S.follow;
-  const head = S.finished ? `final version ${S.shown}` : `live at version ${S.shown} of ${S.head}`;
-  $("version-label").textContent = S.follow ? head : `replaying version ${S.shown} of ${S.head}`;
-  if (S.follow) setStatus(S.finished ? "finished" : "live", S.finished ? "finished" : "live");
+  const head = S.finished ? tr("spectator.final_version", { version: S.shown }) : tr("spectator.live_at", { version: S.shown, head: S.head });
+  $("version-label").textContent = S.follow ? head : tr("spectator.replaying", { version: S.shown, head: S.head });
+  if (S.follow) setStatus(tr(S.finished ? "spectator.finished" : "spectator.live"), S.finished ? "finished" : "live");
 }
 
 // ------------------------------------------------------------------ live
@@ -280,7 +285,7 @@ async function follow(generation) {
       if (!/^(Unavailable|DeadlineExceeded|Unknown|Internal)/.test(text)) { setStatus(text, "error"); return; }
     }
     if (generation !== S.generation) return;
-    setStatus("reconnecting…", "idle");
+    setStatus(tr("match.reconnecting"), "idle");
     await new Promise((done) => setTimeout(done, 1000));
   }
 }
@@ -353,7 +358,7 @@ async function watch(game, matchId, token) {
   for (const item of document.querySelectorAll("#match-list .match")) item.classList.toggle("current", item.dataset.match === matchId);
   $("match-title").textContent = `${(S.games.get(game) || {}).title || game} · ${matchId}`;
   $("event-log").replaceChildren();
-  setStatus("connecting…", "idle");
+  setStatus(tr("match.connecting"), "idle");
   await loadGame(game);
   const generation = S.generation;
   try {
@@ -385,7 +390,7 @@ async function showVersion(version) {
   S.follow = false;
   S.shown = Math.max(0, Math.min(S.head, version));
   updateReplayBar();
-  setStatus("replay", "replay");
+  setStatus(tr("spectator.replay"), "replay");
   fillList();
   try {
     const reply = await S.client.call("Replay", { matchId: S.matchId, version: String(S.shown) });
@@ -407,7 +412,7 @@ async function listGames() {
     S.games = new Map(games.map((g) => [g.name, g]));
     $("game").replaceChildren(...games.map((g) => el("option", { value: g.name, text: g.title })));
   } catch (err) {
-    setStatus(`the list of games failed: ${err.message}`, "error");
+    setStatus(tr("spectator.no_games", { why: err.message }), "error");
   }
 }
 
@@ -417,6 +422,10 @@ async function watchFromForm() {
 }
 
 async function init() {
+  await loadAppWords(S.locale);
+  wordPage();
+  document.title = tr("spectator.page_title");
+  $("language-picker").replaceChildren(languagePicker());
   await listGames();
   $("watch-form").addEventListener("submit", (ev) => { ev.preventDefault(); watchFromForm(); });
   $("refresh-matches").addEventListener("click", loadMatches);

@@ -9,6 +9,14 @@ import { test } from "node:test";
 import { CommandSchema } from "../gen/tabula/lorenzo/v1/lorenzo_pb.js";
 import { docs } from "../gen/tabula/lorenzo/v1/lorenzo_docs.js";
 import { KIND, describe, keepLegal, narrow, nextStep, stepFor, type Game } from "../play/steps.js";
+import { useAppWords } from "../i18n.js";
+
+// The picker's English (services/gateway/web_words.py: the page reads them as GET /texts/play)
+useAppWords({
+  "steps.yes": "yes", "steps.no": "no", "steps.nothing": "nothing", "steps.no_value": "no {field}",
+  "steps.what": "What do you do?", "steps.which_field": "{command}: {field}?", "steps.which_one": "{command}: which one?",
+  "steps.ways": "{command} ({n} ways)", "steps.send": "Send this command?",
+});
 
 const NAMES = ["Ada", "Bruno"];
 const game: Game = { command: CommandSchema, docs, wording: null, ctx: () => null, seatName: (s) => NAMES[s] ?? `seat ${s}` };

@@ -6,6 +6,7 @@
 // session, so a tab that finds it renewed by another adopts it instead of spending the refresh token
 // again, which would end the session everywhere).
 import { el } from "../shell.js";
+import { tr } from "../i18n.js";
 import { ConnectError, lobby, reason, refusal, type Json } from "./api.js";
 import type { App } from "./app.js";
 import type { Guest } from "./store.js";
@@ -124,8 +125,8 @@ export async function fromCallback(): Promise<Guest | null> {
   sessionStorage.removeItem(STATE);
   history.replaceState(null, "", "/play"); // the code leaves the address bar and the history
   try {
-    if (q.get("error")) throw new Error(`The provider did not sign you in (${q.get("error")}).`);
-    if (!mine || q.get("state") !== mine) throw new Error("This sign-in was not started on this page: start it again.");
+    if (q.get("error")) throw new Error(tr("account.provider_refused", { error: q.get("error") }));
+    if (!mine || q.get("state") !== mine) throw new Error(tr("account.foreign_state"));
     const reply = (await lobby("").call("CompleteExternalSignIn", { state: q.get("state"), code: q.get("code") ?? "" })) as Json;
     const before = read(); // an account that linked a provider: its new session replaces this one
     const guest = adopt(stored(reply.session));
@@ -144,11 +145,11 @@ async function external(provider: string, token = ""): Promise<void> {
 }
 
 /** Buttons "Sign in with <label>", one per provider the lobby has (none: nothing shown). */
-function providerButtons(status: HTMLElement, token = "", verb = "Sign in with"): HTMLElement {
+function providerButtons(status: HTMLElement, token = "", verb = "account.sign_in_with"): HTMLElement {
   const box = el("div", { class: "providers", id: token ? "link-providers" : "providers" });
   lobby("").call("ListSignInProviders", {}).then((reply) => {
     for (const p of ((reply as Json).providers ?? []) as Json[]) {
-      const button = el("button", { type: "button", id: `external-${p.name}`, text: `${verb} ${p.label}` });
+      const button = el("button", { type: "button", id: `external-${p.name}`, text: tr(verb, { provider: p.label }) });
       button.addEventListener("click", () => external(p.name, token).catch((err) => { status.textContent = refusal(err); }));
       box.append(button);
     }
@@ -180,13 +181,13 @@ function form(id: string, title: string, fields: HTMLInputElement[], button: str
 
 /** The sign-in screen's account panels: sign in, sign up, the providers. */
 export function accountForms(done: (guest: Guest) => void): HTMLElement[] {
-  const signIn = form("account-sign-in", "Sign in", [field("email", "email", "email", "username"), field("password", "password", "password", "current-password")], "Sign in",
+  const signIn = form("account-sign-in", tr("account.sign_in"), [field("email", tr("account.email"), "email", "username"), field("password", tr("account.password"), "password", "current-password")], tr("account.sign_in"),
     async (v) => done(adopt(stored(((await lobby("").call("SignIn", v)) as Json).session))));
   const status = el("p", { class: "note error", id: "external-status", text: callbackError });
   callbackError = "";
   signIn.append(providerButtons(status), status);
-  const signUp = form("sign-up", "Make an account", [field("email", "email", "email", "username"), field("password", "password (8 or more)", "password", "new-password"),
-    field("displayName", "display name", "text", "nickname")], "Sign up",
+  const signUp = form("sign-up", tr("account.make_account"), [field("email", tr("account.email"), "email", "username"), field("password", tr("account.new_password"), "password", "new-password"),
+    field("displayName", tr("account.display_name"), "text", "nickname")], tr("account.sign_up"),
     async (v) => done(adopt(stored(((await lobby("").call("SignUp", v)) as Json).session))));
   return [signIn, signUp];
 }
@@ -198,12 +199,12 @@ export function accountMenu(app: App, whoami: HTMLElement, signOut: () => void):
   if (callbackError) app.notify(callbackError, "error"); // a provider's link that failed
   callbackError = "";
   const account = live?.guest === app.guest;
-  const open = el("button", { type: "button", id: "account", class: "link", text: account ? "account" : "keep as account" });
+  const open = el("button", { type: "button", id: "account", class: "link", text: account ? tr("account.account") : tr("account.keep") });
   open.addEventListener("click", () => toggle(account ? accountPanel(app, signOut) : upgradePanel(app)));
   whoami.querySelector("#sign-out")?.remove();
   whoami.append(open);
   if (!account) {
-    const out = el("button", { type: "button", id: "sign-out", class: "link", text: "sign out" });
+    const out = el("button", { type: "button", id: "sign-out", class: "link", text: tr("account.sign_out_link") });
     out.addEventListener("click", signOut);
     whoami.append(out);
   }
@@ -216,14 +217,14 @@ function toggle(panel: HTMLElement): void {
 }
 
 function upgradePanel(app: App): HTMLElement {
-  const upgrade = form("upgrade", "Keep this player as an account", [field("email", "email", "email", "username"),
-    field("password", "password (8 or more)", "password", "new-password")], "Make the account", async (v) => {
+  const upgrade = form("upgrade", tr("account.keep_title"), [field("email", tr("account.email"), "email", "username"),
+    field("password", tr("account.new_password"), "password", "new-password")], tr("account.make_the_account"), async (v) => {
     const reply = (await lobby(app.guest.token).call("UpgradeGuest", { ...v, displayName: "" })) as Json;
     adopt(stored(reply.session));
     location.reload(); // the same player, now signed in as the account
   });
   const status = el("p", { class: "note" });
-  upgrade.append(providerButtons(status, app.guest.token, "or with"), status);
+  upgrade.append(providerButtons(status, app.guest.token, "account.or_with"), status);
   return el("div", { id: "account-panel", class: "account-panel" }, upgrade);
 }
 
@@ -235,28 +236,28 @@ function accountPanel(app: App, signOut: () => void): HTMLElement {
     forget();
     signOut();
   };
-  const here = el("button", { type: "button", id: "sign-out", text: "Sign out" });
+  const here = el("button", { type: "button", id: "sign-out", text: tr("account.sign_out") });
   here.addEventListener("click", () => out(false));
-  const everywhere = el("button", { type: "button", id: "sign-out-everywhere", text: "Sign out everywhere" });
+  const everywhere = el("button", { type: "button", id: "sign-out-everywhere", text: tr("account.sign_out_everywhere") });
   everywhere.addEventListener("click", () => out(true));
   const show = async () => {
     const a = (await app.lobby().call("GetAccount", {})) as Json;
     const status = el("p", { class: "note", id: "verify-status" });
     const rows: (HTMLElement | string)[] = [el("h2", { text: a.displayName }),
-      el("p", { id: "account-email", text: a.email ? `${a.email}: ${a.emailVerified ? "verified" : "not verified"}` : "no email address" })];
+      el("p", { id: "account-email", text: a.email ? `${a.email}: ${a.emailVerified ? tr("account.verified") : tr("account.not_verified")}` : tr("account.no_email") })];
     if (a.email && !a.emailVerified) {
-      const verify = form("verify", "Verify your address", [field("code", "the code from the mail")], "Verify", async (v) => {
+      const verify = form("verify", tr("account.verify_title"), [field("code", tr("account.code"))], tr("account.verify"), async (v) => {
         await lobby("").call("VerifyEmail", v);
         await show();
       });
-      const again = el("button", { type: "button", id: "resend", class: "link", text: "send a new code" });
+      const again = el("button", { type: "button", id: "resend", class: "link", text: tr("account.resend") });
       again.addEventListener("click", () => app.lobby().call("RequestEmailVerification", {})
-        .then(() => { status.textContent = "A new code is on its way."; }, (err) => { status.textContent = refusal(err); }));
+        .then(() => { status.textContent = tr("account.resent"); }, (err) => { status.textContent = refusal(err); }));
       rows.push(verify, again, status);
     }
     const linked = (a.externalProviders ?? []) as string[];
-    if (linked.length) rows.push(el("p", { id: "linked", text: `Signs in with ${linked.join(", ")} too` }));
-    rows.push(providerButtons(status, app.guest.token, "Link"), el("div", { class: "actions" }, here, everywhere));
+    if (linked.length) rows.push(el("p", { id: "linked", text: tr("account.linked", { providers: linked.join(", ") }) }));
+    rows.push(providerButtons(status, app.guest.token, "account.link"), el("div", { class: "actions" }, here, everywhere));
     panel.replaceChildren(...rows);
   };
   show().catch((err) => panel.replaceChildren(el("p", { class: "error", text: refusal(err) }), here, everywhere));

@@ -3,13 +3,15 @@
 // however often it has to be sent again.
 import { createConnectTransport } from "@connectrpc/connect-web";
 import type { DescMessage, DescService } from "@bufbuild/protobuf";
-import { Code, ConnectError, JsonClient, LobbyService, gameService, reason } from "../tabula.js";
+import { Code, ConnectError, JsonClient, LobbyService, gameService, localized, reason } from "../tabula.js";
 import { LIMITED_WAIT_MS, retryDelayMs, retryLimited } from "../retry.js";
+import { tr, withLocale } from "../i18n.js";
 
 export { Code, ConnectError, reason };
 export type Json = any; // protobuf JSON
 
-const transport = createConnectTransport({ baseUrl: location.origin });
+// Every call carries the page's language, so the servers' texts and refusals come in it.
+const transport = createConnectTransport({ baseUrl: location.origin, interceptors: [withLocale] });
 
 /** The lobby, called with a guest token ("" for SignInGuest and ListGames). */
 export function lobby(token: string): JsonClient {
@@ -41,31 +43,15 @@ export async function gameClient(game: string, token: string): Promise<{ client:
   return { client: new JsonClient(service, transport, token), command: commandMessage(service), docs: await gameDocs(game) };
 }
 
-// Platform reason codes (docs/reason-codes.md, "Every service") in a player's words; a game's own codes
-// come with the rules' English message, which is shown as it is.
-const WORDS: Record<string, string> = {
-  stale_version: "The match moved on before your command arrived; nothing changed. The board is redrawn: choose again.",
-  match_over: "The match is over; nothing changed.",
-  no_effect: "That would change nothing, so it was not recorded.",
-  seat_resigned: "This seat has resigned: a bot plays it now.",
-  undo_off: "This match was set up without undo.",
-  nothing_to_undo: "There is nothing to take back yet.",
-  undo_not_yours: "Someone else has moved since (or it was not your move): it stands.",
-  undo_revealed: "That move drew, rolled or showed something: it stands.",
-  bad_token: "Your sign-in or seat token is no longer valid: open the match again from My matches.",
-  forbidden: "You may not do that with this seat.",
-  match_not_found: "There is no such match.",
-  not_found: "There is no such room, code or ticket.",
-  rate_limited: "Too many calls at once; wait a moment and try again.",
-  store_unavailable: "The server cannot reach its store right now; try again in a moment.",
-  invalid_argument: "The server did not understand that request.",
-};
-
-/** An error in words: "Refused: you cannot pay the card's cost (cannot_afford)". */
+/** An error in words, "You cannot pay the card's cost (cannot_afford)": the refusal's LocalizedMessage
+ * (the server's words in the page's language), else the app's words for its reason code (some platform
+ * codes: `refusal.<code>` of services/gateway/web_words.py), else the English message as it is. */
 export function refusal(err: unknown): string {
   if (!(err instanceof ConnectError)) return String(err instanceof Error ? err.message : err);
   const why = reason(err);
-  const said = WORDS[why] ?? (err.rawMessage ? err.rawMessage.charAt(0).toUpperCase() + err.rawMessage.slice(1) : Code[err.code]);
+  const key = `refusal.${why}`;
+  const ours = why && tr(key) !== key ? tr(key) : "";
+  const said = localized(err) || ours || (err.rawMessage ? err.rawMessage.charAt(0).toUpperCase() + err.rawMessage.slice(1) : Code[err.code]);
   return `${said}${why ? ` (${why})` : ` (${Code[err.code]})`}`;
 }
 

@@ -4,6 +4,7 @@ import type { JsonClient } from "../tabula.js";
 import type { Guest } from "./store.js";
 import { transient, type Json } from "./api.js";
 import { limitedWaitMs } from "../retry.js";
+import { tr } from "../i18n.js";
 
 /** A game as the app offers it: GET /games (its module) and the lobby's ListGames (options, text). */
 export interface GameEntry extends GameInfo {
@@ -31,7 +32,7 @@ export const titleOf = (app: App, game: string): string => app.games.get(game)?.
 
 /** "Ada, greedy bot" from the lobby's seats (common.v1.Seat or MatchSeat). */
 export const seatNames = (seats: Json[]): string[] =>
-  seats.map((s) => s.label || (s.bot === true ? `${s.displayName} bot` : s.displayName) || `seat ${Number(s.seat || 0) + 1}`);
+  seats.map((s) => s.label || (s.bot === true ? tr("app.bot_name", { name: s.displayName }) : s.displayName) || tr("app.seat", { n: Number(s.seat || 0) + 1 }));
 
 /** A stream's break that opening it again may get past: the network, a restart, a deadline, a rate limit. */
 export const resumable = (err: unknown): boolean => transient(err) || limitedWaitMs(err) !== undefined;

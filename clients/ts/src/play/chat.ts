@@ -5,6 +5,7 @@
 import { el } from "../shell.js";
 import { follow, resumable, type App } from "./app.js";
 import { commandId, persist, refusal, type Json } from "./api.js";
+import { pageLocale, tr } from "../i18n.js";
 
 const PAGE = 50; // messages read when the panel opens
 const SHOWN = 200; // messages kept on screen
@@ -21,9 +22,9 @@ export function chatPanel(app: App, channel: string, title: string, canWrite = t
   const log = el("ol", { class: "chat-log", "aria-live": "polite" });
   const status = el("p", { class: "status-line chat-status" });
   const input = el("input", {
-    name: "chat-text", maxlength: String(MAX_TEXT), autocomplete: "off", placeholder: "Say something…", "aria-label": title,
+    name: "chat-text", maxlength: String(MAX_TEXT), autocomplete: "off", placeholder: tr("chat.placeholder"), "aria-label": title,
   }) as HTMLInputElement;
-  const form = el("form", { class: "chat-form" }, input, el("button", { type: "submit", name: "chat-send", text: "Send" }));
+  const form = el("form", { class: "chat-form" }, input, el("button", { type: "submit", name: "chat-send", text: tr("chat.send") }));
   const element = el("section", { class: "chat panel", "data-channel": channel },
     el("h2", { text: title }), log, canWrite ? form : "", status);
   const shown = new Set<string>(); // message ids on screen (a message may come from its answer and the stream)
@@ -32,7 +33,7 @@ export function chatPanel(app: App, channel: string, title: string, canWrite = t
   const add = (m: Json) => {
     if (!m?.messageId || shown.has(m.messageId)) return;
     shown.add(m.messageId);
-    const at = new Date(Number(m.sentAtMs || 0)).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const at = new Date(Number(m.sentAtMs || 0)).toLocaleTimeString(pageLocale(), { hour: "2-digit", minute: "2-digit" });
     log.append(el("li", { class: `chat-msg${m.playerId === app.guest.playerId ? " mine" : ""}`, "data-message-id": m.messageId },
       el("span", { class: "chat-at", text: at }), " ", el("b", { class: "chat-name", text: m.displayName || "?" }), " ",
       el("span", { class: "chat-text", text: m.text })));
@@ -70,9 +71,9 @@ export function chatPanel(app: App, channel: string, title: string, canWrite = t
         add(item.message);
         last = item.message.messageId;
       }
-      if (status.textContent === "reconnecting…") status.textContent = "";
+      if (status.textContent === tr("chat.reconnecting")) status.textContent = "";
     }, abort.signal, (err) => {
-      status.textContent = resumable(err) ? "reconnecting…" : refusal(err);
+      status.textContent = resumable(err) ? tr("chat.reconnecting") : refusal(err);
       return resumable(err);
     });
   })();

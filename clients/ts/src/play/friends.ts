@@ -6,6 +6,7 @@
 import { el } from "../shell.js";
 import { titleOf, type App } from "./app.js";
 import { refusal, type Json } from "./api.js";
+import { pageLocale, tr } from "../i18n.js";
 
 const PLAYER_ID = /^[ag]-[0-9a-f]{32}$/;
 const FRIEND_KINDS = ["NOTICE_KIND_FRIEND_REQUEST", "NOTICE_KIND_FRIEND_ACCEPTED", "NOTICE_KIND_FRIEND_PRESENCE", "NOTICE_KIND_FRIENDS_CHANGED"];
@@ -15,8 +16,8 @@ export function mountFriends(app: App): () => void {
   const status = el("p", { class: "status-line", id: "friends-status", role: "status" });
   const lists = el("div", { id: "friends-lists" });
   const panel = el("aside", { id: "friends", class: "panel friends" },
-    el("h2", { text: "Friends" }), addForm(app, status, () => load()), lists, status,
-    el("p", { class: "note" }, "Your player id (for a friend to add you): ", el("code", { id: "my-player-id", text: app.guest.playerId })));
+    el("h2", { text: tr("friends.title") }), addForm(app, status, () => load()), lists, status,
+    el("p", { class: "note" }, `${tr("friends.my_id")} `, el("code", { id: "my-player-id", text: app.guest.playerId })));
   document.getElementById("screen")!.after(panel);
   let last: Json = {};
   const draw = () => lists.replaceChildren(...view(app, last, status, () => load()));
@@ -26,14 +27,14 @@ export function mountFriends(app: App): () => void {
       draw();
       lists.dataset.loads = String(Number(lists.dataset.loads || 0) + 1); // lists shown so far (tests wait on it)
     } catch (err) {
-      status.textContent = `Your friends could not be read: ${refusal(err)}`;
+      status.textContent = tr("friends.unreadable", { why: refusal(err) });
     }
   };
   const onNotice = (ev: Event) => {
     const n: Json = (ev as CustomEvent).detail;
     if (!FRIEND_KINDS.includes(n.kind)) return;
-    if (n.kind === "NOTICE_KIND_FRIEND_REQUEST") app.notify(`${n.fromDisplayName} asks to be your friend`, "friend");
-    if (n.kind === "NOTICE_KIND_FRIEND_ACCEPTED") app.notify(`${n.fromDisplayName} and you are friends now`, "friend");
+    if (n.kind === "NOTICE_KIND_FRIEND_REQUEST") app.notify(tr("friends.asks", { who: n.fromDisplayName }), "friend");
+    if (n.kind === "NOTICE_KIND_FRIEND_ACCEPTED") app.notify(tr("friends.now", { who: n.fromDisplayName }), "friend");
     load();
   };
   document.addEventListener("tabula-notice", onNotice);
@@ -48,8 +49,8 @@ export function mountFriends(app: App): () => void {
 
 /** Add a friend: an account's exact name, or a player id. */
 function addForm(app: App, status: HTMLElement, reload: () => void): HTMLElement {
-  const input = el("input", { name: "friend", placeholder: "an account's name or a player id", required: "", autocomplete: "off" }) as HTMLInputElement;
-  const form = el("form", { id: "friend-add", class: "join" }, el("label", {}, "Add a friend", input), el("button", { type: "submit", text: "Ask" }));
+  const input = el("input", { name: "friend", placeholder: tr("friends.add_placeholder"), required: "", autocomplete: "off" }) as HTMLInputElement;
+  const form = el("form", { id: "friend-add", class: "join" }, el("label", {}, tr("friends.add"), input), el("button", { type: "submit", text: tr("friends.ask") }));
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const who = input.value.trim();
@@ -57,7 +58,7 @@ function addForm(app: App, status: HTMLElement, reload: () => void): HTMLElement
       const reply = (await app.lobby().call("SendFriendRequest", PLAYER_ID.test(who) ? { playerId: who } : { displayName: who })) as Json;
       input.value = "";
       reload();
-      return reply.friends ? `${reply.friend.displayName} and you are friends now` : `Asked ${reply.friend.displayName}`;
+      return reply.friends ? tr("friends.now", { who: reply.friend.displayName }) : tr("friends.asked", { who: reply.friend.displayName });
     });
   });
   return form;
@@ -76,11 +77,11 @@ async function act(status: HTMLElement, work: () => Promise<string>): Promise<vo
 
 /** "online", "playing Trajan", "last seen 5 min ago". */
 function presenceText(app: App, p: Json | undefined): string {
-  if (p?.online) return p.playingGame ? `playing ${titleOf(app, p.playingGame)}` : "online";
+  if (p?.online) return p.playingGame ? tr("friends.playing", { game: titleOf(app, p.playingGame) }) : tr("friends.online");
   const last = Number(p?.lastSeenMs || 0);
-  if (!last) return "offline";
+  if (!last) return tr("friends.offline");
   const minutes = Math.round((Date.now() - last) / 60000);
-  return minutes < 60 ? `last seen ${Math.max(1, minutes)} min ago` : `last seen ${new Date(last).toLocaleString()}`;
+  return minutes < 60 ? tr("friends.seen_minutes", { minutes: Math.max(1, minutes) }) : tr("friends.seen_at", { when: new Date(last).toLocaleString(pageLocale()) });
 }
 
 function view(app: App, lists: Json, status: HTMLElement, reload: () => void): HTMLElement[] {
@@ -96,20 +97,20 @@ function view(app: App, lists: Json, status: HTMLElement, reload: () => void): H
     items.length ? el("div", {}, el("h3", { text: title }), el("ul", { id, class: "friend-list" }, ...items)) : el("ul", { id, hidden: "" });
   const friends: Json[] = lists.friends || [];
   return [
-    section("friend-requests", "Asking to be your friend", (lists.incoming || []).map((f: Json) => row(f,
-      button("Accept", "accept", "AcceptFriendRequest", { playerId: f.playerId }, `${f.displayName} and you are friends now`),
-      button("Decline", "decline", "DeclineFriendRequest", { playerId: f.playerId }, "Declined"),
-      button("Block", "block", "BlockPlayer", { playerId: f.playerId }, `${f.displayName} is blocked`)))),
-    friends.length ? section("friend-list", "Friends", friends.map((f) => {
-      const watch = f.presence?.playingMatchId ? el("a", { href: `/?match=${encodeURIComponent(f.presence.playingMatchId)}`, text: "watch" }) : "";
+    section("friend-requests", tr("friends.incoming"), (lists.incoming || []).map((f: Json) => row(f,
+      button(tr("friends.accept"), "accept", "AcceptFriendRequest", { playerId: f.playerId }, tr("friends.now", { who: f.displayName })),
+      button(tr("friends.decline"), "decline", "DeclineFriendRequest", { playerId: f.playerId }, tr("friends.declined")),
+      button(tr("friends.block"), "block", "BlockPlayer", { playerId: f.playerId }, tr("friends.blocked_one", { who: f.displayName }))))),
+    friends.length ? section("friend-list", tr("friends.title"), friends.map((f) => {
+      const watch = f.presence?.playingMatchId ? el("a", { href: `/?match=${encodeURIComponent(f.presence.playingMatchId)}`, text: tr("friends.watch") }) : "";
       return row(f, el("span", { class: "presence", text: presenceText(app, f.presence) }), watch,
-        room ? button("Invite", "invite", "InviteToRoom", { roomId: room, playerId: f.playerId }, `${f.displayName} is invited`) : "",
-        button("Remove", "remove", "RemoveFriend", { playerId: f.playerId }, `${f.displayName} is no longer a friend`),
-        button("Block", "block", "BlockPlayer", { playerId: f.playerId }, `${f.displayName} is blocked`));
-    })) : el("p", { class: "note", id: "friend-list", text: "No friends yet: ask someone you played with." }),
-    section("friend-outgoing", "Waiting for their answer", (lists.outgoing || []).map((f: Json) => row(f,
-      button("Cancel", "cancel", "CancelFriendRequest", { playerId: f.playerId }, "Cancelled")))),
-    section("friend-blocked", "Blocked", (lists.blocked || []).map((f: Json) => row(f,
-      button("Unblock", "unblock", "UnblockPlayer", { playerId: f.playerId }, `${f.displayName} is unblocked`)))),
+        room ? button(tr("friends.invite"), "invite", "InviteToRoom", { roomId: room, playerId: f.playerId }, tr("friends.invited", { who: f.displayName })) : "",
+        button(tr("friends.remove"), "remove", "RemoveFriend", { playerId: f.playerId }, tr("friends.removed", { who: f.displayName })),
+        button(tr("friends.block"), "block", "BlockPlayer", { playerId: f.playerId }, tr("friends.blocked_one", { who: f.displayName })));
+    })) : el("p", { class: "note", id: "friend-list", text: tr("friends.none") }),
+    section("friend-outgoing", tr("friends.outgoing"), (lists.outgoing || []).map((f: Json) => row(f,
+      button(tr("friends.cancel"), "cancel", "CancelFriendRequest", { playerId: f.playerId }, tr("friends.cancelled"))))),
+    section("friend-blocked", tr("friends.blocked"), (lists.blocked || []).map((f: Json) => row(f,
+      button(tr("friends.unblock"), "unblock", "UnblockPlayer", { playerId: f.playerId }, tr("friends.unblocked", { who: f.displayName }))))),
   ];
 }

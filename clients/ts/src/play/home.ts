@@ -5,19 +5,20 @@ import { el } from "../shell.js";
 import { seatNames, titleOf, type App, type GameEntry, type Screen } from "./app.js";
 import { ConnectError, reason, refusal, type Json } from "./api.js";
 import { saveSeat } from "./store.js";
+import { tr } from "../i18n.js";
 
-const LEVELS: [string, string][] = [["BOT_LEVEL_RANDOM", "random bot"], ["BOT_LEVEL_GREEDY", "greedy bot"], ["BOT_LEVEL_MCTS", "mcts bot (strong)"]];
+const LEVELS = (): [string, string][] => [["BOT_LEVEL_RANDOM", tr("home.bot.random")], ["BOT_LEVEL_GREEDY", tr("home.bot.greedy")], ["BOT_LEVEL_MCTS", tr("home.bot.mcts")]];
 const OPEN = "open";
-const CLOCKS: [string, string][] = [["0", "no turn clock"], ["30", "30 seconds a turn"], ["60", "1 minute a turn"], ["300", "5 minutes a turn"], ["86400", "1 day a turn"]];
+const CLOCKS = (): [string, string][] => [["0", tr("home.clock.none")], ["30", tr("home.clock.30s")], ["60", tr("home.clock.1m")], ["300", tr("home.clock.5m")], ["86400", tr("home.clock.1d")]];
 
 export function showHome(app: App, root: HTMLElement): Screen {
   const mine = el("ol", { id: "my-matches", class: "my-matches" });
   const waiting = el("div", { id: "waiting" });
-  const note = el("p", { class: "note", id: "my-note", text: "Loading your matches…" });
+  const note = el("p", { class: "note", id: "my-note", text: tr("home.loading") });
   const games = el("div", { id: "games", class: "games" }, ...[...app.games.values()].map((g) => gameCard(app, g)));
   root.replaceChildren(
-    el("section", { class: "panel mine" }, el("h2", { text: "My matches" }), waiting, note, mine, joinForm(app)),
-    el("section", { class: "new" }, el("h2", { text: "New match" }), games));
+    el("section", { class: "panel mine" }, el("h2", { text: tr("home.my_matches") }), waiting, note, mine, joinForm(app)),
+    el("section", { class: "new" }, el("h2", { text: tr("home.new_match") }), games));
   const load = () => loadMine(app, mine, waiting, note);
   load();
   document.addEventListener("tabula-notice", load);
@@ -31,12 +32,12 @@ async function loadMine(app: App, list: HTMLElement, waiting: HTMLElement, note:
   } catch (err) {
     // A guest token the lobby no longer takes (expired, or signed with a retired secret): sign in again.
     if (err instanceof ConnectError && reason(err) === "bad_token") { app.signOut(); return; }
-    note.textContent = `Your matches could not be read: ${refusal(err)}`;
+    note.textContent = tr("home.unreadable", { why: refusal(err) });
     return;
   }
   const matches: Json[] = reply.matches || [];
   for (const m of matches) saveSeat(m.matchId, { game: m.game, seat: Number(m.seat || 0), token: m.seatToken });
-  note.textContent = matches.length ? "" : "No matches yet: start one below.";
+  note.textContent = matches.length ? "" : tr("home.none_yet");
   waiting.replaceChildren(...waitingFor(app, reply));
   list.replaceChildren(...matches.map((m) => matchItem(app, m)));
   list.dataset.loads = String(Number(list.dataset.loads || 0) + 1); // lists shown so far (tests wait on it)
@@ -44,10 +45,10 @@ async function loadMine(app: App, list: HTMLElement, waiting: HTMLElement, note:
 
 /** Join a private room by the invite code its host shares. */
 function joinForm(app: App): HTMLElement {
-  const input = el("input", { name: "code", placeholder: "invite code", required: "", autocomplete: "off", size: "10" }) as HTMLInputElement;
+  const input = el("input", { name: "code", placeholder: tr("home.invite_code"), required: "", autocomplete: "off", size: "10" }) as HTMLInputElement;
   const status = el("p", { class: "status-line" });
-  const form = el("form", { class: "join", id: "join-form" }, el("label", {}, "Join a room by code", input),
-    el("button", { type: "submit", text: "Join" }), status) as HTMLFormElement;
+  const form = el("form", { class: "join", id: "join-form" }, el("label", {}, tr("home.join_by_code"), input),
+    el("button", { type: "submit", text: tr("home.join") }), status) as HTMLFormElement;
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     busy(form, status, async () => {
@@ -61,9 +62,9 @@ function joinForm(app: App): HTMLElement {
 function waitingFor(app: App, reply: Json): HTMLElement[] {
   const out: HTMLElement[] = [];
   const room = reply.room?.room;
-  if (room) out.push(link(app, `You sit in a ${titleOf(app, room.game)} room`, `/play?room=${room.roomId}`, "back to the room"));
+  if (room) out.push(link(app, tr("home.in_room", { game: titleOf(app, room.game) }), `/play?room=${room.roomId}`, tr("home.back_to_room")));
   const ticket = reply.ticket;
-  if (ticket) out.push(link(app, `You wait in the ${titleOf(app, ticket.game)} queue`, `/play?ticket=${ticket.ticketId}`, "back to the queue"));
+  if (ticket) out.push(link(app, tr("home.in_queue", { game: titleOf(app, ticket.game) }), `/play?ticket=${ticket.ticketId}`, tr("home.back_to_queue")));
   return out;
 }
 
@@ -75,8 +76,8 @@ function link(app: App, text: string, href: string, label: string): HTMLElement 
 
 function matchItem(app: App, m: Json): HTMLElement {
   const names = seatNames(m.seats || []);
-  const state = m.finished ? `finished · you placed ${(m.placings || [])[Number(m.seat || 0)] ?? "-"}`
-    : m.myTurn ? "your turn" : `waiting for ${(m.seatsToAct || []).map((s: number) => names[s]).join(", ") || "the board"}`;
+  const state = m.finished ? tr("home.state.finished", { placing: (m.placings || [])[Number(m.seat || 0)] ?? "-" })
+    : m.myTurn ? tr("home.state.your_turn") : tr("home.state.waiting", { who: (m.seatsToAct || []).map((s: number) => names[s]).join(", ") || tr("home.state.the_board") });
   const href = `/play?match=${encodeURIComponent(m.matchId)}`;
   const item = el("li", { class: `my-match${m.myTurn ? " my-turn" : ""}${m.finished ? " finished" : ""}`, "data-match": m.matchId },
     el("a", { href, class: "open" },
@@ -124,24 +125,24 @@ function seatRows(form: HTMLFormElement): void {
   const seats = Number((form.elements.namedItem("seats") as HTMLSelectElement).value);
   const box = form.querySelector(".seat-rows")!;
   const kept = [...box.querySelectorAll("select")].map((s) => (s as HTMLSelectElement).value);
-  box.replaceChildren(el("div", { class: "seat-row" }, el("span", { class: "k", text: "Seat 1" }), el("b", { text: "you" })),
-    ...Array.from({ length: seats - 1 }, (_, i) => el("label", { class: "seat-row" }, el("span", { class: "k", text: `Seat ${i + 2}` }),
-      select(`seat-${i + 1}`, [...LEVELS, [OPEN, "open seat (a player joins)"]], kept[i] || "BOT_LEVEL_RANDOM"))));
+  box.replaceChildren(el("div", { class: "seat-row" }, el("span", { class: "k", text: tr("home.seat", { n: 1 }) }), el("b", { text: tr("home.you") })),
+    ...Array.from({ length: seats - 1 }, (_, i) => el("label", { class: "seat-row" }, el("span", { class: "k", text: tr("home.seat", { n: i + 2 }) }),
+      select(`seat-${i + 1}`, [...LEVELS(), [OPEN, tr("home.open_seat")]], kept[i] || "BOT_LEVEL_RANDOM"))));
 }
 
 function gameCard(app: App, game: GameEntry): HTMLElement {
   const seats = Array.from({ length: game.maxSeats - game.minSeats + 1 }, (_, i) => String(game.minSeats + i));
   const status = el("p", { class: "status-line", role: "status" });
   const form = el("form", { class: "new-match", "data-game": game.name },
-    el("label", {}, "Players", select("seats", seats.map((n) => [n, n]), String(game.minSeats))),
+    el("label", {}, tr("home.players"), select("seats", seats.map((n) => [n, n]), String(game.minSeats))),
     el("div", { class: "seat-rows" }),
     ...game.options.map(optionInput),
-    el("label", {}, "Room", select("visibility", [["ROOM_VISIBILITY_PRIVATE", "private (invite by code)"], ["ROOM_VISIBILITY_PUBLIC", "public (listed for spectators)"]])),
-    el("label", {}, "Clock", select("clock", CLOCKS)),
-    el("label", {}, el("input", { type: "checkbox", name: "spectators-read-chat" }), " Spectators may read the players' chat"),
+    el("label", {}, tr("home.room"), select("visibility", [["ROOM_VISIBILITY_PRIVATE", tr("home.private")], ["ROOM_VISIBILITY_PUBLIC", tr("home.public")]])),
+    el("label", {}, tr("home.clock"), select("clock", CLOCKS())),
+    el("label", {}, el("input", { type: "checkbox", name: "spectators-read-chat" }), " ", tr("home.spectators_read_chat")),
     el("div", { class: "buttons" },
-      el("button", { type: "submit", class: "primary", name: "create", text: "Create room" }),
-      el("button", { type: "button", name: "quick", text: "Quick match" })),
+      el("button", { type: "submit", class: "primary", name: "create", text: tr("home.create_room") }),
+      el("button", { type: "button", name: "quick", text: tr("home.quick_match") })),
     status) as HTMLFormElement;
   seatRows(form);
   (form.elements.namedItem("seats") as HTMLSelectElement).addEventListener("change", () => seatRows(form));
@@ -149,8 +150,8 @@ function gameCard(app: App, game: GameEntry): HTMLElement {
   form.querySelector('[name="quick"]')!.addEventListener("click", () => busy(form, status, () => quickMatch(app, form, game)));
   return el("article", { class: "panel game", "data-game": game.name },
     el("h3", { text: game.title }),
-    el("p", { class: "seat-range", text: `${game.minSeats}–${game.maxSeats} players` }),
-    el("details", { class: "about" }, el("summary", { text: "about the game" }), el("p", { text: game.description })),
+    el("p", { class: "seat-range", text: tr("home.seat_range", { min: game.minSeats, max: game.maxSeats }) }),
+    el("details", { class: "about" }, el("summary", { text: tr("home.about") }), el("p", { text: game.description })),
     form);
 }
 
@@ -181,11 +182,11 @@ async function createRoom(app: App, form: HTMLFormElement, game: GameEntry, stat
   const roomId = created.room.roomId;
   const bots = Array.from({ length: seats - 1 }, (_, i) => field(form, `seat-${i + 1}`)).filter((v) => v !== OPEN);
   for (const level of bots) {
-    status.textContent = `Seating the bots (${bots.indexOf(level) + 1} of ${bots.length})…`;
+    status.textContent = tr("home.seating_bots", { n: bots.indexOf(level) + 1, of: bots.length });
     await lobby.call("AddBot", { roomId, level });
   }
   if (bots.length < seats - 1) { app.navigate(`/play?room=${roomId}`); return; }
-  status.textContent = "Starting…";
+  status.textContent = tr("home.starting");
   const started = (await lobby.call("StartRoom", { roomId })) as Json;
   saveSeat(started.matchId, { game: game.name, seat: Number(started.seat || 0), token: started.seatToken });
   app.navigate(`/play?match=${encodeURIComponent(started.matchId)}`);

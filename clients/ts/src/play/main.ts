@@ -9,6 +9,7 @@
 //   /play?profile=ID      a player's profile ("" for mine: an account changes or deletes it there)
 //   /play/auth/callback   where a sign-in provider sends the browser back (account.ts), then /play
 import { el, listGames } from "../shell.js";
+import { languagePicker, loadAppWords, tr, wordPage } from "../i18n.js";
 import { follow, type App, type GameEntry, type Screen } from "./app.js";
 import { lobby, refusal, type Json } from "./api.js";
 import { forgetGuest, savedGuest, savedName, saveGuest, saveSeat, type Guest } from "./store.js";
@@ -33,17 +34,17 @@ async function signIn(name: string): Promise<Guest> {
 
 function showSignIn(games: Map<string, GameEntry>): void {
   $("whoami").replaceChildren();
-  const input = el("input", { id: "name", name: "name", maxlength: "32", required: "", autocomplete: "nickname", placeholder: "your name" }) as HTMLInputElement;
+  const input = el("input", { id: "name", name: "name", maxlength: "32", required: "", autocomplete: "nickname", placeholder: tr("main.your_name_placeholder") }) as HTMLInputElement;
   input.value = savedName();
   const invited = new URLSearchParams(location.search).has("invite");
-  const status = el("p", { class: "note", id: "sign-in-status", text: invited ? "You are invited to a room: sign in to join it." : "" });
+  const status = el("p", { class: "note", id: "sign-in-status", text: invited ? tr("main.invited") : "" });
   const form = el("form", { id: "sign-in", class: "panel sign-in" },
-    el("h2", { text: "Play as a guest" }),
-    el("label", {}, "Your name", input),
-    el("button", { type: "submit", class: "primary", id: "sign-in-button", text: "Play" }), status);
+    el("h2", { text: tr("main.guest_title") }),
+    el("label", {}, tr("main.your_name"), input),
+    el("button", { type: "submit", class: "primary", id: "sign-in-button", text: tr("main.play") }), status);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    status.textContent = "Signing in…";
+    status.textContent = tr("main.signing_in");
     try {
       start(await signIn(input.value.trim()), games);
     } catch (err) {
@@ -61,7 +62,7 @@ function notify(text: string, kind = "", link?: [string, string]): void {
     a.addEventListener("click", (ev) => { ev.preventDefault(); line.remove(); app?.navigate(link[1]); });
     line.append(a);
   }
-  const close = el("button", { type: "button", class: "dismiss", "aria-label": "dismiss", text: "×" });
+  const close = el("button", { type: "button", class: "dismiss", "aria-label": tr("main.dismiss"), text: "×" });
   close.addEventListener("click", () => line.remove());
   line.append(close);
   $("notices").prepend(line);
@@ -79,9 +80,9 @@ function start(guest: Guest, games: Map<string, GameEntry>): void {
     notify,
     signOut,
   };
-  const out = el("button", { type: "button", id: "sign-out", class: "link", text: "sign out" });
+  const out = el("button", { type: "button", id: "sign-out", class: "link", text: tr("account.sign_out_link") });
   out.addEventListener("click", signOut);
-  const mine = el("a", { href: "/play?profile=", id: "my-profile", class: "link", text: "profile" });
+  const mine = el("a", { href: "/play?profile=", id: "my-profile", class: "link", text: tr("main.profile") });
   mine.addEventListener("click", (ev) => { ev.preventDefault(); app?.navigate("/play?profile="); });
   $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), mine, out);
   accountMenu(app, $("whoami"), signOut);
@@ -113,14 +114,14 @@ function onNotice(app: App, n: Json): void {
   app.seen.add(n.noticeId);
   if (n.matchId && n.seatToken) saveSeat(n.matchId, { game: n.game, seat: Number(n.seat || 0), token: n.seatToken });
   const title = app.games.get(n.game)?.title ?? n.game;
-  const link: [string, string] = ["open", `/play?match=${encodeURIComponent(n.matchId)}`];
+  const link: [string, string] = [tr("main.notice.open"), `/play?match=${encodeURIComponent(n.matchId)}`];
   const here = n.matchId && n.matchId === app.current;
-  if (n.kind === "NOTICE_KIND_YOUR_TURN" && !here) app.notify(`Your turn in ${title}`, "your-turn", link);
-  else if (n.kind === "NOTICE_KIND_MATCH_STARTED" && !here) app.notify(`A ${title} match has started`, "", link);
-  else if (n.kind === "NOTICE_KIND_MATCH_ENDED") app.notify(`Your ${title} match has ended: you placed ${n.placing}`, "ended", here ? undefined : link);
+  if (n.kind === "NOTICE_KIND_YOUR_TURN" && !here) app.notify(tr("main.notice.your_turn", { game: title }), "your-turn", link);
+  else if (n.kind === "NOTICE_KIND_MATCH_STARTED" && !here) app.notify(tr("main.notice.started", { game: title }), "", link);
+  else if (n.kind === "NOTICE_KIND_MATCH_ENDED") app.notify(tr("main.notice.ended", { game: title, placing: n.placing }), "ended", here ? undefined : link);
   else if (n.kind === "NOTICE_KIND_INVITED") {
-    app.notify(`${n.fromDisplayName} invites you to a ${title} room (code ${n.inviteCode || "-"})`, "invited",
-      n.inviteCode ? ["join", invitePath(n.inviteCode)] : undefined);
+    app.notify(tr("main.notice.invited", { who: n.fromDisplayName, game: title, code: n.inviteCode || "-" }), "invited",
+      n.inviteCode ? [tr("main.notice.join"), invitePath(n.inviteCode)] : undefined);
   }
   document.dispatchEvent(new CustomEvent("tabula-notice", { detail: n }));
 }
@@ -154,11 +155,15 @@ async function games(): Promise<Map<string, GameEntry>> {
 }
 
 async function init(): Promise<void> {
+  await loadAppWords();
+  wordPage();
+  document.title = tr("main.page_title");
+  $("language-picker").replaceChildren(languagePicker());
   let known: Map<string, GameEntry>;
   try {
     known = await games();
   } catch (err) {
-    $("screen").replaceChildren(el("p", { class: "error", text: `The games could not be read: ${refusal(err)}` }));
+    $("screen").replaceChildren(el("p", { class: "error", text: tr("main.no_games", { why: refusal(err) }) }));
     return;
   }
   window.addEventListener("popstate", route);

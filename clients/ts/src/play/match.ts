@@ -9,6 +9,7 @@ import {
   type GameModule, type ModuleContext,
 } from "../shell.js";
 import type { JsonClient } from "../tabula.js";
+import { loadWords, pageLocale, tr, translator, type Translate } from "../i18n.js";
 import { follow, resumable, titleOf, type App, type Screen } from "./app.js";
 import { Code, ConnectError, commandId, gameClient, persist, reason, refusal, type Json } from "./api.js";
 import { boardTargets, drawPicker, type Picked } from "./picker.js";
@@ -45,6 +46,8 @@ class MatchView {
   private module: GameModule | null = null;
   private content: unknown = null;
   private texts: unknown = null;
+  private readonly locale = pageLocale();
+  private t: Translate = translator({}); // the game's words (GET /texts/<game>); keys until they come
   private reply: Json = null; // the GetView on screen
   private head = 0; // the newest version this seat knows of
   private lastSeen = 0; // the stream's last version (it resumes after it)
@@ -65,10 +68,10 @@ class MatchView {
   private chats: ChatPanel[] = [];
   private readonly dom = {
     title: el("h2", { class: "match-title", id: "match-title" }),
-    status: el("span", { class: "status idle", id: "match-status", text: "connecting…" }),
+    status: el("span", { class: "status idle", id: "match-status", text: tr("match.connecting") }),
     seats: el("div", { class: "seats", id: "match-seats" }),
     message: el("p", { class: "message", id: "message", role: "status" }),
-    picker: el("section", { class: "picker panel", id: "picker", "aria-label": "your move" }),
+    picker: el("section", { class: "picker panel", id: "picker", "aria-label": tr("match.your_move") }),
     outcome: el("section", { class: "outcome", id: "match-outcome", hidden: "" }),
     board: el("section", { class: "board", id: "board" }),
     events: el("ol", { class: "event-log", id: "event-log" }),
@@ -87,15 +90,15 @@ class MatchView {
 
   async open(): Promise<void> {
     const d = this.dom;
-    this.chats = [chatPanel(this.app, `match:${this.matchId}`, "Players' chat"),
-      chatPanel(this.app, `spectators:${this.matchId}`, "Spectators' chat", false)];
+    this.chats = [chatPanel(this.app, `match:${this.matchId}`, tr("match.players_chat")),
+      chatPanel(this.app, `spectators:${this.matchId}`, tr("match.spectators_chat"), false)];
     this.root.replaceChildren(el("div", { class: "match-screen" },
       el("section", { class: "match-bar" }, d.title, d.status, d.seats),
       el("div", { class: "match-layout" },
         el("div", { class: "main" }, d.legend, d.board),
         el("div", { class: "column" },
           el("div", { class: "side" }, d.message, d.picker, this.undo.node, d.outcome, this.resign.node),
-          el("section", { class: "events panel" }, el("h2", { text: "Events" }, el("span", { class: "sub", text: " newest first" })), d.events),
+          el("section", { class: "events panel" }, el("h2", { text: tr("match.events") }, el("span", { class: "sub", text: ` ${tr("match.newest_first")}` })), d.events),
           ...this.chats.map((c) => c.element)))));
     try {
       await this.connect();
@@ -109,18 +112,19 @@ class MatchView {
   private async connect(): Promise<void> {
     this.key = seatKey(this.matchId) ?? (await this.fromLobby());
     if (!this.key) {
-      const watch = el("a", { href: `/?match=${encodeURIComponent(this.matchId)}`, text: "watch it" });
-      this.dom.picker.replaceChildren(el("p", { text: "You have no seat in this match on this device: " }, watch));
+      const watch = el("a", { href: `/?match=${encodeURIComponent(this.matchId)}`, text: tr("match.watch_it") });
+      this.dom.picker.replaceChildren(el("p", { text: `${tr("match.no_seat")} ` }, watch));
       throw new Error("not your match");
     }
     const info = this.app.games.get(this.key.game) ?? { name: this.key.game, title: this.key.game, minSeats: 0, maxSeats: 0, module: false, content: false };
     this.dom.title.textContent = titleOf(this.app, this.key.game);
-    const [{ client, command, docs }, content, module] = await Promise.all([
+    const [{ client, command, docs }, content, module, words] = await Promise.all([
       gameClient(this.key.game, this.key.token), loadContent(info),
       // a module that fails to load leaves the view drawn as a tree
       loadModule(info, document.getElementById("game-css") as HTMLLinkElement).catch(() => null),
+      loadWords(this.key.game, this.locale),
     ]);
-    Object.assign(this, { client, content, module });
+    Object.assign(this, { client, content, module, t: translator(words.texts) });
     this.texts = ((await client.call("GetContent", {}).catch(() => ({}))) as Json).content ?? null;
     this.game = this.gameFor(command, docs);
     this.drawLegend();
@@ -144,8 +148,8 @@ class MatchView {
   // ------------------------------------------------------------------ what the module gets
 
   private seatName(seat: number): string {
-    const label = (this.reply?.seats || [])[seat]?.label || `Seat ${seat + 1}`;
-    return seat === this.key?.seat ? `${label} (you)` : label;
+    const label = (this.reply?.seats || [])[seat]?.label || tr("match.seat", { n: seat + 1 });
+    return seat === this.key?.seat ? tr("match.you", { name: label }) : label;
   }
 
   private chip(seat: number): HTMLElement {
@@ -154,7 +158,7 @@ class MatchView {
 
   private ctx(): ModuleContext {
     return {
-      content: this.content, texts: this.texts, el, game: this.key?.game ?? "",
+      content: this.content, texts: this.texts, locale: this.locale, t: this.t, el, game: this.key?.game ?? "",
       seatName: (s) => this.seatName(num(s)), chip: (s) => this.chip(s), tip: this.tips.tip, reply: this.reply,
     };
   }
@@ -162,7 +166,7 @@ class MatchView {
   private drawLegend(): void {
     const rows = this.module?.legend ? this.module.legend(this.ctx()) : [];
     this.dom.legend.hidden = !rows.length;
-    this.dom.legend.replaceChildren(el("summary", { text: "Legend" }), el("ul", {}, ...rows.map(([symbol, meaning]) =>
+    this.dom.legend.replaceChildren(el("summary", { text: tr("match.legend") }), el("ul", {}, ...rows.map(([symbol, meaning]) =>
       el("li", {}, el("span", { class: "sym" }, symbol), el("span", { class: "means", text: meaning })))));
   }
 
@@ -179,7 +183,7 @@ class MatchView {
           this.status(refusal(err), "error");
           return false;
         }
-        this.status("reconnecting…", "idle");
+        this.status(tr("match.reconnecting"), "idle");
         return true;
       });
   }
@@ -194,7 +198,7 @@ class MatchView {
     if (top > this.head) {
       this.head = top;
       this.refresh();
-    } else if (this.reply && this.dom.status.textContent === "reconnecting…") {
+    } else if (this.reply && this.dom.status.textContent === tr("match.reconnecting")) {
       this.drawStatus();
     }
   }
@@ -222,7 +226,7 @@ class MatchView {
   /** A seat token no longer valid (they last 7 days): a fresh one from the lobby, and the view again. */
   private async renew(): Promise<void> {
     const key = await this.fromLobby().catch(() => null);
-    if (!key) { this.status("Your seat token is no longer valid, and the lobby has no match of yours with this id.", "error"); return; }
+    if (!key) { this.status(tr("match.token_gone"), "error"); return; }
     this.key = key;
     this.client = (await gameClient(key.game, key.token)).client;
     await this.refresh();
@@ -235,7 +239,7 @@ class MatchView {
     this.head = Math.max(this.head, num(reply.version));
     const kept = keepLegal(reply.legalCommands || [], this.choices, this.game!);
     if (moved && this.choices.length && kept.length < this.choices.length) {
-      this.say("The match moved on while you were choosing; your choice so far is kept where it still can be.", "moved");
+      this.say(tr("match.moved_on"), "moved");
     }
     this.choices = kept;
     this.picked = this.picked.slice(0, kept.length);
@@ -265,13 +269,13 @@ class MatchView {
     const r = this.reply;
     const toAct: number[] = r.seatsToAct || [];
     const mine = toAct.includes(this.key!.seat) && (r.legalCommands || []).length > 0;
-    if (r.outcome) this.status("finished", "finished");
-    else if (mine) this.status("your turn", "your-turn");
-    else this.status(`waiting for ${toAct.map((s) => this.seatName(s)).join(", ") || "the board"}`, "live");
+    if (r.outcome) this.status(tr("match.finished"), "finished");
+    else if (mine) this.status(tr("match.your_turn"), "your-turn");
+    else this.status(tr("match.waiting_for", { who: toAct.map((s) => this.seatName(s)).join(", ") || tr("match.the_board") }), "live");
     document.body.classList.toggle("my-turn", mine);
     this.dom.seats.replaceChildren(...(r.seats || []).map((_: Json, seat: number) =>
       el("span", { class: `seat${toAct.includes(seat) ? " to-act" : ""}`, "data-seat": String(seat) }, this.chip(seat),
-        toAct.includes(seat) ? el("span", { class: "acting", text: "to act" }) : "",
+        toAct.includes(seat) ? el("span", { class: "acting", text: tr("match.to_act") }) : "",
         this.clocks.has(seat) ? el("span", { class: "clock", "data-clock": String(seat) }) : "")));
     this.tickClocks();
     this.undo.update(r);
@@ -293,10 +297,10 @@ class MatchView {
       const clock = this.clocks.get(num(node.dataset.clock));
       if (!clock) continue;
       const left = Math.max(0, Math.ceil((clock.due - Date.now()) / 1000));
-      const text = left > 0 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left` : "time is up: a bot moves";
-      node.textContent = clock.away ? `${text} · away` : text;
+      const text = left > 0 ? tr("match.clock.left", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` }) : tr("match.clock.up");
+      node.textContent = clock.away ? `${text} · ${tr("match.clock.away")}` : text;
       node.classList.toggle("short", left <= 10);
-      node.title = clock.away ? "A clock of this seat ran out: a bot played its move, and its time is short until its player acts." : "";
+      node.title = clock.away ? tr("match.clock.away_note") : "";
     }
   }
 
@@ -307,7 +311,7 @@ class MatchView {
       boardTargets(board, null, true, -1, () => {});
       this.dom.picker.dataset.ready = "";
       this.dom.picker.dataset.field = "";
-      const waiting = this.reply.outcome ? "The match is over." : `Waiting for ${(this.reply.seatsToAct || []).map((s: number) => this.seatName(s)).join(", ") || "the board"}…`;
+      const waiting = this.reply.outcome ? tr("match.over") : tr("match.waiting_long", { who: (this.reply.seatsToAct || []).map((s: number) => this.seatName(s)).join(", ") || tr("match.the_board") });
       this.dom.picker.replaceChildren(el("h2", { class: "question", text: waiting }));
       return;
     }
@@ -336,11 +340,11 @@ class MatchView {
     box.hidden = !outcome;
     if (!outcome) return;
     const watch = el("a", { href: `/?game=${this.key!.game}&match=${encodeURIComponent(this.matchId)}#token=${encodeURIComponent(this.key!.token)}`,
-      text: "on the spectator page" });
-    const save = el("button", { type: "button", id: "export-log", text: "Download the log (JSON)" }) as HTMLButtonElement;
+      text: tr("match.on_spectator_page") });
+    const save = el("button", { type: "button", id: "export-log", text: tr("match.download_log") }) as HTMLButtonElement;
     save.addEventListener("click", () => this.exportLog(save));
-    box.replaceChildren(el("h2", { text: "Match finished · final scores" }), outcomeTable(outcome, (s) => this.chip(s)),
-      this.replayBar(), el("p", { class: "export" }, save, " · watch it again ", watch));
+    box.replaceChildren(el("h2", { text: tr("match.final_scores") }), outcomeTable(outcome, (s) => this.chip(s)),
+      this.replayBar(), el("p", { class: "export" }, save, ` · ${tr("match.watch_again")} `, watch));
   }
 
   // ------------------------------------------------------------------ a finished match: replay, export
@@ -349,12 +353,12 @@ class MatchView {
   private replayBar(): HTMLElement {
     const head = num(this.reply.version);
     const slider = el("input", { type: "range", id: "replay-slider", min: "1", max: String(head), value: String(head), step: "1",
-      "aria-label": "the match at version" }) as HTMLInputElement;
+      "aria-label": tr("match.replay_at") }) as HTMLInputElement;
     const label = el("span", { class: "replay-label", id: "replay-label" });
     const go = (version: number) => {
       slider.value = String(Math.max(1, Math.min(head, version)));
       const shown = Number(slider.value);
-      label.textContent = shown === head ? `version ${head}: the end` : `version ${shown} of ${head}`;
+      label.textContent = shown === head ? tr("match.replay.end", { head }) : tr("match.replay.of", { version: shown, head });
       this.replay(shown);
     };
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -367,9 +371,9 @@ class MatchView {
       b.addEventListener("click", () => go(Number(slider.value) + by));
       return b;
     };
-    label.textContent = `version ${head}: the end`;
-    return el("div", { class: "replay", "aria-label": "replay" },
-      el("h3", { text: "Replay" }), step("← prev", "replay-prev", -1), slider, step("next →", "replay-next", 1), label);
+    label.textContent = tr("match.replay.end", { head });
+    return el("div", { class: "replay", "aria-label": tr("match.replay") },
+      el("h3", { text: tr("match.replay") }), step(tr("match.prev"), "replay-prev", -1), slider, step(tr("match.next"), "replay-next", 1), label);
   }
 
   private async replay(version: number): Promise<void> {
@@ -380,7 +384,7 @@ class MatchView {
       try {
         shown = await persist(() => this.client!.call("Replay", { matchId: this.matchId, version: String(version) }, CALL_MS));
       } catch (err) {
-        this.say(`The replay could not be read: ${refusal(err)}`, "refused");
+        this.say(tr("match.replay_failed", { why: refusal(err) }), "refused");
         return;
       }
       if (this.replayed !== version) return; // the slider moved on meanwhile
@@ -403,7 +407,7 @@ class MatchView {
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
     } catch (err) {
-      this.say(`The log could not be exported: ${refusal(err)}`, "refused");
+      this.say(tr("match.export_failed", { why: refusal(err) }), "refused");
     } finally {
       button.disabled = false;
     }
@@ -461,10 +465,10 @@ class MatchView {
   private async send(command: Json, then: Json[] = []): Promise<void> {
     const request = { matchId: this.matchId, expectedVersion: String(num(this.reply.version)), commandId: commandId(), command };
     this.sending = true;
-    this.say("Sending…", "busy");
+    this.say(tr("match.sending"), "busy");
     this.drawPicker();
     try {
-      const sent = await persist(() => this.client!.call("SubmitCommand", request, CALL_MS), (ms) => this.say(`No answer yet; sending it again in ${Math.ceil(ms / 1000)} s…`, "busy"));
+      const sent = await persist(() => this.client!.call("SubmitCommand", request, CALL_MS), (ms) => this.say(tr("match.resending", { seconds: Math.ceil(ms / 1000) }), "busy"));
       this.choices = [];
       this.picked = [];
       this.say("");
@@ -474,10 +478,10 @@ class MatchView {
           this.sending = false;
           return this.send(next, rest);
         }
-        this.say("The rest of your choice is no longer possible: choose again.", "moved");
+        this.say(tr("match.rest_gone"), "moved");
       }
     } catch (err) {
-      this.say(`Refused: ${refusal(err)}`, "refused");
+      this.say(tr("match.refused", { why: refusal(err) }), "refused");
       if (err instanceof ConnectError && (err.code === Code.Aborted || reason(err) === "stale_version")) {
         this.choices = [];
         this.picked = [];

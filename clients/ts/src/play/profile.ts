@@ -5,12 +5,13 @@
 import { el } from "../shell.js";
 import { titleOf, type App, type Screen } from "./app.js";
 import { lobby, refusal, type Json } from "./api.js";
+import { tr } from "../i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const VISIBILITY: [string, string][] = [
-  ["PROFILE_VISIBILITY_EVERYONE", "everyone"],
-  ["PROFILE_VISIBILITY_FRIENDS", "my friends (nobody until friends exist)"],
-  ["PROFILE_VISIBILITY_NOBODY", "only me"],
+  ["PROFILE_VISIBILITY_EVERYONE", "profile.seen.everyone"],
+  ["PROFILE_VISIBILITY_FRIENDS", "profile.seen.friends"],
+  ["PROFILE_VISIBILITY_NOBODY", "profile.seen.nobody"],
 ];
 const POINTS: Record<string, string> = {
   square: "6,6 42,6 42,42 6,42",
@@ -31,7 +32,7 @@ export function avatarIcon(avatar: Json | undefined, name: string, size = 48): S
   svg.setAttribute("width", String(size));
   svg.setAttribute("height", String(size));
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", avatar?.description || "avatar");
+  svg.setAttribute("aria-label", avatar?.description || tr("profile.avatar_label"));
   svg.dataset.avatar = avatar?.avatarId || "";
   const shape = avatar?.shape in POINTS ? document.createElementNS(SVG, "polygon") : document.createElementNS(SVG, "circle");
   if (avatar?.shape in POINTS) shape.setAttribute("points", POINTS[avatar.shape]);
@@ -45,7 +46,7 @@ export function avatarIcon(avatar: Json | undefined, name: string, size = 48): S
 }
 
 export function showProfile(app: App, root: HTMLElement, playerId: string): Screen {
-  const status = el("p", { class: "status-line", id: "profile-status", text: "Loading the profile…" });
+  const status = el("p", { class: "status-line", id: "profile-status", text: tr("profile.loading") });
   root.replaceChildren(el("section", { class: "panel profile", id: "profile" }, status));
   load(app, root, playerId, status);
   return { close: () => {} };
@@ -56,27 +57,27 @@ async function load(app: App, root: HTMLElement, playerId: string, status: HTMLE
   try {
     [p, all] = await Promise.all([app.lobby().call("GetProfile", { playerId }), avatarList()]);
   } catch (err) {
-    status.textContent = `The profile could not be read: ${refusal(err)}`;
+    status.textContent = tr("profile.unreadable", { why: refusal(err) });
     return;
   }
   const own = !playerId || p.playerId === app.guest.playerId;
   const ratings = (p.ratings || []).map((r: Json) =>
     el("tr", {}, el("td", { text: titleOf(app, r.game) }), el("td", { text: Number(r.rating || 0).toFixed(1) }), el("td", { text: String(r.matches || 0) })));
   const recent = (p.recent || []).map((h: Json) => {
-    const a = el("a", { href: `/play?match=${encodeURIComponent(h.matchId)}`, text: `${titleOf(app, h.game)}: placed ${h.placing} of ${h.seats}` });
+    const a = el("a", { href: `/play?match=${encodeURIComponent(h.matchId)}`, text: tr("profile.placed", { game: titleOf(app, h.game), placing: h.placing, seats: h.seats }) });
     a.addEventListener("click", (ev) => { ev.preventDefault(); app.navigate(a.getAttribute("href")!); });
     return el("li", {}, a);
   });
   const shown = p.visible
-    ? [el("h3", { text: "Ratings" }), ratings.length ? el("table", { id: "profile-ratings" }, el("tr", {}, el("th", { text: "game" }), el("th", { text: "rating" }), el("th", { text: "matches" })), ...ratings) : el("p", { class: "note", text: "No rated matches yet." }),
-      el("h3", { text: "Recent matches" }), recent.length ? el("ol", { id: "profile-recent" }, ...recent) : el("p", { class: "note", text: "No finished matches yet." })]
-    : [el("p", { class: "note", id: "profile-hidden", text: "This player shows their ratings and matches only to themselves." })];
+    ? [el("h3", { text: tr("profile.ratings") }), ratings.length ? el("table", { id: "profile-ratings" }, el("tr", {}, el("th", { text: tr("profile.col.game") }), el("th", { text: tr("profile.col.rating") }), el("th", { text: tr("profile.col.matches") })), ...ratings) : el("p", { class: "note", text: tr("profile.no_ratings") }),
+      el("h3", { text: tr("profile.recent") }), recent.length ? el("ol", { id: "profile-recent" }, ...recent) : el("p", { class: "note", text: tr("profile.no_recent") })]
+    : [el("p", { class: "note", id: "profile-hidden", text: tr("profile.hidden") })];
   const avatar = all.find((a) => a.avatarId === p.avatarId);
   const forms = own && p.account ? [editForm(app, p, all), deleteForm(app)]
-    : own ? [el("p", { class: "note", text: "Guests keep the default avatar; an account chooses its own and who sees its matches." })] : [];
+    : own ? [el("p", { class: "note", text: tr("profile.guest_note") })] : [];
   root.firstElementChild!.replaceChildren(
     el("h2", {}, avatarIcon(avatar, p.displayName), el("span", { id: "profile-name", text: ` ${p.displayName}` })),
-    el("p", { class: "note", text: p.account ? "account" : "guest" }), ...shown, ...forms);
+    el("p", { class: "note", text: p.account ? tr("profile.account") : tr("profile.guest") }), ...shown, ...forms);
 }
 
 function editForm(app: App, p: Json, all: Json[]): HTMLElement {
@@ -86,16 +87,16 @@ function editForm(app: App, p: Json, all: Json[]): HTMLElement {
     input.checked = a.avatarId === p.avatarId;
     return el("label", { class: "avatar-choice" }, input, avatarIcon(a, p.displayName, 32));
   });
-  const seen = el("select", { name: "visibility" }, ...VISIBILITY.map(([v, t]) => el("option", { value: v, text: t }))) as HTMLSelectElement;
+  const seen = el("select", { name: "visibility" }, ...VISIBILITY.map(([v, t]) => el("option", { value: v, text: tr(t) }))) as HTMLSelectElement;
   seen.value = p.visibility || VISIBILITY[0][0];
   const status = el("p", { class: "status-line", id: "edit-status" });
-  const form = el("form", { id: "profile-edit" }, el("h3", { text: "Your profile" }), el("label", {}, "Name", name),
-    el("fieldset", {}, el("legend", { text: "Avatar" }), ...choices), el("label", {}, "Who sees my ratings and matches", seen),
-    el("button", { type: "submit", text: "Save" }), status) as HTMLFormElement;
+  const form = el("form", { id: "profile-edit" }, el("h3", { text: tr("profile.yours") }), el("label", {}, tr("profile.name"), name),
+    el("fieldset", {}, el("legend", { text: tr("profile.avatar") }), ...choices), el("label", {}, tr("profile.who_sees"), seen),
+    el("button", { type: "submit", text: tr("profile.save") }), status) as HTMLFormElement;
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const avatarId = (form.querySelector('input[name="avatar"]:checked') as HTMLInputElement | null)?.value ?? "";
-    status.textContent = "Saving…";
+    status.textContent = tr("profile.saving");
     try {
       const reply: Json = await app.lobby().call("UpdateProfile", { displayName: name.value.trim(), avatarId, visibility: seen.value });
       app.guest.name = reply.profile.displayName;
@@ -111,12 +112,12 @@ function editForm(app: App, p: Json, all: Json[]): HTMLElement {
 function deleteForm(app: App): HTMLElement {
   const password = el("input", { type: "password", name: "password", autocomplete: "current-password", required: "" }) as HTMLInputElement;
   const status = el("p", { class: "status-line", id: "delete-status" });
-  const form = el("form", { id: "profile-delete" }, el("h3", { text: "Delete my account" }),
-    el("p", { class: "note", text: "Your email, password, name, avatar, ratings and history are deleted; your matches stay, your seats shown as \"deleted player\"." }),
-    el("label", {}, "Password", password), el("button", { type: "submit", class: "danger", text: "Delete my account" }), status) as HTMLFormElement;
+  const form = el("form", { id: "profile-delete" }, el("h3", { text: tr("profile.delete") }),
+    el("p", { class: "note", text: tr("profile.delete_note") }),
+    el("label", {}, tr("profile.password"), password), el("button", { type: "submit", class: "danger", text: tr("profile.delete") }), status) as HTMLFormElement;
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    status.textContent = "Deleting…";
+    status.textContent = tr("profile.deleting");
     try {
       await app.lobby().call("DeleteAccount", { password: password.value });
       app.signOut();

@@ -4,6 +4,7 @@
 // the box says so; each resigned seat's chip is marked.
 import { el, num } from "../shell.js";
 import { commandId, refusal, type Json } from "./api.js";
+import { tr } from "../i18n.js";
 
 export class ResignBox {
   readonly node = el("section", { class: "resign", id: "resign" });
@@ -23,7 +24,7 @@ export class ResignBox {
     const resigned: number[] = (reply.resigned || []).map(num);
     for (const node of seats.querySelectorAll<HTMLElement>("[data-seat]")) {
       if (resigned.includes(num(node.dataset.seat)) && !node.querySelector(".resigned")) {
-        node.append(el("span", { class: "resigned", text: "resigned" }));
+        node.append(el("span", { class: "resigned", text: tr("resign.resigned") }));
       }
     }
     this.draw();
@@ -33,7 +34,7 @@ export class ResignBox {
     const resigned = (this.reply?.resigned || []).map(num).includes(this.seat);
     this.node.hidden = !this.reply || (!!this.reply.outcome && !resigned);
     if (resigned) {
-      this.node.replaceChildren(el("p", { class: "note", text: "You resigned: a bot plays your seat." }));
+      this.node.replaceChildren(el("p", { class: "note", text: tr("resign.done") }));
       return;
     }
     const button = (text: string, id: string, go: () => void, cls = "") => {
@@ -42,16 +43,16 @@ export class ResignBox {
       b.addEventListener("click", go);
       return b;
     };
-    const error = this.error ? el("p", { class: "message refused", text: `Refused: ${this.error}` }) : "";
+    const error = this.error ? el("p", { class: "message refused", text: tr("match.refused", { why: this.error }) }) : "";
     if (!this.asking) {
-      this.node.replaceChildren(button("Resign", "resign-open", () => { this.asking = true; this.error = ""; this.draw(); }, "link"), error);
+      this.node.replaceChildren(button(tr("resign.resign"), "resign-open", () => { this.asking = true; this.error = ""; this.draw(); }, "link"), error);
       return;
     }
     this.node.replaceChildren(
-      el("p", { class: "question", text: "Resign this match? A bot plays your seat from now on, and you place last. It cannot be undone." }),
+      el("p", { class: "question", text: tr("resign.question") }),
       el("div", { class: "buttons" },
-        button(this.sending ? "Resigning…" : "Yes, resign", "resign-confirm", () => this.confirm(), "primary"),
-        button("Cancel", "resign-cancel", () => { this.asking = false; this.draw(); })),
+        button(this.sending ? tr("resign.resigning") : tr("resign.yes"), "resign-confirm", () => this.confirm(), "primary"),
+        button(tr("resign.cancel"), "resign-cancel", () => { this.asking = false; this.draw(); })),
       error);
   }
 

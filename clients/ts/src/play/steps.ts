@@ -12,6 +12,7 @@
 // words generically. Pure functions: tested in Node.js without a page (src/node/steps.test.ts).
 import type { DescEnum, DescField, DescMessage } from "@bufbuild/protobuf";
 import { enumWord, phrase, words } from "../shell.js";
+import { tr } from "../i18n.js";
 
 export type Json = any; // protobuf JSON of any game's command
 export const KIND = ""; // the Choice key of the first step: which kind of command
@@ -137,8 +138,8 @@ function valueWords(field: DescField, value: Json, game: Game): string {
     return enumValueWords(field.enum!, value);
   }
   if (/(^|_)seat$/.test(field.name) && typeof value === "number") return game.seatName(value);
-  if (typeof value === "boolean") return value ? "yes" : "no";
-  if (value !== null && typeof value === "object") return phrase(value) || "nothing";
+  if (typeof value === "boolean") return value ? tr("steps.yes") : tr("steps.no");
+  if (value !== null && typeof value === "object") return phrase(value) || tr("steps.nothing");
   return String(value);
 }
 
@@ -148,8 +149,8 @@ export function valueLabel(game: Game, kind: string, member: Json, field: DescFi
   if (named) return named;
   const label = fieldWords(field);
   const value = member[field.jsonName];
-  if (value === undefined) return `no ${label}`;
-  if (Array.isArray(value)) return value.map((v) => valueWords(field, v, game)).join(", ") || `no ${label}`;
+  if (value === undefined) return tr("steps.no_value", { field: label });
+  if (Array.isArray(value)) return value.map((v) => valueWords(field, v, game)).join(", ") || tr("steps.no_value", { field: label });
   const text = valueWords(field, value, game);
   return text.toLowerCase().startsWith(label) ? text : `${label} ${text}`;
 }
@@ -172,8 +173,8 @@ export function describe(game: Game, command: Json): string {
 function title(game: Game, kind: string, field: DescField | undefined, member: Json): string {
   const named = game.wording?.stepTitle?.(kind, field?.jsonName ?? "", member, game.ctx());
   if (named) return named;
-  if (!kind) return "What do you do?";
-  return field ? `${capital(words(kind))}: ${fieldWords(field)}?` : `${capital(words(kind))}: which one?`;
+  if (!kind) return tr("steps.what");
+  return field ? tr("steps.which_field", { command: capital(words(kind)), field: fieldWords(field) }) : tr("steps.which_one", { command: capital(words(kind)) });
 }
 
 /** The question that splits `commands`; null when one command is left (or none). */
@@ -183,7 +184,7 @@ export function nextStep(game: Game, commands: Json[]): Step | null {
   if (kinds.size > 1) {
     const options = [...kinds].map(([kind, group]) => {
       const type = kindMessage(game, kind)?.typeName ?? "";
-      const label = group.length === 1 ? describe(game, group[0]) : `${capital(words(kind))} (${group.length} ways)`;
+      const label = group.length === 1 ? describe(game, group[0]) : tr("steps.ways", { command: capital(words(kind)), n: group.length });
       return { label, choice: { key: KIND, value: kind }, commands: group, hint: game.docs[type] ?? "" };
     });
     return { title: title(game, "", undefined, {}), field: "", help: "", options };
@@ -221,7 +222,7 @@ export function stepFor(game: Game, commands: Json[], choices: Choice[]): Step |
   const type = kindMessage(game, kindOf(only))?.typeName ?? "";
   const last = choices[choices.length - 1] ?? { key: KIND, value: kindOf(only) };
   return {
-    title: choices.length ? "Send this command?" : title(game, "", undefined, {}),
+    title: choices.length ? tr("steps.send") : title(game, "", undefined, {}),
     field: "",
     help: "",
     options: [{ label: describe(game, only), choice: last, commands: [only], hint: game.docs[type] ?? "" }],

@@ -3,6 +3,7 @@
 // call with the view's version, sent again as it is until answered. A refusal is said in words.
 import { el } from "../shell.js";
 import { commandId, refusal, type Json } from "./api.js";
+import { tr } from "../i18n.js";
 
 export class UndoBox {
   readonly node = el("section", { class: "undo", id: "undo", hidden: "" });
@@ -24,10 +25,10 @@ export class UndoBox {
     const undoable = !!this.reply?.undoable && !this.reply.outcome;
     this.node.hidden = !undoable && !this.error;
     const button = el("button", { type: "button", id: "undo-button", class: "link",
-      text: this.sending ? "Taking back…" : "Undo your last move" }) as HTMLButtonElement;
+      text: this.sending ? tr("undo.sending") : tr("undo.button") }) as HTMLButtonElement;
     button.disabled = this.sending || !undoable;
     button.addEventListener("click", () => this.go());
-    const error = this.error ? el("p", { class: "message refused", text: `Refused: ${this.error}` }) : "";
+    const error = this.error ? el("p", { class: "message refused", text: tr("match.refused", { why: this.error }) }) : "";
     this.node.replaceChildren(...(undoable ? [button] : []), error);
   }
 
