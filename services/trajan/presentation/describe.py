@@ -81,7 +81,9 @@ WORDS: dict[str, str] = {
     "command.top_tile": "the top tile",
     "command.tile": "tile {tile}: {label}",
     "command.choose_bowl": "Pick up {bowl}",
-    "command.choose_bowl.sown": "Pick up {bowl}: {markers} ({colours}), time +{count}, the last lands in {target}",
+    "command.choose_bowl.sown": (
+        "Pick up {bowl}: {markers} ({colours}), time +{count}, the last lands in {target}"
+    ),
     "command.its_effect": "its effect",
     "command.decline": "Decline",
     "command.decline.trajan_effect": "Decline the Trajan tile's effect",
@@ -100,7 +102,9 @@ WORDS: dict[str, str] = {
     "command.payment": "{demand} with {payment}",
     "command.payments.penalty": "{payments} (-{vp} VP)",
     # events
-    "event.game_started": "The game starts: {seats} players, {tokens} figures each, a time track of {lap} spaces",
+    "event.game_started": (
+        "The game starts: {seats} players, {tokens} figures each, a time track of {lap} spaces"
+    ),
     "event.supplies_prepared": (
         "The supplies are laid out face down: {forum} forum tiles, {extra} extra action tiles, "
         "{cards} commodity cards, {bonus} bonus tiles, {demands} demand tiles, "
@@ -142,7 +146,9 @@ WORDS: dict[str, str] = {
     "event.extra_action_tile_used": "{who} spends the {tile} tile",
     "event.commodity_discarded": "{who} discards {commodity} onto {pile}",
     "event.commodities_displayed": "{who} plays {cards} face up",
-    "event.discards_reshuffled": "The draw pile ran out: {cards} from under the discard piles' tops form a new one",
+    "event.discards_reshuffled": (
+        "The draw pile ran out: {cards} from under the discard piles' tops form a new one"
+    ),
     "event.commodity_loaded": "{who} loads {commodity} onto the ship",
     "event.wild_commodity_loaded": "{who} loads a wild commodity tile onto the ship",
     "event.shipment_delivered": "{who} delivers the shipment on {ship}",
@@ -263,10 +269,10 @@ class TrajanDescriber:
                 return self._deploy(view)
             case c.TakeTrajanTile(stack):
                 top, name = self.stack_top(stack, view), lab.trajan_stack(stack)
-                slot = self._arch(view)
-                if slot is None:
+                arch = self._arch(view)
+                if arch is None:
                     return t("command.take_trajan_tile", top=top, stack=name)
-                return t("command.take_trajan_tile.onto", top=top, stack=name, slot=slot)
+                return t("command.take_trajan_tile.onto", top=top, stack=name, slot=arch)
             case c.AdvanceInSenate():
                 vp = self._senate(view)
                 return (

@@ -70,7 +70,9 @@ WORDS: dict[str, str] = {
         "(+2 cards, +1 wkr worker, +1 leg legionnaire, [+2])"
     ),
     "web.legend.markers": "action markers in the bowls",
-    "web.legend.figures": "a legionnaire (provinces) or a worker (construction sites), in its player's colour",
+    "web.legend.figures": (
+        "a legionnaire (provinces) or a worker (construction sites), in its player's colour"
+    ),
     "web.legend.leader": "a player's leader",
     "web.legend.arch": "the arch: where the player's next Trajan tile goes",
     "web.legend.senate": "senate",

@@ -22,7 +22,7 @@ from services.trajan.rules.events import EVENT_TYPES, MarkerSown, PointsScored, 
 from services.trajan.rules.model import Reason
 from services.trajan.texts import TEXTS, packaged_content_message
 from shared.core.decider import Actor, RuleViolation
-from shared.core.i18n import coverage, placeholders
+from shared.core.i18n import coverage
 from shared.core.reasons import reason_key
 from tests.support.playout import random_playout
 
