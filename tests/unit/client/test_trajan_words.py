@@ -5,6 +5,7 @@ tile beside it do; a Trajan stack with its top tile, a province, a site and a sh
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -201,3 +202,101 @@ def test_a_sowing_is_one_choice_of_the_markers_order() -> None:
     assert _plans(five, [sow(c) for c in five]) is None
     many = ["COLOUR_ORANGE", "COLOUR_BLUE"] * 10  # 184756 orders: not counted one by one
     assert _plans(many, [sow("COLOUR_ORANGE"), sow("COLOUR_BLUE")]) is None
+
+
+# A stand-in for the page's DOM: just what render() uses (el, replaceChildren, querySelector by id,
+# dataset, hidden), every node's words gathered with its hover text.
+DRAW = (
+    T
+    + """
+import fs from "fs";
+const m = await import(process.argv[1]);
+const data = JSON.parse(fs.readFileSync(process.argv[2]));
+class Node {
+  constructor(tag, attrs = {}, kids = []) {
+    this.attrs = attrs;
+    this.dataset = {};
+    this.hidden = false;
+    this.replaceChildren(...kids);
+  }
+  replaceChildren(...kids) { this.kids = kids.filter((k) => k !== "" && k != null); }
+  querySelector(sel) {
+    const walk = (n) => {
+      if (!(n instanceof Node)) return null;
+      return n.attrs.id === sel.slice(1) ? n : n.kids.map(walk).find(Boolean) || null;
+    };
+    return walk(this);
+  }
+  words() {
+    const kids = this.kids.map((k) => (k instanceof Node ? k.words() : String(k)));
+    return [this.attrs.text, this.attrs.title, this.dataset.tip, ...kids].filter(Boolean).join(" ");
+  }
+}
+const page = {
+  content: data.content, texts: data.texts, seatName: (s) => `P${s}`, chip: (s) => `P${s}`,
+  el: (tag, attrs, ...kids) => new Node(tag, attrs, kids),
+  tip: (n, text) => { n.dataset.tip = text; return n; },
+};
+const ctx = withWords(page, data.words);
+const root = new Node("div");
+for (const view of data.views) m.render(root, { view, seatsToAct: [0] }, ctx);
+const legend = m.legend(ctx).map((row) => row[1]);
+const events = data.events.map((e) => m.describeEvent(e, ctx));
+console.log(JSON.stringify({ page: root.words(), events, legend }));
+"""
+)
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-CN", "pt-BR"])
+def test_the_module_draws_a_match_and_words_its_events_in_each_locale(locale: str, tmp_path: Path) -> None:
+    """A mid-game and a final view drawn, every event type worded, the legend: all through ctx.t in the
+    locale, no key shown as itself and no placeholder left (Chinese: no English word at all)."""
+    from google.protobuf.json_format import MessageToDict
+
+    from services.games import load_game
+    from services.trajan.content import load_content, tables
+    from services.trajan.texts import packaged_content_message
+    from shared.core.decider import Actor
+    from tests.support.playout import random_playout
+
+    game = load_game("trajan")
+    rules, codec = game.rules, game.codec
+    states: list[object] = []
+    events, final = random_playout(rules, rules.make_config(3, {}), 5, on_step=lambda s, *_: states.append(s))
+    kinds: dict[str, object] = {}
+    for e in events:
+        name = type(e).__name__
+        kinds.setdefault(name, {"event": {name[0].lower() + name[1:]: MessageToDict(codec.to_message(e))}})
+    data = {
+        "views": [
+            MessageToDict(codec.to_message(rules.view(s, Actor.of_seat(0))))
+            for s in (states[len(states) // 2], final)
+        ],
+        "events": list(kinds.values()),
+        "content": tables(load_content()),
+        "texts": MessageToDict(codec.to_message(packaged_content_message(locale))),
+        "words": words(locale),
+    }
+    path = tmp_path / "data.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", DRAW, MODULE.as_uri(), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    drawn = json.loads(done.stdout)
+    said = [*drawn["events"], *drawn["legend"], drawn["page"]]
+    assert len(drawn["events"]) > 45 and all(said)
+    text = "\n".join(said)
+    keys = re.findall(r"\b[a-z_]+\.[a-z_][\w.-]*", text)  # a key shown as itself: no text for it
+    assert not keys and "{" not in text, keys
+    if locale == "zh-CN":
+        assert not set(re.findall(r"[A-Za-z]{3,}", text)) - {"III"}, set(re.findall(r"[A-Za-z]{3,}", text))
+    first = {
+        "en": "The game starts: 3 players",
+        "zh-CN": "游戏开始：3 位玩家",
+        "pt-BR": "O jogo começa: 3 jogadores",
+    }
+    assert drawn["events"][0].startswith(first[locale])
