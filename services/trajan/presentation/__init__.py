@@ -3,8 +3,8 @@
 The terminal client (``tabula play | watch | replay``) hands protobuf messages; :class:`TrajanPresentation`
 turns them back into the rules' typed records (``shared.core.codec.from_proto``: the generated messages have
 the records' field names and enum numbers) and draws or words those. The labels come from the validated
-content (``services.trajan.content.load_content()``), loaded once; the manifest's ``presentation=`` is
-:func:`load`.
+content (``services.trajan.content.load_content()``), loaded once, in the words of one locale's catalog
+(``services.trajan.texts.TEXTS``); the manifest's ``presentation=`` is :func:`load`.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class TrajanPresentation:
         return TrajanDescriber(self.labels, names).event(from_proto(cls, event))
 
     def final(self, view: Any, names: Sequence[str]) -> RenderableType | None:
-        return final_table(typed_view(view), names)
+        return final_table(typed_view(view), self.labels, names)
 
     # The terminal client's optional parts (docs/client.md): words for the steps of a choice, ``? NAME``.
     def step_title(self, command: str, field: str, member: Any = None, view: Any = None) -> str | None:
@@ -85,7 +85,9 @@ class TrajanPresentation:
 
 @functools.cache
 def load(locale: str = "en") -> TrajanPresentation:
-    """The presentation over the validated content (the manifest's ``presentation=``)."""
+    """The presentation over the validated content, worded in ``locale`` (the manifest's
+    ``presentation=``)."""
     from services.trajan.content import load_content
+    from services.trajan.texts import TEXTS
 
-    return TrajanPresentation(Labels(load_content()))
+    return TrajanPresentation(Labels(load_content(), TEXTS.catalog(locale)))

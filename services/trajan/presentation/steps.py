@@ -16,7 +16,7 @@ from math import factorial, prod
 from typing import Any
 
 from services.trajan.presentation.describe import TrajanDescriber
-from services.trajan.presentation.labels import NUMERALS, PILE, Labels, lower
+from services.trajan.presentation.labels import NUMERALS, Labels
 from services.trajan.rules.commands import (
     Command,
     DiscardCommodity,
@@ -56,6 +56,24 @@ TITLES = {
 }
 
 
+def title_key(command: str, field: str) -> str:
+    """``title.chooseBowl.bowl``: the key of a step's question (the web module asks the same)."""
+    return f"title.{command[:1].lower()}{command[1:]}.{field}"
+
+
+WORDS: dict[str, str] = {
+    **{title_key(command, field): text for (command, field), text in TITLES.items()},
+    "title.placeStartMarkers.first.bowl": "The first marker for {bowl}?",
+    "title.placeStartMarkers.second.bowl": "The second marker for {bowl}?",
+    "title.sowMarker.colour.bowl": "Which marker goes into {bowl}?",
+    "option.slot": "{slot}, beside {bowl}",
+    "option.sow": "{numeral} {colour}",
+    "option.start_tile": "{top} from {stack}",
+    "title.sowing": "In which order do you sow your markers (the last lands in {bowl})?",
+}
+"""The English of the steps' keys."""
+
+
 def step_title(
     command: str,
     field: str,
@@ -64,11 +82,13 @@ def step_title(
     view: TrajanView | None = None,
 ) -> str | None:
     """The question for ``field`` of ``command``, naming the bowl a marker goes into."""
-    if labels is not None and isinstance(cmd, PlaceStartMarkers) and field in ("first", "second"):
-        return f"The {field} marker for {labels.bowl(cmd.bowl)}?"
-    if labels is not None and isinstance(cmd, SowMarker) and view is not None and view.next_bowl:
-        return f"Which marker goes into {labels.bowl(view.next_bowl)}?"
-    return TITLES.get((command, field))
+    if labels is None:
+        return TITLES.get((command, field))
+    if isinstance(cmd, PlaceStartMarkers) and field in ("first", "second"):
+        return labels.t(f"title.placeStartMarkers.{field}.bowl", bowl=labels.bowl(cmd.bowl))
+    if isinstance(cmd, SowMarker) and view is not None and view.next_bowl:
+        return labels.t("title.sowMarker.colour.bowl", bowl=labels.bowl(view.next_bowl))
+    return labels.t(title_key(command, field)) if (command, field) in TITLES else None
 
 
 def option_text(describer: TrajanDescriber, cmd: Command, field: str, view: TrajanView | None) -> str | None:
@@ -76,15 +96,17 @@ def option_text(describer: TrajanDescriber, cmd: Command, field: str, view: Traj
     lab = describer.labels
     match cmd:
         case PlaceStartMarkers(bowl, first, second):
-            return {"bowl": lab.bowl(bowl), "first": lower(first), "second": lower(second)}.get(field)
+            return {"bowl": lab.bowl(bowl), "first": lab.word(first), "second": lab.word(second)}.get(field)
         case DiscardCommodity(commodity, pile):
-            return {"commodity": lower(commodity), "pile": PILE[pile]}.get(field)
-        case TakeStartTrajanTile(_, slot):
+            return {"commodity": lab.word(commodity), "pile": lab.word(pile)}.get(field)
+        case TakeStartTrajanTile(stack, slot):
             if field == "slot":
-                return f"{lab.slot(slot)}, beside {lab.bowl(slot)}"
-            return describer.command(cmd, view).removeprefix("Take ").split(" onto ")[0]
-        case DrawStartCommodity():
-            return describer.command(cmd, view).removeprefix("Take a starting card from ")
+                return lab.t("option.slot", slot=lab.slot(slot), bowl=lab.bowl(slot))
+            return lab.t(
+                "option.start_tile", top=describer.stack_top(stack, view), stack=lab.trajan_stack(stack)
+            )
+        case DrawStartCommodity(pile):
+            return describer.pile(pile, view)
         case _:
             return describer.command(cmd, view)
 
@@ -120,7 +142,10 @@ def sowing_plans(labels: Labels, view: TrajanView, commands: Sequence[Any]) -> t
     plans = []
     for order in orders(hand):
         sent = next(i for i in range(len(order) + 1) if len(set(order[i:])) <= 1)
-        label = ", ".join(f"{NUMERALS[b]} {lower(c)}" for b, c in zip(bowls, order, strict=True))
+        label = labels.listed(
+            labels.t("option.sow", numeral=NUMERALS[b], colour=labels.word(c))
+            for b, c in zip(bowls, order, strict=True)
+        )
         plans.append((label, [by_colour[c] for c in order[:sent]]))
-    title = f"In which order do you sow your markers (the last lands in {labels.bowl(bowls[-1])})?"
+    title = labels.t("title.sowing", bowl=labels.bowl(bowls[-1]))
     return title, plans

@@ -85,7 +85,7 @@ def check(c: Content, s: State, seat: int, action: Action, cmd: Command) -> None
 
 def _check_forum(s: State, cmd: Command) -> None:
     if not isinstance(cmd, TakeForumTile):
-        raise RuleViolation("wrong_action", f"{type(cmd).__name__} is not a forum option")
+        raise RuleViolation("wrong_action", "{command} is not a forum option", command=type(cmd).__name__)
     if cmd.tile not in s.forum:
         raise RuleViolation("not_in_forum", "no such tile lies in the forum")
 
@@ -111,21 +111,24 @@ def _check_military(c: Content, s: State, seat: int, cmd: Command) -> None:
             if p.leader == 0:
                 raise RuleViolation("leader_in_camp", "legionnaires go where your leader stands")
             if seat in s.provinces[p.leader - 1].legionnaires:
-                raise RuleViolation("already_there", "one own legionnaire per province (seed (p7) 重要)")
+                # seed (p7) 重要: 每个省份上面都只能有一个自家士兵
+                raise RuleViolation("already_there", "one own legionnaire per province")
         case _:
-            raise RuleViolation("wrong_action", f"{type(cmd).__name__} is not a military option")
+            raise RuleViolation(
+                "wrong_action", "{command} is not a military option", command=type(cmd).__name__
+            )
 
 
 def _check_senate(c: Content, s: State, seat: int, cmd: Command) -> None:
     if not isinstance(cmd, AdvanceInSenate):
-        raise RuleViolation("wrong_action", f"{type(cmd).__name__} is not the senate action")
+        raise RuleViolation("wrong_action", "{command} is not the senate action", command=type(cmd).__name__)
     if s.players[seat].senate >= len(c.board.senate_track) - 1:
         raise RuleViolation("senate_top", "on the 8 space: no senate action until the quarter ends")
 
 
 def _check_trajan(c: Content, s: State, seat: int, cmd: Command) -> None:
     if not isinstance(cmd, TakeTrajanTile):
-        raise RuleViolation("wrong_action", f"{type(cmd).__name__} is not the Trajan action")
+        raise RuleViolation("wrong_action", "{command} is not the Trajan action", command=type(cmd).__name__)
     if s.players[seat].arch == 0:
         raise RuleViolation("slots_full", "all six Trajan slots are full")
     if not 1 <= cmd.stack <= len(s.trajan_stacks) or not s.trajan_stacks[cmd.stack - 1].top:
@@ -153,7 +156,9 @@ def _check_construction(c: Content, s: State, seat: int, cmd: Command) -> None:
             if site not in workable_sites(c, s, seat):
                 raise RuleViolation("not_adjacent", "a later worker goes beside an own worker")
         case _:
-            raise RuleViolation("wrong_action", f"{type(cmd).__name__} is not a construction option")
+            raise RuleViolation(
+                "wrong_action", "{command} is not a construction option", command=type(cmd).__name__
+            )
 
 
 # ---------------------------------------------------------------- doing it

@@ -43,9 +43,9 @@ class TrajanRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, Ev
     def make_config(self, seats: int, options: Mapping[str, str]) -> Config:
         """Trajan has no options; the seat count picks the time track."""
         if not self.min_seats <= seats <= self.max_seats:
-            raise RuleViolation("bad_seats", f"Trajan seats 2 to 4 players, not {seats}")
+            raise RuleViolation("bad_seats", "Trajan seats 2 to 4 players, not {seats}", seats=seats)
         if options:
-            raise RuleViolation("bad_option", f"unknown option {sorted(options)[0]!r}")
+            raise RuleViolation("bad_option", "unknown option {option}", option=repr(sorted(options)[0]))
         return Config(seats)
 
     def setup(self, config: Config, rng: Rng) -> Sequence[Event]:
@@ -56,7 +56,7 @@ class TrajanRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, Ev
     def decide(self, state: State, actor: Actor, command: cmd.Command, rng: Rng) -> Sequence[Event]:
         c = self.content
         if actor not in legal.to_act(c, state):
-            raise RuleViolation("not_your_turn", f"{actor} may not act now")
+            raise RuleViolation("not_your_turn", "{actor} may not act now", actor=actor)
         ctx = Ctx(c, state, rng)
         if actor.is_system:
             self._system_step(ctx, command)
@@ -79,7 +79,9 @@ class TrajanRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, Ev
 
     def _system_step(self, ctx: Ctx, command: cmd.Command) -> None:
         if command != legal.system_command(ctx.state):
-            raise RuleViolation("wrong_phase", f"{type(command).__name__} is not the pending system step")
+            raise RuleViolation(
+                "wrong_phase", "{command} is not the pending system step", command=type(command).__name__
+            )
         match command:
             case cmd.EndRound():
                 quarter.end_round(ctx)

@@ -56,11 +56,13 @@ def check(c: Content, s: State, seat: int, cmd: Command) -> None:
                 raise RuleViolation("not_in_hand", "you do not hold those cards")
         case StartShipment(ship):
             if ship not in c.ship:
-                raise RuleViolation("no_ship", f"there is no ship {ship}")
+                raise RuleViolation("no_ship", "there is no ship {ship}", ship=ship)
             if not completable(c.ship[ship], (), 0, p.hand, _wilds(s, seat)):
                 raise RuleViolation("cannot_ship", "your cards make no shipment this ship takes")
         case _:
-            raise RuleViolation("wrong_action", f"{type(cmd).__name__} is not a seaport option")
+            raise RuleViolation(
+                "wrong_action", "{command} is not a seaport option", command=type(cmd).__name__
+            )
 
 
 def candidates(c: Content, s: State, seat: int) -> list[Command]:

@@ -182,7 +182,8 @@ def check_tile(c: Content, s: State, seat: int, cmd: Command) -> None:
     if not 1 <= cmd.stack <= len(s.trajan_stacks) or not s.trajan_stacks[cmd.stack - 1].top:
         raise RuleViolation("empty_stack", "take the top tile of a stack that has one")
     if any(c.trajan_tile[t].stack == cmd.stack for t in p.slots if t):
-        raise RuleViolation("same_kind", "three tiles of different kinds (seed (p4) 三张必须不同种类)")
+        # seed (p4): 三张必须不同种类
+        raise RuleViolation("same_kind", "three tiles of different kinds")
 
 
 def tile_candidates(c: Content, s: State) -> list[Command]:

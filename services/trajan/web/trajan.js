@@ -15,27 +15,36 @@
 // data-action, data-slot), with data-commands when the field names other things in other commands.
 //   reply: GetView or Replay as protobuf JSON ({version, view, seatsToAct, systemToAct, outcome})
 //   ctx:   {content: GET /content/trajan or null, texts: GetContent's content (every tile, province, site,
-//          ship and bowl with its English text) or null, el(tag, attrs, ...children), seatName(seat),
-//          chip(seat), tip(node, text): the text shown on hover or tap}
+//          ship and bowl with its text in the page's locale) or null, el(tag, attrs, ...children),
+//          seatName(seat), chip(seat), tip(node, text): the text shown on hover or tap, locale, and
+//          t(key, values): Trajan's text of `key` in the page's locale (services/trajan/texts.py TEXTS)}
+// Every word on the page comes through ctx.t: the keys are the terminal presentation's (commodities,
+// colours, actions, the events and the step questions) and the web module's own (`web.*`,
+// services/trajan/presentation/web.py).
 // Every Trajan, forum, construction and bonus tile, province, ship and bowl carries its GetContent text as
 // its hover text.
 
 const ACTIONS = ["seaport", "forum", "military", "senate", "trajan", "construction"];  // bowl I..VI
 const NUMERALS = ["", "I", "II", "III", "IV", "V", "VI"];
 const SENATE = [0, 2, 3, 4, 5, 6, 7, 8];  // votes and VP per space, 0 = start (used without content tables)
-const FINAL = [["before", "VP before"], ["hand", "hand"], ["workArea", "work area"], ["camp", "camp"],
-  ["trajanTiles", "Trajan tiles"], ["constructionSets", "sets"], ["bonusTiles", "bonus tiles"], ["total", "total"]];
-const EFFECT_WORDS = { draw_cards: "cards", workers: "worker", legionnaires: "legionnaire", plus_two: "[+2]",
-  demand: "demand", victory_points: "" };
-const EFFECT_SHORT = { draw_cards: "cards", workers: "wkr", legionnaires: "leg", plus_two: "[+2]", victory_points: "" };
+const FINAL = ["before", "hand", "workArea", "camp", "trajanTiles", "constructionSets", "bonusTiles", "total"];
 
 const num = (v) => Number(v || 0);
 const list = (v) => (Array.isArray(v) ? v : []);
 const enumName = (value, prefix) => String(value || "").replace(prefix, "").toLowerCase();
-const words = (value, prefix) => enumName(value, prefix).replace(/_/g, " ");
-const article = (word) => `${/^[aeiou]/.test(word) ? "an" : "a"} ${word}`;
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const actionWord = (a) => (a === "trajan" ? "Trajan" : a);
+const t = (ctx, key, values = {}) => ctx.t(key, values);
+// "3 markers": a count with its word (keys n.<word>.one / n.<word>.other).
+const count = (ctx, word, n) => ctx.t(`n.${word}.${n === 1 ? "one" : "other"}`, { count: n });
+// An enum value's word: word(ctx, "commodity", "COMMODITY_WINE", "COMMODITY_") -> "wine".
+const word = (ctx, kind, value, prefix = "") => ctx.t(`${kind}.${enumName(value, prefix)}`);
+const actionWord = (ctx, a) => ctx.t(`action.${a}`);
+const joined = (ctx, items) => items.join(t(ctx, "sep.list"));
+// "wine, wine, fish" -> "2 wine, fish" (first-seen order), as the terminal counts.
+function counted(ctx, items) {
+  const m = new Map();
+  for (const x of items) m.set(x, (m.get(x) || 0) + 1);
+  return joined(ctx, [...m].map(([k, n]) => (n > 1 ? t(ctx, "count.item", { count: n, item: k }) : k)));
+}
 
 function table(ctx, file, key, id = "id") {
   const rows = ctx.content && ctx.content[file] && ctx.content[file][key];
@@ -54,18 +63,26 @@ function forumTip(ctx, node, tile, commands = "") {
 }
 const trajanTile = (ctx, id) => table(ctx, "trajan_tiles", "tiles").get(String(id));
 const province = (ctx, id) => table(ctx, "provinces", "provinces").get(String(id));
-const provinceName = (ctx, id) => (num(id) ? (province(ctx, id) || {}).name || `province ${id}` : "the military camp");
+function provinceName(ctx, id) {
+  if (!num(id)) return t(ctx, "province.camp");
+  const p = province(ctx, id);
+  return p ? t(ctx, `province.${p.key}`) : t(ctx, "province.unknown", { province: num(id) });
+}
 const constructionTile = (ctx, id) => table(ctx, "construction", "tiles").get(String(id));
 const bonusTile = (ctx, id) => table(ctx, "bonus_tiles", "tiles").get(String(id));
 const shipRecord = (ctx, id) => table(ctx, "ships", "ships").get(String(id));
+const kindWord = (ctx, kind) => t(ctx, `construction.${kind}`);
+const constructionWords = (ctx, c) => t(ctx, "construction_tile", { kind: kindWord(ctx, c.kind), vp: c.vp });
+const shipWord = (ctx, id) => { const s = shipRecord(ctx, id); return s ? t(ctx, "ship", { kind: t(ctx, `ship_kind.${s.kind}`) }) : t(ctx, "ship.unknown", { ship: num(id) }); };
 
 // "FORUM_TILE_SENATE_3" -> "senate 3 votes", "FORUM_TILE_EXTRA_SEAPORT" -> "extra seaport"
-function forumWord(tile) {
+function forumWord(ctx, tile) {
   const key = enumName(tile, "FORUM_TILE_");
-  if (key.startsWith("senate_")) return `senate ${key.slice(7)} votes`;
-  if (key.startsWith("extra_")) return `extra ${actionWord(key.slice(6))}`;
-  return key.replace(/_/g, " ");
+  if (key.startsWith("senate_")) return t(ctx, "forum.senate", { votes: key.slice(7) });
+  if (key.startsWith("extra_")) return t(ctx, "web.forum.extra", { action: actionWord(ctx, key.slice(6)) });
+  return t(ctx, `forum_tile.${key}`);
 }
+const forumVotes = (tile) => { const key = enumName(tile, "FORUM_TILE_"); return key.startsWith("senate_") ? Number(key.slice(7)) : 0; };
 const forumKind = (tile) => {
   const key = enumName(tile, "FORUM_TILE_");
   if (key.startsWith("senate")) return "senate";
@@ -74,30 +91,32 @@ const forumKind = (tile) => {
   return key;  // bread, games, religion
 };
 
+// A Trajan tile in the terminal's words: "5 VP + 1 worker (yellow + orange)".
 function tileWords(ctx, id) {
-  const t = trajanTile(ctx, id);
-  if (!t) return `Trajan tile ${id}`;
-  const effect = t.effect === "demand" ? `${t.demand} demand` :
-    (t.amount ? `${t.amount} ${EFFECT_WORDS[t.effect]}${t.amount > 1 && t.effect !== "draw_cards" ? "s" : ""}` : EFFECT_WORDS[t.effect]);
-  return `${t.vp} VP${effect ? ` + ${effect}` : ""} (${t.colours.map((c) => c.replace("_", " ")).join(" + ")})`;
+  const tile = trajanTile(ctx, id);
+  if (!tile) return t(ctx, "web.trajan_tile.unknown", { tile: num(id) });
+  const colours = tile.colours.map((c) => t(ctx, `colour.${c}`)).join(t(ctx, "sep.colours"));
+  let effect = "";
+  if (tile.effect === "demand") effect = tile.demand ? t(ctx, "effect.demand", { demand: t(ctx, `demand.${tile.demand}`) }) : t(ctx, "effect.demand.any");
+  else if (tile.effect === "draw_cards") effect = t(ctx, "effect.draw_cards", { amount: num(tile.amount) });
+  else if (tile.effect === "workers" || tile.effect === "legionnaires") effect = t(ctx, `effect.${tile.effect}.${num(tile.amount) === 1 ? "one" : "other"}`, { count: num(tile.amount) });
+  else if (tile.effect === "plus_two") effect = t(ctx, "effect.plus_two");
+  return effect ? t(ctx, "trajan_tile.effect", { vp: tile.vp, effect, colours }) : t(ctx, "trajan_tile", { vp: tile.vp, colours });
 }
 
 function bonusWords(ctx, id) {
-  const t = bonusTile(ctx, id);
-  if (!t) return `bonus tile ${id}`;
-  const what = t.kind === "demand" ? `${t.demand} demand` : t.kind === "commodities" ? t.commodities.join(" & ") : t.kind.replace("_", " ");
-  return `${what} ${t.yellow}/${t.grey}`;
+  const b = bonusTile(ctx, id);
+  if (!b) return t(ctx, "web.bonus_tile.unknown", { tile: num(id) });
+  const what = b.kind === "demand" ? t(ctx, "bonus_short.demand", { demand: t(ctx, `demand.${b.demand}`) }) :
+    b.kind === "commodities" ? b.commodities.map((c) => t(ctx, `commodity.${c}`)).join(t(ctx, "sep.and")) : t(ctx, `bonus_kind.${b.kind}`);
+  return t(ctx, "web.bonus", { what, yellow: b.yellow, grey: b.grey });
 }
 
 // ------------------------------------------------------------------ small pieces
 
-function marker(el, colour, attrs = {}) {
+function marker(ctx, colour, attrs = {}) {
   const c = enumName(colour, "COLOUR_");
-  return el("span", { class: `mk mk-${c}`, title: c.replace("_", " "), ...attrs });
-}
-
-function chips(ctx, seats) {
-  return seats.length ? seats.map((s) => ctx.chip(s)) : [ctx.el("span", { class: "none", text: "-" })];
+  return ctx.el("span", { class: `mk mk-${c}`, title: t(ctx, `colour.${c}`), ...attrs });
 }
 
 function figure(el, seat, title) {
@@ -106,19 +125,21 @@ function figure(el, seat, title) {
 
 function tileCard(ctx, id, extra = "") {
   const { el } = ctx;
-  const t = trajanTile(ctx, id);
-  if (!num(id)) return el("div", { class: `ttile empty ${extra}`, text: extra === "arch" ? "⌂ arch" : "no tile" });
-  const colours = t ? t.colours : [];
-  const effect = t ? (t.effect === "demand" ? t.demand : (t.amount ? `+${t.amount} ${EFFECT_SHORT[t.effect]}` : EFFECT_SHORT[t.effect])) : "";
-  return ctx.tip(el("div", { class: `ttile ${t ? `fx-${t.effect}` : ""} ${extra}`, "data-trajan-tile": String(id) },
-    el("span", { class: "tvp", text: t ? `${t.vp}` : "?" }),
-    el("span", { class: "tcol" }, ...colours.map((c) => marker(el, `COLOUR_${c.toUpperCase()}`))),
-    el("span", { class: "tfx", text: effect })), said(ctx, "trajanTiles", id) || `Trajan tile ${id}: ${tileWords(ctx, id)}`);
+  const tile = trajanTile(ctx, id);
+  if (!num(id)) return el("div", { class: `ttile empty ${extra}`, text: extra === "arch" ? t(ctx, "web.arch") : t(ctx, "web.no_tile") });
+  const colours = tile ? tile.colours : [];
+  const effect = !tile || tile.effect === "victory_points" ? "" : tile.effect === "demand" ? t(ctx, `demand.${tile.demand}`) :
+    t(ctx, `web.effect.${tile.effect}`, { amount: num(tile.amount) });
+  return ctx.tip(el("div", { class: `ttile ${tile ? `fx-${tile.effect}` : ""} ${extra}`, "data-trajan-tile": String(id) },
+    el("span", { class: "tvp", text: tile ? `${tile.vp}` : "?" }),
+    el("span", { class: "tcol" }, ...colours.map((c) => marker(ctx, `COLOUR_${c.toUpperCase()}`))),
+    el("span", { class: "tfx", text: effect })), said(ctx, "trajanTiles", id) || t(ctx, "web.trajan_tile.tip", { tile: num(id), label: tileWords(ctx, id) }));
 }
 
 // ------------------------------------------------------------------ drawing
 
-function skeleton(root, el) {
+function skeleton(root, ctx) {
+  const { el } = ctx;
   root.replaceChildren(
     el("section", { id: "tj-summary", class: "tj-summary" }),
     el("section", { id: "tj-time", class: "tj-time" }),
@@ -131,23 +152,23 @@ function skeleton(root, el) {
         el("div", { id: "tj-senate", class: "tj-senate" }),
         el("div", { id: "tj-stacks", class: "tj-stacks" }),
         el("div", { id: "tj-port", class: "tj-port" }))),
-    el("section", {}, el("h2", { text: "Players" }), el("div", { id: "tj-players", class: "tj-players" })),
+    el("section", {}, el("h2", { text: t(ctx, "board.players") }), el("div", { id: "tj-players", class: "tj-players" })),
     el("section", { id: "tj-final", class: "final-scoring", hidden: "" }));
 }
 
 function renderSummary(root, reply, view, ctx) {
   const { el } = ctx;
   const toAct = (reply.seatsToAct || []).map((s) => ctx.chip(s));
-  const item = (id, label, ...value) => el("div", {}, el("span", { class: "k", text: label }), el("b", { id }, ...value));
-  const demands = list(view.demands).map((d) => el("span", { class: `demand d-${enumName(d, "DEMAND_")}`, text: words(d, "DEMAND_") }));
+  const item = (id, label, ...value) => el("div", {}, el("span", { class: "k", text: t(ctx, `web.summary.${label}`) }), el("b", { id }, ...value));
+  const demands = list(view.demands).map((d) => el("span", { class: `demand d-${enumName(d, "DEMAND_")}`, text: word(ctx, "demand", d, "DEMAND_") }));
   root.querySelector("#tj-summary").replaceChildren(
-    item("tj-quarter", "Quarter", `${num(view.quarter)} of 4`),
-    item("tj-round", "Round", `${num(view.round)} of 16`),
-    item("tj-phase", "Phase", words(view.phase, "PHASE_")),
-    item("tj-turn", "Turn", ...(num(view.activeSeat) >= 0 ? [ctx.chip(num(view.activeSeat))] : ["-"])),
-    item("tj-to-act", "To act", ...(toAct.length ? toAct : [reply.systemToAct ? "the board (round or quarter end)" : "-"])),
-    item("tj-demands", "Demands", ...(demands.length ? demands : ["none yet"]),
-      el("span", { class: "k", text: ` ${num(view.demandPoolSize)} face down` })));
+    item("tj-quarter", "quarter", t(ctx, "web.of", { n: num(view.quarter), total: 4 })),
+    item("tj-round", "round", t(ctx, "web.of", { n: num(view.round), total: 16 })),
+    item("tj-phase", "phase", word(ctx, "phase", view.phase, "PHASE_")),
+    item("tj-turn", "turn", ...(num(view.activeSeat) >= 0 ? [ctx.chip(num(view.activeSeat))] : ["-"])),
+    item("tj-to-act", "to_act", ...(toAct.length ? toAct : [reply.systemToAct ? t(ctx, "web.summary.system") : "-"])),
+    item("tj-demands", "demands", ...(demands.length ? demands : [t(ctx, "board.demands.none")]),
+      el("span", { class: "k", text: t(ctx, "web.summary.face_down", { count: num(view.demandPoolSize) }) })));
 }
 
 function renderTime(root, view, ctx) {
@@ -156,29 +177,30 @@ function renderTime(root, view, ctx) {
   const at = num(view.timeSpace);
   const cells = Array.from({ length: lap }, (_, i) => el("span", { class: `cell${i === 0 ? " start" : ""}${i === at ? " here" : ""}`,
     text: i === 0 ? "S" : String(i) }));
-  root.querySelector("#tj-time").replaceChildren(el("span", { class: "k", text: "Time track" }), el("div", { class: "track" }, ...cells),
-    el("span", { class: "k", text: `space ${at} of ${lap}` }));
+  root.querySelector("#tj-time").replaceChildren(el("span", { class: "k", text: t(ctx, "web.time_track") }), el("div", { class: "track" }, ...cells),
+    el("span", { class: "k", text: t(ctx, "web.space", { space: at, lap }) }));
 }
 
 function renderProvinces(root, view, ctx) {
   const { el } = ctx;
   const players = list(view.players);
   const leadersAt = (p) => players.filter((x) => num(x.leader) === p).map((x) => x.seat ?? 0);
+  const leader = (s) => el("span", { class: "leader", title: t(ctx, "web.leader_of", { who: ctx.seatName(num(s)) }) }, "⚑", ctx.chip(s));
   const camp = el("div", { class: "prov camp" },
-    el("div", { class: "prov-head" }, el("b", { text: "Military camp" })),
+    el("div", { class: "prov-head" }, el("b", { text: t(ctx, "web.camp") })),
     el("div", { class: "who" }, ...players.map((p) => el("span", { class: "waiting" }, ctx.chip(num(p.seat)), ` ${num(p.camp)}`))),
-    el("div", { class: "leaders" }, ...leadersAt(0).map((s) => el("span", { class: "leader", title: "leader" }, "⚑", ctx.chip(s)))));
+    el("div", { class: "leaders" }, ...leadersAt(0).map(leader)));
   const rows = list(view.provinces).map((x) => {
     const id = num(x.province);
     const spec = province(ctx, id) || {};
     return el("div", { class: "prov", "data-province": String(id) },
       el("div", { class: "prov-head" }, el("span", { class: "vp", text: String(spec.vp ?? "?") }),
-        ctx.tip(el("b", { text: spec.name || `province ${id}` }), said(ctx, "provinces", id)),
-        x.tile ? forumTip(ctx, el("span", { class: `ftile fk-${forumKind(x.tile)}`, text: forumWord(x.tile) }), x.tile) : ""),
-      el("div", { class: "who" }, ...list(x.legionnaires).map((s) => figure(el, s, `${ctx.seatName(num(s))}'s legionnaire`)),
-        ...leadersAt(id).map((s) => el("span", { class: "leader", title: `${ctx.seatName(num(s))}'s leader` }, "⚑", ctx.chip(s)))));
+        ctx.tip(el("b", { text: provinceName(ctx, id) }), said(ctx, "provinces", id)),
+        x.tile ? forumTip(ctx, el("span", { class: `ftile fk-${forumKind(x.tile)}`, text: forumWord(ctx, x.tile) }), x.tile) : ""),
+      el("div", { class: "who" }, ...list(x.legionnaires).map((s) => figure(el, s, t(ctx, "web.legionnaire_of", { who: ctx.seatName(num(s)) }))),
+        ...leadersAt(id).map(leader)));
   });
-  root.querySelector("#tj-provinces").replaceChildren(el("h3", { text: "Provinces" }), camp, ...rows);
+  root.querySelector("#tj-provinces").replaceChildren(el("h3", { text: t(ctx, "board.provinces") }), camp, ...rows);
 }
 
 function renderConstruction(root, view, ctx) {
@@ -193,18 +215,18 @@ function renderConstruction(root, view, ctx) {
     return ctx.tip(el("div", { class: `site r${place.row} c${place.column}${num(x.tile) ? ` kind-${tile ? tile.kind : "x"}` : " taken"}`,
       "data-site": String(id) },
       el("span", { class: "site-id", text: String(id) }),
-      el("span", { class: "site-tile", text: num(x.tile) ? (tile ? `${tile.kind} ${tile.vp}` : `#${x.tile}`) : "" }),
-      el("div", { class: "who" }, ...list(x.workers).map((s) => figure(el, s, `${ctx.seatName(num(s))}'s worker`)))), text);
+      el("span", { class: "site-tile", text: num(x.tile) ? (tile ? t(ctx, "web.construction_tile", { kind: kindWord(ctx, tile.kind), vp: tile.vp }) : `#${x.tile}`) : "" }),
+      el("div", { class: "who" }, ...list(x.workers).map((s) => figure(el, s, t(ctx, "web.worker_of", { who: ctx.seatName(num(s)) }))))), text);
   });
-  root.querySelector("#tj-construction").replaceChildren(el("h3", { text: "Construction area" }), el("div", { class: "grid" }, ...cells));
+  root.querySelector("#tj-construction").replaceChildren(el("h3", { text: t(ctx, "web.construction_area") }), el("div", { class: "grid" }, ...cells));
 }
 
 function renderForum(root, view, ctx) {
   const { el } = ctx;
-  const tiles = list(view.forum).map((t) => forumTip(ctx, el("span", { class: `ftile fk-${forumKind(t)}`, text: forumWord(t) }), t, "takeForumTile"));
-  root.querySelector("#tj-forum").replaceChildren(el("h3", { text: "Forum" }),
-    el("div", { class: "ftiles" }, ...(tiles.length ? tiles : [el("span", { class: "none", text: "empty" })])),
-    el("div", { class: "k", text: `face down: ${num(view.forumStackSize)} forum tiles, ${num(view.extraStackSize)} extra action tiles` }));
+  const tiles = list(view.forum).map((f) => forumTip(ctx, el("span", { class: `ftile fk-${forumKind(f)}`, text: forumWord(ctx, f) }), f, "takeForumTile"));
+  root.querySelector("#tj-forum").replaceChildren(el("h3", { text: t(ctx, "board.forum") }),
+    el("div", { class: "ftiles" }, ...(tiles.length ? tiles : [el("span", { class: "none", text: t(ctx, "board.pile.empty") })])),
+    el("div", { class: "k", text: t(ctx, "web.face_down", { forum: num(view.forumStackSize), extra: num(view.extraStackSize) }) }));
 }
 
 function renderSenate(root, view, ctx) {
@@ -215,19 +237,19 @@ function renderSenate(root, view, ctx) {
     const here = list(view.players).filter((p) => num(p.senate) === space).map((p) => num(p.seat))
       .sort((a, b) => (height.get(b) ?? 0) - (height.get(a) ?? 0));
     return el("div", { class: `space${here.length ? " occupied" : ""}`, "data-senate": String(space) },
-      el("span", { class: `vp${space ? "" : " start"}`, text: space ? String(votes) : "start" }), el("span", { class: "who" }, ...here.map((s) => ctx.chip(s))));
+      el("span", { class: `vp${space ? "" : " start"}`, text: space ? String(votes) : t(ctx, "board.start") }), el("span", { class: "who" }, ...here.map((s) => ctx.chip(s))));
   });
-  const offer = list(view.senateOffer).map((t) => ctx.tip(el("div", { class: "bonus yellow", "data-tile": String(num(t)), "data-commands": "chooseBonusTile" },
-    bonusWords(ctx, t)), said(ctx, "bonusTiles", t)));
-  root.querySelector("#tj-senate").replaceChildren(el("h3", { text: "Senate" }), el("div", { class: "track" }, ...spaces),
-    el("div", { class: "k", text: "bonus tiles beside the senate" }), ...(offer.length ? offer : [el("div", { class: "none", text: "none" })]));
+  const offer = list(view.senateOffer).map((b) => ctx.tip(el("div", { class: "bonus yellow", "data-tile": String(num(b)), "data-commands": "chooseBonusTile" },
+    bonusWords(ctx, b)), said(ctx, "bonusTiles", b)));
+  root.querySelector("#tj-senate").replaceChildren(el("h3", { text: t(ctx, "board.senate") }), el("div", { class: "track" }, ...spaces),
+    el("div", { class: "k", text: t(ctx, "web.offer") }), ...(offer.length ? offer : [el("div", { class: "none", text: t(ctx, "none") })]));
 }
 
 function renderStacks(root, view, ctx) {
   const { el } = ctx;
   const stacks = list(view.trajanStacks).map((s, i) => el("div", { class: "stack", "data-stack": String(i + 1) },
     tileCard(ctx, s.top), el("span", { class: "k", text: `+${num(s.beneath)}` })));
-  root.querySelector("#tj-stacks").replaceChildren(el("h3", { text: "Trajan stacks" }), el("div", { class: "stacks" }, ...stacks));
+  root.querySelector("#tj-stacks").replaceChildren(el("h3", { text: t(ctx, "web.stacks") }), el("div", { class: "stacks" }, ...stacks));
 }
 
 function renderPort(root, view, ctx) {
@@ -236,14 +258,15 @@ function renderPort(root, view, ctx) {
     const s = shipRecord(ctx, i + 1);
     const values = s ? (yellow ? s.yellow : s.grey).join("/") : "";
     return ctx.tip(el("div", { class: `ship ${yellow ? "yellow" : "grey"}`, "data-ship": String(i + 1) },
-      el("b", { text: s ? s.kind : `ship ${i + 1}` }), el("span", { class: "k", text: ` ${values} VP` })), said(ctx, "ships", i + 1));
+      el("b", { text: s ? t(ctx, `ship_kind.${s.kind}`) : t(ctx, "ship.unknown", { ship: i + 1 }) }),
+      el("span", { class: "k", text: t(ctx, "web.ship_values", { values }) })), said(ctx, "ships", i + 1));
   });
-  const top = (pile) => (list(pile).length ? words(pile[pile.length - 1], "COMMODITY_") : "empty");
-  root.querySelector("#tj-port").replaceChildren(el("h3", { text: "Seaport" }), ...ships,
+  const top = (pile) => (list(pile).length ? word(ctx, "commodity", pile[pile.length - 1], "COMMODITY_") : t(ctx, "board.pile.empty"));
+  root.querySelector("#tj-port").replaceChildren(el("h3", { text: t(ctx, "web.seaport") }), ...ships,
     el("div", { class: "piles" },
-      el("div", { class: "pile", "data-pile": "PILE_DECK" }, el("span", { class: "card back", text: `${num(view.deckSize)}` }), el("span", { class: "k", text: "draw pile" })),
-      el("div", { class: "pile", "data-pile": "PILE_LEFT" }, el("span", { class: "card", text: top(view.leftPile) }), el("span", { class: "k", text: "left discard" })),
-      el("div", { class: "pile", "data-pile": "PILE_RIGHT" }, el("span", { class: "card", text: top(view.rightPile) }), el("span", { class: "k", text: "right discard" }))));
+      el("div", { class: "pile", "data-pile": "PILE_DECK" }, el("span", { class: "card back", text: `${num(view.deckSize)}` }), el("span", { class: "k", text: t(ctx, "web.pile.deck") })),
+      el("div", { class: "pile", "data-pile": "PILE_LEFT" }, el("span", { class: "card", text: top(view.leftPile) }), el("span", { class: "k", text: t(ctx, "web.pile.left") })),
+      el("div", { class: "pile", "data-pile": "PILE_RIGHT" }, el("span", { class: "card", text: top(view.rightPile) }), el("span", { class: "k", text: t(ctx, "web.pile.right") }))));
 }
 
 function circle(ctx, p, view) {
@@ -255,48 +278,42 @@ function circle(ctx, p, view) {
     const slot = num(list(p.slots)[i]);
     return el("div", { class: `bowl-box b${bowl}${target ? " target" : ""}`, "data-bowl": String(bowl),
       "data-action": `ACTION_${ACTIONS[i].toUpperCase()}`, "data-slot": String(bowl) },
-      el("span", { class: "bowl-name", text: actionWord(ACTIONS[i]) }),
+      el("span", { class: "bowl-name", text: actionWord(ctx, ACTIONS[i]) }),
       ctx.tip(el("div", { class: "bowl" },
         el("span", { class: "numeral", text: NUMERALS[bowl] }),
-        el("span", { class: "markers" }, ...list(b.markers).map((m) => marker(el, m)))),
-      said(ctx, "bowls", bowl, "bowl") || `bowl ${NUMERALS[bowl]}: ${actionWord(ACTIONS[i])}`),
+        el("span", { class: "markers" }, ...list(b.markers).map((m) => marker(ctx, m)))),
+      said(ctx, "bowls", bowl, "bowl") || bowlWord(ctx, bowl)),
       tileCard(ctx, slot, num(p.arch) === bowl ? "arch" : ""));
   });
   const hand = active && list(view.inHand).length ?
-    el("div", { class: "sowing" }, "sowing ", ...list(view.inHand).map((m) => marker(el, m, { "data-colour": m })), ` → ${NUMERALS[num(view.nextBowl)]}`) : "";
-  return el("div", { class: "circle" }, ...bowls, el("div", { class: "hub" }, num(p.arch) ? "" : el("span", { class: "arch-off", text: "arch off the mat" }), hand));
+    el("div", { class: "sowing" }, t(ctx, "web.sowing"), ...list(view.inHand).map((m) => marker(ctx, m, { "data-colour": m })), ` → ${NUMERALS[num(view.nextBowl)]}`) : "";
+  return el("div", { class: "circle" }, ...bowls, el("div", { class: "hub" }, num(p.arch) ? "" : el("span", { class: "arch-off", text: t(ctx, "web.arch_off") }), hand));
 }
 
 function renderPlayer(p, view, toAct, ctx) {
   const { el } = ctx;
   const track = (ctx.content && ctx.content.board && ctx.content.board.senate_track) || SENATE;
-  const votes = num(track[num(p.senate)]) + list(p.forumTiles).map(forumWord)
-    .filter((w) => w.startsWith("senate")).reduce((n, w) => n + Number(w.split(" ")[1]), 0);
-  const stat = (label, value) => el("div", { class: "stat", "data-stat": label.replace(" ", "-") },
-    el("div", { class: "k", text: label }), el("div", { class: "v", text: String(value) }));
-  const row = (label, ...value) => el("div", { class: "row" }, el("span", { class: "k", text: `${label}:` }), ...(value.length ? value : ["-"]));
-  const counts = (items) => {
-    const m = new Map();
-    for (const x of items) m.set(x, (m.get(x) || 0) + 1);
-    return [...m].map(([k, n]) => (n > 1 ? `${n} ${k}` : k)).join(", ");
-  };
+  const votes = num(track[num(p.senate)]) + list(p.forumTiles).reduce((n, f) => n + forumVotes(f), 0);
+  const stat = (id, value) => el("div", { class: "stat", "data-stat": id },
+    el("div", { class: "k", text: t(ctx, `web.stat.${id}`) }), el("div", { class: "v", text: String(value) }));
+  const row = (label, ...value) => el("div", { class: "row" }, el("span", { class: "k", text: t(ctx, `web.row.${label}`) }), ...(value.length ? value : ["-"]));
   return el("div", { class: `player${toAct ? " to-act" : ""}`, "data-seat": String(num(p.seat)) },
-    el("h3", {}, ctx.chip(num(p.seat)), el("span", { class: "pvp", text: `${num(p.vp)} VP` }), toAct ? el("span", { class: "acting", text: "to act" }) : ""),
+    el("h3", {}, ctx.chip(num(p.seat)), el("span", { class: "pvp", text: t(ctx, "board.vp", { vp: num(p.vp) }) }), toAct ? el("span", { class: "acting", text: t(ctx, "web.acting") }) : ""),
     circle(ctx, p, view),
-    el("div", { class: "stats" }, stat("senate votes", votes), stat("supply", num(p.supply)), stat("work area", num(p.workArea)),
+    el("div", { class: "stats" }, stat("senate-votes", votes), stat("supply", num(p.supply)), stat("work-area", num(p.workArea)),
       stat("camp", num(p.camp)), stat("cards", num(p.handSize))),
     el("div", { class: "mat" },
       row("leader", provinceName(ctx, p.leader)),
-      list(p.hand).length ? row("hand", ...list(p.hand).map((c) => el("span", { class: "card", "data-commodity": c, text: words(c, "COMMODITY_") }))) : "",
-      row("display", counts(list(p.display).map((c) => words(c, "COMMODITY_")))),
-      row("forum tiles", ...list(p.forumTiles).map((t) => forumTip(ctx, el("span", { class: `ftile fk-${forumKind(t)}`, text: forumWord(t) }), t, "useExtraAction"))),
-      row("kept demand tiles", ...list(p.demandTiles).map((t) => tileCard(ctx, t, "small"))),
-      row("construction", ...list(p.construction).map((t) => {
-        const c = constructionTile(ctx, t);
-        return ctx.tip(el("span", { class: "ctile", text: c ? `${c.kind} ${c.vp}` : `#${t}` }), said(ctx, "constructionTiles", t));
+      list(p.hand).length ? row("hand", ...list(p.hand).map((c) => el("span", { class: "card", "data-commodity": c, text: word(ctx, "commodity", c, "COMMODITY_") }))) : "",
+      row("display", counted(ctx, list(p.display).map((c) => word(ctx, "commodity", c, "COMMODITY_")))),
+      row("forum_tiles", ...list(p.forumTiles).map((f) => forumTip(ctx, el("span", { class: `ftile fk-${forumKind(f)}`, text: forumWord(ctx, f) }), f, "useExtraAction"))),
+      row("kept", ...list(p.demandTiles).map((k) => tileCard(ctx, k, "small"))),
+      row("construction", ...list(p.construction).map((k) => {
+        const c = constructionTile(ctx, k);
+        return ctx.tip(el("span", { class: "ctile", text: c ? t(ctx, "web.construction_tile", { kind: kindWord(ctx, c.kind), vp: c.vp }) : `#${k}` }), said(ctx, "constructionTiles", k));
       })),
-      row("[+2]", list(p.plusTwo).map((a) => actionWord(enumName(a, "ACTION_"))).join(", ")),
-      row("bonus tiles", ...list(p.bonusTiles).map((b) => ctx.tip(el("span", { class: `bonus ${b.yellow ? "yellow" : "grey"}`, text: bonusWords(ctx, b.tile) }),
+      row("plus_two", joined(ctx, list(p.plusTwo).map((a) => word(ctx, "action", a, "ACTION_")))),
+      row("bonus_tiles", ...list(p.bonusTiles).map((b) => ctx.tip(el("span", { class: `bonus ${b.yellow ? "yellow" : "grey"}`, text: bonusWords(ctx, b.tile) }),
         said(ctx, "bonusTiles", b.tile))))));
 }
 
@@ -308,15 +325,16 @@ function renderFinal(root, view, ctx) {
   if (!finals.length) return;
   const placings = list(view.placings);
   const order = [...finals].sort((a, b) => num(placings[num(a.seat)]) - num(placings[num(b.seat)]));
-  const head = el("tr", {}, ...["place", "player", ...FINAL.map(([, h]) => h)].map((h) => el("th", { text: h })));
+  const heads = [t(ctx, "board.column.place"), t(ctx, "board.player"), ...FINAL.map((k) => t(ctx, `web.final.${k}`))];
+  const head = el("tr", {}, ...heads.map((h) => el("th", { text: h })));
   const rows = order.map((f) => el("tr", { "data-seat": String(num(f.seat)) }, el("td", { text: String(placings[num(f.seat)] ?? "") }),
-    el("td", {}, ctx.chip(num(f.seat))), ...FINAL.map(([k]) => el("td", { text: String(num(f[k])) }))));
-  box.replaceChildren(el("h2", { text: "Final scoring" }), el("table", {}, head, ...rows));
+    el("td", {}, ctx.chip(num(f.seat))), ...FINAL.map((k) => el("td", { text: String(num(f[k])) }))));
+  box.replaceChildren(el("h2", { text: t(ctx, "board.final") }), el("table", {}, head, ...rows));
 }
 
 export function render(root, reply, ctx) {
   const view = reply.view || {};
-  if (!root.querySelector("#tj-summary")) skeleton(root, ctx.el);
+  if (!root.querySelector("#tj-summary")) skeleton(root, ctx);
   const toAct = new Set((reply.seatsToAct || []).map(num));
   renderSummary(root, reply, view, ctx);
   renderTime(root, view, ctx);
@@ -336,98 +354,137 @@ export function legend(ctx) {
   const { el } = ctx;
   const sample = (cls, text) => el("span", { class: cls, text });
   return [
-    [el("span", { class: "ttile small" }, sample("tvp", "3"), el("span", { class: "tcol" }, marker(el, "COLOUR_ORANGE"), marker(el, "COLOUR_BLUE")),
-      sample("tfx", "+2 cards")), "Trajan tile: its VP, the two markers that complete it, what it gives (+2 cards, +1 wkr worker, +1 leg legionnaire, [+2])"],
-    [el("span", {}, ...["yellow", "orange", "light_green", "white", "pink", "blue"].map((c) => marker(el, `COLOUR_${c.toUpperCase()}`))),
-      "action markers in the bowls"],
-    [el("span", {}, figure(el, 0, ""), figure(el, 1, "")), "a legionnaire (provinces) or a worker (construction sites), in its player's colour"],
-    [sample("leader", "⚑"), "a player's leader"],
-    [el("span", { class: "ttile small arch" }, "⌂ arch"), "the arch: where the player's next Trajan tile goes"],
-    [el("span", {}, sample("ftile fk-senate", "senate"), sample("ftile fk-bread", "bread"), sample("ftile fk-extra", "extra"),
-      sample("ftile fk-wild", "wild")), "forum tiles: senate votes, a demand, an extra action, wild"],
-    [el("span", {}, sample("bonus yellow", "yellow"), sample("bonus grey", "grey")), "bonus tiles and ships: yellow side / grey side (VP)"],
-    [sample("vp-key", "6"), "the VP of a province or senate space"],
+    [el("span", { class: "ttile small" }, sample("tvp", "3"), el("span", { class: "tcol" }, marker(ctx, "COLOUR_ORANGE"), marker(ctx, "COLOUR_BLUE")),
+      sample("tfx", t(ctx, "web.effect.draw_cards", { amount: 2 }))), t(ctx, "web.legend.trajan_tile")],
+    [el("span", {}, ...["yellow", "orange", "light_green", "white", "pink", "blue"].map((c) => marker(ctx, `COLOUR_${c.toUpperCase()}`))),
+      t(ctx, "web.legend.markers")],
+    [el("span", {}, figure(el, 0, ""), figure(el, 1, "")), t(ctx, "web.legend.figures")],
+    [sample("leader", "⚑"), t(ctx, "web.legend.leader")],
+    [el("span", { class: "ttile small arch" }, t(ctx, "web.arch")), t(ctx, "web.legend.arch")],
+    [el("span", {}, sample("ftile fk-senate", t(ctx, "web.legend.senate")), sample("ftile fk-bread", t(ctx, "demand.bread")),
+      sample("ftile fk-extra", t(ctx, "web.legend.extra")), sample("ftile fk-wild", t(ctx, "web.legend.wild"))), t(ctx, "web.legend.forum_tiles")],
+    [el("span", {}, sample("bonus yellow", t(ctx, "board.yellow")), sample("bonus grey", t(ctx, "board.grey"))), t(ctx, "web.legend.sides")],
+    [sample("vp-key", "6"), t(ctx, "web.legend.vp")],
   ];
 }
 
 // ------------------------------------------------------------------ events in words
 
-const PILES = { PILE_LEFT: "the left discard pile", PILE_RIGHT: "the right discard pile", PILE_DECK: "the draw pile" };
-const PLACES = { PLACE_SUPPLY: "the supply", PLACE_WORK_AREA: "the work area", PLACE_CAMP: "the military camp" };
-const REASONS = { REASON_TRAJAN_TILE: "a Trajan tile", REASON_SHIPMENT: "a shipment", REASON_LEGIONNAIRE: "a legionnaire",
-  REASON_SENATE: "the senate", REASON_CONSTRUCTION: "a construction tile", REASON_UNMET_DEMANDS: "unmet demands" };
-const PAYMENTS = { PAYMENT_TRAJAN_TILE: "a kept Trajan tile", PAYMENT_FORUM_TILE: "a forum tile",
-  PAYMENT_WILD_DEMAND: "a wild demand tile", PAYMENT_UNMET: "unmet" };
-const bowlWord = (b) => `bowl ${NUMERALS[num(b)] || num(b)} (${actionWord(ACTIONS[num(b) - 1] || "?")})`;
-const colourList = (ms) => list(ms).map((m) => words(m, "COLOUR_")).join(" + ");
-const cardList = (cs) => list(cs).map((c) => words(c, "COMMODITY_")).join(", ");
-const slotWord = (s) => (num(s) ? `slot ${NUMERALS[num(s)]}` : "the middle of the circle");
+const bowlWord = (ctx, b) => (NUMERALS[num(b)] && ACTIONS[num(b) - 1] ?
+  t(ctx, "bowl", { numeral: NUMERALS[num(b)], action: actionWord(ctx, ACTIONS[num(b) - 1]) }) : t(ctx, "bowl.plain", { bowl: num(b) }));
+const colourList = (ctx, ms) => list(ms).map((m) => word(ctx, "colour", m, "COLOUR_")).join(t(ctx, "sep.colours")) || t(ctx, "markers.none");
+const cardList = (ctx, cs) => counted(ctx, list(cs).map((c) => word(ctx, "commodity", c, "COMMODITY_"))) || t(ctx, "none");
+const forumList = (ctx, fs) => counted(ctx, list(fs).map((f) => forumWord(ctx, f))) || t(ctx, "none");
+const slotWord = (ctx, s) => (num(s) >= 1 && num(s) <= 6 ? t(ctx, "slot", { numeral: NUMERALS[num(s)] }) : t(ctx, "slot.off"));
+const seatList = (ctx, seats) => joined(ctx, list(seats).map((s) => ctx.seatName(num(s))));
+const ordinal = (ctx, n) => { const k = `ordinal.${n}`; const s = t(ctx, k); return s === k ? t(ctx, "ordinal.other", { n }) : s; };
+function stepWord(ctx, s) {
+  const kind = enumName(s.kind, "STEP_KIND_");
+  if (kind === "action" || kind === "extra_action") {
+    return s.action ? t(ctx, `step.${kind}`, { action: word(ctx, "action", s.action, "ACTION_") }) : t(ctx, `step.${kind}.any`);
+  }
+  return t(ctx, `step.${kind}`);
+}
 
-// Words for Trajan's events; null lets the shell's generic wording speak.
+// Words for Trajan's events (the terminal's keys, services/trajan/presentation/describe.py); null lets
+// the shell's generic wording speak.
 export function describeEvent(item, ctx) {
   const [[kind, e] = []] = Object.entries(item.event || {});
   if (!kind) return null;
   const who = ctx.seatName(num(e.seat));
+  const ev = (key, values = {}) => t(ctx, `event.${key}`, { who, ...values });
+  const pile = (p) => word(ctx, "pile", p, "PILE_");
+  const commodity = (c) => word(ctx, "commodity", c, "COMMODITY_");
   switch (kind) {
-    case "gameStarted": return `The game starts with ${num(e.seats)} players, a time track of ${num(e.lap)} spaces`;
-    case "suppliesPrepared": return "The forum tiles, extra action tiles, commodity cards, bonus tiles, demand tiles and Trajan tiles are laid out face down";
-    case "constructionTilesPlaced": return `${list(e.tiles).length} construction tiles are laid on the construction sites`;
-    case "provinceTilesPlaced": return `Forum tiles into ${list(e.provinces).map((p) => provinceName(ctx, p)).join(", ")}`;
-    case "forumFilled": return `The forum is filled with ${plural(list(e.forumTiles).length + list(e.extraTiles).length, "tile")}`;
-    case "tokensMoved": return `${who}: ${plural(num(e.count), "figure")} from ${PLACES[e.source]} to ${PLACES[e.destination]}`;
-    case "phaseChanged": return `Phase: ${words(e.phase, "PHASE_")}`;
-    case "startMarkersPlaced": return `${who} puts ${colourList(e.markers)} markers into ${bowlWord(e.bowl)}`;
-    case "trajanStackTopRevealed": return `Trajan stack ${num(e.stack)} shows ${tileWords(ctx, e.tile)} on top`;
-    case "startPlayerChosen": return `${who} is the start player`;
-    case "senateRestacked": return `The senate discs are stacked, bottom to top: ${list(e.order).map((s) => ctx.seatName(num(s))).join(", ")}`;
-    case "bonusTileDealt": return `${who} draws bonus tile ${bonusWords(ctx, e.tile)}`;
-    case "senateOfferDrawn": return `Beside the senate: ${list(e.tiles).map((t) => bonusWords(ctx, t)).join("; ")}`;
-    case "commodityFlipped": return `A ${words(e.commodity, "COMMODITY_")} card is turned face up onto ${PILES[e.pile]}`;
-    case "commoditiesDrawn": return `${who} draws ${plural(list(e.cards).length, "card")}`;
-    case "discardTaken": return `${who} takes ${words(e.commodity, "COMMODITY_")} from ${PILES[e.pile]}`;
-    case "trajanTileTaken": return `${who} takes ${tileWords(ctx, e.tile)} onto ${slotWord(e.slot)}`;
-    case "archMoved": return `${who}'s arch moves to ${slotWord(e.slot)}`;
-    case "roundStarted": return `Round ${num(e.round)} of 16 begins`;
-    case "turnStarted": return `${who}'s turn`;
-    case "bowlEmptied": return `${who} picks up ${plural(list(e.markers).length, "marker")} from ${bowlWord(e.bowl)}`;
-    case "timeAdvanced": return `The time marker moves ${plural(num(e.spaces), "space")}`;
-    case "markerSown": return `${who} sows ${article(words(e.colour, "COLOUR_"))} marker into ${bowlWord(e.bowl)}`;
-    case "pendingSet": return list(e.steps).length ? `${who} to do: ${list(e.steps).map((s) => words(s.kind, "STEP_KIND_") + (s.action ? ` (${actionWord(enumName(s.action, "ACTION_"))})` : "")).join(", then ")}` : `${who} has nothing more to do this turn`;
-    case "trajanTileCompleted": return `${who} completes ${tileWords(ctx, e.tile)} on ${slotWord(e.slot)}`;
-    case "trajanTileKept": return `${who} keeps Trajan tile ${num(e.tile)} to meet demands`;
-    case "pointsScored": return num(e.points) < 0 ? `${who} loses ${-num(e.points)} VP for ${REASONS[e.reason]}` : `${who} scores ${num(e.points)} VP for ${REASONS[e.reason]}`;
-    case "plusTwoPlaced": return `${who} puts a [+2] marker beside the ${actionWord(enumName(e.action, "ACTION_"))} action`;
-    case "extraActionTileUsed": return `${who} spends the ${forumWord(e.tile)} tile`;
-    case "commodityDiscarded": return `${who} discards ${words(e.commodity, "COMMODITY_")} onto ${PILES[e.pile]}`;
-    case "commoditiesDisplayed": return `${who} plays ${cardList(e.cards)} face up`;
-    case "discardsReshuffled": return `The draw pile ran out: ${plural(list(e.cards).length, "card")} from the discard piles form a new one`;
-    case "commodityLoaded": return `${who} loads ${words(e.commodity, "COMMODITY_")} onto the ship`;
-    case "wildCommodityLoaded": return `${who} loads a wild commodity tile onto the ship`;
-    case "shipmentDelivered": return `${who} delivers the shipment on the ${(shipRecord(ctx, e.ship) || {}).kind || "?"} ship`;
-    case "forumTileTaken": return `${who} takes ${forumWord(e.tile)} from the forum`;
-    case "leaderMoved": return `${who}'s leader moves to ${provinceName(ctx, e.province)}`;
-    case "provinceTileTaken": return `${who}'s leader takes the ${forumWord(e.tile)} tile in ${provinceName(ctx, e.province)}`;
-    case "legionnaireDeployed": return `${who} deploys a legionnaire in ${provinceName(ctx, e.province)}`;
-    case "senateAdvanced": return `${who} advances in the senate to space ${num(e.space)}`;
-    case "workerPlaced": return `${who} places a worker on site ${num(e.site)}`;
-    case "constructionTileTaken": { const t = constructionTile(ctx, e.tile); return `${who} takes the ${t ? `${t.kind} ${t.vp} VP` : `#${num(e.tile)}`} construction tile`; }
-    case "turnEnded": return `${who} ends the turn`;
-    case "roundEnded": return `Round ${num(e.round)} ends`;
-    case "demandRevealed": return `The people demand ${words(e.demand, "DEMAND_")}`;
-    case "demandChoicesAsked": return list(e.seats).length ? `${list(e.seats).map((s) => ctx.seatName(num(s))).join(", ")} choose how to meet the demands` : "Every player has one way to meet the demands";
-    case "demandsMet": return `${who} meets the demands: ${list(e.payments).map((x) => PAYMENTS[x] || x).join(", ")}`;
-    case "senateScored": return `Senate votes: ${list(e.ranking).map((s) => `${ctx.seatName(num(s))} ${num(list(e.votes)[num(s)])}`).join(", ")}`;
-    case "bonusTileAwarded": return `${who} takes bonus tile ${bonusWords(ctx, e.tile)}, ${e.yellow ? "yellow" : "grey"} side up`;
-    case "matTilesRemoved": return `${who}'s senate tiles leave the game`;
-    case "forumCleared": return `The forum is cleared: ${plural(list(e.tiles).length, "tile")} leave the game`;
-    case "shipsReset": return "The ships turn back to their yellow sides";
-    case "quarterEnded": return `Quarter ${num(e.quarter)} ends`;
-    case "quarterStarted": return `Quarter ${num(e.quarter)} of 4 begins`;
-    case "finalScored": return `Final scoring: ${list(e.scores).map((f) => `${ctx.seatName(num(f.seat))} ${num(f.total)} VP`).join(", ")}`;
+    case "gameStarted": return ev("game_started", { seats: num(e.seats), tokens: num(e.tokens), lap: num(e.lap) });
+    case "suppliesPrepared": return ev("supplies_prepared", { forum: list(e.forumStack).length, extra: list(e.extraStack).length,
+      cards: list(e.deck).length, bonus: list(e.bonusBag).length, demands: list(e.demandPool).length,
+      trajan: list(e.trajanStacks).reduce((n, s) => n + list(s.rest).length, 0), stacks: list(e.trajanStacks).length });
+    case "constructionTilesPlaced": return ev("construction_tiles_placed", { count: list(e.tiles).length });
+    case "provinceTilesPlaced": return ev("province_tiles_placed", { laid: joined(ctx, list(e.provinces).map((p, i) =>
+      ev("province_tiles_placed.one", { province: provinceName(ctx, p), tile: forumWord(ctx, list(e.tiles)[i]) }))) });
+    case "forumFilled": return ev("forum_filled", { forum: forumList(ctx, e.forumTiles), extra: forumList(ctx, e.extraTiles) });
+    case "tokensMoved": {
+      const role = { PLACE_WORK_AREA: ".workers", PLACE_CAMP: ".legionnaires" }[e.destination] || "";
+      return ev(`tokens_moved${role}`, { figures: count(ctx, "figure", num(e.count)), source: word(ctx, "place", e.source || "PLACE_SUPPLY", "PLACE_"),
+        destination: word(ctx, "place", e.destination || "PLACE_SUPPLY", "PLACE_") });
+    }
+    case "phaseChanged": return ev("phase_changed", { phase: word(ctx, "phase", e.phase, "PHASE_") });
+    case "startMarkersPlaced": return ev("start_markers_placed", { colours: colourList(ctx, e.markers), bowl: bowlWord(ctx, e.bowl) });
+    case "trajanStackTopRevealed": return ev("trajan_stack_top_revealed", { stack: t(ctx, "stack.plain", { stack: num(e.stack) }), tile: num(e.tile), label: tileWords(ctx, e.tile) });
+    case "startPlayerChosen": return ev("start_player_chosen");
+    case "senateRestacked": return ev("senate_restacked", { order: seatList(ctx, e.order) });
+    case "bonusTileDealt": return ev("bonus_tile_dealt", { tile: num(e.tile), label: bonusWords(ctx, e.tile) });
+    case "senateOfferDrawn": return ev("senate_offer_drawn", { tiles: list(e.tiles).map((b) => ev("senate_offer_drawn.one", { tile: num(b), label: bonusWords(ctx, b) })).join("; ") });
+    case "commodityFlipped": return ev("commodity_flipped", { commodity: commodity(e.commodity), pile: pile(e.pile) });
+    case "commoditiesDrawn": return ev("commodities_drawn", { cards: list(e.cards).length ? cardList(ctx, e.cards) : count(ctx, "card", 0) });
+    case "discardTaken": return ev("discard_taken", { commodity: commodity(e.commodity), pile: pile(e.pile) });
+    case "trajanTileTaken": return ev("trajan_tile_taken", { tile: num(e.tile), label: tileWords(ctx, e.tile), stack: num(e.stack), slot: slotWord(ctx, e.slot) });
+    case "archMoved": return num(e.slot) ? ev("arch_moved", { slot: slotWord(ctx, e.slot) }) : ev("arch_moved.middle");
+    case "roundStarted": return ev("round_started", { round: num(e.round) });
+    case "turnStarted": return ev("turn_started");
+    case "bowlEmptied": return ev("bowl_emptied", { markers: count(ctx, "marker", list(e.markers).length), bowl: bowlWord(ctx, e.bowl), colours: colourList(ctx, e.markers) });
+    case "timeAdvanced": return ev("time_advanced", { spaces: count(ctx, "space", num(e.spaces)) });
+    case "markerSown": return ev("marker_sown", { marker: t(ctx, `marker.${enumName(e.colour, "COLOUR_")}`), bowl: bowlWord(ctx, e.bowl) });
+    case "pendingSet": return list(e.steps).length ? ev("pending_set", { steps: list(e.steps).map((s) => stepWord(ctx, s)).join(t(ctx, "sep.then")) }) : ev("pending_set.none");
+    case "trajanTileCompleted": return ev("trajan_tile_completed", { tile: num(e.tile), slot: slotWord(ctx, e.slot), label: tileWords(ctx, e.tile) });
+    case "trajanTileKept": return ev("trajan_tile_kept", { tile: num(e.tile) });
+    case "pointsScored": {
+      const reason = word(ctx, "scored_for", e.reason, "REASON_");
+      return num(e.points) < 0 ? ev("points_lost", { points: -num(e.points), reason }) : ev("points_scored", { points: num(e.points), reason });
+    }
+    case "plusTwoPlaced": return ev("plus_two_placed", { action: word(ctx, "action", e.action, "ACTION_") });
+    case "extraActionTileUsed": return ev("extra_action_tile_used", { tile: forumWord(ctx, e.tile) });
+    case "commodityDiscarded": return ev("commodity_discarded", { commodity: commodity(e.commodity), pile: pile(e.pile) });
+    case "commoditiesDisplayed": return ev("commodities_displayed", { cards: cardList(ctx, e.cards) });
+    case "discardsReshuffled": return ev("discards_reshuffled", { cards: count(ctx, "card", list(e.cards).length) });
+    case "commodityLoaded": return ev("commodity_loaded", { commodity: commodity(e.commodity) });
+    case "wildCommodityLoaded": return ev("wild_commodity_loaded");
+    case "shipmentDelivered": return ev("shipment_delivered", { ship: shipWord(ctx, e.ship) });
+    case "forumTileTaken": return ev("forum_tile_taken", { tile: forumWord(ctx, e.tile) });
+    case "leaderMoved": return ev("leader_moved", { province: provinceName(ctx, e.province) });
+    case "provinceTileTaken": return ev("province_tile_taken", { tile: forumWord(ctx, e.tile), province: provinceName(ctx, e.province) });
+    case "legionnaireDeployed": return ev("legionnaire_deployed", { province: provinceName(ctx, e.province) });
+    case "senateAdvanced": {
+      const track = (ctx.content && ctx.content.board && ctx.content.board.senate_track) || SENATE;
+      return ev("senate_advanced", { votes: num(track[num(e.space)]) });
+    }
+    case "workerPlaced": return ev("worker_placed", { site: t(ctx, "site.plain", { site: num(e.site) }) });
+    case "constructionTileTaken": {
+      const c = constructionTile(ctx, e.tile);
+      return ev("construction_tile_taken", { tile: c ? constructionWords(ctx, c) : String(num(e.tile)), site: num(e.site) });
+    }
+    case "turnEnded": return ev("turn_ended");
+    case "roundEnded": return ev("round_ended", { round: num(e.round) });
+    case "demandRevealed": return ev("demand_revealed", { demand: word(ctx, "demand", e.demand, "DEMAND_") });
+    case "demandChoicesAsked": {
+      const seats = list(e.seats);
+      if (!seats.length) return ev("demand_choices_asked.none");
+      return ev(`demand_choices_asked.${seats.length === 1 ? "one" : "other"}`, { seats: seatList(ctx, seats) });
+    }
+    case "demandsMet": {
+      const payments = list(e.payments);
+      if (payments.every((x) => x === "PAYMENT_UNMET")) return ev("demands_met.none", { demands: count(ctx, "demand", payments.length) });
+      const paid = joined(ctx, payments.map((x) => word(ctx, "payment", x, "PAYMENT_")));
+      return list(e.spent).length ? ev("demands_met.spent", { paid, spent: forumList(ctx, e.spent) }) : ev("demands_met", { paid });
+    }
+    case "senateScored": {
+      const ranking = list(e.ranking).map(num);
+      const ranks = joined(ctx, ranking.map((s) => ev("senate_scored.rank", { who: ctx.seatName(s), votes: num(list(e.votes)[s]) })));
+      if (ranking.length > 1) return ev("senate_scored.proconsul", { ranks, consul: ctx.seatName(ranking[0]), proconsul: ctx.seatName(ranking[1]) });
+      return ranking.length ? ev("senate_scored.consul", { ranks, consul: ctx.seatName(ranking[0]) }) : ev("senate_scored", { ranks });
+    }
+    case "bonusTileAwarded": return ev(`bonus_tile_awarded.${e.yellow ? "yellow" : "grey"}`, { tile: num(e.tile), label: bonusWords(ctx, e.tile) });
+    case "matTilesRemoved": return ev("mat_tiles_removed", { tiles: forumList(ctx, e.tiles) });
+    case "forumCleared": return ev("forum_cleared", { tiles: count(ctx, "tile", list(e.tiles).length) });
+    case "shipsReset": return ev("ships_reset");
+    case "quarterEnded": return ev("quarter_ended", { quarter: num(e.quarter) });
+    case "quarterStarted": return ev("quarter_started", { quarter: num(e.quarter) });
+    case "finalScored": return ev("final_scored", { scores: joined(ctx, list(e.scores).map((f) => ev("final_scored.one", { who: ctx.seatName(num(f.seat)), total: num(f.total) }))) });
     case "gameEnded": {
       const placings = list(e.placings);
       const order = placings.map((_, s) => s).sort((a, b) => num(placings[a]) - num(placings[b]));
-      return `The game ends: ${order.map((s) => `${num(placings[s])}. ${ctx.seatName(s)}`).join(", ")}`;
+      return ev("game_ended", { placings: joined(ctx, order.map((s) => ev("game_ended.one", { place: ordinal(ctx, num(placings[s])), who: ctx.seatName(s) }))) });
     }
     default: return null;
   }
@@ -435,24 +492,11 @@ export function describeEvent(item, ctx) {
 
 // ------------------------------------------------------------------ the play app's picker
 
-// The questions, as the terminal client asks them (services/trajan/presentation/steps.py).
-const TITLES = {
-  "chooseBowl.bowl": "Which bowl do you pick up?", "sowMarker.colour": "Which marker goes into the next bowl?",
-  "useTrajanEffect.action": "Beside which action does the [+2] marker go?", "useExtraAction.tile": "Which extra action tile do you spend?",
-  "discardCommodity.commodity": "Which card do you discard?", "discardCommodity.pile": "Onto which discard pile?",
-  "takeDiscard.pile": "From which discard pile?", "displayCommodities.cards": "Which cards do you play face up?",
-  "startShipment.ship": "Which ship do you load?", "loadCommodity.commodity": "Which card do you load?",
-  "takeForumTile.tile": "Which forum tile do you take?", "moveLeader.province": "Where does your leader go?",
-  "takeTrajanTile.stack": "Which Trajan tile do you take?", "placeWorker.site": "On which site does your worker go?",
-  "meetDemands.payments": "How do you meet the demands?", "chooseBonusTile.tile": "Which bonus tile do you take, yellow side up?",
-  "placeStartMarkers.first": "The first marker for this bowl?", "placeStartMarkers.second": "The second marker for this bowl?",
-  "drawStartCommodity.pile": "Where do you take a starting card from?",
-  "takeStartTrajanTile.stack": "From which stack do you take a starting Trajan tile?",
-  "takeStartTrajanTile.slot": "Onto which slot does it go?",
-};
-
-export function stepTitle(kind, field) {
-  return TITLES[`${kind}.${field}`] || null;
+// The questions, as the terminal client asks them (services/trajan/presentation/steps.py: title.<kind>.<field>).
+export function stepTitle(kind, field, member, ctx) {
+  const key = `title.${kind}.${field}`;
+  const title = ctx && ctx.t ? ctx.t(key, {}) : key;
+  return title === key ? null : title;
 }
 
 // The acting player's mat in the view the picker was drawn from.
@@ -478,25 +522,26 @@ export function optionText(kind, field, m, ctx) {
   if (kind === "chooseBowl" && field === "bowl") {
     const bowl = num(m.bowl);
     const { markers, end } = sowingEnd(ctx, bowl);
-    return `bowl ${NUMERALS[bowl]} (${plural(markers, "marker")}): ends in ${NUMERALS[end] || "?"}, the ${actionWord(ACTIONS[end - 1] || "?")} action`;
+    return t(ctx, "web.option.bowl", { numeral: NUMERALS[bowl], markers: count(ctx, "marker", markers), end: NUMERALS[end] || "?",
+      action: ACTIONS[end - 1] ? actionWord(ctx, ACTIONS[end - 1]) : "?" });
   }
   if (field === "stack") {
     const top = stackTop(ctx, m.stack);
-    return top ? `stack ${num(m.stack)}: ${tileWords(ctx, top)}` : `stack ${num(m.stack)}`;
+    return top ? t(ctx, "web.option.stack", { stack: num(m.stack), label: tileWords(ctx, top) }) : t(ctx, "stack.plain", { stack: num(m.stack) });
   }
   if (field === "province") return provinceName(ctx, m.province);
   if (field === "site") {
     const tile = num((siteViews(ctx).get(num(m.site)) || {}).tile);
-    const t = constructionTile(ctx, tile);
-    return `site ${num(m.site)}${t ? `: ${t.kind} ${t.vp} VP` : ""}`;
+    const c = constructionTile(ctx, tile);
+    return c ? t(ctx, "web.option.site", { site: num(m.site), tile: constructionWords(ctx, c) }) : t(ctx, "site.plain", { site: num(m.site) });
   }
-  if (field === "tile" && (kind === "takeForumTile" || kind === "useExtraAction")) return forumWord(m.tile);
+  if (field === "tile" && (kind === "takeForumTile" || kind === "useExtraAction")) return forumWord(ctx, m.tile);
   if (field === "tile" && kind === "chooseBonusTile") return bonusWords(ctx, m.tile);
-  if (field === "ship") { const s = shipRecord(ctx, m.ship); return s ? `ship ${num(m.ship)}: ${s.kind}` : `ship ${num(m.ship)}`; }
-  if (field === "commodity") return words(m.commodity, "COMMODITY_");
-  if (field === "pile") return words(m.pile, "PILE_");
-  if (field === "colour") return words(m.colour, "COLOUR_");
-  if (kind === "useTrajanEffect" && field === "action") return m.action ? `beside ${actionWord(enumName(m.action, "ACTION_"))}` : "no action";
+  if (field === "ship") { const s = shipRecord(ctx, m.ship); return s ? t(ctx, "web.option.ship", { ship: num(m.ship), kind: t(ctx, `ship_kind.${s.kind}`) }) : t(ctx, "ship.unknown", { ship: num(m.ship) }); }
+  if (field === "commodity") return word(ctx, "commodity", m.commodity, "COMMODITY_");
+  if (field === "pile") return word(ctx, "pile", m.pile, "PILE_");
+  if (field === "colour") return word(ctx, "colour", m.colour, "COLOUR_");
+  if (kind === "useTrajanEffect" && field === "action") return m.action ? t(ctx, "web.option.beside", { action: word(ctx, "action", m.action, "ACTION_") }) : t(ctx, "web.option.no_action");
   return null;
 }
 
@@ -508,7 +553,7 @@ export function optionHint(kind, field, m, ctx) {
     const mat = actingMat(ctx);
     const tile = mat ? num(list(mat.slots)[end - 1]) : 0;
     const action = said(ctx, "bowls", end, "bowl");
-    return [action, tile ? `Beside it: ${said(ctx, "trajanTiles", tile) || tileWords(ctx, tile)}` : ""].filter(Boolean).join(" ") || null;
+    return [action, tile ? t(ctx, "web.hint.beside", { tile: said(ctx, "trajanTiles", tile) || tileWords(ctx, tile) }) : ""].filter(Boolean).join(" ") || null;
   }
   if (field === "stack") { const top = stackTop(ctx, m.stack); return top ? said(ctx, "trajanTiles", top) || null : null; }
   if (field === "province") return num(m.province) ? said(ctx, "provinces", num(m.province)) || null : null;
@@ -568,14 +613,14 @@ export function plans(commands, ctx) {
     return need.every((c) => { const at = have.indexOf(c); if (at < 0) return false; have.splice(at, 1); return true; });
   };
   return {
-    title: `In which order do you sow your markers (the last lands in bowl ${NUMERALS[last]}, the ${actionWord(ACTIONS[last - 1])} action)?`,
-    help: `The markers go one by one, clockwise, into the bowls after the one picked up; the bowl the last one lands in names the action, and the Trajan tile beside it is won when that bowl holds the tile's colours.`,
+    title: t(ctx, "title.sowing", { bowl: bowlWord(ctx, last) }),
+    help: t(ctx, "web.sowing.help"),
     plans: all.map((order) => {
       let sent = 0;
       while (sent < order.length && new Set(order.slice(sent)).size > 1) sent += 1;
       return {
-        label: order.map((c, i) => `${NUMERALS[bowls[i]]} ${words(c, "COLOUR_")}`).join(", "),
-        hint: completes(order) ? `Wins the Trajan tile beside ${NUMERALS[last]}: ${said(ctx, "trajanTiles", tile) || tileWords(ctx, tile)}` : "",
+        label: joined(ctx, order.map((c, i) => t(ctx, "option.sow", { numeral: NUMERALS[bowls[i]], colour: word(ctx, "colour", c, "COLOUR_") }))),
+        hint: completes(order) ? t(ctx, "web.sowing.wins", { numeral: NUMERALS[last], tile: said(ctx, "trajanTiles", tile) || tileWords(ctx, tile) }) : "",
         commands: order.slice(0, sent).map((c) => byColour.get(c)),
       };
     }),

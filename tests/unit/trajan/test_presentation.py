@@ -17,7 +17,7 @@ from services.client.presentation import presentation_for
 from services.client.render import command_text, render_view
 from services.games import load_game
 from services.trajan.presentation import TrajanPresentation, load
-from services.trajan.presentation.labels import COLOUR_LETTER, commodities
+from services.trajan.presentation.labels import COLOUR_LETTER
 from services.trajan.rules.commands import (
     AdvanceInSenate,
     ChooseBowl,
@@ -162,7 +162,7 @@ def test_your_hand_shows_and_no_one_elses_does() -> None:
     spectator = text_of(load().board(view_message(s, SPECTATOR), 1, NAMES, ""))
     shown = re.search(r"Your hand: ([^│\n]+)", mine)
     assert shown is not None and "Ada (you)" in mine
-    assert shown.group(1).strip() == commodities(s.players[0].hand)
+    assert shown.group(1).strip() == load().labels.commodities(s.players[0].hand)
     assert "Your hand" not in spectator and "(you)" not in spectator
 
 

@@ -1,0 +1,98 @@
+"""The English of the web module's own words (``web/trajan.js`` reads them through ``ctx.t(key, values)``;
+the words it shares with the terminal, such as commodities, colours, actions, the events and the step
+questions, are the other presentation modules' keys)."""
+
+from __future__ import annotations
+
+WORDS: dict[str, str] = {
+    "web.summary.quarter": "Quarter",
+    "web.summary.round": "Round",
+    "web.summary.phase": "Phase",
+    "web.summary.turn": "Turn",
+    "web.summary.to_act": "To act",
+    "web.summary.demands": "Demands",
+    "web.summary.system": "the board (round or quarter end)",
+    "web.summary.face_down": " {count} face down",
+    "web.of": "{n} of {total}",
+    "web.time_track": "Time track",
+    "web.space": "space {space} of {lap}",
+    "web.camp": "Military camp",
+    "web.leader_of": "{who}'s leader",
+    "web.legionnaire_of": "{who}'s legionnaire",
+    "web.worker_of": "{who}'s worker",
+    "web.construction_area": "Construction area",
+    "web.construction_tile": "{kind} {vp}",
+    "web.face_down": "face down: {forum} forum tiles, {extra} extra action tiles",
+    "web.offer": "bonus tiles beside the senate",
+    "web.stacks": "Trajan stacks",
+    "web.seaport": "Seaport",
+    "web.ship_values": " {values} VP",
+    "web.pile.deck": "draw pile",
+    "web.pile.left": "left discard",
+    "web.pile.right": "right discard",
+    "web.sowing": "sowing ",
+    "web.arch": "⌂ arch",
+    "web.arch_off": "arch off the mat",
+    "web.no_tile": "no tile",
+    "web.acting": "to act",
+    "web.trajan_tile.unknown": "Trajan tile {tile}",
+    "web.trajan_tile.tip": "Trajan tile {tile}: {label}",
+    "web.bonus_tile.unknown": "bonus tile {tile}",
+    "web.bonus": "{what} {yellow}/{grey}",
+    "web.forum.extra": "extra {action}",
+    "web.effect.draw_cards": "+{amount} cards",
+    "web.effect.workers": "+{amount} wkr",
+    "web.effect.legionnaires": "+{amount} leg",
+    "web.effect.plus_two": "[+2]",
+    "web.stat.senate-votes": "senate votes",
+    "web.stat.supply": "supply",
+    "web.stat.work-area": "work area",
+    "web.stat.camp": "camp",
+    "web.stat.cards": "cards",
+    "web.row.leader": "leader:",
+    "web.row.hand": "hand:",
+    "web.row.display": "display:",
+    "web.row.forum_tiles": "forum tiles:",
+    "web.row.kept": "kept demand tiles:",
+    "web.row.construction": "construction:",
+    "web.row.plus_two": "[+2]:",
+    "web.row.bonus_tiles": "bonus tiles:",
+    "web.final.before": "VP before",
+    "web.final.hand": "hand",
+    "web.final.workArea": "work area",
+    "web.final.camp": "camp",
+    "web.final.trajanTiles": "Trajan tiles",
+    "web.final.constructionSets": "sets",
+    "web.final.bonusTiles": "bonus tiles",
+    "web.final.total": "total",
+    "web.legend.trajan_tile": (
+        "Trajan tile: its VP, the two markers that complete it, what it gives "
+        "(+2 cards, +1 wkr worker, +1 leg legionnaire, [+2])"
+    ),
+    "web.legend.markers": "action markers in the bowls",
+    "web.legend.figures": (
+        "a legionnaire (provinces) or a worker (construction sites), in its player's colour"
+    ),
+    "web.legend.leader": "a player's leader",
+    "web.legend.arch": "the arch: where the player's next Trajan tile goes",
+    "web.legend.senate": "senate",
+    "web.legend.extra": "extra",
+    "web.legend.wild": "wild",
+    "web.legend.forum_tiles": "forum tiles: senate votes, a demand, an extra action, wild",
+    "web.legend.sides": "bonus tiles and ships: yellow side / grey side (VP)",
+    "web.legend.vp": "the VP of a province or senate space",
+    "web.option.bowl": "bowl {numeral} ({markers}): ends in {end}, the {action} action",
+    "web.option.stack": "stack {stack}: {label}",
+    "web.option.site": "site {site}: {tile}",
+    "web.option.ship": "ship {ship}: {kind}",
+    "web.option.beside": "beside {action}",
+    "web.option.no_action": "no action",
+    "web.hint.beside": "Beside it: {tile}",
+    "web.sowing.help": (
+        "The markers go one by one, clockwise, into the bowls after the one picked up; the bowl the last one "
+        "lands in names the action, and the Trajan tile beside it is won when that bowl holds the tile's "
+        "colours."
+    ),
+    "web.sowing.wins": "Wins the Trajan tile beside {numeral}: {tile}",
+}
+"""The English of the web module's keys."""
