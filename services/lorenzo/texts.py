@@ -413,7 +413,7 @@ def _card(c: Card) -> Card:
 
 
 @functools.cache
-def packaged_content_message() -> LorenzoContent:
+def packaged_content_message(locale: str = "en") -> LorenzoContent:
     """:func:`content_message` of the packaged content, made once per process."""
     from services.lorenzo.content import load_content
 

@@ -113,7 +113,7 @@ def bonus_tile(t: BonusTile, labels: Labels) -> BonusTile:
 
 
 @functools.cache
-def packaged_content_message() -> TrajanContent:
+def packaged_content_message(locale: str = "en") -> TrajanContent:
     """:func:`content_message` of the packaged content, made once per process."""
     from services.trajan.content import load_content
 

@@ -97,12 +97,20 @@ SERVER_ONLY = Visibility(VisibilityKind.SERVER)
 
 
 class RuleViolation(Exception):
-    """A command the rules reject. ``code`` is a stable, machine-readable reason."""
+    """A command the rules reject. ``code`` is a stable, machine-readable reason; ``template`` the
+    English message with ``{name}`` fields, ``values`` what fills them: ``message`` is the result.
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
+    The template (not the message) keys the refusal's translations (``reason.<code>: <template>``,
+    ``shared.core.reasons``), so a value goes in ``values``, never into the template itself:
+    ``RuleViolation("bad_seats", "this game seats 2 to 4 players, not {seats}", seats=seats)``.
+    """
+
+    def __init__(self, code: str, template: str, **values: Any) -> None:
         self.code = code
-        self.message = message
+        self.template = template
+        self.values: dict[str, Any] = values
+        self.message = template.format(**values) if values else template
+        super().__init__(f"{code}: {self.message}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,11 +18,12 @@ from typing import Any
 from shared.core.manifest import BotHooks, ContentHook
 
 
-def lazy(module: str, name: str) -> Callable[[], Any]:
-    """A loader that imports ``module`` when called and returns what its ``name`` returns."""
+def lazy(module: str, name: str) -> Callable[..., Any]:
+    """A loader that imports ``module`` when called and returns what its ``name`` returns (given
+    the loader's arguments: ``build(locale)``)."""
 
-    def load() -> Any:
-        return getattr(import_module(module), name)()
+    def load(*args: Any) -> Any:
+        return getattr(import_module(module), name)(*args)
 
     return load
 

@@ -138,12 +138,14 @@ class ContentHook:
 
     ``message`` returns the root ``@message`` class (rendered into the game's ``.proto`` as
     ``GetContentResponse.content``, with everything it holds); ``build`` returns its one instance,
-    made from the validated content, with every card, tile or space's costs, effects and an
-    English text generated in the game package. Both are loaders, called on first use.
+    made from the validated content, with every card, tile or space's costs, effects and a
+    text generated in the game package, in the locale it is given (``build(locale)``, one of
+    ``shared.core.i18n.LOCALES``; English when called without one). Both are loaders, called on
+    first use.
     """
 
     message: Callable[[], type]
-    build: Callable[[], Any]
+    build: Callable[..., Any]
 
 
 @dataclass(frozen=True, slots=True)

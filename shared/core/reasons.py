@@ -9,13 +9,20 @@ by a test (like the game protos). Two kinds of codes go into it:
   (``shared/serving/errors.py``) rather than at one call. A test finds every literal code raised in
   ``shared/`` and ``services/lobby/`` and fails if one is not declared.
 * **Each game's rule codes** are collected from its rules package (the manifest's ``source``):
-  every ``RuleViolation("code", "message")`` call, read with :mod:`ast`. A code that is not a
+  every ``RuleViolation("code", "template", **values)`` call (or one with an f-string message),
+  read with :mod:`ast`. A code that is not a
   string literal is refused (:class:`ReasonError`, naming file and line), so nothing escapes the
   table; a new code makes the committed document stale and its test fail until it is regenerated.
 
 A code, once published, keeps its meaning: rename nothing (translations are keyed on it), add new
 codes instead. The English messages next to a game's codes are the rules' own texts, defaults for
 a client without a translation; ``{...}`` marks a value filled in at run time.
+
+Translations of a refusal are keyed ``reason.<code>: <template>`` (:func:`reason_key`): the code and
+the exact English template raised, so a code raised with several messages has a key for each.
+:func:`rule_reason_texts` lists a game's keys with their English for its ``TEXTS``. Only a literal
+template can key a translation: an f-string's message is known only at run time, so a raise site
+with a value gives the value as a keyword (``RuleViolation("bad_seats", "not {seats}", seats=n)``).
 """
 
 from __future__ import annotations
@@ -43,11 +50,13 @@ class Reason:
 
 @dataclass(frozen=True, slots=True)
 class Raised:
-    """One call site that raises a code: its English message and the file (no line: lines move)."""
+    """One call site that raises a code: its English message and the file (no line: lines move).
+    ``literal``: the message is a plain template (values as keywords), not an f-string."""
 
     code: str
     message: str
     where: str
+    literal: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +218,11 @@ def _argument(node: ast.Call, position: int, keyword: str) -> ast.expr | None:
     return next((k.value for k in node.keywords if k.arg == keyword), None)
 
 
+def reason_key(code: str, template: str) -> str:
+    """The translation key of a refusal: its code and its English template."""
+    return f"reason.{code}: {template}"
+
+
 # Where each raising call keeps its code and message: (code position, code keyword, message position).
 CALLS = {
     "RuleViolation": (0, "code", 1),
@@ -239,8 +253,9 @@ def raised(
             if code is None:
                 continue
             if isinstance(code, ast.Constant) and isinstance(code.value, str):
-                message = _text(_argument(node, message_at, "message")) or ""
-                out.append(Raised(code.value, message, where))
+                given = _argument(node, message_at, "message") or _argument(node, message_at, "template")
+                literal = isinstance(given, ast.Constant)
+                out.append(Raised(code.value, _text(given) or "", where, literal))
             elif strict:
                 raise ReasonError(f"{where}:{node.lineno}: a reason code must be a string literal")
     return out
@@ -259,6 +274,18 @@ def rule_reasons(source: str, root: Path = ROOT) -> tuple[RuleReason, ...]:
         )
         for code, items in sorted(found.items())
     )
+
+
+def rule_reason_texts(source_dir: Path | str, root: Path = ROOT) -> dict[str, str]:
+    """A game's refusals for its ``TEXTS``: :func:`reason_key` -> the English template, for every
+    ``RuleViolation`` under ``source_dir`` (its rules folder or file; relative to the repository, or
+    absolute) raised with a literal template. An f-string raise site is left out: its message cannot
+    key a translation."""
+    return {
+        reason_key(item.code, item.message): item.message
+        for item in raised(root / source_dir, root=root)
+        if item.literal and item.message
+    }
 
 
 def undeclared(found: Iterable[Raised], declared: Iterable[Reason]) -> list[Raised]:
@@ -296,7 +323,10 @@ the tests, fails when this page is stale). How it is made: `shared/core/reasons.
 
 Every refusal of a Tabula service is a `google.rpc.Status` whose `google.rpc.ErrorInfo.reason` is one
 of the codes below (through the gateway: the Connect error's `details`, docs/gateway.md). Clients
-translate the **code**; the English message in the status is for logs and a fallback. Codes are
+act on the **code**; the English message in the status is for logs and a fallback. Every refusal
+also carries a `google.rpc.LocalizedMessage`: its message in the call's locale (metadata
+`accept-language`, over the gateway the `Accept-Language` header; English when the language or
+the text is missing), which a client may show as it is (docs/languages.md). Codes are
 stable: a code keeps its meaning for good, new situations get new codes. The gateway's own
 refusals (a bad body, an unknown route, a disallowed origin) carry no reason: they are Connect
 error codes only (docs/gateway.md).

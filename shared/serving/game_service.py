@@ -26,6 +26,7 @@ from tabula.common.v1 import common_pb2
 
 from shared.core.codec import MessageCodec, to_proto, union_field, wrap_union
 from shared.core.decider import SPECTATOR, SYSTEM, Actor, RuleViolation, Visibility
+from shared.core.i18n import locale_of
 from shared.core.lru import keep
 from shared.core.resign import PLATFORM_TYPES
 from shared.core.seats import SeatInfo, seat_of_actor
@@ -109,8 +110,9 @@ def seat_messages(meta: MatchMeta) -> list[common_pb2.Seat]:
 class GameServicer:
     """Implements ``<Game>Service`` for any game over a :class:`MatchRunner`.
 
-    ``content`` builds the game's typed content (its manifest's ``ContentHook.build``) for
-    ``GetContent``; it is built once, on the first call. None: the game describes no components.
+    ``content`` builds the game's typed content (its manifest's ``ContentHook.build``, given a
+    locale) for ``GetContent``; it is built once per locale, on the first call in it. None: the
+    game describes no components.
     ``archive``: where finished matches go when they leave Redis (``shared.matches.archiver``); ``Replay``
     and ``ExportLog`` of a match no longer in Redis read its log there (a few are kept in memory).
     Tokens must be for this game's service (audience ``game:<name>``). ``limiter``: the rate
@@ -131,7 +133,7 @@ class GameServicer:
         modules: GameModules,
         signer: TokenSigner,
         keepalive_s: float = 10.0,
-        content: Callable[[], Any] | None = None,
+        content: Callable[[str], Any] | None = None,
         archive: ArchiveStorage | None = None,
         limiter: Limiter | None = None,
         hub: WatchHub | None = None,
@@ -143,7 +145,7 @@ class GameServicer:
         self._archived: OrderedDict[str, MatchRunner[Any]] = OrderedDict()
         self._archive_lock = threading.Lock()
         self.content = content
-        self._content_reply: Any = None
+        self._content_replies: dict[str, Any] = {}  # locale -> GetContent's answer
         self._content_lock = threading.Lock()
         self.rules = runner.rules
         self.audience = game_audience(self.rules.game)
@@ -458,15 +460,18 @@ class GameServicer:
 
     @rpc("game")
     def GetContent(self, request: Any, context: grpc.ServicerContext) -> Any:
-        """Public, the same for every match: no token is read. Built once, then answered as is."""
+        """Public, the same for every match: no token is read. Its texts are in the call's locale
+        (metadata ``accept-language``); built once per locale, then answered as is."""
+        locale = locale_of(context.invocation_metadata())
         with self._content_lock:
-            if self._content_reply is None:
+            reply = self._content_replies.get(locale)
+            if reply is None:
                 reply = self.modules.pb2.GetContentResponse()
                 if self.content is not None:
-                    to_proto(self.content(), reply.content)
+                    to_proto(self.content(locale), reply.content)
                     reply.content.SetInParent()
-                self._content_reply = reply
-            return self._content_reply
+                self._content_replies[locale] = reply
+            return reply
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:

@@ -25,6 +25,7 @@ from shared.core.reasons import (
     proto_comment,
     raised,
     render,
+    rule_reason_texts,
     rule_reasons,
     undeclared,
 )
@@ -116,3 +117,42 @@ def test_what_a_games_rules_raise_while_playing_is_in_the_table(game: GameManife
             state = rules.evolve(state, event)
     assert codes, "the game refused nothing: the check saw no code"
     assert codes <= listed, sorted(codes - listed)
+
+
+def test_a_template_with_values_is_read_as_written_and_keys_the_game_texts(tmp_path: Path) -> None:
+    source = rules_package(
+        tmp_path,
+        """
+        def check(seats, turn):
+            raise RuleViolation("bad_seats", "this game seats 2 to 4 players, not {seats}", seats=seats)
+            raise RuleViolation(code="not_your_turn", template="seat {turn} plays now", turn=turn)
+            raise RuleViolation("not_your_turn", f"seat {turn + 1} plays now")
+            raise RuleViolation("no_roll", "roll first")
+        """,
+    )
+    assert [(r.code, r.messages) for r in rule_reasons(source, root=tmp_path)] == [
+        ("bad_seats", ("this game seats 2 to 4 players, not {seats}",)),
+        ("no_roll", ("roll first",)),
+        ("not_your_turn", ("seat {turn + 1} plays now", "seat {turn} plays now")),
+    ]
+    # an f-string's message is known only at run time: it cannot key a translation
+    assert rule_reason_texts(tmp_path / source) == {
+        "reason.bad_seats: this game seats 2 to 4 players, not {seats}": (
+            "this game seats 2 to 4 players, not {seats}"
+        ),
+        "reason.not_your_turn: seat {turn} plays now": "seat {turn} plays now",
+        "reason.no_roll: roll first": "roll first",
+    }
+
+
+def test_a_rule_violation_formats_its_template_and_keeps_it() -> None:
+    err = RuleViolation("bad_seats", "seats 2 to 4 players, not {seats}", seats=7)
+    assert (err.code, err.message, err.template, err.values) == (
+        "bad_seats",
+        "seats 2 to 4 players, not 7",
+        "seats 2 to 4 players, not {seats}",
+        {"seats": 7},
+    )
+    assert str(err) == "bad_seats: seats 2 to 4 players, not 7"
+    braces = RuleViolation("odd", "a literal {brace} with no values")
+    assert braces.message == braces.template == "a literal {brace} with no values"
