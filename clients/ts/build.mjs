@@ -4,8 +4,9 @@
 //   the play app's bundle        -> web/tabula-play.js (src/play/main.ts; committed likewise, served as
 //                                   /static/tabula-play.js by the /play page)
 //   the Node.js tests            -> dist/node/play.test.js (a match through the gateway),
-//                                   dist/node/retry.test.js (the retry helper, no server) and
-//                                   dist/node/steps.test.js (the play app's picker, no server)
+//                                   dist/node/retry.test.js (the retry helper, no server),
+//                                   dist/node/steps.test.js (the play app's picker, no server) and
+//                                   dist/node/i18n.test.js (the pages' words, no server)
 // `node build.mjs --out DIR` writes the pages' bundles into DIR instead (the freshness check).
 import { build } from "esbuild";
 import { fileURLToPath } from "node:url";
@@ -28,7 +29,7 @@ await build({
 });
 if (at < 0) {
   await build({
-    entryPoints: [here("src/node/play.test.ts"), here("src/node/retry.test.ts"), here("src/node/steps.test.ts")],
+    entryPoints: [here("src/node/play.test.ts"), here("src/node/retry.test.ts"), here("src/node/steps.test.ts"), here("src/node/i18n.test.ts")],
     outdir: here("dist/node"),
     bundle: true,
     format: "esm",

@@ -25,14 +25,15 @@ class Glossary(Protocol):
         ...
 
 
-def presentation_for(game: str) -> Presentation:
-    """``manifest.presentation()`` when the game has one; otherwise (or for a game this process
-    does not know, whose messages still carry their descriptors) the generic presentation."""
+def presentation_for(game: str, locale: str = "en") -> Presentation:
+    """``manifest.presentation(locale)`` (its words in that locale) when the game has one; otherwise
+    (or for a game this process does not know, whose messages still carry their descriptors) the
+    generic presentation."""
     try:
         loader = manifest(game).presentation
     except KeyError:
         return GenericPresentation()
-    return loader() if loader is not None else GenericPresentation()
+    return loader(locale) if loader is not None else GenericPresentation()
 
 
 def wording_of(presentation: Any) -> StepWording | None:

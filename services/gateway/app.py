@@ -1,8 +1,9 @@
 """The ASGI application (Starlette; ``server`` serves it with hypercorn over HTTP/1.1 and HTTP/2):
 every RPC of the registry at ``POST /<package.Service>/<Method>`` in Connect and gRPC-Web, served by
 connectrpc (``services.gateway.rpc``), the spectator page at ``/``, ``GET /healthz``, and for the page every
-game's title, content tables and drawing module from its manifest (``/games``), and the play app at
-``/play`` (docs/web.md).
+game's title, content tables and drawing module from its manifest (``/games``), the words of a game
+or of a platform package in the caller's language (``/texts/<name>``), and the play app at ``/play``
+(docs/web.md).
 Every response carries the security headers and, for allowed origins, CORS (``services.gateway.http``).
 """
 
@@ -25,7 +26,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from services.games import game_names, manifest
-from services.gateway import http, rpc
+from services.gateway import http, rpc, texts
 from services.gateway.backends import Backends
 from services.gateway.registry import Registry
 from shared.serving.tokens import Key
@@ -117,6 +118,19 @@ async def content(request: Request) -> JSONResponse:
     return JSONResponse(tables(), headers={"Cache-Control": "max-age=3600"})
 
 
+async def words(request: Request) -> JSONResponse:
+    """The English of a game's texts (its manifest's ``texts``) or of a registered package's
+    (``shared.core.i18n.register``: ``play`` is the web app's own), with the translation of the
+    locale over it: ``?lang=`` if given, else the ``Accept-Language`` header."""
+    name = str(request.path_params["name"])
+    wanted = request.query_params.get("lang") or request.headers.get("accept-language")
+    found = texts.words(name, wanted)
+    if found is None:
+        raise _not_found(f"no texts {name!r}")
+    headers = {"Cache-Control": "no-cache", "Vary": "Accept-Language", "Content-Language": found["locale"]}
+    return JSONResponse(found, headers=headers)
+
+
 async def game_file(request: Request) -> FileResponse:
     """A file of the game's spectator module folder (its manifest's ``web``): ``<game>.js``, ``<game>.css``.
 
@@ -197,6 +211,7 @@ def build_app(registry: Registry, config: GatewayConfig | None = None) -> Starle
         Route("/content/{game}", content),
         Route("/games", games),
         Route("/games/{game}/{file}", game_file),
+        Route("/texts/{name}", words),
         Route("/", index),
         Route("/play", play),
         Route("/play/auth/callback", play),  # a sign-in provider's redirect: the app completes it

@@ -119,7 +119,7 @@ class Headers:
                 if origin in self.origins:
                     headers["Access-Control-Allow-Origin"] = origin
                     headers["Access-Control-Expose-Headers"] = EXPOSE_HEADERS
-                headers["Vary"] = "Origin"
+                headers.add_vary_header("Origin")  # with what the route varies on (Accept-Language)
             await send(message)
 
         bad = undecodable_header(scope)

@@ -38,6 +38,7 @@ from starlette.types import Receive, Scope, Send
 from services.gateway import http
 from services.gateway.backends import Backends
 from services.gateway.registry import Method, Registry
+from shared.core import i18n
 from shared.serving import forwarded
 from shared.serving.tokens import Key
 
@@ -154,13 +155,16 @@ class CompressedRefused(MetadataInterceptor[None]):
 def _metadata(ctx: RpcContext, request: RequestContext[Any, Any]) -> list[tuple[str, str]]:
     """The caller's token, from the ``Authorization`` header only (never the URL), and the caller's
     address for the services' per-address limits, signed with the token secret so that the services
-    believe it from the gateway only (``shared/serving/forwarded.py``). No other header of the caller is
-    passed on."""
+    believe it from the gateway only (``shared/serving/forwarded.py``), and the caller's language (its
+    ``Accept-Language`` as one of ``shared.core.i18n.LOCALES``). No other header of the caller is passed
+    on."""
     header = request.request_headers.get("authorization", "")
     peer = request.client_address  # "host:port" (an IPv6 host keeps its colons)
     key = ctx.forward_key
     address = [(forwarded.HEADER, forwarded.sign(key, peer.rsplit(":", 1)[0]))] if peer and key else []
-    return ([("authorization", header)] if header else []) + address
+    wanted = request.request_headers.get(i18n.METADATA_KEY)
+    language = [(i18n.METADATA_KEY, i18n.negotiate(wanted))] if wanted else []
+    return ([("authorization", header)] if header else []) + address + language
 
 
 def _timeout_s(request: RequestContext[Any, Any], ceiling_s: float) -> float:

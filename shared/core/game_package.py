@@ -20,7 +20,7 @@ from shared.core.manifest import BotHooks, ContentHook
 
 def lazy(module: str, name: str) -> Callable[..., Any]:
     """A loader that imports ``module`` when called and returns what its ``name`` returns (given
-    the loader's arguments: ``build(locale)``)."""
+    the loader's arguments: ``build(locale)``, the presentation's locale)."""
 
     def load(*args: Any) -> Any:
         return getattr(import_module(module), name)(*args)

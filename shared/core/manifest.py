@@ -5,8 +5,9 @@ and the registry (``services/games.py``) lists it, one line per game, the way Op
 end with ``register_game``. The platform (``shared/``, lobby, workers, gateway, clients, CLI)
 reaches a game only through its manifest: it never imports a game package nor names one.
 
-Parts that pull in heavy code (content, bots, terminal presentation) are zero-argument
-loaders, called on first use, so listing games stays cheap.
+Parts that pull in heavy code (content, bots, terminal presentation) are loaders, called on first
+use (with no argument; the terminal presentation's with the locale of its words), so listing games
+stays cheap.
 """
 
 from __future__ import annotations
@@ -167,7 +168,8 @@ class GameManifest:
     options: tuple[GameOption, ...] = ()
     pb2: str = ""  # generated module, e.g. "tabula.<name>.v1.<name>_pb2" (default from name)
     bots: Callable[[], BotHooks] = BotHooks
-    presentation: Callable[[], Presentation] | None = None  # None: the client's generic rendering
+    # called with the locale (shared/core/i18n.py LOCALES) its words are in; None: the generic rendering
+    presentation: Callable[[str], Presentation] | None = None
     web: Path | None = None  # folder with ``<name>.js`` (and ``<name>.css``) for the spectator page
     content_counts: Callable[[], Mapping[str, int]] | None = None
     content_tables: Callable[[], Mapping[str, Any]] | None = None  # public labels for front-ends

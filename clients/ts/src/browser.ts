@@ -3,13 +3,16 @@
 // shell pieces the page shares with the play app (src/shell.ts).
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { Code, ConnectError, JsonClient, LobbyService, gameService, reason } from "./tabula.js";
+import { withLocale } from "./i18n.js";
 
-const transport = createConnectTransport({ baseUrl: location.origin });
+// Every call carries the page's language, so the servers' texts and refusals come in it.
+const transport = createConnectTransport({ baseUrl: location.origin, interceptors: [withLocale] });
 
 export { Code, ConnectError, reason };
 export {
   createTips, el, eventText, listGames, loadContent, loadModule, outcomeTable, renderTree,
 } from "./shell.js";
+export { LANGUAGE_NAMES, LOCALES, loadWords, pageLocale, savePageLocale, translator } from "./i18n.js";
 
 /** The lobby, called with a guest token ("" for SignInGuest). */
 export function lobby(token: string): JsonClient {

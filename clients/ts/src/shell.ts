@@ -2,7 +2,9 @@
 // around a game's drawing module: the DOM helper handed to the module, the hover and tap texts, the
 // module and its content tables loaded from the gateway, the generic drawing of a view (a tree) and the
 // events in words. Nothing here names a game: each game's module (services/<game>/web/<game>.js, served
-// as /games/<game>/<game>.js) draws its board and words its events.
+// as /games/<game>/<game>.js) draws its board and words its events, in the page's language through
+// ctx.t (the game's words, GET /texts/<game>: src/i18n.ts).
+import type { Locale, Translate } from "./i18n.js";
 
 /** What GET /games says of one game. */
 export interface GameInfo {
@@ -17,7 +19,9 @@ export interface GameInfo {
 /** What a module's functions get: the tables, the texts and the helpers of the page that draws it. */
 export interface ModuleContext {
   content: unknown;
-  texts: unknown;
+  texts: unknown; // GetContent's components, their texts in the page's locale
+  locale: Locale; // the page's language: "en", "zh-CN" or "pt-BR"
+  t: Translate; // the game's words in that language: t("web.final.total", { points: 3 }); an unknown key is returned as it is
   el: typeof el;
   game: string;
   seatName: (seat: number) => string;

@@ -10,11 +10,12 @@
 // The board is drawn by the game's module, /games/<game>/<game>.js (an ES module exporting
 // render(root, reply, ctx) and, optionally, describeEvent(item, ctx) -> words and legend(ctx) -> rows of
 // [symbol, meaning]), with /games/<game>/<game>.css, when GET /games says it has one; otherwise the view
-// is shown as a readable tree. ctx.texts is the game's GetContent (every component with its English
-// text); ctx.tip(node, text) gives a node the text shown on hover or tap.
+// is shown as a readable tree. ctx.texts is the game's GetContent (every component with its text, in the
+// page's language: every call carries it); ctx.locale is that language and ctx.t(key, values) the game's
+// words in it (GET /texts/<game>); ctx.tip(node, text) gives a node the text shown on hover or tap.
 import {
-  createTips, describeError, el, eventText, game as gameClient, listGames as fetchGames, loadContent, loadModule, lobby,
-  outcomeTable, renderTree,
+  createTips, describeError, el, eventText, game as gameClient, listGames as fetchGames, loadContent, loadModule, loadWords,
+  lobby, outcomeTable, pageLocale, renderTree, translator,
 } from "/static/tabula-client.js";
 
 const $ = (id) => document.getElementById(id);
@@ -23,6 +24,7 @@ const S = {
   game: "", matchId: "", token: "", head: 0, shown: -1, follow: true,
   client: null, abort: null, generation: 0, lastSeen: 0, refreshing: false, dirty: false,
   games: new Map(), module: null, content: null, texts: null, names: [], labels: [], events: new Map(),
+  locale: pageLocale(), t: translator({}),  // the page's language and the game's words in it (ctx.t)
   finished: false, from: 1, older: false, urlToken: "",
 };
 
@@ -136,9 +138,12 @@ async function loadGame(game) {
   const info = S.games.get(game) || { name: game };
   S.content = null;
   S.module = null;
+  S.t = translator({});
   $("board").replaceChildren();
   $("legend").hidden = true;
-  S.content = await loadContent(info);
+  const [content, words] = await Promise.all([loadContent(info), loadWords(game, S.locale)]);
+  S.content = content;
+  S.t = translator(words.texts);
   try {
     S.module = await loadModule(info, $("game-css"));
   } catch (err) {
@@ -159,7 +164,7 @@ async function loadTexts(game) {
   return textsByGame.get(game);
 }
 
-const ctx = () => ({ content: S.content, texts: S.texts, el, game: S.game, seatName, chip, tip });
+const ctx = () => ({ content: S.content, texts: S.texts, locale: S.locale, t: S.t, el, game: S.game, seatName, chip, tip });
 
 function renderLegend() {
   const box = $("legend");

@@ -21,7 +21,7 @@ class LorenzoPresentation(LabelledPresentation):
 
 
 @functools.cache
-def load() -> LorenzoPresentation:
+def load(locale: str = "en") -> LorenzoPresentation:
     """The presentation over the validated content (the manifest's ``presentation=``)."""
     from services.lorenzo.content import load_content
 

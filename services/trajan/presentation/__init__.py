@@ -84,7 +84,7 @@ class TrajanPresentation:
 
 
 @functools.cache
-def load() -> TrajanPresentation:
+def load(locale: str = "en") -> TrajanPresentation:
     """The presentation over the validated content (the manifest's ``presentation=``)."""
     from services.trajan.content import load_content
 

@@ -4,7 +4,7 @@ A real game's ``services/<game>/manifest.py`` ends the same way and is listed by
 ``services/games.py``; this test game is listed for one process by
 ``TABULA_EXTRA_GAMES=tests.support.race.manifest:MANIFEST``. No ``presentation`` (the terminal
 client's generic rendering shows it), no ``web`` module (the spectator page draws a tree), no
-content files. Rules and bots are loaded on first use.
+content files; a few words in three languages (``texts.py``). Rules and bots are loaded on first use.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from shared.core.game_package import lazy
+from shared.core.game_package import lazy, lazy_attribute
 from shared.core.manifest import BotHooks, GameManifest, GameOption, OptionType
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ MANIFEST = GameManifest(
     rules=lazy("tests.support.race.rules", "RaceRules"),
     bots=_bots,
     source="tests/support/race/rules.py",
+    texts=lazy_attribute("tests.support.race.texts", "TEXTS"),
     description="Roll a die in turn and race to the goal; a secret bonus per seat decides the final scores.",
 )
 

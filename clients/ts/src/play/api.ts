@@ -5,11 +5,13 @@ import { createConnectTransport } from "@connectrpc/connect-web";
 import type { DescMessage, DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, JsonClient, LobbyService, gameService, reason } from "../tabula.js";
 import { LIMITED_WAIT_MS, retryDelayMs, retryLimited } from "../retry.js";
+import { withLocale } from "../i18n.js";
 
 export { Code, ConnectError, reason };
 export type Json = any; // protobuf JSON
 
-const transport = createConnectTransport({ baseUrl: location.origin });
+// Every call carries the page's language, so the servers' texts and refusals come in it.
+const transport = createConnectTransport({ baseUrl: location.origin, interceptors: [withLocale] });
 
 /** The lobby, called with a guest token ("" for SignInGuest and ListGames). */
 export function lobby(token: string): JsonClient {

@@ -9,6 +9,7 @@ import {
   type GameModule, type ModuleContext,
 } from "../shell.js";
 import type { JsonClient } from "../tabula.js";
+import { loadWords, pageLocale, translator, type Translate } from "../i18n.js";
 import { follow, resumable, titleOf, type App, type Screen } from "./app.js";
 import { Code, ConnectError, commandId, gameClient, persist, reason, refusal, type Json } from "./api.js";
 import { boardTargets, drawPicker, type Picked } from "./picker.js";
@@ -45,6 +46,8 @@ class MatchView {
   private module: GameModule | null = null;
   private content: unknown = null;
   private texts: unknown = null;
+  private readonly locale = pageLocale();
+  private t: Translate = translator({}); // the game's words (GET /texts/<game>); keys until they come
   private reply: Json = null; // the GetView on screen
   private head = 0; // the newest version this seat knows of
   private lastSeen = 0; // the stream's last version (it resumes after it)
@@ -115,12 +118,13 @@ class MatchView {
     }
     const info = this.app.games.get(this.key.game) ?? { name: this.key.game, title: this.key.game, minSeats: 0, maxSeats: 0, module: false, content: false };
     this.dom.title.textContent = titleOf(this.app, this.key.game);
-    const [{ client, command, docs }, content, module] = await Promise.all([
+    const [{ client, command, docs }, content, module, words] = await Promise.all([
       gameClient(this.key.game, this.key.token), loadContent(info),
       // a module that fails to load leaves the view drawn as a tree
       loadModule(info, document.getElementById("game-css") as HTMLLinkElement).catch(() => null),
+      loadWords(this.key.game, this.locale),
     ]);
-    Object.assign(this, { client, content, module });
+    Object.assign(this, { client, content, module, t: translator(words.texts) });
     this.texts = ((await client.call("GetContent", {}).catch(() => ({}))) as Json).content ?? null;
     this.game = this.gameFor(command, docs);
     this.drawLegend();
@@ -154,7 +158,7 @@ class MatchView {
 
   private ctx(): ModuleContext {
     return {
-      content: this.content, texts: this.texts, el, game: this.key?.game ?? "",
+      content: this.content, texts: this.texts, locale: this.locale, t: this.t, el, game: this.key?.game ?? "",
       seatName: (s) => this.seatName(num(s)), chip: (s) => this.chip(s), tip: this.tips.tip, reply: this.reply,
     };
   }
