@@ -174,7 +174,10 @@ def artist(a: Artist, labels: Labels, ours: tuple[str, ...]) -> Artist:
     else:
         where = labels.say("content.drawn", card=labels.life(a.mark))
     text = labels.say(
-        "content.artist", artist=labels.artist_text(a.id), where=where, talents="; ".join(t.text for t in talents)
+        "content.artist",
+        artist=labels.artist_text(a.id),
+        where=where,
+        talents=labels.say("content.talent_sep").join(t.text for t in talents),
     )
     return replace(a, name=labels.character(a.id), talents=talents, text=text, project_defined=ours)
 

@@ -342,6 +342,7 @@ CONTENT = {
     "a masterpiece of {masterpiece} prestige on {faces}",
     "content.drawn": "drawn, goes under {card}",
     "content.artist": "{artist}, {where}: {talents}.",
+    "content.talent_sep": "; ",
     "content.anonymous_card": "always in Florence, pictured on {card}",
     "content.preacher": "{preacher}, {where}.",
     "content.work": "{work}; {penalty} prestige lost if it cannot be paid for.",
