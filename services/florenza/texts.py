@@ -96,7 +96,8 @@ class BuildingInfo:
 
 @message
 class FlorenzaContent:
-    """Every component of Florenza, as the rules read it, with English texts."""
+    """Every component of Florenza, as the rules read it, with names and texts in one locale (GetContent:
+    the call's)."""
 
     workshops: tuple[Workshop, ...] = pb(1, default=())
     artists: tuple[Artist, ...] = pb(2, default=())
