@@ -279,7 +279,11 @@ def buildings(content: Content, labels: Labels) -> tuple[BuildingInfo, ...]:
     for name in names:
         works = tuple(w.id for w in content.works if w.area is Area.CITY and w.building == name)
         listed = labels.say("label.and").join(labels.work(w) for w in works)
-        out.append(BuildingInfo(name, works, labels.say("content.building", building=labels.building(name), works=listed)))
+        out.append(
+            BuildingInfo(
+                name, works, labels.say("content.building", building=labels.building(name), works=listed)
+            )
+        )
     return tuple(out)
 
 
@@ -330,7 +334,9 @@ def component_names(content: Content) -> dict[str, str]:
     out |= {f"preacher.{p.id}.name": p.name for p in content.preachers}
     out |= {f"work.{w.id}.name": w.name for w in content.works}
     out |= {f"life.{c.number}.name": c.name for c in content.life}
-    out |= {f"building.{building_key(w.building)}.name": w.building for w in content.works if w.area is Area.CITY}
+    out |= {
+        f"building.{building_key(w.building)}.name": w.building for w in content.works if w.area is Area.CITY
+    }
     return out
 
 

@@ -176,9 +176,11 @@ EVENTS = {
     "event.OfferingMade.duomo": "{who} made an offering to {preacher} in the Duomo",
     "event.ArtWorkCompleted": "{who} completed {work} with {artist} ({talent})",
     "event.ArtWorkFailed": "{who} could not pay for {work}",
-    "event.CertificatesKeptHidden": "Each family's certificates stay hidden from the others until the final scoring",
+    "event.CertificatesKeptHidden": "Each family's certificates stay hidden from the others until "
+    "the final scoring",
     "event.CertificatesTaken": "{who} banks {amount} prestige as certificates (seen by {who} alone)",
-    "event.PrestigeBankedHidden": "{who} banks the prestige track as hidden certificates; the track goes back to 0",
+    "event.PrestigeBankedHidden": "{who} banks the prestige track as hidden certificates; the track "
+    "goes back to 0",
     "event.GameScored": "The game ends: {scores}",
     "event.StartingWorkshopChosen": "{who} takes {workshop} as a starting workshop (space {slot})",
     "event.StartingPoolReturned": "The starting workshops nobody chose go back to the supply: {workshops}",
@@ -204,7 +206,8 @@ EVENTS = {
     "event.PrestigeBanked": "{who} banks {amount} prestige as certificates",
     "event.CardinalCreated": "{who} becomes Cardinal",
     "event.WorkersReturned": "{who}'s workers are back in the reserve",
-    "event.RoundCleared": "Withheld and expelled characters and the preachers on pulpits go back to their cards",
+    "event.RoundCleared": "Withheld and expelled characters and the preachers on pulpits go back to "
+    "their cards",
     "event.CharactersDeparted": "Left Florence: {characters}",
     "event.LifeShifted": "Every character moves one Life in Florenza card to the left",
 }
@@ -275,7 +278,8 @@ BOARD = {
     "board.duomo_preacher": "{preacher} ({who})",
     "board.duomo_pulpit": "Duomo pulpit: {pulpit} (families with a crest in the Duomo)",
     "board.bank": "Bank: ",
-    "board.rates": "Sell one for {sell}, buy one for {buy}, {give} identical for one of another kind (each once a visit)",
+    "board.rates": "Sell one for {sell}, buy one for {buy}, {give} identical for one of another kind "
+    "(each once a visit)",
     "board.at_the_market": "At the market: ",
     "board.trades_done": " ({trades} done)",
     "board.market": "Market",
@@ -346,7 +350,8 @@ CONTENT = {
     "content.anonymous_card": "always in Florence, pictured on {card}",
     "content.preacher": "{preacher}, {where}.",
     "content.work": "{work}; {penalty} prestige lost if it cannot be paid for.",
-    "content.work_district": "{work}; one in every family's district; {penalty} prestige lost if it cannot be paid for.",
+    "content.work_district": "{work}; one in every family's district; {penalty} prestige lost if it "
+    "cannot be paid for.",
     "content.life.one": "{name}: {count} named character goes under it when drawn",
     "content.life.other": "{name}: {count} named characters go under it when drawn",
     "content.pictured": "{character} {id}",
@@ -381,7 +386,7 @@ WEB = {
     "web.step.market": "5 · market",
     "web.step.districts": "6 · district actions",
     "web.step.art_works": "7 · art works",
-    "web.step.round_end": "8–9 · titles, end of round",
+    "web.step.round_end": "8–9 · titles, end of round",  # noqa: RUF001
     "web.step.game_end": "final scoring",
     "web.step.finished": "game over",
     "web.effect.convert": "{pay} → {gain}",
@@ -420,13 +425,15 @@ WEB = {
     "web.legend.works": "an art work: open, an artist hired for it, completed (the family's chip)",
     "web.legend.built": "built",
     "web.legend.income": "income",
-    "web.legend.slots": "a district space's workshop: built, built and paying each round, planned (not yet paid for)",
+    "web.legend.slots": "a district space's workshop: built, built and paying each round, planned "
+    "(not yet paid for)",
     "web.legend.workers": "workers: on the family's board + in reserve",
     "web.legend.artist": "artist",
     "web.legend.preacher": "preacher",
     "web.legend.busy": "busy",
     "web.legend.kept": "held back",
-    "web.legend.life": "Life in Florenza: an artist, a preacher, working elsewhere this round, held back or expelled",
+    "web.legend.life": "Life in Florenza: an artist, a preacher, working elsewhere this round, held "
+    "back or expelled",
     "web.legend.resources": "the six resources (the number beside a cube: how many)",
 }
 

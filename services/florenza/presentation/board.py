@@ -109,7 +109,9 @@ def _work_status(spot: Msg, labels: Labels, names: Sequence[str]) -> Text:
     if spot.crest != NO_SEAT:
         return Text(t.text("board.completed_by")).append_text(seat_text(names, spot.crest, t))
     if spot.worker != NO_SEAT:
-        return seat_text(names, spot.worker, t).append(t.text("board.hired", artist=labels.character(spot.artist)))
+        return seat_text(names, spot.worker, t).append(
+            t.text("board.hired", artist=labels.character(spot.artist))
+        )
     return Text(t.text("board.open"), style="dim")
 
 
@@ -117,7 +119,12 @@ def district_panel(view: Msg, labels: Labels, names: Sequence[str], p: Msg) -> P
     """One family board: its building spaces, its Palazzo and Chiesa works and its pulpit."""
     g, t = view.game, labels.t
     table = Table(box=box.SIMPLE, show_header=True, pad_edge=False)
-    for column in ("#", t.text("board.column.workshop"), t.text("board.column.does"), t.text("board.column.worker")):
+    for column in (
+        "#",
+        t.text("board.column.workshop"),
+        t.text("board.column.does"),
+        t.text("board.column.worker"),
+    ):
         table.add_column(column)
     for slot, x in enumerate(p.district, start=1):
         if not x.workshop:
@@ -133,7 +140,9 @@ def district_panel(view: Msg, labels: Labels, names: Sequence[str], p: Msg) -> P
     for area in (Area.PALAZZO, Area.CHIESA):
         mine = [w for w in g.works if w.district == p.seat and labels.content.work[w.work].area is area]
         done = sum(1 for w in mine if w.crest != NO_SEAT)
-        works.append(t.text("board.area_works", area=labels.area(area), done=done, total=len(mine)), style="bold")
+        works.append(
+            t.text("board.area_works", area=labels.area(area), done=done, total=len(mine)), style="bold"
+        )
         works.append_text(Text("; ").join(_district_work(w, labels, names) for w in mine))
         works.append("\n")
     pulpit = [x for x in g.pulpits if x.seat == p.seat and not x.duomo]
@@ -149,7 +158,9 @@ def _district_work(spot: Msg, labels: Labels, names: Sequence[str]) -> Text:
     if spot.crest != NO_SEAT:
         return Text(t.text("board.work_done", work=name), style="green")
     if spot.worker != NO_SEAT:
-        return Text(t.text("board.work_hired", work=name, artist=labels.character(spot.artist)), style="yellow")
+        return Text(
+            t.text("board.work_hired", work=name, artist=labels.character(spot.artist)), style="yellow"
+        )
     return Text(name, style="dim")
 
 
@@ -181,7 +192,9 @@ def public_table(view: Msg, labels: Labels, names: Sequence[str], area: Area) ->
         duomo = [x for x in view.game.pulpits if x.duomo]
         if duomo:
             pulpit = t.text(
-                "board.duomo_preacher", preacher=labels.character(duomo[0].preacher), who=who(names, duomo[0].seat, t)
+                "board.duomo_preacher",
+                preacher=labels.character(duomo[0].preacher),
+                who=who(names, duomo[0].seat, t),
             )
         else:
             pulpit = t.text("board.free")
@@ -193,8 +206,12 @@ def market_panel(view: Msg, labels: Labels, names: Sequence[str]) -> Panel:
     g, b, t = view.game, labels.content.board, labels.t
     text = Text()
     text.append(t.text("board.bank"), style="bold")
-    text.append(t.text("list.sep").join(t.plural(f"goods.{r}", getattr(g.supply, r)) for r in RESOURCE_FIELDS))
-    text.append("\n" + t.text("board.rates", sell=b.market_sell, buy=b.market_buy, give=b.market_exchange_give))
+    text.append(
+        t.text("list.sep").join(t.plural(f"goods.{r}", getattr(g.supply, r)) for r in RESOURCE_FIELDS)
+    )
+    text.append(
+        "\n" + t.text("board.rates", sell=b.market_sell, buy=b.market_buy, give=b.market_exchange_give)
+    )
     at = [p for p in g.players if p.market]
     text.append("\n" + t.text("board.at_the_market"), style="bold")
     if not at:
@@ -261,12 +278,15 @@ def supply_text(view: Msg, labels: Labels) -> Text:
     text = Text()
     if g.starting_pool:
         text.append(t.text("board.starting_left"), style="bold")
-        text.append(t.text("list.sep").join(labels.workshop_text(k) for k in sorted(set(g.starting_pool))) + "\n")
+        text.append(
+            t.text("list.sep").join(labels.workshop_text(k) for k in sorted(set(g.starting_pool))) + "\n"
+        )
     counts = Counter(g.workshop_supply)
     text.append(t.text("board.supply"), style="bold")
     text.append(
         t.text("list.sep").join(
-            labels.workshop(k) + (t.text("board.copies", count=n) if n > 1 else "") for k, n in sorted(counts.items())
+            labels.workshop(k) + (t.text("board.copies", count=n) if n > 1 else "")
+            for k, n in sorted(counts.items())
         )
     )
     return text
@@ -279,7 +299,9 @@ def pending_text(view: Msg, labels: Labels, names: Sequence[str]) -> Text | None
     p = g.pending
     text = seat_text(names, p.seat, t)
     dice = t.text("label.and").join(str(d) for d in p.dice)
-    text.append(t.text("board.pending", dice=dice, character=labels.character(p.character)), style="bold yellow")
+    text.append(
+        t.text("board.pending", dice=dice, character=labels.character(p.character)), style="bold yellow"
+    )
     return text
 
 

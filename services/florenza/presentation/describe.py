@@ -101,7 +101,9 @@ class FlorenzaDescriber(LabelledDescriber):
         if fd.type == FieldDescriptor.TYPE_MESSAGE and raw.DESCRIPTOR.name == "Goods":
             return self.goods_of(raw)
         if fd.type == FieldDescriptor.TYPE_MESSAGE and raw.DESCRIPTOR.name == "Presence":
-            return self.say("label.presence", character=self.labels.character(raw.character), card=roman(raw.card))
+            return self.say(
+                "label.presence", character=self.labels.character(raw.character), card=roman(raw.card)
+            )
         if fd.type == FieldDescriptor.TYPE_ENUM and fd.enum_type is not None and fd.enum_type.name in ENUMS:
             return enum_value(fd.enum_type, int(raw), self.labels.t)
         return super().label(fd, raw, context)
@@ -135,7 +137,9 @@ class FlorenzaDescriber(LabelledDescriber):
             case "WorkWorkshop":
                 return self._work_workshop(m, view)
             case "HireArtist":
-                return self.say("command.hire_artist", artist=lab.artist_text(m.artist), work=lab.work_text(m.work))
+                return self.say(
+                    "command.hire_artist", artist=lab.artist_text(m.artist), work=lab.work_text(m.work)
+                )
             case "MakeOffering":
                 key = "command.offering_duomo" if m.duomo else "command.offering_pulpit"
                 return self.say(key, preacher=lab.preacher_text(m.preacher))
@@ -164,7 +168,9 @@ class FlorenzaDescriber(LabelledDescriber):
             text = self.say("command.work_space_of", who=self.who(m.owner), slot=m.slot)
         if x is not None and x.workshop:
             text += self.say(
-                "command.work_workshop", workshop=self.labels.workshop(x.workshop), effect=self.labels.effect(x.workshop)
+                "command.work_workshop",
+                workshop=self.labels.workshop(x.workshop),
+                effect=self.labels.effect(x.workshop),
             )
         if view is not None and not mine:
             text += self.say("command.work_fee", who=self.who(m.owner))
@@ -196,7 +202,9 @@ class FlorenzaDescriber(LabelledDescriber):
         if spot is None or spot.artist not in self.labels.content.artist:
             return text
         price = art_work_price(self.labels.content, m.work, spot.artist, Skill(m.skill))
-        text += self.say("command.complete_by", artist=self.labels.character(spot.artist), price=self.labels.goods(price))
+        text += self.say(
+            "command.complete_by", artist=self.labels.character(spot.artist), price=self.labels.goods(price)
+        )
         return text + self.doomed(view, m.work, (Skill(m.skill),))
 
     def doomed(self, view: Msg | None, work: int, skills: Sequence[Skill] = ()) -> str:
@@ -289,23 +297,38 @@ EVENT_WORDS: dict[str, Words] = {
     "CharactersArrived": _say(
         "CharactersArrived",
         arrivals=lambda d, e: d.labels.sep().join(
-            d.say("label.arrival", character=d.labels.character(p.character), card=roman(p.card)) for p in e.arrivals
+            d.say("label.arrival", character=d.labels.character(p.character), card=roman(p.card))
+            for p in e.arrivals
         ),
     ),
-    "RoundStarted": _say("RoundStarted", round=lambda d, e: e.round, order=lambda d, e: d.order(e.turn_order)),
+    "RoundStarted": _say(
+        "RoundStarted", round=lambda d, e: e.round, order=lambda d, e: d.order(e.turn_order)
+    ),
     "PhaseChanged": _say("PhaseChanged", phase=lambda d, e: d.enum(e, "phase")),
     "TurnBegan": _say("TurnBegan"),
-    "GoodsGained": _say("GoodsGained", goods=lambda d, e: d.goods_of(e.goods), source=lambda d, e: d.enum(e, "source")),
-    "GoodsPaid": _say("GoodsPaid", goods=lambda d, e: d.goods_of(e.goods), source=lambda d, e: d.enum(e, "source")),
+    "GoodsGained": _say(
+        "GoodsGained", goods=lambda d, e: d.goods_of(e.goods), source=lambda d, e: d.enum(e, "source")
+    ),
+    "GoodsPaid": _say(
+        "GoodsPaid", goods=lambda d, e: d.goods_of(e.goods), source=lambda d, e: d.enum(e, "source")
+    ),
     "PrestigeChanged": lambda d, e, who: _track_moved(d, e, who, "PrestigeChanged"),
     "ChurchInfluenceChanged": lambda d, e, who: _track_moved(d, e, who, "ChurchInfluenceChanged"),
     "WorkersGained": _workers_gained,
-    "IncomeDieRolled": _say("IncomeDieRolled", face=lambda d, e: e.face, resource=lambda d, e: d.enum(e, "resource")),
-    "ArtistHired": _say(
-        "ArtistHired", artist=lambda d, e: d.labels.character(e.artist), work=lambda d, e: d.labels.work(e.work)
+    "IncomeDieRolled": _say(
+        "IncomeDieRolled", face=lambda d, e: e.face, resource=lambda d, e: d.enum(e, "resource")
     ),
-    "WorkshopPlanned": _say("WorkshopPlanned", workshop=lambda d, e: d.labels.workshop(e.workshop), slot=lambda d, e: e.slot),
-    "WorkerSentToWorkshop": _say("WorkerSentToWorkshop", owner=lambda d, e: d.who(e.owner), slot=lambda d, e: e.slot),
+    "ArtistHired": _say(
+        "ArtistHired",
+        artist=lambda d, e: d.labels.character(e.artist),
+        work=lambda d, e: d.labels.work(e.work),
+    ),
+    "WorkshopPlanned": _say(
+        "WorkshopPlanned", workshop=lambda d, e: d.labels.workshop(e.workshop), slot=lambda d, e: e.slot
+    ),
+    "WorkerSentToWorkshop": _say(
+        "WorkerSentToWorkshop", owner=lambda d, e: d.who(e.owner), slot=lambda d, e: e.slot
+    ),
     "OfferingMade": _offering,
     "ArtWorkCompleted": _say(
         "ArtWorkCompleted",
@@ -325,16 +348,24 @@ EVENT_WORDS: dict[str, Words] = {
     ),
     # the privileges, the market, the districts, the art works and the round's end
     "StartingWorkshopChosen": _say(
-        "StartingWorkshopChosen", workshop=lambda d, e: d.labels.workshop(e.workshop), slot=lambda d, e: e.slot
+        "StartingWorkshopChosen",
+        workshop=lambda d, e: d.labels.workshop(e.workshop),
+        slot=lambda d, e: e.slot,
     ),
     "StartingPoolReturned": _pool_returned,
-    "WorkerWithheld": _say("WorkerWithheld", captain=lambda d, e: d.who(e.captain), card=lambda d, e: d.labels.life(6)),
+    "WorkerWithheld": _say(
+        "WorkerWithheld", captain=lambda d, e: d.who(e.captain), card=lambda d, e: d.labels.life(6)
+    ),
     "ArtistWithheld": _say(
-        "ArtistWithheld", captain=lambda d, e: d.who(e.captain), artist=lambda d, e: d.labels.character(e.artist)
+        "ArtistWithheld",
+        captain=lambda d, e: d.who(e.captain),
+        artist=lambda d, e: d.labels.character(e.artist),
     ),
     "WorkerLured": _say("WorkerLured", bishop=lambda d, e: d.who(e.bishop)),
     "PreacherExpelled": _say(
-        "PreacherExpelled", bishop=lambda d, e: d.who(e.bishop), preacher=lambda d, e: d.labels.character(e.preacher)
+        "PreacherExpelled",
+        bishop=lambda d, e: d.who(e.bishop),
+        preacher=lambda d, e: d.labels.character(e.preacher),
     ),
     "PrivilegeDeclined": _declined,
     "MarketVisited": _say("MarketVisited"),
@@ -346,10 +377,14 @@ EVENT_WORDS: dict[str, Words] = {
     "DiceChoiceOffered": _say("DiceChoiceOffered", chooser=lambda d, e: d.who(e.pending.seat)),
     "DieChosen": _say("DieChosen", die=lambda d, e: e.die),
     "PlacementPassed": _passed,
-    "MarketTraded": _say("MarketTraded", paid=lambda d, e: d.goods_of(e.paid), got=lambda d, e: d.goods_of(e.got)),
+    "MarketTraded": _say(
+        "MarketTraded", paid=lambda d, e: d.goods_of(e.paid), got=lambda d, e: d.goods_of(e.got)
+    ),
     "MarketLeft": _say("MarketLeft"),
     "WorkshopWorked": _worked,
-    "WorkshopBuilt": _say("WorkshopBuilt", workshop=lambda d, e: d.labels.workshop(e.workshop), slot=lambda d, e: e.slot),
+    "WorkshopBuilt": _say(
+        "WorkshopBuilt", workshop=lambda d, e: d.labels.workshop(e.workshop), slot=lambda d, e: e.slot
+    ),
     "WorkshopBuildFailed": _say("WorkshopBuildFailed", workshop=lambda d, e: d.labels.workshop(e.workshop)),
     "MasterpieceCreated": _say("MasterpieceCreated", artist=lambda d, e: d.labels.character(e.artist)),
     "TitlesAssigned": _titles,

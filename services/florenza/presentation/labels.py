@@ -162,7 +162,9 @@ class Labels:
         if found.anonymous:
             talents = self.sep().join(self.skill(r.skill) for r in found.talents)
             return self.say("artist.anonymous_text", name=self.character(artist), talents=talents)
-        talents = self.sep().join(self.say("artist.talent_fee", talent=self.skill(r.skill), fee=r.fee) for r in found.talents)
+        talents = self.sep().join(
+            self.say("artist.talent_fee", talent=self.skill(r.skill), fee=r.fee) for r in found.talents
+        )
         return self.say("artist.text", name=self.character(artist), talents=talents)
 
     def preacher_text(self, preacher: int) -> str:

@@ -55,8 +55,12 @@ def named_present(c: Content, s: State, character: int, artists: bool) -> None:
     found = pool.get(character)
     if found is None or found.anonymous or character not in {p.character for p in s.present}:
         if artists:
-            raise RuleViolation("not_available", "{character} is not a named artist in Florence", character=character)
-        raise RuleViolation("not_available", "{character} is not a named preacher in Florence", character=character)
+            raise RuleViolation(
+                "not_available", "{character} is not a named artist in Florence", character=character
+            )
+        raise RuleViolation(
+            "not_available", "{character} is not a named preacher in Florence", character=character
+        )
 
 
 def withhold_worker(ctx: Ctx, captain: int, seat: int) -> None:

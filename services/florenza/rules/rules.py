@@ -40,7 +40,9 @@ class FlorenzaRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, 
             raise RuleViolation("bad_option", "unknown option {option}", option=repr(unknown[0]))
         raw = options.get("hidden_certificates", "true").strip().lower()
         if raw not in _BOOL:
-            raise RuleViolation("bad_option", "hidden_certificates must be 'true' or 'false', not {value}", value=repr(raw))
+            raise RuleViolation(
+                "bad_option", "hidden_certificates must be 'true' or 'false', not {value}", value=repr(raw)
+            )
         return Config(seats, hidden_certificates=_BOOL[raw])
 
     def setup(self, config: Config, rng: Rng) -> Sequence[Event]:
@@ -95,7 +97,9 @@ def _system_step(ctx: Ctx, command: cmd.Command, rng: Rng) -> None:
         case cmd.ScoreGame() if phase is Phase.GAME_END:
             rounds.score_game(ctx)
         case _:
-            raise RuleViolation("wrong_phase", "{command} is not the pending system step", command=type(command).__name__)
+            raise RuleViolation(
+                "wrong_phase", "{command} is not the pending system step", command=type(command).__name__
+            )
 
 
 def _seat_step(ctx: Ctx, seat: int, command: cmd.Command, rng: Rng) -> None:
@@ -127,7 +131,9 @@ def _seat_step(ctx: Ctx, seat: int, command: cmd.Command, rng: Rng) -> None:
         case Phase.ART_WORKS, cmd.CompleteArtWork(work, skill):
             resolution.complete_art_work(ctx, seat, work, skill, rng)
         case _:
-            raise RuleViolation("wrong_phase", "{command} is not possible now", command=type(command).__name__)
+            raise RuleViolation(
+                "wrong_phase", "{command} is not possible now", command=type(command).__name__
+            )
 
 
 def _placement_step(ctx: Ctx, seat: int, command: cmd.Command, rng: Rng) -> None:
@@ -146,4 +152,6 @@ def _placement_step(ctx: Ctx, seat: int, command: cmd.Command, rng: Rng) -> None
             ctx.emit(PlacementPassed(seat, False))
             next_placer(ctx, seat)
         case _:
-            raise RuleViolation("wrong_phase", "{command} is not possible in step 4", command=type(command).__name__)
+            raise RuleViolation(
+                "wrong_phase", "{command} is not possible in step 4", command=type(command).__name__
+            )

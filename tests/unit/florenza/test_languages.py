@@ -19,13 +19,13 @@ from shared.core.decider import RuleViolation
 from shared.core.i18n import coverage, placeholders
 from shared.core.reasons import reason_key
 
-from .helpers import ANON_PAINTER, ANON_PREACHER, BOSCAIUOLO, C, FACCIATA, RULES, SAVONAROLA
+from .helpers import ANON_PAINTER, ANON_PREACHER, BOSCAIUOLO, FACCIATA, RULES, SAVONAROLA, C
 from .test_presentation import GAME, NAMES, STEPS, mid_game, text_of, view_of
 
 TRANSLATED = ("zh-CN", "pt-BR")
 GIOTTO = next(a.id for a in C.artists if a.name == "Giotto")
 HAN = re.compile(r"[\u4e00-\u9fff]")
-# English words of the game that a Chinese text must not keep (Italian names may stay, as the rulebook has them)
+# English words of the game a Chinese text must not keep (Italian names stay, as the rulebook has them)
 ENGLISH = re.compile(r"\b(fiorini|prestige|workshop|worker|church|resource|marble|wood|painting|round)\b")
 
 
@@ -38,12 +38,19 @@ def test_every_text_is_translated_with_the_placeholders_of_its_english(locale: s
 
 def test_the_english_declares_every_component_name_every_refusal_and_every_web_word() -> None:
     english = TEXTS.english
-    assert english[f"workshop.{BOSCAIUOLO}.name"] == "Boscaiuolo" and english[f"artist.{GIOTTO}.name"] == "Giotto"
+    assert (
+        english[f"workshop.{BOSCAIUOLO}.name"] == "Boscaiuolo"
+        and english[f"artist.{GIOTTO}.name"] == "Giotto"
+    )
     assert english["building.palazzo_della_signoria.name"] == "Palazzo della Signoria"
     assert english["reason.bad_seats: Florenza seats 2 to 5 players, not {seats}"] == (
         "Florenza seats 2 to 5 players, not {seats}"
     )
-    assert all(key == reason_key(key[7:].split(": ")[0], text) for key, text in english.items() if key[:7] == "reason.")
+    assert all(
+        key == reason_key(key[7:].split(": ")[0], text)
+        for key, text in english.items()
+        if key[:7] == "reason."
+    )
     # every key florenza.js names literally is declared (the ones it builds end in an id or a value)
     js = (Path(__file__).parents[3] / "services/florenza/web/florenza.js").read_text()
     literal = set(re.findall(r'(?:say\(ctx, |ctx\.t\(|sayOr\(ctx, |plural\(ctx, )"([a-zA-Z_.]+)"', js))
@@ -58,7 +65,10 @@ def test_getcontent_speaks_the_chinese_rulebooks_terms() -> None:
     zh = packaged_content_message("zh-CN")
     boscaiuolo = next(w for w in zh.workshops if w.id == BOSCAIUOLO)
     assert boscaiuolo.name == "Boscaiuolo"  # the rulebook keeps the workshops' Italian names
-    assert boscaiuolo.text.startswith(f"作坊 {BOSCAIUOLO}，Boscaiuolo：建造需 ") and "产出 1 木头" in boscaiuolo.text
+    assert (
+        boscaiuolo.text.startswith(f"作坊 {BOSCAIUOLO}，Boscaiuolo：建造需 ")
+        and "产出 1 木头" in boscaiuolo.text
+    )
     giotto = next(a for a in zh.artists if a.id == GIOTTO)
     assert "绘画" in giotto.text and "大师级作品" in giotto.text and "银币" in giotto.text
     assert "佛罗伦萨的生活" in giotto.text  # drawn, goes under its Life in Florenza card
@@ -80,7 +90,10 @@ def test_getcontent_speaks_the_chinese_rulebooks_terms() -> None:
 def test_getcontent_in_portuguese_is_the_projects_own_translation() -> None:
     pt = packaged_content_message("pt-BR")
     boscaiuolo = next(w for w in pt.workshops if w.id == BOSCAIUOLO)
-    assert boscaiuolo.text.startswith(f"Oficina {BOSCAIUOLO}, Boscaiuolo: custa ") and "dá 1 madeira" in boscaiuolo.text
+    assert (
+        boscaiuolo.text.startswith(f"Oficina {BOSCAIUOLO}, Boscaiuolo: custa ")
+        and "dá 1 madeira" in boscaiuolo.text
+    )
     giotto = next(a for a in pt.artists if a.id == GIOTTO)
     assert "pintura" in giotto.text and "obra-prima" in giotto.text and "Vida em Florença" in giotto.text
     assert next(a for a in pt.artists if a.id == ANON_PAINTER).name == "Pintor anônimo"
@@ -113,7 +126,9 @@ def test_events_are_described_in_the_locale(locale: str, started: str, income: s
     assert any(re.fullmatch(income, t) for t in texts)
     assert all("{" not in t and "#" not in t for t in texts)
     english = _events("en")
-    assert len(texts) == len(english) and sum(a != b for a, b in zip(texts, english, strict=True)) == len(texts)
+    assert len(texts) == len(english) and sum(a != b for a, b in zip(texts, english, strict=True)) == len(
+        texts
+    )
     if locale == "zh-CN":
         assert all(HAN.search(t) for t in texts)
         assert any(t.startswith("下一回合：人民领袖 ") for t in texts)
@@ -146,15 +161,35 @@ def test_commands_and_the_steps_questions_are_worded_in_the_locale() -> None:
 def test_the_board_and_the_final_table_are_drawn_in_the_locale() -> None:
     view = view_of(mid_game().state, 1)
     zh = text_of(load("zh-CN").board(view, 42, NAMES, "m1"))
-    for words in ("佛罗伦萨  对局 m1  v42", "第 4 回合（共 8 回合）  阶段：工人部署（步骤 4）", "家族与进程板块",
-                  "Bruno（你）", "居民区", "大教堂", "市场", "佛罗伦萨的生活", "作坊堆：", "银行："):
+    for words in (
+        "佛罗伦萨  对局 m1  v42",
+        "第 4 回合（共 8 回合）  阶段：工人部署（步骤 4）",
+        "家族与进程板块",
+        "Bruno（你）",
+        "居民区",
+        "大教堂",
+        "市场",
+        "佛罗伦萨的生活",
+        "作坊堆：",
+        "银行：",
+    ):
         assert words in zh, words
     pt = text_of(load("pt-BR").board(view, 42, NAMES, "m1"))
-    for words in ("Rodada 4 de 8  Fase: colocação de trabalhadores (etapa 4)", "Famílias e trilhas", "Bruno (você)",
-                  "A cidade", "O Duomo", "Mercado", "Vida em Florença", "Reserva de oficinas: "):
+    for words in (
+        "Rodada 4 de 8  Fase: colocação de trabalhadores (etapa 4)",
+        "Famílias e trilhas",
+        "Bruno (você)",
+        "A cidade",
+        "O Duomo",
+        "Mercado",
+        "Vida em Florença",
+        "Reserva de oficinas: ",
+    ):
         assert words in pt, words
     final = view_of(STEPS[-1].state, 0)
-    assert "最终计分" in text_of(load("zh-CN").final(final, NAMES)) and "总分" in text_of(load("zh-CN").final(final, NAMES))
+    assert "最终计分" in text_of(load("zh-CN").final(final, NAMES)) and "总分" in text_of(
+        load("zh-CN").final(final, NAMES)
+    )
     assert "Pontuação final" in text_of(load("pt-BR").final(final, NAMES))
 
 

@@ -232,7 +232,10 @@ def test_every_step_of_every_decision_is_asked_in_florenzas_words() -> None:
     from shared.core.describe import Describer
 
     presentation = load()
-    questions = {step_title(command, field) for command, field in FIELDS} | {"What do you do?", "The only possible command:"}
+    questions = {step_title(command, field) for command, field in FIELDS} | {
+        "What do you do?",
+        "The only possible command:",
+    }
     asked: set[str] = set()
     turn = 0
     for step in STEPS:
