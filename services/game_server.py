@@ -10,6 +10,7 @@ from shared.serving.game_service import GameServicer
 from shared.serving.grpc_server import Limits, RunningServer, offload, serve_forever, start_server
 from shared.serving.process import boot
 from shared.serving.ratelimit import Limiter
+from shared.serving.refusals import game_texts
 from shared.serving.tokens import TokenSigner
 from shared.serving.watch import WatchHub, watch_connections
 from shared.store.clients import async_redis_client, redis_client, store_from_settings
@@ -42,6 +43,7 @@ def build(
         archive=archive,
         hub=hub,
         away_seconds=settings.away_seconds,
+        texts=game_texts(loaded.manifest),
     )
     return start_server([servicer.registration()], port=port, host=settings.host, limits=limits)
 

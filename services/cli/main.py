@@ -115,6 +115,7 @@ for _module in (
     "play",
     "friends",
     "reasons",
+    "i18n",
     "deploy",
     "rescore",
 ):

@@ -4,7 +4,8 @@ unary and server streaming, gRPC-Web; JSON and binary) and forwarded to the back
 connectrpc does the wire formats: content types, envelopes, timeouts, the request size limit, the
 error JSON and trailers. Its endpoint table is built here from the descriptors (no generated code, so
 no game is named): one ``Endpoint`` per method whose function calls the backend with the caller's
-``Authorization`` header and signed address as metadata, a deadline capped by the configuration, and turns
+``Authorization`` header, signed address and language (``Accept-Language``) as metadata, a deadline
+capped by the configuration, and turns
 the backend's gRPC status and ``google.rpc.Status`` details into a ``ConnectError``.
 """
 
@@ -155,14 +156,15 @@ class CompressedRefused(MetadataInterceptor[None]):
 def _metadata(ctx: RpcContext, request: RequestContext[Any, Any]) -> list[tuple[str, str]]:
     """The caller's token, from the ``Authorization`` header only (never the URL), and the caller's
     address for the services' per-address limits, signed with the token secret so that the services
-    believe it from the gateway only (``shared/serving/forwarded.py``), and the caller's language (its
-    ``Accept-Language`` as one of ``shared.core.i18n.LOCALES``). No other header of the caller is passed
-    on."""
+    believe it from the gateway only (``shared/serving/forwarded.py``); the caller's language, from its
+    ``Accept-Language`` header, as the metadata ``accept-language`` (the locale it picks of those
+    served, ``shared.core.i18n.negotiate``: refusals and content come back in it). No other header of
+    the caller is passed on."""
     header = request.request_headers.get("authorization", "")
     peer = request.client_address  # "host:port" (an IPv6 host keeps its colons)
     key = ctx.forward_key
     address = [(forwarded.HEADER, forwarded.sign(key, peer.rsplit(":", 1)[0]))] if peer and key else []
-    wanted = request.request_headers.get(i18n.METADATA_KEY)
+    wanted = request.request_headers.get(i18n.METADATA_KEY, "")
     language = [(i18n.METADATA_KEY, i18n.negotiate(wanted))] if wanted else []
     return ([("authorization", header)] if header else []) + address + language
 

@@ -27,8 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 LOCALES = ("en", "zh-CN", "pt-BR")
 DEFAULT = "en"
 METADATA_KEY = "accept-language"  # gRPC metadata a request's locale travels in
@@ -160,6 +158,8 @@ class Texts:
         path = self.path(locale)
         if not path.exists():
             return {}
+        import yaml  # here, not at the top: the manifests import this module, `tabula --help` no YAML
+
         loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         if not isinstance(loaded, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in loaded.items()

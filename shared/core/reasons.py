@@ -28,6 +28,7 @@ with a value gives the value as a keyword (``RuleViolation("bad_seats", "not {se
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -286,6 +287,60 @@ def rule_reason_texts(source_dir: Path | str, root: Path = ROOT) -> dict[str, st
         for item in raised(root / source_dir, root=root)
         if item.literal and item.message
     }
+
+
+# Every call that raises a refusal: (code position, code keyword, message position); a position of
+# -1 means the call gives no code, and the error table gives it (``DEFAULT_CODES``).
+REFUSALS = {
+    **CALLS,
+    "Unavailable": (0, "reason", 1),
+    "ResourceExhausted": (0, "reason", 3),
+    "PermissionDenied": (-1, "", 0),
+    "NotFound": (-1, "", 0),
+    "TokenError": (-1, "", 0),
+    "TokenRefused": (-1, "", 0),
+}
+DEFAULT_CODES = {  # the code of a refusal that names none (shared/serving/errors.py's table)
+    "InvalidArgument": "invalid_argument",
+    "PermissionDenied": "forbidden",
+    "NotFound": "not_found",
+    "TokenError": "bad_token",
+    "TokenRefused": "forbidden",
+}
+
+
+def _codes(node: ast.Call, declared: Sequence[str]) -> list[str]:
+    """The codes a refusal call raises: its literal code, the class's default, or every declared
+    code that a code written as an f-string (``f"room_{status}"``) can be."""
+    at, keyword, _ = REFUSALS[_callee(node)]
+    code = _argument(node, at, keyword) if at >= 0 else None
+    if code is None:
+        default = DEFAULT_CODES.get(_callee(node))
+        return [default] if default else []
+    if isinstance(code, ast.Constant) and isinstance(code.value, str):
+        return [code.value]
+    if isinstance(code, ast.JoinedStr):
+        pattern = "".join(
+            re.escape(str(v.value)) if isinstance(v, ast.Constant) else ".+" for v in code.values
+        )
+        return [c for c in declared if re.fullmatch(pattern, c)]
+    return []
+
+
+def refusal_texts(path: Path, declared: Sequence[str] = (), root: Path = ROOT) -> dict[str, str]:
+    """The English of the platform's or the lobby's refusals under ``path`` (a folder or a file):
+    :func:`reason_key` -> the template, for every refusal call (:data:`REFUSALS`) raised with a
+    literal template. ``declared``: the codes an f-string code may stand for."""
+    out = {}
+    for file in _python_files(root / path):
+        for node in ast.walk(ast.parse(file.read_text(), str(file))):
+            if not isinstance(node, ast.Call) or _callee(node) not in REFUSALS:
+                continue
+            at = REFUSALS[_callee(node)][2]
+            given = _argument(node, at, "message") or _argument(node, at, "template")
+            if isinstance(given, ast.Constant) and isinstance(given.value, str) and given.value:
+                out.update({reason_key(code, given.value): given.value for code in _codes(node, declared)})
+    return out
 
 
 def undeclared(found: Iterable[Raised], declared: Iterable[Reason]) -> list[Raised]:

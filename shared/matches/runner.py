@@ -73,8 +73,11 @@ NOBODY = Followed()  # a match no follower acts on but for its system steps and 
 
 
 class MatchNotFound(LookupError):
+    template = "no match {match_id!r}"
+
     def __init__(self, match_id: str) -> None:
-        super().__init__(f"no match {match_id!r}")
+        self.values = {"match_id": match_id}
+        super().__init__(self.template.format(**self.values))
         self.match_id = match_id
 
 
@@ -104,8 +107,11 @@ UNDO_FIRST_READ = 4  # the first read: the head's command (most often someone el
 
 
 class MatchExists(Exception):
+    template = "match {match_id!r} already exists"
+
     def __init__(self, match_id: str) -> None:
-        super().__init__(f"match {match_id!r} already exists")
+        self.values = {"match_id": match_id}
+        super().__init__(self.template.format(**self.values))
         self.match_id = match_id
 
 
@@ -500,7 +506,7 @@ class MatchRunner(Generic[S]):
             raise RuleViolation("match_over", "the match has ended")
         if label is None and actor.is_seat and actor.seat in at.seating.resigned:
             # the seat's own player (SubmitCommand gives no label); the bot that plays it has one
-            raise RuleViolation("seat_resigned", f"seat {actor.seat} has resigned: a bot plays it")
+            raise RuleViolation("seat_resigned", "seat {seat} has resigned: a bot plays it", seat=actor.seat)
         events = self.rules.decide(at.state, actor, command, Rng.derive(at.seed, at.version))
         if not events:
             raise RuleViolation("no_effect", "the command changes nothing")
@@ -528,7 +534,7 @@ class MatchRunner(Generic[S]):
             if self.outcome(loaded.state, loaded.seating) is not None:
                 raise RuleViolation("match_over", "the match has ended")
             if seat in loaded.seating.resigned:
-                raise RuleViolation("seat_resigned", f"seat {seat} has resigned already")
+                raise RuleViolation("seat_resigned", "seat {seat} has resigned already", seat=seat)
             at = self._at(loaded)
             seating = at.seating.resign(seat)
             before = progress_of(self.rules, at.state, at.seating)
@@ -586,7 +592,7 @@ class MatchRunner(Generic[S]):
         if not undo_allowed(loaded.meta.options):
             raise RuleViolation("undo_off", "this match was set up without undo")
         if seat in loaded.seating.resigned:
-            raise RuleViolation("seat_resigned", f"seat {seat} has resigned: a bot plays it")
+            raise RuleViolation("seat_resigned", "seat {seat} has resigned: a bot plays it", seat=seat)
         revealing = revealing_names(self.rules.revealing)
         if loaded.version < 1:
             raise RuleViolation("nothing_to_undo", "no command of this match can be taken back")

@@ -32,7 +32,9 @@ def parse(message_type: type[Message], raw: bytes) -> Message:
         message.ParseFromString(raw)
     except (DecodeError, RuntimeError, ValueError) as err:  # RuntimeError: nested too deeply
         name = message.DESCRIPTOR.full_name
-        raise InvalidArgument(f"the request is not a valid {name}: {err}", "", "malformed_request") from None
+        raise InvalidArgument(
+            "the request is not a valid {name}: {err}", "", "malformed_request", name=name, err=err
+        ) from None
     return message
 
 
@@ -45,7 +47,13 @@ def check_request(message: Message, path: str = "") -> None:
             _check_map(field, value, where)
         elif field.is_repeated:
             if len(value) > MAX_ITEMS:
-                raise InvalidArgument(f"{where}: at most {MAX_ITEMS} items, not {len(value)}", where)
+                raise InvalidArgument(
+                    "{where}: at most {most} items, not {count}",
+                    where,
+                    where=where,
+                    most=MAX_ITEMS,
+                    count=len(value),
+                )
             for i, item in enumerate(value):
                 _check_value(field, item, f"{where}[{i}]")
         else:
@@ -58,7 +66,13 @@ def _is_map(field: FieldDescriptor) -> bool:
 
 def _check_map(field: FieldDescriptor, entries: Any, where: str) -> None:
     if len(entries) > MAX_ITEMS:
-        raise InvalidArgument(f"{where}: at most {MAX_ITEMS} entries, not {len(entries)}", where)
+        raise InvalidArgument(
+            "{where}: at most {most} entries, not {count}",
+            where,
+            where=where,
+            most=MAX_ITEMS,
+            count=len(entries),
+        )
     entry = field.message_type
     assert entry is not None  # _is_map: the generated entry message
     key_field, value_field = entry.fields_by_name["key"], entry.fields_by_name["value"]
@@ -70,10 +84,18 @@ def _check_map(field: FieldDescriptor, entries: Any, where: str) -> None:
 def _check_value(field: FieldDescriptor, value: Any, where: str) -> None:
     kind = field.type
     if kind in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES) and len(value) > MAX_TEXT:
-        raise InvalidArgument(f"{where}: at most {MAX_TEXT} characters, not {len(value)}", where)
+        raise InvalidArgument(
+            "{where}: at most {most} characters, not {count}",
+            where,
+            where=where,
+            most=MAX_TEXT,
+            count=len(value),
+        )
     enum_type = field.enum_type
     if enum_type is not None and value not in enum_type.values_by_number:
-        raise InvalidArgument(f"{where}: {value} is not a {enum_type.name} value", where)
+        raise InvalidArgument(
+            "{where}: {value} is not a {name} value", where, where=where, value=value, name=enum_type.name
+        )
     if kind == FieldDescriptor.TYPE_MESSAGE:
         check_request(value, where)
 
@@ -81,23 +103,36 @@ def _check_value(field: FieldDescriptor, value: Any, where: str) -> None:
 def match_id(value: str, field: str = "match_id") -> str:
     """A match id as the store accepts it: 1 to 64 letters, digits, '.', '_' or '-'."""
     if not value:
-        raise InvalidArgument(f"{field} is required", field)
+        raise InvalidArgument("{field_name} is required", field, field_name=field)
     if not MATCH_ID.fullmatch(value):
-        raise InvalidArgument(f"{field} must be 1 to 64 letters, digits, '.', '_' or '-'", field)
+        raise InvalidArgument(
+            "{field_name} must be 1 to 64 letters, digits, '.', '_' or '-'", field, field_name=field
+        )
     return value
 
 
 def command_id(value: str, field: str = "command_id") -> str:
     """1 to 128 printable characters; a retry of the command reuses it."""
     if not value:
-        raise InvalidArgument(f"{field} is required (a retry reuses it)", field)
+        raise InvalidArgument("{field_name} is required (a retry reuses it)", field, field_name=field)
     if len(value) > MAX_COMMAND_ID or not value.isprintable():
-        raise InvalidArgument(f"{field} must be 1 to {MAX_COMMAND_ID} printable characters", field)
+        raise InvalidArgument(
+            "{field_name} must be 1 to {most} printable characters",
+            field,
+            field_name=field,
+            most=MAX_COMMAND_ID,
+        )
     return value
 
 
 def count(value: int, field: str, most: int = MAX_VERSION) -> int:
     """A version, seed, seat or number of seconds: 0 to ``most``."""
     if not 0 <= value <= most:
-        raise InvalidArgument(f"{field} must be between 0 and {most}, not {value}", field)
+        raise InvalidArgument(
+            "{field_name} must be between 0 and {most}, not {value}",
+            field,
+            field_name=field,
+            most=most,
+            value=value,
+        )
     return value

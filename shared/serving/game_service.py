@@ -26,7 +26,7 @@ from tabula.common.v1 import common_pb2
 
 from shared.core.codec import MessageCodec, to_proto, union_field, wrap_union
 from shared.core.decider import SPECTATOR, SYSTEM, Actor, RuleViolation, Visibility
-from shared.core.i18n import locale_of
+from shared.core.i18n import Texts, locale_of
 from shared.core.lru import keep
 from shared.core.resign import PLATFORM_TYPES
 from shared.core.seats import SeatInfo, seat_of_actor
@@ -55,10 +55,12 @@ ARCHIVED_KEPT = 16  # archived matches kept folded in memory, for a replay stepp
 def check_options(options: Any) -> None:
     """Game options as the lobby sends them: a few short names and values (the rules parse them)."""
     if len(options) > MAX_OPTIONS:
-        raise InvalidArgument(f"at most {MAX_OPTIONS} options", "options")
+        raise InvalidArgument("at most {most} options", "options", most=MAX_OPTIONS)
     for key, value in options.items():
         if not key or len(key) > MAX_OPTION_TEXT or len(value) > MAX_OPTION_TEXT:
-            raise InvalidArgument(f"option names and values are 1 to {MAX_OPTION_TEXT} characters", "options")
+            raise InvalidArgument(
+                "option names and values are 1 to {most} characters", "options", most=MAX_OPTION_TEXT
+            )
 
 
 def bearer(context: grpc.ServicerContext) -> str:
@@ -76,12 +78,12 @@ def actor_for(claims: Claims, match_id: str) -> Actor:
         case Scope.SERVICE:
             return SYSTEM
         case Scope.SEAT | Scope.SPECTATOR if claims.match_id != match_id:
-            raise PermissionDenied(f"this {claims.scope.value} token is for another match")
+            raise PermissionDenied("this {scope} token is for another match", scope=claims.scope.value)
         case Scope.SEAT if claims.seat >= 0:
             return Actor.of_seat(claims.seat)
         case Scope.SPECTATOR:
             return SPECTATOR
-    raise PermissionDenied(f"a {claims.scope.value} token cannot read a match")
+    raise PermissionDenied("a {scope} token cannot read a match", scope=claims.scope.value)
 
 
 def envelope(event: StoredEvent) -> common_pb2.EventEnvelope:
@@ -110,21 +112,22 @@ def seat_messages(meta: MatchMeta) -> list[common_pb2.Seat]:
 class GameServicer:
     """Implements ``<Game>Service`` for any game over a :class:`MatchRunner`.
 
-    ``content`` builds the game's typed content (its manifest's ``ContentHook.build``, given a
-    locale) for ``GetContent``; it is built once per locale, on the first call in it. None: the
-    game describes no components.
-    ``archive``: where finished matches go when they leave Redis (``shared.matches.archiver``); ``Replay``
-    and ``ExportLog`` of a match no longer in Redis read its log there (a few are kept in memory).
-    Tokens must be for this game's service (audience ``game:<name>``). ``limiter``: the rate
-    limits on commands, watches and reads (GetView, Replay, ExportLog) and the watch quota per
-    token (None: none, for tests of other things); service tokens are never limited. ``hub``: where
-    ``WatchMatch`` streams read (default: a hub over the runner's store's own ``stream_reader``), which
-    hands what it reads to the runner (``MatchRunner.absorb``).
+        ``content`` builds the game's typed content (its manifest's ``ContentHook.build``, given a
+        locale) for ``GetContent``; it is built once per locale, on the first call in it. None: the
+        game describes no components.
+        ``archive``: where finished matches go when they leave Redis (``shared.matches.archiver``); ``Replay``
+        and ``ExportLog`` of a match no longer in Redis read its log there (a few are kept in memory).
+        Tokens must be for this game's service (audience ``game:<name>``). ``limiter``: the rate
+        limits on commands, watches and reads (GetView, Replay, ExportLog) and the watch quota per
+        token (None: none, for tests of other things); service tokens are never limited. ``texts``: the
+    game's ``TEXTS``, which translate its refusals (``shared/serving/refusals.py``). ``hub``: where
+        ``WatchMatch`` streams read (default: a hub over the runner's store's own ``stream_reader``), which
+        hands what it reads to the runner (``MatchRunner.absorb``).
 
-    Every RPC but ``GetContent`` (no I/O) is a coroutine on the serving loop: the rate limits, the
-    runner and the store are awaited there. Only what has no asynchronous path runs on the server's
-    thread pool (``shared.serving.grpc_server.offload``): the watch leases, reading the archive's
-    storage, and the runner's folds of long tails (its ``offload``).
+        Every RPC but ``GetContent`` (no I/O) is a coroutine on the serving loop: the rate limits, the
+        runner and the store are awaited there. Only what has no asynchronous path runs on the server's
+        thread pool (``shared.serving.grpc_server.offload``): the watch leases, reading the archive's
+        storage, and the runner's folds of long tails (its ``offload``).
     """
 
     def __init__(
@@ -138,7 +141,9 @@ class GameServicer:
         limiter: Limiter | None = None,
         hub: WatchHub | None = None,
         away_seconds: int = 5,
+        texts: Texts | None = None,
     ) -> None:
+        self.texts = texts  # the game's TEXTS: its refusals in the caller's language (None: English)
         self.away_seconds = away_seconds  # a seat marked away's clock, as the workers' TABULA_AWAY_SECONDS
         self.runner, self.modules, self.signer, self.limiter = runner, modules, signer, limiter
         self.archive = archive
@@ -188,14 +193,16 @@ class GameServicer:
         seats = bounds.count(request.seats, "seats", MAX_SEATS)
         for seat, level in request.bots.items():
             if not 0 <= seat < seats or not level or len(level) > MAX_NAME:
-                raise InvalidArgument(f"bots maps a seat (0 to {seats - 1}) to a bot level", "bots")
+                raise InvalidArgument("bots maps a seat (0 to {last}) to a bot level", "bots", last=seats - 1)
         if len(request.players) > seats or any(len(p) > MAX_NAME for p in request.players):
             raise InvalidArgument(
-                f"players: at most one id per seat, each at most {MAX_NAME} long", "players"
+                "players: at most one id per seat, each at most {most} long", "players", most=MAX_NAME
             )
         if len(request.display_names) > seats or any(len(n) > MAX_NAME for n in request.display_names):
             raise InvalidArgument(
-                f"display_names: at most one per seat, each at most {MAX_NAME} long", "display_names"
+                "display_names: at most one per seat, each at most {most} long",
+                "display_names",
+                most=MAX_NAME,
             )
         extra = {
             "bots": json.dumps({str(seat): level for seat, level in sorted(request.bots.items())}),
@@ -477,4 +484,4 @@ class GameServicer:
     def registration(self) -> Registration:
         """grpc only needs the method names, so this object is the servicer itself."""
         service = self.modules.pb2.DESCRIPTOR.services_by_name[f"{self.modules.name}Service"]
-        return Registration(self, service, "game")
+        return Registration(self, service, "game", (self.texts,) if self.texts is not None else ())

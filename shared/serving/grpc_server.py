@@ -24,7 +24,8 @@ Requests arrive as raw bytes (the method handlers are built here with no deseria
 would log a traceback for every undecodable request and answer INTERNAL, so the bytes are parsed
 in the handler instead, where a failure is INVALID_ARGUMENT like any other bad input
 (``shared.serving.bounds``). A client's mistake is never logged with a traceback; it is counted by
-reason (``tabula_rpc_errors_total``).
+reason (``tabula_rpc_errors_total``). Its status carries the message in the caller's locale too
+(``shared.serving.refusals``).
 """
 
 from __future__ import annotations
@@ -53,10 +54,12 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
+from shared.core.i18n import DEFAULT, Texts, locale_of
 from shared.runtime.edge import edge_loop
 from shared.runtime.observability import RPC_ERRORS, RPC_SECONDS, RPCS, log_fields
 from shared.serving.bounds import check_request, parse
-from shared.serving.errors import ResourceExhausted, map_error, to_status
+from shared.serving.errors import Mapped, ResourceExhausted, map_error, to_status
+from shared.serving.refusals import localized
 
 log = logging.getLogger("tabula.grpc")
 MAX_MESSAGE = 8 * 1024 * 1024
@@ -104,21 +107,30 @@ class Limits:
 
 
 class Aborted(Exception):
-    """A call's failure, already mapped and counted: the status the call ends with."""
+    """A call's failure, already mapped and counted: the status the call ends with (:meth:`status`,
+    in the caller's locale). ``mapped`` is None for an unexpected error (INTERNAL)."""
 
-    def __init__(self, status: grpc.Status) -> None:
-        super().__init__(status.details)
-        self.status = status
+    def __init__(self, mapped: Mapped | None, domain: str) -> None:
+        super().__init__(mapped.message if mapped is not None else "internal error")
+        self.mapped, self.domain = mapped, domain
+
+    def status(self, context: Any = None, texts: Sequence[Texts] = ()) -> grpc.Status:
+        """The status, its LocalizedMessage in the locale of ``context``'s call (English without
+        one) from ``texts`` or the platform's."""
+        if self.mapped is None:
+            return rpc_status.to_status(status_pb2.Status(code=code_pb2.INTERNAL, message="internal error"))
+        locale = locale_of(context.invocation_metadata()) if context is not None else DEFAULT
+        return to_status(self.mapped, self.domain, localized(self.mapped, locale, texts))
 
 
-def failure(err: BaseException, service: str, method: str) -> grpc.Status:
-    """The status for ``err`` (the error table, else INTERNAL), with its metrics and log line.
+def failure(err: BaseException, service: str, method: str) -> Aborted:
+    """The failure for ``err`` (the error table, else INTERNAL), with its metrics and log line.
     Called while ``err`` is being handled (an INTERNAL one is logged with its traceback)."""
     mapped = map_error(err)
     if mapped is None:
         log.exception("unexpected error", extra=log_fields(service=service, method=method))
         RPCS.labels(service, method, "INTERNAL").inc()
-        return rpc_status.to_status(status_pb2.Status(code=code_pb2.INTERNAL, message="internal error"))
+        return Aborted(None, f"tabula.{service}")
     if mapped.code is grpc.StatusCode.UNAVAILABLE:  # ours to watch, not the client's: no traceback
         log.warning(
             "dependency unavailable",
@@ -126,7 +138,7 @@ def failure(err: BaseException, service: str, method: str) -> grpc.Status:
         )
     RPCS.labels(service, method, mapped.code.name).inc()
     RPC_ERRORS.labels(service, method, mapped.code.name, mapped.reason).inc()
-    return to_status(mapped, f"tabula.{service}")
+    return Aborted(mapped, f"tabula.{service}")
 
 
 @contextmanager
@@ -136,7 +148,7 @@ def _recorded(service: str, method: str) -> Iterator[None]:
     try:
         yield
     except Exception as err:  # every domain error is mapped; the rest is INTERNAL
-        raise Aborted(failure(err, service, method)) from None
+        raise failure(err, service, method) from None
     finally:
         RPC_SECONDS.labels(service, method).observe(time.perf_counter() - started)
     RPCS.labels(service, method, "OK").inc()
@@ -185,7 +197,7 @@ def stream_rpc(service: str) -> Callable[[F], F]:
                     async for item in method(self, request, context):
                         yield item
                 except Exception as err:
-                    raise Aborted(failure(err, service, method.__name__)) from None
+                    raise failure(err, service, method.__name__) from None
                 RPCS.labels(service, method.__name__, "OK").inc()
 
             return async_handler  # type: ignore[return-value]
@@ -196,7 +208,7 @@ def stream_rpc(service: str) -> Callable[[F], F]:
                 check_request(request)
                 yield from method(self, request, context)
             except Exception as err:
-                raise Aborted(failure(err, service, method.__name__)) from None
+                raise failure(err, service, method.__name__) from None
             RPCS.labels(service, method.__name__, "OK").inc()
 
         return handler  # type: ignore[return-value]
@@ -219,7 +231,9 @@ class Gate:
                     "over_capacity",
                     self.limit,
                     RETRY_BUSY_S,
-                    f"this instance already serves {self.most} {self.what}; retry shortly",
+                    "this instance already serves {most} {what}; retry shortly",
+                    most=self.most,
+                    what=self.what,
                 )
             self.count += 1
 
@@ -318,11 +332,13 @@ _END = object()
 @dataclass
 class Registration:
     """One servicer: an object with a method per RPC of ``service`` (its descriptor, from the
-    generated ``_pb2``), and the ``label`` its metrics and error domain use ("game", "lobby")."""
+    generated ``_pb2``), and the ``label`` its metrics and error domain use ("game", "lobby");
+    ``texts``: where its refusals' translations are looked up before the platform's."""
 
     servicer: Any
     service: ServiceDescriptor
     label: str
+    texts: Sequence[Texts] = ()
 
     @property
     def full_name(self) -> str:
@@ -337,7 +353,7 @@ class Registration:
         request_type = message_factory.GetMessageClass(method.input_type)
         serialize = message_factory.GetMessageClass(method.output_type).SerializeToString
         behaviour = getattr(self.servicer, method.name)
-        name, label = method.name, self.label
+        name, label, texts = method.name, self.label, self.texts
 
         async def admit(raw: bytes, context: AioContext, *gates: Gate) -> Any:
             """The parsed request once every gate let the call in (else the call ends here)."""
@@ -350,7 +366,7 @@ class Registration:
             except Exception as err:
                 for gate in entered:
                     gate.leave()
-                await context.abort_with_status(failure(err, label, name))
+                await context.abort_with_status(failure(err, label, name).status(context, texts))
             _SERVING.set(serving)
             return request
 
@@ -364,7 +380,7 @@ class Registration:
                     async for item in behaviour(request, context):
                         yield item
                 except Aborted as aborted:
-                    await context.abort_with_status(aborted.status)
+                    await context.abort_with_status(aborted.status(context, texts))
                 finally:
                     serving.streams.leave()
 
@@ -384,7 +400,7 @@ class Registration:
                             return
                         yield item
                 except Aborted as aborted:
-                    await context.abort_with_status(aborted.status)
+                    await context.abort_with_status(aborted.status(context, texts))
                 finally:
                     serving.streams.leave()
                     serving.blocking_streams.leave()
@@ -402,7 +418,7 @@ class Registration:
                 try:
                     return await behaviour(request, context)
                 except Aborted as aborted:
-                    await context.abort_with_status(aborted.status)
+                    await context.abort_with_status(aborted.status(context, texts))
                 finally:
                     serving.unary.leave()
 
@@ -419,7 +435,7 @@ class Registration:
             try:
                 return await asyncio.wrap_future(done)
             except Aborted as aborted:
-                await context.abort_with_status(aborted.status)
+                await context.abort_with_status(aborted.status(context, texts))
 
         return grpc.unary_unary_rpc_method_handler(unary, response_serializer=serialize)
 

@@ -200,7 +200,8 @@ class Limiter:
                 "quota_exceeded",
                 "watches_per_token",
                 self.lease_ms / 1000,
-                f"this token already has {most} open watch streams; close one first",
+                "this token already has {most} open watch streams; close one first",
+                most=most,
             )
         return lease
 
@@ -244,7 +245,10 @@ def _taken(limit: str, rate: Rate, reply: Sequence[Any]) -> None:
             "rate_limited",
             limit,
             max(int(wait_ms), 1) / 1000,
-            f"too many calls ({limit}: {rate.count} per {rate.per_s:g} s); retry later",
+            "too many calls ({name}: {count} per {per_s:g} s); retry later",
+            name=limit,
+            count=rate.count,
+            per_s=rate.per_s,
         )
 
 

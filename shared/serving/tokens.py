@@ -43,6 +43,7 @@ from typing import Any
 import jwt
 
 from shared.core.lru import keep
+from shared.core.worded import Worded
 
 ALGORITHM = "HS256"
 ISSUER = "tabula"
@@ -54,11 +55,11 @@ HOUR = 3600  # the default lifetime; the lobby names its own (a guest's week, a 
 VERIFIED_KEPT = 4096  # tokens verified lately whose claims are kept (a player's every call sends the same)
 
 
-class TokenError(Exception):
+class TokenError(Worded):
     """A token that is missing, malformed, forged, signed with an unknown key, or expired."""
 
 
-class TokenRefused(Exception):
+class TokenRefused(Worded):
     """A genuine token that does not allow this call: another service's, match's, seat's or scope."""
 
 
@@ -216,7 +217,7 @@ class TokenSigner:
                 options={"require": REQUIRED},
             )
         except jwt.InvalidAudienceError as err:
-            raise TokenRefused(f"this token is not for the {audience} service") from err
+            raise TokenRefused("this token is not for the {audience} service", audience=audience) from err
         except jwt.ExpiredSignatureError as err:
             raise TokenError("token has expired") from err
         except jwt.InvalidSignatureError as err:

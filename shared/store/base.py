@@ -30,8 +30,11 @@ class StoreError(Exception):
 
 
 class VersionConflict(StoreError):
+    template = "match {match_id}: expected version {expected}, stream is at {actual}"
+
     def __init__(self, match_id: str, expected: int, actual: int) -> None:
-        super().__init__(f"match {match_id}: expected version {expected}, stream is at {actual}")
+        self.values = {"match_id": match_id, "expected": expected, "actual": actual}
+        super().__init__(self.template.format(**self.values))
         self.match_id, self.expected, self.actual = match_id, expected, actual
 
 

@@ -112,8 +112,9 @@ class PasswordTries:
                 "rate_limited",
                 subject.limit,
                 left_ms / 1000,
-                f"too many password tries ({subject.limit}); retry after the delay, which doubles with "
-                "every further try",
+                "too many password tries ({name}); retry after the delay, which doubles with every "
+                "further try",
+                name=subject.limit,
             )
 
     def _run(self, subject: Subject, mode: str) -> None:

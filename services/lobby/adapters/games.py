@@ -126,10 +126,15 @@ class GameCatalog:
             if err.code() is grpc.StatusCode.UNAVAILABLE:  # not created: undo the records, say retry
                 self._forget(request)
                 raise Unavailable(
-                    "game_service_unavailable", f"the {request.game} service cannot be reached; retry"
+                    "game_service_unavailable",
+                    "the {game} service cannot be reached; retry",
+                    game=request.game,
                 ) from err
             raise Conflict(
-                "match_create_failed", f"the {request.game} service refused: {err.details()}"
+                "match_create_failed",
+                "the {game} service refused: {details}",
+                game=request.game,
+                details=err.details(),
             ) from err
         if self.index is not None and request.listed:
             self.index.record(request.match_id, int(time.time() * 1000))
@@ -153,7 +158,7 @@ class GameCatalog:
             return load_rules(game)
         except Exception as err:  # a game whose code does not import yet must not take the lobby down
             log.warning("game rules unavailable", extra=log_fields(game=game, error=repr(err)))
-            raise Conflict("game_unavailable", f"{game} is not available right now") from err
+            raise Conflict("game_unavailable", "{game} is not available right now", game=game) from err
 
     def _game(self, game: str) -> LoadedGame:
         validation.game_name(game, self.names())
@@ -161,7 +166,7 @@ class GameCatalog:
             return load_game(game)
         except Exception as err:  # rules or generated code missing: the game is not deployable yet
             log.warning("game unavailable", extra=log_fields(game=game, error=repr(err)))
-            raise Conflict("game_unavailable", f"{game} is not available right now") from err
+            raise Conflict("game_unavailable", "{game} is not available right now", game=game) from err
 
     def _channel(self, game: str) -> grpc.Channel:
         with self._lock:

@@ -95,7 +95,10 @@ def code_challenge(verifier: str) -> str:
 
 def _unavailable(config: ProviderConfig, what: str) -> Unavailable:
     return Unavailable(
-        "external_unavailable", f"the sign-in provider {config.label} cannot be reached ({what})"
+        "external_unavailable",
+        "the sign-in provider {label} cannot be reached ({what})",
+        label=config.label,
+        what=what,
     )
 
 
@@ -180,7 +183,9 @@ class OidcClient:
                     "the provider refused this code (used, expired, altered, or not for this sign-in): "
                     "sign in again",
                 ) from err
-            raise Conflict("external_refused", f"the provider refused the sign-in ({error})") from err
+            raise Conflict(
+                "external_refused", "the provider refused the sign-in ({error})", error=error
+            ) from err
         except (OSError, ValueError) as err:
             raise _unavailable(config, "token endpoint") from err
         id_token = tokens.get("id_token") if isinstance(tokens, dict) else None
@@ -197,7 +202,9 @@ class OidcClient:
             raise Conflict("external_token_invalid", "the ID token is not a JWT") from err
         if algorithm not in ALGORITHMS:
             raise Conflict(
-                "external_token_invalid", f"the ID token's algorithm {algorithm!r} is not accepted"
+                "external_token_invalid",
+                "the ID token's algorithm {algorithm!r} is not accepted",
+                algorithm=algorithm,
             )
         try:
             key = self._key_client(config).get_signing_key_from_jwt(id_token)
@@ -216,7 +223,7 @@ class OidcClient:
                 options={"require": ["iss", "sub", "aud", "exp", "iat"]},
             )
         except jwt.PyJWTError as err:
-            raise Conflict("external_token_invalid", f"the ID token is refused: {err}") from err
+            raise Conflict("external_token_invalid", "the ID token is refused: {err}", err=err) from err
         audience = claims["aud"]
         if isinstance(audience, list) and len(audience) > 1 and claims.get("azp") != config.client_id:
             raise Conflict("external_token_invalid", "the ID token is for another party (azp)")

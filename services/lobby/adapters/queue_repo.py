@@ -165,12 +165,14 @@ class QueueRepository:
         )
         if status == 0:
             where = keys.text(held).partition(":")[0]
-            raise Conflict("busy", f"you are already in a {'queue' if where == 'ticket' else where}")
+            raise Conflict(
+                "busy", "you are already in a {what}", what="queue" if where == "ticket" else where
+            )
 
     def get(self, ticket_id: str) -> Ticket:
         raw = self.client.hgetall(keys.ticket(ticket_id))
         if not raw:
-            raise NotFound(f"no ticket {ticket_id!r}")
+            raise NotFound("no ticket {ticket_id!r}", ticket_id=ticket_id)
         return _ticket(ticket_id, raw)
 
     def cancel(self, ticket_id: str, player_id: str) -> None:
@@ -183,13 +185,15 @@ class QueueRepository:
         ]
         status, detail = self._cancel(keys=key_list, args=[ticket_id, player_id, _mark(ticket_id)])
         if status == -1:
-            raise NotFound(f"no ticket {ticket_id!r}")
+            raise NotFound("no ticket {ticket_id!r}", ticket_id=ticket_id)
         if status == -2:
             raise PermissionDenied("this ticket belongs to another player")
         if status == -3:
             state = keys.text(detail)
             reason = "already_cancelled" if state == TicketStatus.CANCELLED else "already_matched"
-            raise Conflict(reason, f"the ticket is {state}; only a waiting ticket can be cancelled")
+            raise Conflict(
+                reason, "the ticket is {state}; only a waiting ticket can be cancelled", state=state
+            )
 
     def watch(self, ticket_id: str, block_ms: int) -> Iterator[bool]:
         return Feed(self.client, keys.ticket_feed(ticket_id)).follow(block_ms)

@@ -111,13 +111,13 @@ class RoomRepository:
     def get(self, room_id: str) -> Room:
         data = self.client.hget(keys.room(room_id), "data")
         if data is None:
-            raise NotFound(f"no room {room_id!r}")
+            raise NotFound("no room {room_id!r}", room_id=room_id)
         return room_from_json(data)
 
     def by_invite(self, code: str) -> Room:
         room_id = self.client.get(keys.invite(code))
         if room_id is None:
-            raise NotFound(f"no open room has the invite code {code}")
+            raise NotFound("no open room has the invite code {invite_code}", invite_code=code)
         return self.get(keys.text(room_id))
 
     def list_open(self, game: str, limit: int) -> list[Room]:
@@ -146,7 +146,7 @@ class RoomRepository:
         try:
             return self._save(None, room, invite)
         except _Stale as err:
-            raise Conflict("room_exists", f"room {room.room_id} already exists") from err
+            raise Conflict("room_exists", "room {room_id} already exists", room_id=room.room_id) from err
 
     def update(self, room_id: str, change: Callable[[Room], tuple[Room, T]]) -> tuple[Room, T]:
         """Apply a pure change with compare-and-set, re-reading after a lost race."""
@@ -158,7 +158,7 @@ class RoomRepository:
             saved = self._try_save(room, new)
             if saved is not None:
                 return saved, out
-        raise Conflict("busy_room", f"room {room_id} is changing too fast; try again")
+        raise Conflict("busy_room", "room {room_id} is changing too fast; try again", room_id=room_id)
 
     def _try_save(self, old: Room, new: Room) -> Room | None:
         ended = new.status in _ENDED and old.status not in _ENDED
@@ -198,7 +198,9 @@ class RoomRepository:
         if status == -1:
             raise _Stale()
         if status == -2:
-            raise Conflict("busy", f"player {added[int(detail) - 1]} is already in a room or a queue")
+            raise Conflict(
+                "busy", "player {player} is already in a room or a queue", player=added[int(detail) - 1]
+            )
         if status == -3:
             raise Conflict("invite_taken", "that invite code is in use")
         return new

@@ -59,7 +59,7 @@ def channel(raw: str) -> Channel:
         low, high = sorted(parts)
         return Channel(ChannelKind.DM, low, high)
     if len(parts) != 1:
-        raise InvalidArgument(f"a {kind} channel is {kind}:<id>", "channel")
+        raise InvalidArgument("a {kind} channel is {kind}:<id>", "channel", kind=kind)
     return Channel(ChannelKind(kind), parts[0])
 
 
@@ -75,7 +75,12 @@ def text(raw: str) -> str:
     if not cleaned:
         raise Conflict("chat_empty", "a message needs some text")
     if len(cleaned) > MAX_TEXT:
-        raise Conflict("chat_too_long", f"a message is at most {MAX_TEXT} characters, not {len(cleaned)}")
+        raise Conflict(
+            "chat_too_long",
+            "a message is at most {most} characters, not {count}",
+            most=MAX_TEXT,
+            count=len(cleaned),
+        )
     return cleaned
 
 
@@ -93,7 +98,7 @@ _MESSAGE_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
 def message_id(raw: str, what: str) -> str:
     """A stream entry id ("1700000000000-0"), or "" when none is given."""
     if raw and not _MESSAGE_ID.fullmatch(raw):
-        raise InvalidArgument(f"{what} must be a message id like 1700000000000-0", what)
+        raise InvalidArgument("{what} must be a message id like 1700000000000-0", what, what=what)
     return raw
 
 

@@ -45,7 +45,7 @@ def avatar_id(raw: str) -> str:
     """An avatar id of :data:`AVATARS` (InvalidArgument naming the field otherwise)."""
     if raw not in {a.avatar_id for a in AVATARS}:
         known = ", ".join(a.avatar_id for a in AVATARS)
-        raise InvalidArgument(f"avatar_id must be one of ListAvatars' ids: {known}", "avatar_id")
+        raise InvalidArgument("avatar_id must be one of ListAvatars' ids: {known}", "avatar_id", known=known)
     return raw
 
 

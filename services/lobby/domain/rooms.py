@@ -138,7 +138,12 @@ def seen_by(room: Room, player_id: str) -> Room:
 
 def _require_open(room: Room) -> None:
     if room.status is not RoomStatus.OPEN:
-        raise Conflict(f"room_{room.status.value}", f"room {room.room_id} is {room.status.value}, not open")
+        raise Conflict(
+            f"room_{room.status.value}",
+            "room {room_id} is {status}, not open",
+            room_id=room.room_id,
+            status=room.status.value,
+        )
 
 
 def _require_host(room: Room, caller: str) -> None:
@@ -149,7 +154,7 @@ def _require_host(room: Room, caller: str) -> None:
 def _seated(room: Room, player_id: str) -> int:
     seat = room.seat_of(player_id)
     if seat is None:
-        raise Conflict("not_in_room", f"you are not in room {room.room_id}")
+        raise Conflict("not_in_room", "you are not in room {room_id}", room_id=room.room_id)
     return seat
 
 
@@ -162,7 +167,7 @@ def _put(room: Room, index: int, seat: Seat) -> Room:
 def _first_empty(room: Room) -> int:
     index = next((i for i, s in enumerate(room.seats) if s.is_empty), None)
     if index is None:
-        raise Conflict("room_full", f"room {room.room_id} has no free seat")
+        raise Conflict("room_full", "room {room_id} has no free seat", room_id=room.room_id)
     return index
 
 
@@ -202,9 +207,11 @@ def remove_bot(room: Room, caller: str, seat: int) -> Room:
     _require_host(room, caller)
     _require_open(room)
     if not 0 <= seat < len(room.seats):
-        raise InvalidArgument(f"seat must be between 0 and {len(room.seats) - 1}, not {seat}", "seat")
+        raise InvalidArgument(
+            "seat must be between 0 and {last}, not {seat}", "seat", last=len(room.seats) - 1, seat=seat
+        )
     if room.seats[seat].bot is None:
-        raise Conflict("not_a_bot", f"seat {seat} is not a bot")
+        raise Conflict("not_a_bot", "seat {seat} is not a bot", seat=seat)
     return _put(room, seat, EMPTY)
 
 
@@ -224,13 +231,18 @@ def begin_start(room: Room, caller: str, match_id: str, now_ms: int) -> Room:
         raise Conflict("seats_not_full", "every seat needs a player or a bot before the start")
     waiting = [s.name for s in room.seats if s.is_human and s.player_id != caller and not s.ready]
     if waiting:
-        raise Conflict("players_not_ready", f"not ready yet: {', '.join(waiting)}")
+        raise Conflict("players_not_ready", "not ready yet: {names}", names=", ".join(waiting))
     return replace(room, status=RoomStatus.STARTING, match_id=match_id, starting_ms=now_ms)
 
 
 def finish_start(room: Room, match_id: str) -> Room:
     if room.status is not RoomStatus.STARTING or room.match_id != match_id:
-        raise Conflict("room_not_starting", f"room {room.room_id} is not starting match {match_id}")
+        raise Conflict(
+            "room_not_starting",
+            "room {room_id} is not starting match {match_id}",
+            room_id=room.room_id,
+            match_id=match_id,
+        )
     return replace(room, status=RoomStatus.STARTED)
 
 

@@ -38,7 +38,10 @@ def display_name(raw: str) -> str:
         raise InvalidArgument("display_name must not be empty", "display_name")
     if len(name) > MAX_NAME:
         raise InvalidArgument(
-            f"display_name must be at most {MAX_NAME} characters, not {len(name)}", "display_name"
+            "display_name must be at most {most} characters, not {count}",
+            "display_name",
+            most=MAX_NAME,
+            count=len(name),
         )
     if not name.isprintable():
         raise InvalidArgument("display_name must be printable text", "display_name")
@@ -54,9 +57,11 @@ def email(raw: str, field: str = "email") -> str:
     """An email address, trimmed and lower-cased (one account per address, whatever its case)."""
     address = raw.strip().lower()
     if not address:
-        raise InvalidArgument(f"{field} is required", field)
+        raise InvalidArgument("{field_name} is required", field, field_name=field)
     if len(address) > MAX_EMAIL or not address.isprintable() or not _EMAIL.fullmatch(address):
-        raise InvalidArgument(f"{field} must be an email address like ada@example.org", field)
+        raise InvalidArgument(
+            "{field_name} must be an email address like ada@example.org", field, field_name=field
+        )
     return address
 
 
@@ -65,7 +70,11 @@ def new_password(raw: str, field: str = "password") -> str:
     The message never repeats it."""
     if not MIN_PASSWORD <= len(raw) <= MAX_PASSWORD or not raw.strip():
         raise InvalidArgument(
-            f"{field} must be {MIN_PASSWORD} to {MAX_PASSWORD} characters (not only spaces)", field
+            "{field_name} must be {least} to {most} characters (not only spaces)",
+            field,
+            field_name=field,
+            least=MIN_PASSWORD,
+            most=MAX_PASSWORD,
         )
     return raw
 
@@ -73,7 +82,7 @@ def new_password(raw: str, field: str = "password") -> str:
 def given_password(raw: str, field: str = "password") -> str:
     """A password being checked: any, but not none (a wrong one is a wrong password, not a bad request)."""
     if not raw:
-        raise InvalidArgument(f"{field} is required", field)
+        raise InvalidArgument("{field_name} is required", field, field_name=field)
     return raw
 
 
@@ -81,28 +90,37 @@ def invite_code(raw: str) -> str:
     code = raw.strip().upper()
     if len(code) != INVITE_LENGTH or any(c not in INVITE_ALPHABET for c in code):
         raise InvalidArgument(
-            f"an invite code is {INVITE_LENGTH} letters and digits, e.g. K7QX2MPA", "invite_code"
+            "an invite code is {length} letters and digits, e.g. K7QX2MPA",
+            "invite_code",
+            length=INVITE_LENGTH,
         )
     return code
 
 
 def identifier(raw: str, what: str) -> str:
     if not _ID.fullmatch(raw):  # fullmatch: '$' alone would let a trailing newline through
-        raise InvalidArgument(f"{what} must be 1 to 64 letters, digits, '-' or '_'", what)
+        raise InvalidArgument("{what} must be 1 to 64 letters, digits, '-' or '_'", what, what=what)
     return raw
 
 
 def game_name(raw: str, known: Iterable[str]) -> str:
     names = sorted(known)
     if raw not in names:
-        raise InvalidArgument(f"unknown game {raw[:64]!r}; known: {', '.join(names)}", "game")
+        raise InvalidArgument(
+            "unknown game {game!r}; known: {known}", "game", game=raw[:64], known=", ".join(names)
+        )
     return raw
 
 
 def seat_count(seats: int, game: GameManifest, field: str = "seats") -> int:
     if not game.min_seats <= seats <= game.max_seats:
         raise InvalidArgument(
-            f"{game.name} takes {game.min_seats} to {game.max_seats} seats, not {seats}", field
+            "{name} takes {min_seats} to {max_seats} seats, not {seats}",
+            field,
+            name=game.name,
+            min_seats=game.min_seats,
+            max_seats=game.max_seats,
+            seats=seats,
         )
     return seats
 
@@ -118,7 +136,10 @@ def seat_counts(counts: Iterable[int], game: GameManifest) -> tuple[int, ...]:
 def turn_seconds(value: int) -> int:
     if value != 0 and not MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS:
         raise InvalidArgument(
-            f"turn_seconds is 0 (no clock) or {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}", "turn_seconds"
+            "turn_seconds is 0 (no clock) or {least} to {most}",
+            "turn_seconds",
+            least=MIN_TURN_SECONDS,
+            most=MAX_TURN_SECONDS,
         )
     return value
 
@@ -126,18 +147,22 @@ def turn_seconds(value: int) -> int:
 def game_options(options: Mapping[str, str], seats: int, game: GameManifest, rules: Any) -> dict[str, str]:
     """Bounded in size, parsed by the manifest (every option, canonical), then checked by the rules."""
     if len(options) > MAX_OPTIONS:
-        raise InvalidArgument(f"at most {MAX_OPTIONS} options", "options")
+        raise InvalidArgument("at most {most} options", "options", most=MAX_OPTIONS)
     for key, value in options.items():
         if not key or len(key) > MAX_OPTION_TEXT or len(value) > MAX_OPTION_TEXT:
-            raise InvalidArgument(f"option names and values are 1 to {MAX_OPTION_TEXT} characters", "options")
+            raise InvalidArgument(
+                "option names and values are 1 to {most} characters", "options", most=MAX_OPTION_TEXT
+            )
     try:
         parsed = game.parse_options(options)
     except ValueError as err:
-        raise InvalidArgument(f"bad option for {game.name}: {err}", "options") from err
+        raise InvalidArgument("bad option for {name}: {err}", "options", name=game.name, err=err) from err
     try:
         rules.make_config(seats, platform_free(parsed))
     except RuleViolation as err:
-        raise InvalidArgument(f"bad option for {game.name}: {err.message}", "options") from err
+        raise InvalidArgument(
+            "bad option for {name}: {error}", "options", name=game.name, error=err.message
+        ) from err
     return parsed
 
 
@@ -153,5 +178,5 @@ _NOTICE_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
 def notice_id(raw: str, what: str) -> str:
     """A notice id as WatchMyNotices returns it ("1700000000000-0"), or "" for "only new ones"."""
     if raw and not _NOTICE_ID.fullmatch(raw):
-        raise InvalidArgument(f"{what} is a notice id like 1700000000000-0, or empty", what)
+        raise InvalidArgument("{what} is a notice id like 1700000000000-0, or empty", what, what=what)
     return raw

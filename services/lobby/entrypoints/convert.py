@@ -69,7 +69,9 @@ def bot_level(value: int, field: str, default: BotLevel | None = None) -> BotLev
         return BOT_LEVELS[value]
     if value == pb.BOT_LEVEL_UNSPECIFIED and default is not None:
         return default
-    raise InvalidArgument(f"{field} must be BOT_LEVEL_RANDOM, BOT_LEVEL_GREEDY or BOT_LEVEL_MCTS", field)
+    raise InvalidArgument(
+        "{field_name} must be BOT_LEVEL_RANDOM, BOT_LEVEL_GREEDY or BOT_LEVEL_MCTS", field, field_name=field
+    )
 
 
 def visibility(value: int) -> RoomVisibility:

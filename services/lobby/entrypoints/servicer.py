@@ -34,6 +34,7 @@ from services.lobby.service_layer.notices import Notices
 from services.lobby.service_layer.profiles import Profiles
 from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
+from services.lobby.texts import TEXTS
 from shared.runtime.edge import wait
 from shared.serving import bounds
 from shared.serving.errors import Conflict, InvalidArgument
@@ -556,7 +557,7 @@ class LobbyServicer:
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:
-        return Registration(self, pb.DESCRIPTOR.services_by_name["LobbyService"], "lobby")
+        return Registration(self, pb.DESCRIPTOR.services_by_name["LobbyService"], "lobby", (TEXTS,))
 
 
 def _session(session: Session) -> pb.Session:

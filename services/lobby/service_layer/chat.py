@@ -108,7 +108,7 @@ class Chat:
                 raise not_member(channel, f"you read {channel.name} but may not write there")
             raise not_member(channel)
         if self.repo.silenced(channel.name, caller.player_id):
-            raise Conflict("chat_muted", f"the host has muted you in {channel.name}")
+            raise Conflict("chat_muted", "the host has muted you in {name}", name=channel.name)
         limit()
         stored, _ = self.repo.add(
             channel.name, Message("", caller.player_id, caller.name, cleaned, client_id)
@@ -186,11 +186,14 @@ class Chat:
         if not wanted:
             raise InvalidArgument("message_id is required", "message_id")
         if len(why) > chat.MAX_TEXT:
-            raise InvalidArgument(f"reason is at most {chat.MAX_TEXT} characters", "reason")
+            raise InvalidArgument("reason is at most {most} characters", "reason", most=chat.MAX_TEXT)
         message = self.repo.get(channel.name, wanted)
         if message is None:
             raise Conflict(
-                "chat_unknown_message", f"no message {wanted} in {channel.name} (or no longer kept)"
+                "chat_unknown_message",
+                "no message {wanted} in {name} (or no longer kept)",
+                wanted=wanted,
+                name=channel.name,
             )
         limit()
         before = self.repo.newest(channel.name, wanted, chat.CONTEXT)[::-1]
@@ -208,4 +211,6 @@ class Chat:
 
 
 def unknown(channel: Channel) -> Conflict:
-    return Conflict("chat_unknown_channel", f"no {channel.kind.value} {channel.target!r}")
+    return Conflict(
+        "chat_unknown_channel", "no {kind} {target!r}", kind=channel.kind.value, target=channel.target
+    )

@@ -72,7 +72,9 @@ class ExternalSignIn:
     def start(self, provider: str, redirect_uri: str, caller: Claims | None) -> Started:
         config = self.providers.get(provider)
         if config is None:
-            raise Conflict("provider_unknown", f"this lobby has no sign-in provider {provider[:40]!r}")
+            raise Conflict(
+                "provider_unknown", "this lobby has no sign-in provider {provider!r}", provider=provider[:40]
+            )
         _redirect_uri(config, redirect_uri)
         state, nonce, verifier = (
             secrets.token_urlsafe(32),

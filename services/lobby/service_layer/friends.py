@@ -184,7 +184,7 @@ class Friends:
             name = validation.display_name(display_name)
             target = self.repo.account_id(validation.name_key(name))
             if not target:
-                raise NotFound(f"no account is named {name!r} (guests are found by player id)")
+                raise NotFound("no account is named {name!r} (guests are found by player id)", name=name)
         else:
             target = self._other(caller, player_id)
         if target == caller.player_id:
@@ -237,7 +237,7 @@ class Friends:
     def _existing(self, player_id: str) -> list[str]:
         names = self.ratings.names([player_id])
         if not names[0]:
-            raise NotFound(f"no player {player_id!r}")
+            raise NotFound("no player {player_id!r}", player_id=player_id)
         return names
 
     def _apply(self, operation: str, caller: Claims, target: str) -> str:

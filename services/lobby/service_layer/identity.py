@@ -53,7 +53,7 @@ class Identity:
         claims = self.signer.verify(token, LOBBY)
         if claims.scope is not Scope.PLAYER:
             raise PermissionDenied(
-                f"the lobby needs a player token (sign in), not a {claims.scope.value} token"
+                "the lobby needs a player token (sign in), not a {scope} token", scope=claims.scope.value
             )
         if claims.account:
             name = self.ratings.account_name(claims.player_id)
@@ -78,7 +78,7 @@ class Identity:
         validation.identifier(match_id, "match_id")
         game = MatchMeta.of(wait(self.store.get_meta(match_id))).game
         if not game:
-            raise NotFound(f"no match {match_id!r}")
+            raise NotFound("no match {match_id!r}", match_id=match_id)
         if not self.private.may_watch(match_id, caller.player_id):
             raise PermissionDenied("a private room's match is watched only by its players and invitees")
         token = self.signer.spectator(game, match_id, caller.player_id, SPECTATOR_TTL_S, name=caller.name)

@@ -74,7 +74,7 @@ class QueueService:
         validation.turn_seconds(request.turn_seconds)
         if not 0 <= request.bot_fill_after_s <= MAX_BOT_FILL_S:
             raise InvalidArgument(
-                f"bot_fill_after_seconds is 0 (never) to {MAX_BOT_FILL_S}", "bot_fill_after_seconds"
+                "bot_fill_after_seconds is 0 (never) to {most}", "bot_fill_after_seconds", most=MAX_BOT_FILL_S
             )
         rating = self.ratings.rating(request.game, caller.player_id).mu
         ticket = Ticket(

@@ -154,7 +154,7 @@ class NoticeProjector(OutboxGroup):
                 self._sent(ids, notices)
                 return
             seen = None
-        raise Conflict("busy_notices", f"match {append.match_id} kept changing; will retry")
+        raise Conflict("busy_notices", "match {match_id} kept changing; will retry", match_id=append.match_id)
 
     def _sent(self, ids: list[str], notices: list[tuple[str, Notice]]) -> None:
         for notice_id, (player, notice) in zip(ids, notices, strict=True):
@@ -243,11 +243,11 @@ class Notices:
         if invitee == caller.player_id:
             raise InvalidArgument("you cannot invite yourself", "player_id")
         if room.status is not RoomStatus.OPEN:
-            raise Conflict(f"room_{room.status.value}", f"the room is {room.status.value}")
+            raise Conflict(f"room_{room.status.value}", "the room is {status}", status=room.status.value)
         if room.seat_of(invitee) is not None:
             raise Conflict("already_in_room", "that player already sits in the room")
         if not self.ratings.names([invitee])[0]:
-            raise NotFound(f"no player {invitee!r}")
+            raise NotFound("no player {invitee!r}", invitee=invitee)
         if self.blocks is not None and self.blocks(invitee, caller.player_id):
             raise Conflict("blocked", "this player does not take requests or invitations from you")
         if self.blocks is not None and self.blocks(caller.player_id, invitee):

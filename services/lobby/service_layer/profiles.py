@@ -124,7 +124,7 @@ class Profiles:
         found = self.repo.settings([who])[0]
         name = self.ratings.names([who])[0]
         if not name:
-            raise NotFound(f"no player {who!r} (a guest who left, or a deleted account)")
+            raise NotFound("no player {who!r} (a guest who left, or a deleted account)", who=who)
         avatar, visibility = found if found else (DEFAULT_AVATAR, DEFAULT_VISIBILITY)
         visible = self._sees(visibility, who, caller.player_id)
         own = visibility if who == caller.player_id and found else None

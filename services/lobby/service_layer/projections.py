@@ -56,7 +56,9 @@ class RatingsProjector(OutboxGroup):
             return False
         progress = meta.progress
         if progress is None or progress.outcome is None:
-            raise Conflict("no_outcome", f"match {match_id} finished before outcomes were recorded")
+            raise Conflict(
+                "no_outcome", "match {match_id} finished before outcomes were recorded", match_id=match_id
+            )
         finished = FinishedMatch(match_id, meta.game, tuple(progress.outcome.placings), meta.players)
         return self.record(finished, finished_ms)
 
@@ -70,7 +72,9 @@ class RatingsProjector(OutboxGroup):
                 if result:
                     log.info("match rated", extra=log_fields(match_id=match.match_id, game=match.game))
                 return result == 1
-        raise Conflict("busy_ratings", f"ratings of match {match.match_id} kept changing; will retry")
+        raise Conflict(
+            "busy_ratings", "ratings of match {match_id} kept changing; will retry", match_id=match.match_id
+        )
 
 
 def _entry_ms(entry_id: str) -> int:

@@ -110,8 +110,7 @@ def submit_first_legal(gw: GatewayThread, match_id: str) -> dict[str, Any]:
 
 def error_info(body: dict[str, Any]) -> error_details_pb2.ErrorInfo:
     """The ErrorInfo detail of a Connect error JSON, decoded from its base64 protobuf value."""
-    (detail,) = body["details"]
-    assert detail["type"] == "google.rpc.ErrorInfo"
+    (detail,) = [d for d in body["details"] if d["type"] == "google.rpc.ErrorInfo"]
     value = detail["value"]
     info = error_details_pb2.ErrorInfo.FromString(base64.b64decode(value + "=" * (-len(value) % 4)))
     assert detail["debug"]["reason"] == info.reason  # the readable copy says the same

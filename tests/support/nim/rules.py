@@ -62,10 +62,21 @@ Event = HeapLaid | Taken
 class NimRules(BaseRules[NimConfig, NimState, Command, Event, NimView]):
     def make_config(self, seats: int, options: Mapping[str, str]) -> NimConfig:
         if not self.min_seats <= seats <= self.max_seats:
-            raise RuleViolation("bad_seats", f"{self.game} takes {self.max_seats} seats, not {seats}")
+            raise RuleViolation(
+                "bad_seats",
+                "{game} takes {max_seats} seats, not {seats}",
+                game=self.game,
+                max_seats=self.max_seats,
+                seats=seats,
+            )
         stones = options.get("stones", str(STONES)).strip()
         if not stones.isdigit() or not 1 <= int(stones) <= MAX_STONES:
-            raise RuleViolation("bad_option", f"stones is a number from 1 to {MAX_STONES}, not {stones!r}")
+            raise RuleViolation(
+                "bad_option",
+                "stones is a number from 1 to {most}, not {stones!r}",
+                most=MAX_STONES,
+                stones=stones,
+            )
         return NimConfig(seats, int(stones))
 
     def setup(self, config: NimConfig, rng: Rng) -> Sequence[Event]:
@@ -73,9 +84,13 @@ class NimRules(BaseRules[NimConfig, NimState, Command, Event, NimView]):
 
     def decide(self, state: NimState, actor: Actor, command: Command, rng: Rng) -> Sequence[Event]:
         if not actor.is_seat or actor.seat != state.turn or state.stones == 0:
-            raise RuleViolation("not_your_turn", f"{actor} may not take now")
+            raise RuleViolation("not_your_turn", "{actor} may not take now", actor=actor)
         if not 1 <= command.count <= min(MOST, state.stones):
-            raise RuleViolation("bad_count", f"take 1 to {min(MOST, state.stones)} stones")
+            raise RuleViolation(
+                "bad_count",
+                "take 1 to {most} stones",
+                most=min(MOST, state.stones),
+            )
         return [Taken(actor.seat, command.count)]
 
     def evolve(self, state: NimState, event: Event) -> NimState:

@@ -127,10 +127,18 @@ class RaceRules(BaseRules[RaceConfig, RaceState, Command, Event, RaceView]):
     def make_config(self, seats: int, options: Mapping[str, str]) -> RaceConfig:
         if not self.min_seats <= seats <= self.max_seats:
             seat_range = f"{self.min_seats} to {self.max_seats}"
-            raise RuleViolation("bad_seats", f"{self.game} takes {seat_range} seats, not {seats}")
+            raise RuleViolation(
+                "bad_seats",
+                "{game} takes {seat_range} seats, not {seats}",
+                game=self.game,
+                seat_range=seat_range,
+                seats=seats,
+            )
         goal = options.get("goal", str(GOAL)).strip()
         if not goal.isdigit() or not 1 <= int(goal) <= MAX_GOAL:
-            raise RuleViolation("bad_option", f"goal must be a number from 1 to {MAX_GOAL}, not {goal!r}")
+            raise RuleViolation(
+                "bad_option", "goal must be a number from 1 to {most}, not {goal!r}", most=MAX_GOAL, goal=goal
+            )
         return RaceConfig(seats, int(goal))
 
     def initial_state(self) -> RaceState:
@@ -142,7 +150,9 @@ class RaceRules(BaseRules[RaceConfig, RaceState, Command, Event, RaceView]):
 
     def decide(self, state: RaceState, actor: Actor, command: Command, rng: Rng) -> Sequence[Event]:
         if command not in self.legal_commands(state, actor):
-            raise RuleViolation("not_your_turn", f"{actor} cannot {type(command).__name__} now")
+            raise RuleViolation(
+                "not_your_turn", "{actor} cannot {command} now", actor=actor, command=type(command).__name__
+            )
         match command:
             case Roll():
                 return [DieRolled(actor.seat, rng.randint(1, DIE))]

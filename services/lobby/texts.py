@@ -1,0 +1,24 @@
+"""The lobby's texts: the English of its refusals, collected from where they are raised.
+
+Keys are ``reason.<code>: <English template>`` (``shared.core.reasons.reason_key``), read from
+the lobby's raise sites (``shared.core.reasons.refusal_texts``), so a refusal is worded once; the
+translations are ``services/lobby/locales/<locale>.yaml``. The servicer hands :data:`TEXTS` to its
+registration: a refusal's ``google.rpc.LocalizedMessage`` is looked up here, then in the
+platform's texts (``shared/serving/refusals.py``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from services.lobby.domain.rooms import RoomStatus
+from shared.core.i18n import Texts, register
+from shared.core.reasons import refusal_texts
+
+FOLDER = Path(__file__).resolve().parent
+
+# the codes ``f"room_{status}"`` is raised as: a room that is not open
+ROOM_CODES = [f"room_{status.value}" for status in RoomStatus if status is not RoomStatus.OPEN]
+
+TEXTS = Texts("lobby", FOLDER, lambda: refusal_texts(FOLDER, ROOM_CODES))
+register("lobby", lambda: TEXTS)

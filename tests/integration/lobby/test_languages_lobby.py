@@ -1,0 +1,70 @@
+"""The lobby's refusals in the caller's language (metadata ``accept-language``): its own refusals
+from the lobby's texts, the platform's from the platform's, English otherwise; the same ErrorInfo
+reason and English status message whatever the language, and nothing changed (a real lobby over
+gRPC on a private Redis)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import grpc
+import pytest
+import redis
+from tabula.lobby.v1 import lobby_pb2 as pb
+
+from shared.serving.errors import localized_message
+from tests.integration.lobby.conftest import fails, sign_in, state_size
+
+
+def speaking(md: list[tuple[str, str]], language: str | None) -> list[tuple[str, str]]:
+    return md + ([("accept-language", language)] if language else [])
+
+
+@pytest.mark.parametrize(
+    ("language", "locale", "message"),
+    [
+        ("pt-BR", "pt-BR", "não há sala 'r-nowhere'"),
+        ("zh-CN", "zh-CN", "没有房间 'r-nowhere'"),
+        ("es-ES", "en", "no room 'r-nowhere'"),
+        (None, "en", "no room 'r-nowhere'"),
+    ],
+)
+def test_a_lobby_refusal_is_in_the_callers_language(
+    stub: Any, redis_client: redis.Redis, language: str | None, locale: str, message: str
+) -> None:
+    ada = sign_in(stub, "Ada")
+    before = state_size(redis_client)
+    join = pb.JoinRoomRequest(room_id="r-nowhere")
+    call = partial(stub.JoinRoom, join, metadata=speaking(ada.md, language), timeout=5)
+    err = fails(call, grpc.StatusCode.NOT_FOUND, "not_found")
+    said = localized_message(err)
+    assert said is not None and (said.locale, said.message) == (locale, message)
+    assert err.details() == "no room 'r-nowhere'"
+    assert state_size(redis_client) == before
+
+
+def test_the_lobbys_own_codes_and_values_are_translated(stub: Any, redis_client: redis.Redis) -> None:
+    ada = sign_in(stub, "Ada")
+    request = pb.CreateRoomRequest(game="race", seats=9, turn_seconds=60)
+    call = partial(stub.CreateRoom, request, metadata=speaking(ada.md, "pt-BR,pt;q=0.9"), timeout=5)
+    said = localized_message(fails(call, grpc.StatusCode.INVALID_ARGUMENT, "invalid_argument"))
+    assert said is not None and said.locale == "pt-BR"
+    assert said.message.startswith("race é para ") and said.message.endswith(" jogadores, não 9")
+    room = stub.CreateRoom(
+        pb.CreateRoomRequest(game="race", seats=2, turn_seconds=60), metadata=ada.md, timeout=5
+    )
+    ready = pb.SetReadyRequest(room_id=room.room.room_id, ready=True)
+    bob = sign_in(stub, "Bob")
+    call = partial(stub.SetReady, ready, metadata=speaking(bob.md, "zh-CN"), timeout=5)
+    said = localized_message(fails(call, grpc.StatusCode.FAILED_PRECONDITION, "not_in_room"))
+    assert said is not None and (said.locale, said.message) == ("zh-CN", f"你不在房间 {room.room.room_id} 中")
+    token = speaking([("authorization", "Bearer nonsense")], "pt-BR")
+    said = localized_message(
+        fails(
+            partial(stub.ListRooms, pb.ListRoomsRequest(), metadata=token, timeout=5),
+            grpc.StatusCode.UNAUTHENTICATED,
+            "bad_token",
+        )
+    )
+    assert said is not None and (said.locale, said.message) == ("pt-BR", "o token está malformado")
