@@ -215,7 +215,7 @@ function renderTracks(root, view, ctx, L) {
   root.querySelector("#tracks").replaceChildren(ctx.el("h3", { text: say(ctx, "web.tracks") }),
     track(ctx, say(ctx, "web.track.prestige"), "prestige", prestige, [low, high], L.said("tracks", "prestige")),
     track(ctx, say(ctx, "web.track.church"), "church", church, [0, Math.max(10, ...church.map(([, v]) => v))],
-      L.said("tracks", "church")));
+      L.said("tracks", "church influence")));
 }
 
 // A resource's cube and how many; `trades`: the data attributes a tap on it answers (the bank's: buy and get).
