@@ -1,4 +1,5 @@
-"""Florenza's components for front-ends, typed, with English texts: what ``GetContent`` answers.
+"""Florenza's components for front-ends, typed, with their texts: what ``GetContent`` answers; and
+``TEXTS``, every word the package shows in English, Simplified Chinese and Brazilian Portuguese.
 
 :func:`content_message` is the content's own records (``rules/content_types.py``) with their texts
 and their project-defined fields filled in, plus what the board's numbers make: the market trades,
@@ -6,6 +7,11 @@ the income die's faces, the tracks and the city buildings. Views, commands and e
 components by id (workshops, characters, works, cards) or by enum (trades, resources); these
 records say what each one is. Every ``text`` is worded by the terminal client's labels
 (``presentation/labels.py``) from the same numbers, so it never disagrees with them.
+
+The texts are worded in the locale asked for (``packaged_content_message(locale)``) from ``TEXTS``:
+the fixed words of ``words.py``, the components' names (``workshop.3.name`` ...) and the rules'
+refusals (``reason.<code>: <template>``); the translations are ``locales/zh-CN.yaml`` and
+``locales/pt-BR.yaml`` (docs/rules/florenza.md, "Terms in Chinese and Portuguese").
 
 Much of Florenza's content is designed by the project where the seed prints no value
 (docs/rules/florenza.md, "Designed values"): each record's ``project_defined`` lists the content
@@ -18,8 +24,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from pathlib import Path
 
-from services.florenza.presentation.labels import Labels, goods_text, reward_text, skill_name
+from services.florenza.presentation.labels import Labels, building_key
 from services.florenza.rules.content_types import (
     Area,
     Artist,
@@ -34,6 +41,9 @@ from services.florenza.rules.content_types import (
 )
 from services.florenza.rules.goods import Resource
 from services.florenza.rules.model import Trade
+from services.florenza.words import WORDS
+from shared.core.i18n import Texts
+from shared.core.reasons import rule_reason_texts
 from shared.core.wire import message, pb
 
 Provenance = Iterable[tuple[str, object, str, str]]
@@ -86,7 +96,8 @@ class BuildingInfo:
 
 @message
 class FlorenzaContent:
-    """Every component of Florenza, as the rules read it, with English texts."""
+    """Every component of Florenza, as the rules read it, with names and texts in one locale (GetContent:
+    the call's)."""
 
     workshops: tuple[Workshop, ...] = pb(1, default=())
     artists: tuple[Artist, ...] = pb(2, default=())
@@ -111,9 +122,10 @@ def designed(provenance: Provenance) -> Designed:
     return out
 
 
-def content_message(content: Content, provenance: Provenance) -> FlorenzaContent:
-    """The content's records with their texts and project-defined fields filled in."""
-    labels, ours = Labels(content), designed(provenance)
+def content_message(content: Content, provenance: Provenance, locale: str = "en") -> FlorenzaContent:
+    """The content's records with their names and texts in ``locale`` and their project-defined fields
+    filled in."""
+    labels, ours = Labels(content, TEXTS.catalog(locale)), designed(provenance)
     board = ours.get(("board.yaml", None), ())
     return FlorenzaContent(
         workshops=tuple(
@@ -125,116 +137,135 @@ def content_message(content: Content, provenance: Provenance) -> FlorenzaContent
         ),
         works=tuple(work(w, labels, ours.get(("artworks.yaml", w.id), ())) for w in content.works),
         life=tuple(life(c, labels, ours.get(("life.yaml", c.number), ())) for c in content.life),
-        trades=trades(content.board, board),
-        income_die=income_die(content.board, board),
-        tracks=tracks(content.board, board),
+        trades=trades(content.board, board, labels),
+        income_die=income_die(content.board, board, labels),
+        tracks=tracks(content.board, board, labels),
         buildings=buildings(content, labels),
-        board=board_info(content.board, board),
+        board=board_info(content.board, board, labels),
     )
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+RULES = "services/florenza/rules"  # the rules' source, whose refusals are texts too
 
 
 def workshop(w: Workshop, labels: Labels, ours: tuple[str, ...]) -> Workshop:
-    tiles = plural(w.copies, "tile") + (", one set aside for the starting choice" if w.starting else "")
-    return replace(w, text=f"Workshop {w.id}, {labels.workshop_text(w.id)} ({tiles}).", project_defined=ours)
+    say = labels.say
+    tiles = labels.t.plural("content.tiles", w.copies) + (say("content.starting_tile") if w.starting else "")
+    text = say("content.workshop", id=w.id, workshop=labels.workshop_text(w.id), tiles=tiles)
+    return replace(w, name=labels.workshop(w.id), text=text, project_defined=ours)
 
 
-def talent(r: SkillRow, anonymous: bool) -> SkillRow:
+def talent(r: SkillRow, anonymous: bool, labels: Labels) -> SkillRow:
+    say, skill = labels.say, labels.skill(r.skill)
     if anonymous:
-        return replace(r, text=f"{skill_name(r.skill)}: no fee, no bonus die")
-    rolls = ", ".join(
-        f"{f.prestige}" + (f" and {f.church} church influence" if f.church else "") for f in r.faces
+        return replace(r, text=say("content.talent_anonymous", talent=skill))
+    rolls = labels.sep().join(
+        say("content.roll_church", prestige=f.prestige, church=f.church) if f.church else str(f.prestige)
+        for f in r.faces
     )
-    best = ", ".join(str(n) for n in r.masterpiece_faces)
-    return replace(
-        r,
-        text=f"{skill_name(r.skill)}: fee {r.fee} fiorini; bonus die {rolls} prestige; "
-        f"a masterpiece of {r.masterpiece} prestige on {best}",
-    )
+    best = labels.sep().join(str(n) for n in r.masterpiece_faces)
+    text = say("content.talent", talent=skill, fee=r.fee, rolls=rolls, masterpiece=r.masterpiece, faces=best)
+    return replace(r, text=text)
 
 
 def artist(a: Artist, labels: Labels, ours: tuple[str, ...]) -> Artist:
-    talents = tuple(talent(r, a.anonymous) for r in a.talents)
-    where = anonymous_card(a.id, labels) if a.anonymous else f"drawn, goes under {labels.life(a.mark)}"
-    text = f"{labels.artist_text(a.id)}, {where}: " + "; ".join(t.text for t in talents) + "."
-    return replace(a, talents=talents, text=text, project_defined=ours)
+    talents = tuple(talent(r, a.anonymous, labels) for r in a.talents)
+    if a.anonymous:
+        where = anonymous_card(a.id, labels)
+    else:
+        where = labels.say("content.drawn", card=labels.life(a.mark))
+    text = labels.say(
+        "content.artist",
+        artist=labels.artist_text(a.id),
+        where=where,
+        talents=labels.say("content.talent_sep").join(t.text for t in talents),
+    )
+    return replace(a, name=labels.character(a.id), talents=talents, text=text, project_defined=ours)
 
 
 def anonymous_card(character: int, labels: Labels) -> str:
     card = next((c.number for c in labels.content.life if character in c.anonymous), 0)
-    return f"always in Florence, pictured on {labels.life(card)}"
+    return labels.say("content.anonymous_card", card=labels.life(card))
 
 
 def preacher(p: Preacher, labels: Labels, ours: tuple[str, ...]) -> Preacher:
-    where = anonymous_card(p.id, labels) if p.anonymous else f"drawn, goes under {labels.life(p.mark)}"
-    return replace(p, text=f"{labels.preacher_text(p.id)}, {where}.", project_defined=ours)
+    if p.anonymous:
+        where = anonymous_card(p.id, labels)
+    else:
+        where = labels.say("content.drawn", card=labels.life(p.mark))
+    text = labels.say("content.preacher", preacher=labels.preacher_text(p.id), where=where)
+    return replace(p, name=labels.character(p.id), text=text, project_defined=ours)
 
 
 def work(w: ArtWork, labels: Labels, ours: tuple[str, ...]) -> ArtWork:
     penalty = labels.content.board.failure(w.area)
-    where = "one in every family's district; " if w.in_district else ""
-    text = f"{labels.work_text(w.id)}; {where}{penalty} prestige lost if it cannot be paid for."
-    return replace(w, failure_penalty=penalty, text=text, project_defined=ours)
+    key = "content.work_district" if w.in_district else "content.work"
+    text = labels.say(key, work=labels.work_text(w.id), penalty=penalty)
+    return replace(w, name=labels.work_name(w.id), failure_penalty=penalty, text=text, project_defined=ours)
 
 
 def life(c: LifeCard, labels: Labels, ours: tuple[str, ...]) -> LifeCard:
     named = [x for x in labels.content.named_characters if labels.content.mark(x) == c.number]
-    goes = "goes" if len(named) == 1 else "go"
-    text = f"{c.name}: {plural(len(named), 'named character')} {goes} under it when drawn"
+    name = labels.t.get(f"life.{c.number}.name", c.name)
+    text = labels.t.plural("content.life", len(named), name=name)
     if c.anonymous:
-        text += "; pictures " + " and ".join(f"{labels.character(x)} {x}" for x in c.anonymous)
-    return replace(c, text=text + ".", project_defined=ours)
+        pictured = labels.say("label.and").join(
+            labels.say("content.pictured", character=labels.character(x), id=x) for x in c.anonymous
+        )
+        text += labels.say("content.life_pictures", characters=pictured)
+    return replace(c, name=name, text=text + labels.say("content.end"), project_defined=ours)
 
 
-def trades(b: Board, ours: tuple[str, ...]) -> tuple[MarketTradeInfo, ...]:
+def trades(b: Board, ours: tuple[str, ...], labels: Labels) -> tuple[MarketTradeInfo, ...]:
     def mine(*fields: str) -> tuple[str, ...]:
         return tuple(f for f in fields if f in ours)
 
-    give = b.market_exchange_give
+    give, say = b.market_exchange_give, labels.say
     return (
         MarketTradeInfo(
             Trade.SELL, get_money=b.market_sell, pay_cubes=1, project_defined=mine("market_sell"),
-            text=f"Sell: 1 resource to the bank for {b.market_sell} fiorini, once per visit.",
+            text=say("content.trade.sell", money=b.market_sell),
         ),
         MarketTradeInfo(
             Trade.BUY, pay_money=b.market_buy, get_cubes=1, project_defined=mine("market_buy"),
-            text=f"Buy: 1 resource from the bank for {b.market_buy} fiorini, once per visit.",
+            text=say("content.trade.buy", money=b.market_buy),
         ),
         MarketTradeInfo(
             Trade.EXCHANGE, pay_cubes=give, get_cubes=1, project_defined=mine("market_exchange_give"),
-            text=f"Exchange: {give} identical resources for 1 of another kind, once per visit.",
+            text=say("content.trade.exchange", give=give),
         ),
     )  # fmt: skip
 
 
-def income_die(b: Board, ours: tuple[str, ...]) -> tuple[IncomeDieFaceInfo, ...]:
+def income_die(b: Board, ours: tuple[str, ...], labels: Labels) -> tuple[IncomeDieFaceInfo, ...]:
     fields = tuple(f for f in ("income_die", "die_compensation") if f in ours)
     return tuple(
         IncomeDieFaceInfo(
             face,
             resource,
             b.die_compensation,
-            f"Income die {face}: every family takes 1 {resource.name.lower()} "
-            f"({b.die_compensation} fiorini instead when the bank has none left).",
+            labels.say(
+                "content.income_die",
+                face=face,
+                resource=labels.say(f"enum.resource.{resource.name.lower()}"),
+                money=b.die_compensation,
+            ),
             fields,
         )
         for face, resource in enumerate(b.income_die, start=1)
     )
 
 
-def tracks(b: Board, ours: tuple[str, ...]) -> tuple[TrackInfo, ...]:
-    prestige = (
-        f"Prestige: working an opponent's workshop pays its owner {b.opponent_workshop_fee}; a family below "
-        f"{b.prestige_floor} may not do it; "
-        f"above {b.prestige_flip} the marker shows its +{b.prestige_flip} side."
+def tracks(b: Board, ours: tuple[str, ...], labels: Labels) -> tuple[TrackInfo, ...]:
+    prestige = labels.say(
+        "content.track.prestige", fee=b.opponent_workshop_fee, floor=b.prestige_floor, flip=b.prestige_flip
     )
-    church = (
-        f"Church influence: the most, alone and at least {b.bishop_min_church}, elects the Bishop; "
-        f"{b.cardinal_church} or more makes a Cardinal (+{b.cardinal_prestige} prestige); "
-        f"above {b.church_flip} the marker shows its +{b.church_flip} side."
+    church = labels.say(
+        "content.track.church",
+        bishop=b.bishop_min_church,
+        cardinal=b.cardinal_church,
+        cardinal_prestige=b.cardinal_prestige,
+        flip=b.church_flip,
     )
     return (
         TrackInfo("prestige", b.prestige_flip, prestige, tuple(f for f in ("prestige_flip",) if f in ours)),
@@ -247,30 +278,74 @@ def buildings(content: Content, labels: Labels) -> tuple[BuildingInfo, ...]:
     out = []
     for name in names:
         works = tuple(w.id for w in content.works if w.area is Area.CITY and w.building == name)
-        text = f"{name}, a city building with " + " and ".join(labels.work(w) for w in works) + "."
-        out.append(BuildingInfo(name, works, text))
+        listed = labels.say("label.and").join(labels.work(w) for w in works)
+        out.append(
+            BuildingInfo(
+                name, works, labels.say("content.building", building=labels.building(name), works=listed)
+            )
+        )
     return tuple(out)
 
 
-def board_info(b: Board, ours: tuple[str, ...]) -> Board:
-    draws = ", ".join(f"{n} for {seats}" for seats, n in enumerate(b.bag_draws, start=2))
-    text = (
-        f"{b.rounds} rounds for 2 to {len(b.families)} families ({', '.join(b.families)}); each starts with "
-        f"{b.starting_money} fiorini, {goods_text(b.starting_resources)}, "
-        f"{b.starting_workers} of its {b.workers_per_family} workers and {b.starting_workshops} workshops, "
-        f"in a district of {b.district_slots} spaces; "
-        f"income {reward_text(Reward(b.income, workers=b.income_workers))}; "
-        f"characters drawn a round: {draws} families. Final scoring: 1 point per {b.resources_per_point} "
-        f"resources and per {b.money_per_point} fiorini, {b.title_final_points} per title; minus "
-        f"{b.unfinished_workshop_penalty} per unbuilt workshop, {b.incomplete_work_penalty} per incomplete "
-        f"work and {b.empty_area_penalty} per Palazzo or Chiesa without a completed work."
+def board_info(b: Board, ours: tuple[str, ...], labels: Labels) -> Board:
+    draws = labels.sep().join(
+        labels.say("content.draw", count=n, seats=seats) for seats, n in enumerate(b.bag_draws, start=2)
+    )
+    text = labels.say(
+        "content.board",
+        rounds=b.rounds,
+        most=len(b.families),
+        families=labels.sep().join(b.families),
+        money=b.starting_money,
+        resources=labels.goods(b.starting_resources),
+        workers=b.starting_workers,
+        workers_per_family=b.workers_per_family,
+        workshops=b.starting_workshops,
+        spaces=b.district_slots,
+        income=labels.reward(Reward(b.income, workers=b.income_workers)),
+        draws=draws,
+        resources_per_point=b.resources_per_point,
+        money_per_point=b.money_per_point,
+        title_points=b.title_final_points,
+        workshop_penalty=b.unfinished_workshop_penalty,
+        work_penalty=b.incomplete_work_penalty,
+        area_penalty=b.empty_area_penalty,
     )
     return replace(b, text=text, project_defined=ours)
 
 
 @functools.cache
 def packaged_content_message(locale: str = "en") -> FlorenzaContent:
-    """:func:`content_message` of the packaged content and its provenance, made once per process."""
+    """:func:`content_message` of the packaged content and its provenance in ``locale``, made once per
+    process and locale."""
     from services.florenza.content import load_content, provenance
 
-    return content_message(load_content(), provenance())
+    return content_message(load_content(), provenance(), locale)
+
+
+# ---------------------------------------------------------------- every text, in three languages
+
+
+def component_names(content: Content) -> dict[str, str]:
+    """The components' names as the content has them, by key (``workshop.3.name``: ``Boscaiuolo``)."""
+    out: dict[str, str] = {}
+    out |= {f"workshop.{w.id}.name": w.name for w in content.workshops}
+    out |= {f"artist.{a.id}.name": a.name for a in content.artists}
+    out |= {f"preacher.{p.id}.name": p.name for p in content.preachers}
+    out |= {f"work.{w.id}.name": w.name for w in content.works}
+    out |= {f"life.{c.number}.name": c.name for c in content.life}
+    out |= {
+        f"building.{building_key(w.building)}.name": w.building for w in content.works if w.area is Area.CITY
+    }
+    return out
+
+
+def english() -> dict[str, str]:
+    """Every English text of the package: the fixed words, the components' names, the refusals."""
+    from services.florenza.content import load_content
+
+    return {**WORDS, **component_names(load_content()), **rule_reason_texts(RULES)}
+
+
+TEXTS = Texts("florenza", Path(__file__).parent, english)
+"""Florenza's texts: English here, Simplified Chinese and Brazilian Portuguese in ``locales/``."""

@@ -2,7 +2,8 @@
 
 :class:`FlorenzaPresentation` implements ``shared.core.manifest.Presentation`` for the terminal client
 (``tabula play | watch | replay``); the manifest's ``presentation=`` is :func:`load`. The labels come
-from the validated content (``services.florenza.content.load_content()``), loaded once.
+from the validated content (``services.florenza.content.load_content()``), loaded once, and are worded
+in the locale asked for (English, Simplified Chinese, Brazilian Portuguese: ``services/florenza/texts.py``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import functools
 from services.florenza.presentation import steps
 from services.florenza.presentation.board import board, final_table
 from services.florenza.presentation.describe import FlorenzaDescriber
-from services.florenza.presentation.labels import Labels
+from services.florenza.presentation.labels import Labels, catalog
 from shared.core.labelled_presentation import LabelledPresentation
 
 
@@ -22,9 +23,15 @@ class FlorenzaPresentation(LabelledPresentation):
 
 @functools.cache
 def load(locale: str = "en") -> FlorenzaPresentation:
-    """The presentation over the validated content (the manifest's ``presentation=``)."""
+    """The presentation over the validated content in ``locale`` (the manifest's ``presentation=``)."""
     from services.florenza.content import load_content
 
+    t = catalog(locale)
     return FlorenzaPresentation(
-        Labels(load_content()), board, final_table, FlorenzaDescriber, steps, steps.explain
+        Labels(load_content(), t),
+        board,
+        functools.partial(final_table, t=t),
+        FlorenzaDescriber,
+        steps.Steps(t.locale),
+        steps.explain,
     )

@@ -4,7 +4,9 @@
 field name (``workshop``, ``artist``, ``preacher``, ``character``, ``work``), ``Goods`` read as goods,
 a ``Presence`` as "who under which Life in Florenza card". The commands a player chooses between get
 the facts needed to choose (a workshop's cost and effect, an artist's fee, a work's price and reward,
-an offering's price, the workers a die gives), and the events a sentence each.
+an offering's price, the workers a die gives), and the events a sentence each. Every word comes from
+the labels' catalog (one locale of ``services/florenza/texts.py``'s ``TEXTS``): commands' titles under
+``command.<Name>``, events' sentences under ``event.<Name>``, enum values under ``enum.<enum>.<value>``.
 """
 
 from __future__ import annotations
@@ -14,19 +16,28 @@ from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
 
-from services.florenza.presentation.labels import Labels, amounts_text, goods_text, roman, skill_name
+from services.florenza.presentation.labels import Labels, catalog, roman
 from services.florenza.rules.content_types import Skill
 from services.florenza.rules.goods import GOODS_FIELDS, Goods
 from services.florenza.rules.resolution import art_work_price, failure_loss
-from shared.core.describe import LabelledDescriber, enum_label
+from shared.core.describe import LabelledDescriber, enum_label, words
+from shared.core.i18n import Catalog
 
 Msg = Any
-TITLE_NAMES = {1: "Captain of the People", 2: "Bishop"}
+TITLE_KEYS = {1: "title.captain", 2: "title.bishop"}
+ENUMS = ("Phase", "Resource", "Source", "Trade", "Title", "DieUse")  # the enums a player reads, by name
 
 
-def goods_of(message: Msg) -> str:
+def enum_key(enum_name: str) -> str:
+    """``DieUse`` -> ``die_use``: an enum's part of its values' keys (``enum.die_use.preacher``)."""
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in enum_name).lstrip("_")
+
+
+def goods_of(message: Msg, t: Catalog | None = None) -> str:
     """A ``Goods`` message as ``"100 fiorini, 1 wood"``."""
-    return amounts_text({f.name: getattr(message, f.name) for f in message.DESCRIPTOR.fields})
+    from services.florenza.presentation.labels import amounts_text
+
+    return amounts_text({f.name: getattr(message, f.name) for f in message.DESCRIPTOR.fields}, t)
 
 
 def goods_record(message: Msg) -> Goods:
@@ -34,16 +45,41 @@ def goods_record(message: Msg) -> Goods:
     return Goods(**{f: int(getattr(message, f)) for f in GOODS_FIELDS})
 
 
-def enum_of(message: Msg, field: str) -> str:
-    return enum_label(message.DESCRIPTOR.fields_by_name[field].enum_type, getattr(message, field))
+def enum_value(enum: Any, number: int, t: Catalog | None = None) -> str:
+    """An enum value in words (``enum.phase.placement``), the generic label where none is declared."""
+    english = enum_label(enum, number)
+    return (t or catalog()).get(f"enum.{enum_key(enum.name)}.{english.replace(' ', '_')}", english)
+
+
+def enum_of(message: Msg, field: str, t: Catalog | None = None) -> str:
+    return enum_value(message.DESCRIPTOR.fields_by_name[field].enum_type, getattr(message, field), t)
 
 
 class FlorenzaDescriber(LabelledDescriber):
     labels: Labels
 
+    def say(self, key: str, **values: Any) -> str:
+        return self.labels.say(key, **values)
+
+    def enum(self, message: Msg, field: str) -> str:
+        return enum_of(message, field, self.labels.t)
+
+    def goods_of(self, message: Msg) -> str:
+        return goods_of(message, self.labels.t)
+
     def who(self, seat: int) -> str:
         """A seat by its display name alone (``Ada``), ``seat N`` without one."""
-        return self.names[seat] if 0 <= seat < len(self.names) and self.names[seat] else f"seat {seat}"
+        if 0 <= seat < len(self.names) and self.names[seat]:
+            return self.names[seat]
+        return self.say("label.seat", seat=seat)
+
+    def seat(self, seat: int) -> str:
+        if 0 <= seat < len(self.names) and self.names[seat]:
+            return self.say("label.named_seat", name=self.names[seat], seat=seat)
+        return self.say("label.seat", seat=seat)
+
+    def order(self, seats: Sequence[int]) -> str:
+        return self.labels.sep().join(self.who(s) for s in seats)
 
     # ------------------------------------------------------------ values
     def id_names(self) -> dict[str, Callable[[int], str]]:
@@ -63,12 +99,26 @@ class FlorenzaDescriber(LabelledDescriber):
 
     def label(self, fd: FieldDescriptor, raw: Any, context: str) -> str | None:
         if fd.type == FieldDescriptor.TYPE_MESSAGE and raw.DESCRIPTOR.name == "Goods":
-            return goods_of(raw)
+            return self.goods_of(raw)
         if fd.type == FieldDescriptor.TYPE_MESSAGE and raw.DESCRIPTOR.name == "Presence":
-            return f"{self.labels.character(raw.character)} under {roman(raw.card)}"
+            return self.say(
+                "label.presence", character=self.labels.character(raw.character), card=roman(raw.card)
+            )
+        if fd.type == FieldDescriptor.TYPE_ENUM and fd.enum_type is not None and fd.enum_type.name in ENUMS:
+            return enum_value(fd.enum_type, int(raw), self.labels.t)
         return super().label(fd, raw, context)
 
     # ------------------------------------------------------------ commands
+    def command(self, member: Msg, view: Msg | None = None) -> str:
+        """One command, its title from the catalog (``command.HireArtist``: ``Hire artist``)."""
+        name = member.DESCRIPTOR.name
+        title = self.labels.t.get(f"command.{name}", words(name))
+        special = self.special(member, view)
+        if special is not None:
+            return self.say("command.with_detail", title=title, detail=special) if special else title
+        rest = self.fields(member)
+        return self.say("command.with_detail", title=title, detail=rest) if rest else title
+
     def special(self, m: Msg, view: Msg | None) -> str | None:
         """E.g. ``Hire artist: Giotto (painting 200) for Affresco (Palazzo): painting; 2 marble ->
         3 prestige``."""
@@ -77,26 +127,28 @@ class FlorenzaDescriber(LabelledDescriber):
             case "ChooseStartingWorkshop" | "PlanWorkshop":
                 return lab.workshop_text(m.workshop)
             case "WithholdWorker":
-                return f"one worker of {self.who(m.seat)} goes to {lab.life(6)} this round"
+                return self.say("command.withhold_worker", who=self.who(m.seat), card=lab.life(6))
             case "LureWorker":
-                return f"one worker of {self.who(m.seat)} back to its reserve, one of yours onto your board"
+                return self.say("command.lure_worker", who=self.who(m.seat))
             case "WithholdArtist":
-                return f"{lab.artist_text(m.artist)}: nobody may hire him this round"
+                return self.say("command.withhold_artist", artist=lab.artist_text(m.artist))
             case "ExpelPreacher":
-                return f"{lab.preacher_text(m.preacher)}: no offering to him this round"
+                return self.say("command.expel_preacher", preacher=lab.preacher_text(m.preacher))
             case "WorkWorkshop":
                 return self._work_workshop(m, view)
             case "HireArtist":
-                return f"{lab.artist_text(m.artist)} for {lab.work_text(m.work)}"
+                return self.say(
+                    "command.hire_artist", artist=lab.artist_text(m.artist), work=lab.work_text(m.work)
+                )
             case "MakeOffering":
-                where = "in the Duomo (two dice, keep one)" if m.duomo else "on your pulpit"
-                return f"{lab.preacher_text(m.preacher)} {where}"
+                key = "command.offering_duomo" if m.duomo else "command.offering_pulpit"
+                return self.say(key, preacher=lab.preacher_text(m.preacher))
             case "ChooseDie":
                 return self._choose_die(m, view)
             case "SellResource" | "BuyResource":
-                return enum_of(m, "resource")
+                return self.enum(m, "resource")
             case "ExchangeResources":
-                return f"2 {enum_of(m, 'give')} for 1 {enum_of(m, 'get')}"
+                return self.say("command.exchange", give=self.enum(m, "give"), get=self.enum(m, "get"))
             case "CompleteArtWork":
                 return self._complete(m, view)
         return None
@@ -109,23 +161,30 @@ class FlorenzaDescriber(LabelledDescriber):
 
     def _work_workshop(self, m: Msg, view: Msg | None) -> str:
         x = self._slot(view, m.owner, m.slot)
-        whose = "your" if view is not None and m.owner == view.viewer_seat else f"{self.who(m.owner)}'s"
-        text = f"{whose} space {m.slot}"
+        mine = view is not None and m.owner == view.viewer_seat
+        if mine:
+            text = self.say("command.work_own_space", slot=m.slot)
+        else:
+            text = self.say("command.work_space_of", who=self.who(m.owner), slot=m.slot)
         if x is not None and x.workshop:
-            text += f", {self.labels.workshop(x.workshop)} ({self.labels.effect(x.workshop)})"
-        if view is not None and m.owner != view.viewer_seat:
-            text += f"; 1 prestige to {self.who(m.owner)}"
+            text += self.say(
+                "command.work_workshop",
+                workshop=self.labels.workshop(x.workshop),
+                effect=self.labels.effect(x.workshop),
+            )
+        if view is not None and not mine:
+            text += self.say("command.work_fee", who=self.who(m.owner))
         return text
 
     def _choose_die(self, m: Msg, view: Msg | None) -> str:
         pending = getattr(getattr(view, "game", None), "pending", None)
         if pending is None or not pending.character:
             return str(m.die)
+        character = self.labels.character(pending.character)
         if self.labels.is_preacher(pending.character):
             workers = self.labels.preacher_workers(pending.character, m.die)
-            plural = "s" if workers != 1 else ""
-            return f"{m.die} ({workers} worker{plural} from {self.labels.character(pending.character)})"
-        return f"{m.die} ({self.labels.character(pending.character)}'s bonus die)"
+            return self.labels.t.plural("command.die_workers", workers, die=m.die, preacher=character)
+        return self.say("command.die_bonus", die=m.die, artist=character)
 
     def _my_spot(self, view: Msg | None, work: int) -> Msg | None:
         """The viewer's hired spot of ``work`` (the artist on it), if any."""
@@ -134,12 +193,18 @@ class FlorenzaDescriber(LabelledDescriber):
         return next((w for w in spots if w.work == work and w.worker == seat and seat >= 0), None)
 
     def _complete(self, m: Msg, view: Msg | None) -> str:
-        text = f"{self.labels.work(m.work)} with {skill_name(m.skill)}"
+        return self.say("command.complete", work=self.labels.work(m.work), talent=self.talent_choice(m, view))
+
+    def talent_choice(self, m: Msg, view: Msg | None) -> str:
+        """A CompleteArtWork's talent with its artist, the price and whether it can only fail."""
+        text = self.labels.skill(m.skill)
         spot = self._my_spot(view, m.work)
         if spot is None or spot.artist not in self.labels.content.artist:
             return text
         price = art_work_price(self.labels.content, m.work, spot.artist, Skill(m.skill))
-        text += f" by {self.labels.character(spot.artist)}; price {goods_text(price)}"
+        text += self.say(
+            "command.complete_by", artist=self.labels.character(spot.artist), price=self.labels.goods(price)
+        )
         return text + self.doomed(view, m.work, (Skill(m.skill),))
 
     def doomed(self, view: Msg | None, work: int, skills: Sequence[Skill] = ()) -> str:
@@ -157,7 +222,7 @@ class FlorenzaDescriber(LabelledDescriber):
         cheapest = min(prices, key=lambda p: p.money)
         lacking = Goods(**{f: max(getattr(cheapest - have, f), 0) for f in GOODS_FIELDS})
         loss = failure_loss(c, work, spot.artist)
-        return f" - cannot be paid (you lack {goods_text(lacking)}): it can only fail, -{loss} prestige"
+        return self.say("command.doomed", lacking=self.labels.goods(lacking), loss=loss)
 
     # ------------------------------------------------------------ events
     def event(self, member: Msg) -> str:
@@ -173,114 +238,163 @@ Words = Callable[[FlorenzaDescriber, Msg, str], str]
 """An event's words from the describer, the event and the name of its seat (``""`` without one)."""
 
 
-def _track_moved(e: Msg, who: str, track: str) -> str:
-    return f"{who} {'+' if e.delta > 0 else ''}{e.delta} {track} ({enum_of(e, 'source')})"
+def _track_moved(d: FlorenzaDescriber, e: Msg, who: str, track: str) -> str:
+    delta = f"{'+' if e.delta > 0 else ''}{e.delta}"
+    return d.say(f"event.{track}", who=who, delta=delta, source=d.enum(e, "source"))
 
 
 def _titles(d: FlorenzaDescriber, e: Msg, who: str) -> str:
-    captain = d.who(e.captain) if e.captain >= 0 else "nobody"
-    bishop = d.who(e.bishop) if e.bishop >= 0 else "nobody"
-    return f"Next round: Captain of the People {captain}, Bishop {bishop}"
+    captain = d.who(e.captain) if e.captain >= 0 else d.say("label.nobody")
+    bishop = d.who(e.bishop) if e.bishop >= 0 else d.say("label.nobody")
+    return d.say("event.TitlesAssigned", captain=captain, bishop=bishop)
+
+
+def _say(key: str, **fields: Callable[[FlorenzaDescriber, Msg], Any]) -> Words:
+    """An event's words: the template ``event.<key>`` with ``who`` and each field's value filled in."""
+
+    def words_of(d: FlorenzaDescriber, e: Msg, who: str) -> str:
+        return d.say(f"event.{key}", who=who, **{name: value(d, e) for name, value in fields.items()})
+
+    return words_of
+
+
+def _names(d: FlorenzaDescriber, ids: Sequence[int], name: Callable[[int], str]) -> str:
+    return d.labels.sep().join(name(x) for x in ids) or d.say("label.nobody")
+
+
+def _offering(d: FlorenzaDescriber, e: Msg, who: str) -> str:
+    key = "event.OfferingMade.duomo" if e.duomo else "event.OfferingMade"
+    return d.say(key, who=who, preacher=d.labels.character(e.preacher))
+
+
+def _passed(d: FlorenzaDescriber, e: Msg, who: str) -> str:
+    return d.say("event.PlacementPassed.forced" if e.forced else "event.PlacementPassed", who=who)
+
+
+def _worked(d: FlorenzaDescriber, e: Msg, who: str) -> str:
+    workshop = d.labels.workshop(e.workshop)
+    if e.owner == e.seat:
+        return d.say("event.WorkshopWorked", who=who, workshop=workshop, slot=e.slot)
+    return d.say("event.WorkshopWorked.other", who=who, workshop=workshop, slot=e.slot, owner=d.who(e.owner))
+
+
+def _workers_gained(d: FlorenzaDescriber, e: Msg, who: str) -> str:
+    return d.labels.t.plural("event.WorkersGained", e.count, who=who, source=d.enum(e, "source"))
+
+
+def _declined(d: FlorenzaDescriber, e: Msg, who: str) -> str:
+    title = d.say(TITLE_KEYS.get(e.title, "title.any"))
+    return d.say("event.PrivilegeDeclined", who=who, title=title)
+
+
+def _pool_returned(d: FlorenzaDescriber, e: Msg, who: str) -> str:
+    workshops = d.labels.sep().join(d.labels.workshop(w) for w in e.workshops) or d.say("label.none")
+    return d.say("event.StartingPoolReturned", workshops=workshops)
 
 
 EVENT_WORDS: dict[str, Words] = {
-    "GameStarted": lambda d, e, who: (
-        f"The game starts with {e.seats} families; turn order " + ", ".join(d.who(s) for s in e.turn_order)
+    "GameStarted": _say("GameStarted", seats=lambda d, e: e.seats, order=lambda d, e: d.order(e.turn_order)),
+    "CharactersArrived": _say(
+        "CharactersArrived",
+        arrivals=lambda d, e: d.labels.sep().join(
+            d.say("label.arrival", character=d.labels.character(p.character), card=roman(p.card))
+            for p in e.arrivals
+        ),
     ),
-    "CharactersArrived": lambda d, e, who: (
-        "Arrived in Florence: "
-        + ", ".join(f"{d.labels.character(p.character)} ({roman(p.card)})" for p in e.arrivals)
+    "RoundStarted": _say(
+        "RoundStarted", round=lambda d, e: e.round, order=lambda d, e: d.order(e.turn_order)
     ),
-    "RoundStarted": lambda d, e, who: (
-        f"Round {e.round} begins; turn order " + ", ".join(d.who(s) for s in e.turn_order)
+    "PhaseChanged": _say("PhaseChanged", phase=lambda d, e: d.enum(e, "phase")),
+    "TurnBegan": _say("TurnBegan"),
+    "GoodsGained": _say(
+        "GoodsGained", goods=lambda d, e: d.goods_of(e.goods), source=lambda d, e: d.enum(e, "source")
     ),
-    "PhaseChanged": lambda d, e, who: f"Step: {enum_of(e, 'phase')}",
-    "TurnBegan": lambda d, e, who: f"{who} is to act",
-    "GoodsGained": lambda d, e, who: f"{who} gained {goods_of(e.goods)} ({enum_of(e, 'source')})",
-    "GoodsPaid": lambda d, e, who: f"{who} paid {goods_of(e.goods)} ({enum_of(e, 'source')})",
-    "PrestigeChanged": lambda d, e, who: _track_moved(e, who, "prestige"),
-    "ChurchInfluenceChanged": lambda d, e, who: _track_moved(e, who, "church influence"),
-    "WorkersGained": lambda d, e, who: (
-        f"{who} +{e.count} worker{'s' if e.count != 1 else ''} ({enum_of(e, 'source')})"
+    "GoodsPaid": _say(
+        "GoodsPaid", goods=lambda d, e: d.goods_of(e.goods), source=lambda d, e: d.enum(e, "source")
     ),
-    "IncomeDieRolled": lambda d, e, who: f"Income die: {e.face}, everybody takes {enum_of(e, 'resource')}",
-    "ArtistHired": lambda d, e, who: (
-        f"{who} hired {d.labels.character(e.artist)} for {d.labels.work(e.work)}"
+    "PrestigeChanged": lambda d, e, who: _track_moved(d, e, who, "PrestigeChanged"),
+    "ChurchInfluenceChanged": lambda d, e, who: _track_moved(d, e, who, "ChurchInfluenceChanged"),
+    "WorkersGained": _workers_gained,
+    "IncomeDieRolled": _say(
+        "IncomeDieRolled", face=lambda d, e: e.face, resource=lambda d, e: d.enum(e, "resource")
     ),
-    "WorkshopPlanned": lambda d, e, who: f"{who} planned {d.labels.workshop(e.workshop)} in space {e.slot}",
-    "WorkerSentToWorkshop": lambda d, e, who: f"{who} sent a worker to {d.who(e.owner)}'s space {e.slot}",
-    "OfferingMade": lambda d, e, who: (
-        f"{who} made an offering to {d.labels.character(e.preacher)}{' in the Duomo' if e.duomo else ''}"
+    "ArtistHired": _say(
+        "ArtistHired",
+        artist=lambda d, e: d.labels.character(e.artist),
+        work=lambda d, e: d.labels.work(e.work),
     ),
-    "ArtWorkCompleted": lambda d, e, who: (
-        f"{who} completed {d.labels.work(e.work)} with {d.labels.character(e.artist)} ({skill_name(e.skill)})"
+    "WorkshopPlanned": _say(
+        "WorkshopPlanned", workshop=lambda d, e: d.labels.workshop(e.workshop), slot=lambda d, e: e.slot
     ),
-    "ArtWorkFailed": lambda d, e, who: f"{who} could not pay for {d.labels.work(e.work)}",
-    "CertificatesKeptHidden": lambda d, e, who: (
-        "Each family's certificates stay hidden from the others until the final scoring"
+    "WorkerSentToWorkshop": _say(
+        "WorkerSentToWorkshop", owner=lambda d, e: d.who(e.owner), slot=lambda d, e: e.slot
     ),
-    "CertificatesTaken": lambda d, e, who: (
-        f"{who} banks {e.amount} prestige as certificates (seen by {who} alone)"
+    "OfferingMade": _offering,
+    "ArtWorkCompleted": _say(
+        "ArtWorkCompleted",
+        work=lambda d, e: d.labels.work(e.work),
+        artist=lambda d, e: d.labels.character(e.artist),
+        talent=lambda d, e: d.labels.skill(e.skill),
     ),
-    "PrestigeBankedHidden": lambda d, e, who: (
-        f"{who} banks the prestige track as hidden certificates; the track goes back to 0"
-    ),
-    "GameScored": lambda d, e, who: (
-        "The game ends: " + ", ".join(f"{d.who(s.seat)} {s.total}" for s in e.scores)
+    "ArtWorkFailed": _say("ArtWorkFailed", work=lambda d, e: d.labels.work(e.work)),
+    "CertificatesKeptHidden": _say("CertificatesKeptHidden"),
+    "CertificatesTaken": _say("CertificatesTaken", amount=lambda d, e: e.amount),
+    "PrestigeBankedHidden": _say("PrestigeBankedHidden"),
+    "GameScored": _say(
+        "GameScored",
+        scores=lambda d, e: d.labels.sep().join(
+            d.say("label.score", who=d.who(s.seat), total=s.total) for s in e.scores
+        ),
     ),
     # the privileges, the market, the districts, the art works and the round's end
-    "StartingWorkshopChosen": lambda d, e, who: (
-        f"{who} takes {d.labels.workshop(e.workshop)} as a starting workshop (space {e.slot})"
+    "StartingWorkshopChosen": _say(
+        "StartingWorkshopChosen",
+        workshop=lambda d, e: d.labels.workshop(e.workshop),
+        slot=lambda d, e: e.slot,
     ),
-    "StartingPoolReturned": lambda d, e, who: (
-        "The starting workshops nobody chose go back to the supply: "
-        + (", ".join(d.labels.workshop(w) for w in e.workshops) or "none")
+    "StartingPoolReturned": _pool_returned,
+    "WorkerWithheld": _say(
+        "WorkerWithheld", captain=lambda d, e: d.who(e.captain), card=lambda d, e: d.labels.life(6)
     ),
-    "WorkerWithheld": lambda d, e, who: (
-        f"{d.who(e.captain)} holds one worker of {who} on {d.labels.life(6)} this round"
+    "ArtistWithheld": _say(
+        "ArtistWithheld",
+        captain=lambda d, e: d.who(e.captain),
+        artist=lambda d, e: d.labels.character(e.artist),
     ),
-    "ArtistWithheld": lambda d, e, who: (
-        f"{d.who(e.captain)} holds {d.labels.character(e.artist)} back this round"
+    "WorkerLured": _say("WorkerLured", bishop=lambda d, e: d.who(e.bishop)),
+    "PreacherExpelled": _say(
+        "PreacherExpelled",
+        bishop=lambda d, e: d.who(e.bishop),
+        preacher=lambda d, e: d.labels.character(e.preacher),
     ),
-    "WorkerLured": lambda d, e, who: f"{d.who(e.bishop)} lures one worker of {who} back to its reserve",
-    "PreacherExpelled": lambda d, e, who: (
-        f"{d.who(e.bishop)} expels {d.labels.character(e.preacher)} this round"
+    "PrivilegeDeclined": _declined,
+    "MarketVisited": _say("MarketVisited"),
+    "DiceRolled": _say(
+        "DiceRolled",
+        dice=lambda d, e: d.say("label.and").join(str(x) for x in e.dice),
+        character=lambda d, e: d.labels.character(e.character),
     ),
-    "PrivilegeDeclined": lambda d, e, who: (
-        f"{who} uses no privilege of the {TITLE_NAMES.get(e.title, 'title')}"
+    "DiceChoiceOffered": _say("DiceChoiceOffered", chooser=lambda d, e: d.who(e.pending.seat)),
+    "DieChosen": _say("DieChosen", die=lambda d, e: e.die),
+    "PlacementPassed": _passed,
+    "MarketTraded": _say(
+        "MarketTraded", paid=lambda d, e: d.goods_of(e.paid), got=lambda d, e: d.goods_of(e.got)
     ),
-    "MarketVisited": lambda d, e, who: f"{who} sends a worker to the market",
-    "DiceRolled": lambda d, e, who: (
-        f"{who} rolls {' and '.join(str(x) for x in e.dice)} for {d.labels.character(e.character)}"
+    "MarketLeft": _say("MarketLeft"),
+    "WorkshopWorked": _worked,
+    "WorkshopBuilt": _say(
+        "WorkshopBuilt", workshop=lambda d, e: d.labels.workshop(e.workshop), slot=lambda d, e: e.slot
     ),
-    "DiceChoiceOffered": lambda d, e, who: f"{d.who(e.pending.seat)} keeps one of the dice rolled",
-    "DieChosen": lambda d, e, who: f"{who} keeps the {e.die}",
-    "PlacementPassed": lambda d, e, who: (
-        f"{who} has no worker left to place this round"
-        if e.forced
-        else f"{who} places no more workers this round"
-    ),
-    "MarketTraded": lambda d, e, who: f"{who} trades at the market: {goods_of(e.paid)} for {goods_of(e.got)}",
-    "MarketLeft": lambda d, e, who: f"{who} leaves the market",
-    "WorkshopWorked": lambda d, e, who: (
-        f"{d.labels.workshop(e.workshop)}{'' if e.owner == e.seat else f' of {d.who(e.owner)}'} "
-        f"(space {e.slot}) produces for {who}"
-    ),
-    "WorkshopBuilt": lambda d, e, who: f"{who} builds {d.labels.workshop(e.workshop)} in space {e.slot}",
-    "WorkshopBuildFailed": lambda d, e, who: (
-        f"{who} cannot pay for {d.labels.workshop(e.workshop)}: it goes back to the supply"
-    ),
-    "MasterpieceCreated": lambda d, e, who: f"{who} makes {d.labels.character(e.artist)}'s masterpiece",
+    "WorkshopBuildFailed": _say("WorkshopBuildFailed", workshop=lambda d, e: d.labels.workshop(e.workshop)),
+    "MasterpieceCreated": _say("MasterpieceCreated", artist=lambda d, e: d.labels.character(e.artist)),
     "TitlesAssigned": _titles,
-    "PrestigeBanked": lambda d, e, who: f"{who} banks {e.amount} prestige as certificates",
-    "CardinalCreated": lambda d, e, who: f"{who} becomes Cardinal",
-    "WorkersReturned": lambda d, e, who: f"{who}'s workers are back in the reserve",
-    "RoundCleared": lambda d, e, who: (
-        "Withheld and expelled characters and the preachers on pulpits go back to their cards"
+    "PrestigeBanked": _say("PrestigeBanked", amount=lambda d, e: e.amount),
+    "CardinalCreated": _say("CardinalCreated"),
+    "WorkersReturned": _say("WorkersReturned"),
+    "RoundCleared": _say("RoundCleared"),
+    "CharactersDeparted": _say(
+        "CharactersDeparted", characters=lambda d, e: _names(d, e.characters, d.labels.character)
     ),
-    "CharactersDeparted": lambda d, e, who: (
-        "Left Florence: " + (", ".join(d.labels.character(x) for x in e.characters) or "nobody")
-    ),
-    "LifeShifted": lambda d, e, who: "Every character moves one Life in Florenza card to the left",
+    "LifeShifted": _say("LifeShifted"),
 }
 """The words of each event a player follows, by message name, looked up by :meth:`FlorenzaDescriber.event`."""

@@ -1,41 +1,58 @@
 """Florenza's wording of the terminal client's steps (``services/client/steps.py``): a question for each
-field a command is chosen by, and each value in words with what it costs or gives."""
+field a command is chosen by, and each value in words with what it costs or gives, in the labels'
+locale (``step.<Command>.<field>`` keys of ``services/florenza/texts.py``'s ``TEXTS``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from services.florenza.presentation.describe import FlorenzaDescriber, enum_of
-from services.florenza.presentation.labels import Labels, skill_name
+from services.florenza.presentation.describe import FlorenzaDescriber
+from services.florenza.presentation.labels import Labels, catalog
 
 Msg = Any
 
-TITLES = {
-    ("ChooseStartingWorkshop", "workshop"): "Which starting workshop?",
-    ("WithholdWorker", "seat"): "Whose worker do you hold back?",
-    ("WithholdArtist", "artist"): "Which artist do you hold back?",
-    ("LureWorker", "seat"): "Whose worker do you lure away?",
-    ("ExpelPreacher", "preacher"): "Which preacher do you expel?",
-    ("WorkWorkshop", "owner"): "Whose workshop?",
-    ("WorkWorkshop", "slot"): "Which workshop?",
-    ("PlanWorkshop", "workshop"): "Which workshop do you plan?",
-    ("HireArtist", "work"): "For which art work?",
-    ("HireArtist", "artist"): "Which artist?",
-    ("MakeOffering", "preacher"): "To which preacher?",
-    ("MakeOffering", "duomo"): "On which pulpit?",
-    ("ChooseDie", "die"): "Which die do you keep?",
-    ("SellResource", "resource"): "Sell which resource?",
-    ("BuyResource", "resource"): "Buy which resource?",
-    ("ExchangeResources", "give"): "Give two of which resource?",
-    ("ExchangeResources", "get"): "For one of which?",
-    ("CompleteArtWork", "work"): "Which art work do you complete?",
-    ("CompleteArtWork", "skill"): "With which talent?",
-}
+FIELDS = (
+    ("ChooseStartingWorkshop", "workshop"),
+    ("WithholdWorker", "seat"),
+    ("WithholdArtist", "artist"),
+    ("LureWorker", "seat"),
+    ("ExpelPreacher", "preacher"),
+    ("WorkWorkshop", "owner"),
+    ("WorkWorkshop", "slot"),
+    ("PlanWorkshop", "workshop"),
+    ("HireArtist", "work"),
+    ("HireArtist", "artist"),
+    ("MakeOffering", "preacher"),
+    ("MakeOffering", "duomo"),
+    ("ChooseDie", "die"),
+    ("SellResource", "resource"),
+    ("BuyResource", "resource"),
+    ("ExchangeResources", "give"),
+    ("ExchangeResources", "get"),
+    ("CompleteArtWork", "work"),
+    ("CompleteArtWork", "skill"),
+)  # the fields a question is asked for (``step.<Command>.<field>``)
+
+
+class Steps:
+    """The step wording in one locale (what ``LabelledPresentation.steps`` asks)."""
+
+    def __init__(self, locale: str = "en") -> None:
+        self.t = catalog(locale)
+
+    def step_title(self, command: str, field: str) -> str | None:
+        return self.t.text(f"step.{command}.{field}") if (command, field) in FIELDS else None
+
+    def option_text(
+        self, labels: Labels, member: Msg, field: str, view: Msg | None, names: Sequence[str]
+    ) -> str | None:
+        return option_text(labels, member, field, view, names)
 
 
 def step_title(command: str, field: str) -> str | None:
-    return TITLES.get((command, field))
+    """The English question (:class:`Steps` in another locale)."""
+    return Steps().step_title(command, field)
 
 
 def option_text(
@@ -56,19 +73,23 @@ def option_text(
             doomed = describer.doomed(view, raw) if name == "CompleteArtWork" else ""
             return labels.work_text(raw) + doomed
         case "seat" | "owner":
-            return describer.who(raw) + ("" if name != "WorkWorkshop" else "'s district")
-        case "slot":
-            return describer.command(member, view).split(": ", 1)[-1]
+            if name == "WorkWorkshop":
+                return labels.say("step.district_of", who=describer.who(raw))
+            return describer.who(raw)
+        case "slot" | "die":
+            return _detail(describer.command(member, view))
         case "duomo":
-            return "the Duomo's pulpit (two dice, keep one)" if raw else "your own pulpit"
-        case "die":
-            return describer.command(member, view).split(": ", 1)[-1]
+            return labels.say("step.duomo_pulpit") if raw else labels.say("step.own_pulpit")
         case "skill":
-            text = describer.command(member, view).split(" with ", 1)[-1]
-            return text if text else skill_name(raw)
+            return describer.talent_choice(member, view)
         case "resource" | "give" | "get":
-            return enum_of(member, field)
+            return describer.enum(member, field)
     return None
+
+
+def _detail(text: str) -> str:
+    """What follows the command's title (``Choose die: 4 (...)`` -> ``4 (...)``)."""
+    return text.split(": ", 1)[-1]
 
 
 def explain(labels: Labels, query: str) -> list[str]:
@@ -77,8 +98,8 @@ def explain(labels: Labels, query: str) -> list[str]:
     c, wanted = labels.content, query.strip().lower()
     if not wanted:
         return []
-    found = [labels.workshop_text(w.id) for w in c.workshops if wanted in w.name.lower()]
-    found += [labels.artist_text(a.id) for a in c.artists if wanted in a.name.lower()]
-    found += [labels.preacher_text(p.id) for p in c.preachers if wanted in p.name.lower()]
+    found = [labels.workshop_text(w.id) for w in c.workshops if wanted in labels.workshop(w.id).lower()]
+    found += [labels.artist_text(a.id) for a in c.artists if wanted in labels.character(a.id).lower()]
+    found += [labels.preacher_text(p.id) for p in c.preachers if wanted in labels.character(p.id).lower()]
     found += [labels.work_text(w.id) for w in c.works if wanted in labels.work(w.id).lower()]
     return list(dict.fromkeys(found))

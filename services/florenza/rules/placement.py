@@ -47,15 +47,20 @@ def check_target(s: State, holder: int, seat: int) -> None:
     if not 0 <= seat < len(s.players) or seat == holder:
         raise RuleViolation("bad_target", "choose another family")
     if s.players[seat].workers < 1:
-        raise RuleViolation("no_worker", f"seat {seat} has no worker on its board")
+        raise RuleViolation("no_worker", "seat {seat} has no worker on its board", seat=seat)
 
 
 def named_present(c: Content, s: State, character: int, artists: bool) -> None:
     pool = c.artist if artists else c.preacher
     found = pool.get(character)
     if found is None or found.anonymous or character not in {p.character for p in s.present}:
-        kind = "artist" if artists else "preacher"
-        raise RuleViolation("not_available", f"{character} is not a named {kind} in Florence")
+        if artists:
+            raise RuleViolation(
+                "not_available", "{character} is not a named artist in Florence", character=character
+            )
+        raise RuleViolation(
+            "not_available", "{character} is not a named preacher in Florence", character=character
+        )
 
 
 def withhold_worker(ctx: Ctx, captain: int, seat: int) -> None:
@@ -101,7 +106,7 @@ def check_workshop(c: Content, s: State, seat: int, owner: int, slot: int) -> No
     """Seed 4.1: a built, unoccupied, non-purple workshop; another family's only while the user's
     prestige is not below the floor (seed: "已经低于-3则无法执行")."""
     if not 0 <= owner < len(s.players) or not 1 <= slot <= len(s.players[owner].district):
-        raise RuleViolation("no_such_workshop", f"no space {slot} in district {owner}")
+        raise RuleViolation("no_such_workshop", "no space {slot} in district {owner}", slot=slot, owner=owner)
     x = s.players[owner].district[slot - 1]
     if not x.workshop or not x.built:
         raise RuleViolation("not_built", "only a built workshop (yellow side up) can be worked")
@@ -126,7 +131,7 @@ def work_workshop(ctx: Ctx, seat: int, owner: int, slot: int) -> None:
 def check_plan(s: State, seat: int, workshop: int) -> int:
     """Seed 4.2: an available tile into the lowest empty space; returns the space."""
     if workshop not in s.workshop_supply:
-        raise RuleViolation("not_available", f"no workshop {workshop} left in the supply")
+        raise RuleViolation("not_available", "no workshop {workshop} left in the supply", workshop=workshop)
     slot = lowest_free_slot(s.players[seat])
     if slot is None:
         raise RuleViolation("district_full", "every building space is taken")
@@ -144,7 +149,7 @@ def open_spot(c: Content, s: State, seat: int, work: int) -> WorkSpot:
     found = c.work.get(work)
     spot = find_spot(s, work, spot_district(found, seat)) if found is not None else None
     if spot is None:
-        raise RuleViolation("no_such_work", f"no art work {work} you may commission")
+        raise RuleViolation("no_such_work", "no art work {work} you may commission", work=work)
     if spot.worker != -1 or spot.crest != -1:
         raise RuleViolation("occupied", "the work has a worker or a family crest on it")
     return spot
@@ -153,7 +158,7 @@ def open_spot(c: Content, s: State, seat: int, work: int) -> WorkSpot:
 def check_hire(c: Content, s: State, seat: int, work: int, artist: int) -> WorkSpot:
     spot = open_spot(c, s, seat, work)
     if artist not in available_artists(c, s):
-        raise RuleViolation("not_available", f"artist {artist} is not on his card")
+        raise RuleViolation("not_available", "artist {artist} is not on his card", artist=artist)
     if not set(c.artist[artist].skills) & set(c.work[work].skills):
         raise RuleViolation("wrong_skill", "the artist has none of the talents the work asks for")
     return spot
@@ -177,7 +182,7 @@ def check_offering(c: Content, s: State, seat: int, preacher: int, duomo: bool) 
     """Seed 4.5: a free pulpit (the Duomo's only with a crest on a Duomo work), a preacher on his card,
     and the offering paid at once."""
     if preacher not in available_preachers(c, s):
-        raise RuleViolation("not_available", f"preacher {preacher} is not on his card")
+        raise RuleViolation("not_available", "preacher {preacher} is not on his card", preacher=preacher)
     if duomo:
         if not has_crest_in(c, s, seat, Area.DUOMO):
             raise RuleViolation("no_crest", "the Duomo's pulpit needs your crest on a Duomo work")

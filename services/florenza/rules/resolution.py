@@ -34,18 +34,18 @@ def check_trade(c: Content, s: State, seat: int, trade: Trade, give: Resource, g
     """Seed 5: each trade once; sell one resource, buy one, or two identical ones for another kind."""
     p = s.players[seat]
     if trade in p.trades:
-        raise RuleViolation("trade_used", f"{trade.name.lower()} only once at the market")
+        raise RuleViolation("trade_used", "{trade} only once at the market", trade=trade.name.lower())
     b = c.board
     if trade is Trade.SELL and p.goods.count(give) < 1:
-        raise RuleViolation("cannot_pay", f"no {give.name.lower()} to sell")
+        raise RuleViolation("cannot_pay", "no {resource} to sell", resource=give.name.lower())
     if trade is Trade.BUY and p.goods.money < b.market_buy:
         raise RuleViolation("cannot_pay", "not enough fiorini")
     if trade is Trade.EXCHANGE and (give == get or p.goods.count(give) < b.market_exchange_give):
         raise RuleViolation(
-            "cannot_pay", f"exchange {b.market_exchange_give} identical resources for another kind"
+            "cannot_pay", "exchange {give} identical resources for another kind", give=b.market_exchange_give
         )
     if trade is not Trade.SELL and s.supply.count(get) < 1:
-        raise RuleViolation("sold_out", f"the bank has no {get.name.lower()} left")
+        raise RuleViolation("sold_out", "the bank has no {resource} left", resource=get.name.lower())
 
 
 def trade(ctx: Ctx, seat: int, kind: Trade, give: Resource, get: Resource) -> None:
@@ -137,7 +137,7 @@ def check_complete(c: Content, s: State, seat: int, work: int, skill: Skill) -> 
     found = c.work.get(work)
     spot = find_spot(s, work, spot_district(found, seat)) if found is not None else None
     if spot is None or spot.worker != seat:
-        raise RuleViolation("not_hired", f"you hired no artist for art work {work}")
+        raise RuleViolation("not_hired", "you hired no artist for art work {work}", work=work)
     if spot not in next_works(c, s, seat):
         raise RuleViolation("wrong_order", "your district's works first, then the city's, then the Duomo's")
     if skill not in c.artist[spot.artist].skills or skill not in c.work[work].skills:
@@ -223,7 +223,7 @@ def choose_die(ctx: Ctx, seat: int, die: int) -> None:
     pending = ctx.state.pending
     assert pending is not None  # decide routes here only with dice pending
     if die not in pending.dice:
-        raise RuleViolation("not_rolled", f"keep one of the faces rolled: {pending.dice}")
+        raise RuleViolation("not_rolled", "keep one of the faces rolled: {dice}", dice=pending.dice)
     ctx.emit(DieChosen(seat, die))
     if pending.use is DieUse.PREACHER:
         preacher_workers(ctx, seat, pending.character, die)

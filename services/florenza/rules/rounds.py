@@ -86,7 +86,9 @@ def choose_starting_workshop(ctx: Ctx, seat: int, workshop: int) -> None:
     """Seed 5: free and built, the first choice into space 1, the second into space 2."""
     s = ctx.state
     if workshop not in s.starting_pool:
-        raise RuleViolation("not_available", f"workshop {workshop} is not among the starting workshops left")
+        raise RuleViolation(
+            "not_available", "workshop {workshop} is not among the starting workshops left", workshop=workshop
+        )
     slot = lowest_free_slot(s.players[seat])
     assert slot is not None  # two choices into eight empty spaces
     ctx.emit(StartingWorkshopChosen(seat, workshop, slot))

@@ -34,13 +34,15 @@ class FlorenzaRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, 
         """Options: ``hidden_certificates`` = "true" (default: each family's certificates hidden from
         the others until the end, D24) or "false" (open on the table)."""
         if not self.min_seats <= seats <= self.max_seats:
-            raise RuleViolation("bad_seats", f"Florenza seats 2 to 5 players, not {seats}")
+            raise RuleViolation("bad_seats", "Florenza seats 2 to 5 players, not {seats}", seats=seats)
         unknown = sorted(set(options) - {"hidden_certificates"})
         if unknown:
-            raise RuleViolation("bad_option", f"unknown option {unknown[0]!r}")
+            raise RuleViolation("bad_option", "unknown option {option}", option=repr(unknown[0]))
         raw = options.get("hidden_certificates", "true").strip().lower()
         if raw not in _BOOL:
-            raise RuleViolation("bad_option", f"hidden_certificates must be 'true' or 'false', not {raw!r}")
+            raise RuleViolation(
+                "bad_option", "hidden_certificates must be 'true' or 'false', not {value}", value=repr(raw)
+            )
         return Config(seats, hidden_certificates=_BOOL[raw])
 
     def setup(self, config: Config, rng: Rng) -> Sequence[Event]:
@@ -50,7 +52,7 @@ class FlorenzaRules(RankedRules[Content], BaseRules[Config, State, cmd.Command, 
 
     def decide(self, state: State, actor: Actor, command: cmd.Command, rng: Rng) -> Sequence[Event]:
         if actor not in to_act(state):
-            raise RuleViolation("not_your_turn", f"{actor} may not act now")
+            raise RuleViolation("not_your_turn", "{actor} may not act now", actor=actor)
         ctx = Ctx(self.content, state)
         if actor.is_system:
             _system_step(ctx, command, rng)
@@ -95,7 +97,9 @@ def _system_step(ctx: Ctx, command: cmd.Command, rng: Rng) -> None:
         case cmd.ScoreGame() if phase is Phase.GAME_END:
             rounds.score_game(ctx)
         case _:
-            raise RuleViolation("wrong_phase", f"{type(command).__name__} is not the pending system step")
+            raise RuleViolation(
+                "wrong_phase", "{command} is not the pending system step", command=type(command).__name__
+            )
 
 
 def _seat_step(ctx: Ctx, seat: int, command: cmd.Command, rng: Rng) -> None:
@@ -127,7 +131,9 @@ def _seat_step(ctx: Ctx, seat: int, command: cmd.Command, rng: Rng) -> None:
         case Phase.ART_WORKS, cmd.CompleteArtWork(work, skill):
             resolution.complete_art_work(ctx, seat, work, skill, rng)
         case _:
-            raise RuleViolation("wrong_phase", f"{type(command).__name__} is not possible now")
+            raise RuleViolation(
+                "wrong_phase", "{command} is not possible now", command=type(command).__name__
+            )
 
 
 def _placement_step(ctx: Ctx, seat: int, command: cmd.Command, rng: Rng) -> None:
@@ -146,4 +152,6 @@ def _placement_step(ctx: Ctx, seat: int, command: cmd.Command, rng: Rng) -> None
             ctx.emit(PlacementPassed(seat, False))
             next_placer(ctx, seat)
         case _:
-            raise RuleViolation("wrong_phase", f"{type(command).__name__} is not possible in step 4")
+            raise RuleViolation(
+                "wrong_phase", "{command} is not possible in step 4", command=type(command).__name__
+            )

@@ -227,12 +227,15 @@ def test_every_step_of_every_decision_is_asked_in_florenzas_words() -> None:
     Florenza's own or the client's first one, each option names its ids, no list is longer than 30."""
     from services.client.render import command_text
     from services.client.steps import Chooser, Steps
-    from services.florenza.presentation.steps import TITLES
+    from services.florenza.presentation.steps import FIELDS, step_title
     from shared.core.codec import wrap_union
     from shared.core.describe import Describer
 
     presentation = load()
-    questions = set(TITLES.values()) | {"What do you do?", "The only possible command:"}
+    questions = {step_title(command, field) for command, field in FIELDS} | {
+        "What do you do?",
+        "The only possible command:",
+    }
     asked: set[str] = set()
     turn = 0
     for step in STEPS:
