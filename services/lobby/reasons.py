@@ -193,4 +193,13 @@ LOBBY: tuple[Reason, ...] = (
     Reason("external_linked", F, "The provider's identity is linked to another account."),
     Reason("already_linked", F, "The account is linked to another identity of the same provider."),
     Reason("no_email", F, "RequestEmailVerification for an account without an email address."),
+    # analysis of a finished match (docs/lobby.md, "Analysis")
+    Reason("match_not_finished", F, "AnalyzeMatch on a match that is not finished yet."),
+    Reason("unknown_seat", "INVALID_ARGUMENT", "An analysis RPC naming a seat the match does not have."),
+    Reason(
+        "no_search_bot",
+        F,
+        "AnalyzeMatch on a match of a game without a search bot (its bot hooks have no evaluation).",
+    ),
+    Reason("analysis_unavailable", "UNAVAILABLE", "This lobby was started without an analysis queue."),
 )
