@@ -117,5 +117,6 @@ for _module in (
     "reasons",
     "deploy",
     "rescore",
+    "analyze",
 ):
     importlib.import_module(f"services.cli.{_module}")

@@ -28,7 +28,7 @@ from typing import Any
 from services.games import load_game, manifest
 from services.workers.bots import Budget, MctsBot, make_bot
 from services.workers.bots.heuristics import bot_hooks
-from services.workers.bots.mcts import Node, _rank
+from services.workers.bots.mcts import Node
 from shared.core.decider import Actor
 from shared.core.rng import Rng
 from shared.matches.analysis import AnalysisStore, Decision, Rating, decisions, has_search
@@ -91,16 +91,27 @@ class Rated:
     played_value: float
     best_value: float
 
+    @property
+    def same(self) -> bool:
+        """The command played is among the best (a tie with it counts)."""
+        return self.played_value >= self.best_value
 
-def _value(root: Node, command: Any) -> float:
-    return max(_rank(root, command)[1], 0.0)
+
+def _mean(node: Node) -> float:
+    """A root command's mean reward over all its visits (its one-ply prior counted as visits)."""
+    return node.reward / node.visits if node.visits else 0.0
 
 
 def rate(bot: MctsBot, rules: Any, decision: Decision, seat: int, seats: int, rng: Rng) -> Rated:
-    """The command played against the best one the search finds from the seat's view."""
+    """The command played against the best one the search finds from the seat's view: each root
+    command's mean reward over its visits, the best the highest (the one played on a tie)."""
     root, _ = _keeping(bot, decision.command).search(rules, decision.state, seat, seats, rng)
-    best = max(root.children, key=lambda c: _rank(root, c))
-    return Rated(best, _value(root, decision.command), _value(root, best))
+    played = root.children.get(decision.command)
+    played_value = _mean(played) if played is not None else 0.0
+    best, node = max(root.children.items(), key=lambda item: _mean(item[1]))
+    if played is not None and played_value >= _mean(node):
+        return Rated(decision.command, played_value, played_value)
+    return Rated(best, played_value, _mean(node))
 
 
 class Describe:
@@ -165,10 +176,15 @@ def rate_all(
         else:
             rng = Rng.derive(meta.seed, decision.version, f"analysis:{seat}:{seed}")
             rated = rate(bot, runner.rules, decision, seat, meta.seat_count, rng)
-            best = describe(rated.best, decision.state, seat)
-            same = rated.best == decision.command
+            best = played if rated.same else describe(rated.best, decision.state, seat)
             rating = Rating(
-                decision.version, played, best, rated.played_value, rated.best_value, same, choices=decision.choices
+                decision.version,
+                played,
+                best,
+                rated.played_value,
+                rated.best_value,
+                rated.same,
+                choices=decision.choices,
             )
         if not emit(rating):
             return False
