@@ -117,7 +117,12 @@ class Lobby:
 
 
 def _analyses(
-    client: Any, settings: Settings, store: Any, private: PrivateMatches, catalog: GameCatalog, e: Mapping[str, str]
+    client: Any,
+    settings: Settings,
+    store: Any,
+    private: PrivateMatches,
+    catalog: GameCatalog,
+    e: Mapping[str, str],
 ) -> Analyses:
     """Analyses sent to the workers' broker (``TABULA_BROKER_URL``, else the Redis of the store)."""
     jobs = AnalysisJobs(e.get("TABULA_BROKER_URL", settings.redis_url))

@@ -158,17 +158,21 @@ def rate_all(
     until: float = float("inf"),
 ) -> bool:
     """Rate the seat's decisions not in ``done`` (versions), in order, each passed to ``emit`` (False:
-    stop). Returns True when every decision is rated, False when stopped or out of time."""
+    stop), until ``until`` (``time.monotonic``; one decision at least). Returns True when every
+    decision is rated, False when stopped or out of time."""
     meta = MatchMeta.of(wait(runner.store.get_meta(match_id)))
     events = wait(runner.store.read(match_id))
     found = decisions(runner.rules, runner.decode, events, meta.seed, seat)
     total(len(found))
-    names = [n or f"seat {s}" for s, n in enumerate(meta.names)] or [f"seat {s}" for s in range(meta.seat_count)]
+    names = [n or f"seat {s}" for s, n in enumerate(meta.names)] or [
+        f"seat {s}" for s in range(meta.seat_count)
+    ]
     describe = Describe(meta.game, names)
+    rated_here = False
     for decision in found:
         if decision.version in done:
             continue
-        if time.monotonic() >= until:
+        if rated_here and time.monotonic() >= until:  # a task rates one move at least
             return False
         played = describe(decision.command, decision.state, seat)
         if decision.choices <= 1:
@@ -188,6 +192,7 @@ def rate_all(
             )
         if not emit(rating):
             return False
+        rated_here = True
     return True
 
 

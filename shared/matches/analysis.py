@@ -191,7 +191,11 @@ class AnalysisStore:
     """The analysis records of every match (sync Redis client, bytes in and out)."""
 
     def __init__(
-        self, client: Any, shards: int, lease_s: float = DEFAULT_LEASE_S, now_ms: Callable[[], int] | None = None
+        self,
+        client: Any,
+        shards: int,
+        lease_s: float = DEFAULT_LEASE_S,
+        now_ms: Callable[[], int] | None = None,
     ) -> None:
         import time
 
@@ -237,7 +241,9 @@ class AnalysisStore:
         self.client.hset(self.key(match_id, seat), "decisions", count)
 
     def finish(self, match_id: str, seat: int, owner: str) -> bool:
-        return bool(self._end(keys=[self.key(match_id, seat)], args=[owner, "done_ms", self.now_ms(), "done"]))
+        return bool(
+            self._end(keys=[self.key(match_id, seat)], args=[owner, "done_ms", self.now_ms(), "done"])
+        )
 
     def fail(self, match_id: str, seat: int, owner: str, error: str) -> bool:
         return bool(self._end(keys=[self.key(match_id, seat)], args=[owner, "error", error[:500], "failed"]))
@@ -314,7 +320,9 @@ def decisions(
             legal = rules.legal_commands(state, actor)
             command = _played(rules, state, actor, legal, played, seed, version)
             if command is None:
-                raise ValueError(f"no legal command of seat {seat} gives the events at version {first.version}")
+                raise ValueError(
+                    f"no legal command of seat {seat} gives the events at version {first.version}"
+                )
             found.append(Decision(version, state, command, len(legal)))
         for event in played:
             state = rules.evolve(state, event)

@@ -48,7 +48,9 @@ def match() -> tuple[MatchRunner[Any], list[tuple[int, Any, Any]]]:
 def test_the_decisions_read_back_are_the_commands_played(match: Any, seat: int) -> None:
     runner, played = match
     events = wait(runner.store.read("m1"))
-    found = decisions(runner.rules, runner.decode, events, MatchMeta.of(wait(runner.store.get_meta("m1"))).seed, seat)
+    found = decisions(
+        runner.rules, runner.decode, events, MatchMeta.of(wait(runner.store.get_meta("m1"))).seed, seat
+    )
     mine = [(state, command) for s, state, command in played if s == seat]
     assert [d.command for d in found] == [command for _, command in mine]
     assert [d.state for d in found] == [state for state, _ in mine]
@@ -124,7 +126,14 @@ def test_a_game_without_an_evaluation_has_no_search_bot(monkeypatch: pytest.Monk
 
 @pytest.mark.parametrize(
     ("label", "seat"),
-    [("seat:2", 2), ("bot:1:mcts", 1), ("timeout:0:greedy", 0), ("system", None), ("seat:x", None), ("", None)],
+    [
+        ("seat:2", 2),
+        ("bot:1:mcts", 1),
+        ("timeout:0:greedy", 0),
+        ("system", None),
+        ("seat:x", None),
+        ("", None),
+    ],
 )
 def test_the_seat_of_an_actor_label(label: str, seat: int | None) -> None:
     assert label_seat(label) == seat
