@@ -1,0 +1,85 @@
+// A finished match's analysis in the replay (docs/lobby.md "Analysis"): a button that asks the lobby to
+// rate the player's own seat (AnalyzeMatch), then a bar per rated move, its height the played
+// command's value against the best one found (full: the best move was played); the title says it in
+// words ("best was ..."). A click on a bar moves the replay to that decision. While the analysis runs
+// it is read again (GetAnalysis) every POLL_MS until it is done, cancelled or the panel is gone.
+import { el } from "../shell.js";
+import { refusal, type Json } from "./api.js";
+import type { App } from "./app.js";
+
+const POLL_MS = 1500;
+const ACTIVE = new Set(["ANALYSIS_STATUS_QUEUED", "ANALYSIS_STATUS_RUNNING"]);
+
+export function analysisPanel(app: App, matchId: string, seat: number): HTMLElement {
+  const status = el("span", { class: "analysis-status", id: "analysis-status" });
+  const bars = el("div", { class: "analysis-bars", id: "analysis-bars", role: "list" });
+  const button = el("button", { type: "button", id: "analyze-button", text: "Analyse my moves" }) as HTMLButtonElement;
+  const node = el("section", { class: "analysis", id: "analysis", "aria-label": "analysis" },
+    el("h3", { text: "Analysis" }), button, status, bars);
+  const request = { matchId, seat };
+
+  const show = (analysis: Json): void => {
+    const moves: Json[] = analysis?.moves ?? [];
+    const state = String(analysis?.status ?? "ANALYSIS_STATUS_UNSPECIFIED");
+    const rated = moves.length, total = Number(analysis?.decisions ?? -1);
+    const words = state.replace("ANALYSIS_STATUS_", "").toLowerCase();
+    status.textContent = state === "ANALYSIS_STATUS_UNSPECIFIED" ? "the search bot rates each of your moves"
+      : `${words}: ${rated}${total >= 0 ? ` of ${total}` : ""} moves rated` + (analysis?.error ? ` (${analysis.error})` : "");
+    node.dataset.status = words;
+    button.hidden = state === "ANALYSIS_STATUS_DONE" || ACTIVE.has(state);
+    bars.replaceChildren(...moves.map(bar));
+  };
+
+  const bar = (move: Json): HTMLElement => {
+    const played = Number(move.playedValue ?? 0), best = Number(move.bestValue ?? 0);
+    const share = move.forced || move.same || best <= 0 ? 1 : Math.max(0, Math.min(1, played / best));
+    const pct = (v: number) => `${Math.round(100 * v)}%`;
+    const title = move.forced ? `v${move.version}: ${move.played} (forced)`
+      : `v${move.version}: ${move.played} (${pct(played)})` + (move.same ? " · the best move found" : ` · best was ${move.best} (${pct(best)})`);
+    const kind = move.forced ? "forced" : move.same ? "best" : share >= 0.9 ? "close" : "worse";
+    const b = el("button", { type: "button", class: `analysis-bar ${kind}`, role: "listitem", title, "aria-label": title,
+      "data-version": String(move.version ?? 0) });
+    b.append(el("span", { style: `height: ${Math.round(8 + 40 * share)}px` }));
+    b.addEventListener("click", () => replayAt(Number(move.version ?? 0)));
+    return b;
+  };
+
+  let polling = false;
+  const poll = async (analysis: Json): Promise<void> => {
+    show(analysis);
+    if (polling) return;
+    polling = true;
+    try {
+      while (ACTIVE.has(String(analysis?.status)) && node.isConnected) {
+        await new Promise((done) => setTimeout(done, POLL_MS));
+        analysis = ((await app.lobby().call("GetAnalysis", request)) as Json).analysis;
+        show(analysis);
+      }
+    } catch (err) {
+      status.textContent = `The analysis could not be read: ${refusal(err)}`;
+    } finally {
+      polling = false;
+    }
+  };
+
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await poll(((await app.lobby().call("AnalyzeMatch", request)) as Json).analysis);
+    } catch (err) {
+      status.textContent = `Refused: ${refusal(err)}`;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  app.lobby().call("GetAnalysis", request).then((reply) => poll((reply as Json).analysis), () => show(null));
+  return node;
+}
+
+/** Move the replay slider to ``version`` (the replay reads the board there once the slider rests). */
+function replayAt(version: number): void {
+  const slider = document.getElementById("replay-slider") as HTMLInputElement | null;
+  if (!slider || version < 1) return;
+  slider.value = String(version);
+  slider.dispatchEvent(new Event("input"));
+}
