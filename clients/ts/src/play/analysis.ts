@@ -39,7 +39,9 @@ export function analysisPanel(app: App, matchId: string, seat: number): HTMLElem
     const kind = move.forced ? "forced" : move.same ? "best" : share >= 0.9 ? "close" : "worse";
     const b = el("button", { type: "button", class: `analysis-bar ${kind}`, role: "listitem", title, "aria-label": title,
       "data-version": String(move.version ?? 0) });
-    b.append(el("span", { style: `height: ${Math.round(8 + 40 * share)}px` }));
+    const fill = el("span");
+    fill.style.height = `${Math.round(8 + 40 * share)}px`; // a property, not a style attribute (the page's CSP)
+    b.append(fill);
     b.addEventListener("click", () => replayAt(Number(move.version ?? 0)));
     return b;
   };
