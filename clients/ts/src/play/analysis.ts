@@ -1,6 +1,6 @@
 // A finished match's analysis in the replay (docs/lobby.md "Analysis"): a button that asks the lobby to
-// rate the player's own seat (AnalyzeMatch), then a bar per rated move, its height the played
-// command's value against the best one found (full: the best move was played); the title says it in
+// rate the player's own seat (AnalyzeMatch), then a bar per rated move, shorter as the played command
+// loses more against the best one found (full: the best move was played); the title says it in
 // words ("best was ..."). A click on a bar moves the replay to that decision. While the analysis runs
 // it is read again (GetAnalysis) every POLL_MS until it is done, cancelled or the panel is gone.
 import { el } from "../shell.js";
@@ -8,6 +8,8 @@ import { refusal, type Json } from "./api.js";
 import type { App } from "./app.js";
 
 const POLL_MS = 1500;
+const LOSS_SCALE = 4; // a bar loses its whole height at a quarter of the chance of finishing ahead lost
+const CLOSE = 0.05; // a loss up to this is "close" (yellow), more is "worse" (red)
 const ACTIVE = new Set(["ANALYSIS_STATUS_QUEUED", "ANALYSIS_STATUS_RUNNING"]);
 
 export function analysisPanel(app: App, matchId: string, seat: number): HTMLElement {
@@ -32,11 +34,12 @@ export function analysisPanel(app: App, matchId: string, seat: number): HTMLElem
 
   const bar = (move: Json): HTMLElement => {
     const played = Number(move.playedValue ?? 0), best = Number(move.bestValue ?? 0);
-    const share = move.forced || move.same || best <= 0 ? 1 : Math.max(0, Math.min(1, played / best));
+    const loss = move.forced || move.same ? 0 : Math.max(0, best - played); // of the chance of finishing ahead
+    const share = 1 - Math.min(1, LOSS_SCALE * loss);
     const pct = (v: number) => `${Math.round(100 * v)}%`;
     const title = move.forced ? `v${move.version}: ${move.played} (forced)`
       : `v${move.version}: ${move.played} (${pct(played)})` + (move.same ? " · the best move found" : ` · best was ${move.best} (${pct(best)})`);
-    const kind = move.forced ? "forced" : move.same ? "best" : share >= 0.9 ? "close" : "worse";
+    const kind = move.forced ? "forced" : move.same ? "best" : loss <= CLOSE ? "close" : "worse";
     const b = el("button", { type: "button", class: `analysis-bar ${kind}`, role: "listitem", title, "aria-label": title,
       "data-version": String(move.version ?? 0) });
     const fill = el("span");
