@@ -8,6 +8,7 @@ decision (what is checked is that every decision is rated once, not how well).""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -131,6 +132,22 @@ def test_every_decision_of_the_seat_is_rated_once_in_slices(
     assert '"result": "continued"' in full_logs(workers)  # it took more than one slice
     again = analyze(stub, guest.md, "an-1", 1)  # asked again once done: the same analysis, no new job
     assert again == found
+
+    # `tabula analyze` reads the same analysis: a row per decision, the summary under the table
+    from typer.testing import CliRunner
+
+    from services.cli.main import app
+
+    lobby = f"127.0.0.1:{make_lobby.started[-1].port}"
+    args = ["analyze", "an-1", "--seat", "1", "--token", guest.token, "--lobby", lobby, "--wait"]
+    shown = CliRunner().invoke(app, args, env={"COLUMNS": "300"})
+    assert shown.exit_code == 0, shown.output
+    assert "best was" in shown.output
+    assert f"done: {len(versions)} of {len(versions)} decisions rated" in shown.output
+    searched = [m for m in found.moves if not m.forced]
+    assert f"played in {sum(m.same for m in searched)} of {len(searched)} searched decisions" in shown.output
+    for move in found.moves:
+        assert re.search(rf"^\s*{move.version}\s", shown.output, re.M), move.version
 
 
 def test_a_killed_worker_s_job_goes_on_from_the_last_stored_move(
