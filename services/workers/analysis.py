@@ -21,7 +21,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,10 +31,11 @@ from services.workers.bots.heuristics import bot_hooks
 from services.workers.bots.mcts import Node
 from shared.core.decider import Actor
 from shared.core.rng import Rng
-from shared.matches.analysis import AnalysisStore, Decision, Rating, decisions, has_search
+from shared.matches.analysis import QUEUE, TASK, AnalysisStore, Decision, Rating, decisions, has_search
 from shared.matches.archive import archived_lines, archived_runner, storage_from_env
 from shared.matches.runner import MatchRunner
 from shared.runtime.edge import wait
+from shared.runtime.observability import log_fields
 from shared.store import MatchMeta
 
 log = logging.getLogger(__name__)
@@ -194,6 +195,23 @@ def rate_all(
             return False
         rated_here = True
     return True
+
+
+def analysis_sender(app: Any) -> Callable[[str, str, int], None]:
+    """Sends one analysis job (match, game, seat) to the ``analysis`` queue through ``app``."""
+    return lambda match_id, game, seat: app.send_task(TASK, args=[match_id, game, seat], queue=QUEUE)
+
+
+def resume_stalled(records: AnalysisStore, send: Callable[[str, str, int], None], shards: Sequence[int]) -> int:
+    """Send again every job of ``shards`` under way whose lease ran out (its worker died, or its
+    message was lost): the reactor's sweep. Returns how many."""
+    sent = 0
+    for shard in shards:
+        for job in records.resume(shard):
+            send(job.match_id, job.game, job.seat)
+            log.warning("stalled analysis sent again", extra=log_fields(match_id=job.match_id, seat=job.seat))
+            sent += 1
+    return sent
 
 
 def owner_name() -> str:

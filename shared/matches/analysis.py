@@ -7,14 +7,16 @@ search bot and writes each rating here as soon as it has it; the lobby and ``tab
 
 - ``status`` (:class:`Status`), ``by`` (who asked), ``seed`` and ``iterations`` (the search's);
 - ``owner`` and ``lease`` (unix ms): the worker holding the job, and until when. A worker renews the
-  lease after every move; a job whose lease ran out (its worker died) is sent again by the next
-  request or read (:meth:`AnalysisStore.request`, :meth:`AnalysisStore.stalled`), and the new worker
-  goes on from the first decision not rated yet;
+  lease after every move; a job whose lease ran out (its worker died, its message was lost) is sent
+  again by the reactor's sweep of the shard's index of jobs under way (``{sNN}:analysis:active``,
+  :meth:`AnalysisStore.resume`) or by the next request or read (:meth:`AnalysisStore.stalled`), and
+  the new task goes on from the first decision not rated yet;
 - ``decisions``: how many decisions the seat made (known once a worker has read the log);
 - ``r:<version>``: a rating (:class:`Rating`, JSON), written once (``HSETNX``; ``dup`` counts writes
   that found one there already, which a correct run never makes).
 
-Every change is one Lua script on that one key, so it runs unchanged on Redis Cluster.
+Every change is one Lua script on the record and its shard's index (one slot), so it runs unchanged
+on Redis Cluster.
 
 :func:`decisions` reads the seat's decisions back from the log (the state before each and the
 command played, found by deciding each legal command again with the match's dice): the log stores
@@ -86,6 +88,7 @@ class Record:
 
     status: Status | None
     by: str = ""
+    game: str = ""
     seed: int = 0
     iterations: int = 0
     decisions: int = -1  # -1: not known yet
@@ -117,6 +120,7 @@ def record_of(fields: Mapping[Any, Any]) -> Record:
     return Record(
         Status(plain["status"]),
         by=plain.get("by", ""),
+        game=plain.get("game", ""),
         seed=int(plain.get("seed", "0")),
         iterations=int(plain.get("iterations", "0")),
         decisions=int(plain.get("decisions", "-1")),
@@ -127,64 +131,93 @@ def record_of(fields: Mapping[Any, Any]) -> Record:
     )
 
 
-# KEYS[1] the record; ARGV: by, seed, iterations, now ms, lease ms. Returns 1 when a task is to be sent.
+# Every script: KEYS[1] the record, KEYS[2] its shard's index of jobs under way (member ARGV[1] of the
+# script's own, "<match>|<seat>", scored by the lease), both in the match's slot.
+# ARGV: member, by, seed, iterations, now ms, lease ms, game. Returns 1 when a task is to be sent.
 REQUEST_LUA = """
 local status = redis.call('HGET', KEYS[1], 'status')
 local lease = tonumber(redis.call('HGET', KEYS[1], 'lease') or '0')
-local now = tonumber(ARGV[4])
+local now = tonumber(ARGV[5])
 if status == 'done' then return 0 end
 if (status == 'queued' or status == 'running') and lease > now then return 0 end
 if status == false or status == 'failed' then
-  redis.call('HSET', KEYS[1], 'by', ARGV[1], 'seed', ARGV[2], 'iterations', ARGV[3])
+  redis.call('HSET', KEYS[1], 'by', ARGV[2], 'seed', ARGV[3], 'iterations', ARGV[4], 'game', ARGV[7])
 end
-redis.call('HSET', KEYS[1], 'status', 'queued', 'lease', now + tonumber(ARGV[5]))
+redis.call('HSET', KEYS[1], 'status', 'queued', 'lease', now + tonumber(ARGV[6]))
 redis.call('HDEL', KEYS[1], 'error', 'owner')
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[6]), ARGV[1])
 return 1
 """
-# ARGV: owner, now ms, lease ms. Returns 1 when the caller holds the job now.
+# ARGV: member, owner, now ms, lease ms. Returns 1 when the caller holds the job now.
 CLAIM_LUA = """
 local status = redis.call('HGET', KEYS[1], 'status')
 local owner = redis.call('HGET', KEYS[1], 'owner')
 local lease = tonumber(redis.call('HGET', KEYS[1], 'lease') or '0')
-local now = tonumber(ARGV[2])
-local mine = owner == ARGV[1]
+local now = tonumber(ARGV[3])
+local mine = owner == ARGV[2]
 if status == 'queued' or (status == 'running' and (mine or lease <= now)) then
-  redis.call('HSET', KEYS[1], 'status', 'running', 'owner', ARGV[1], 'lease', now + tonumber(ARGV[3]))
+  local until_ms = now + tonumber(ARGV[4])
+  redis.call('HSET', KEYS[1], 'status', 'running', 'owner', ARGV[2], 'lease', until_ms)
+  redis.call('ZADD', KEYS[2], until_ms, ARGV[1])
   return 1
 end
 return 0
 """
-# ARGV: owner, now ms, lease ms, version, rating JSON ("": renew only). Returns 1 while the owner may go on.
+# ARGV: member, owner, now ms, lease ms, version, rating JSON ("": renew only). Returns 1 while the
+# owner may go on.
 RENEW_LUA = """
-if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] or redis.call('HGET', KEYS[1], 'status') ~= 'running' then
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[2] or redis.call('HGET', KEYS[1], 'status') ~= 'running' then
   return 0
 end
-if ARGV[5] ~= '' then
-  if redis.call('HSETNX', KEYS[1], 'r:' .. ARGV[4], ARGV[5]) == 0 then
+if ARGV[6] ~= '' then
+  if redis.call('HSETNX', KEYS[1], 'r:' .. ARGV[5], ARGV[6]) == 0 then
     redis.call('HINCRBY', KEYS[1], 'dup', 1)
   end
 end
-redis.call('HSET', KEYS[1], 'lease', tonumber(ARGV[2]) + tonumber(ARGV[3]))
+local until_ms = tonumber(ARGV[3]) + tonumber(ARGV[4])
+redis.call('HSET', KEYS[1], 'lease', until_ms)
+redis.call('ZADD', KEYS[2], until_ms, ARGV[1])
 return 1
 """
-# ARGV: owner, field, value, status. The owner's last word: status and one more field.
+# ARGV: member, owner, status, now ms, lease ms. The owner's last word: done, failed (with ARGV[6],
+# the error) or queued again (the rest sent as a new task: under way, with a new lease).
 END_LUA = """
-if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[1] or redis.call('HGET', KEYS[1], 'status') ~= 'running' then
+if redis.call('HGET', KEYS[1], 'owner') ~= ARGV[2] or redis.call('HGET', KEYS[1], 'status') ~= 'running' then
   return 0
 end
-redis.call('HSET', KEYS[1], 'status', ARGV[4], ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[1], 'status', ARGV[3])
 redis.call('HDEL', KEYS[1], 'owner')
+if ARGV[3] == 'queued' then
+  local until_ms = tonumber(ARGV[4]) + tonumber(ARGV[5])
+  redis.call('HSET', KEYS[1], 'lease', until_ms)
+  redis.call('ZADD', KEYS[2], until_ms, ARGV[1])
+else
+  redis.call('HSET', KEYS[1], 'ended_ms', ARGV[4])
+  if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[6]) end
+  redis.call('ZREM', KEYS[2], ARGV[1])
+end
 return 1
 """
+# ARGV: member.
 CANCEL_LUA = """
 local status = redis.call('HGET', KEYS[1], 'status')
 if status == 'queued' or status == 'running' then
   redis.call('HSET', KEYS[1], 'status', 'cancelled')
   redis.call('HDEL', KEYS[1], 'owner')
+  redis.call('ZREM', KEYS[2], ARGV[1])
   return 1
 end
 return 0
 """
+
+
+@dataclass(frozen=True, slots=True)
+class Stalled:
+    """A job under way whose lease ran out, sent again (:meth:`AnalysisStore.resume`)."""
+
+    match_id: str
+    game: str
+    seat: int
 
 
 class AnalysisStore:
@@ -210,52 +243,74 @@ class AnalysisStore:
     def key(self, match_id: str, seat: int) -> str:
         return f"{{s{shard_of(match_id, self.shards):02d}}}:match:{match_id}:analysis:{seat}"
 
+    def index(self, shard: int) -> str:
+        """The shard's jobs under way (queued or running), scored by their lease."""
+        return f"{{s{shard:02d}}}:analysis:active"
+
+    def _keys(self, match_id: str, seat: int) -> list[str]:
+        return [self.key(match_id, seat), self.index(shard_of(match_id, self.shards))]
+
     def read(self, match_id: str, seat: int) -> Record:
         return record_of(self.client.hgetall(self.key(match_id, seat)))
 
-    def request(self, match_id: str, seat: int, by: str, seed: int, iterations: int) -> bool:
+    def request(self, match_id: str, seat: int, by: str, seed: int, iterations: int, game: str) -> bool:
         """Ask for the analysis: True when a task is to be sent (new, cancelled, failed, or its
         worker's lease ran out); False while it is under way or done."""
-        args = [by, seed, iterations, self.now_ms(), self.lease_ms]
-        return bool(self._request(keys=[self.key(match_id, seat)], args=args))
+        member = f"{match_id}|{seat}"
+        args = [member, by, seed, iterations, self.now_ms(), self.lease_ms, game]
+        return bool(self._request(keys=self._keys(match_id, seat), args=args))
 
     def stalled(self, match_id: str, seat: int) -> bool:
-        """Under way with its lease run out (a lost message or a dead worker): sent again by the caller."""
+        """Under way with its lease run out (a lost message or a dead worker): True when the caller
+        is to send it again (its lease is renewed, so one caller does)."""
         found = self.read(match_id, seat)
         if not found.active or found.lease_ms > self.now_ms():
             return False
-        return self.request(match_id, seat, found.by, found.seed, found.iterations)
+        return self.request(match_id, seat, found.by, found.seed, found.iterations, found.game)
+
+    def resume(self, shard: int) -> list[Stalled]:
+        """The shard's jobs under way whose lease ran out, each renewed: the caller sends them again."""
+        out = []
+        for raw in self.client.zrangebyscore(self.index(shard), "-inf", self.now_ms()):
+            match_id, _, seat = _text(raw).rpartition("|")
+            found = self.read(match_id, int(seat))
+            if not found.active:  # the index's entry outlived its record
+                self.client.zrem(self.index(shard), raw)
+            elif self.stalled(match_id, int(seat)):
+                out.append(Stalled(match_id, found.game, int(seat)))
+        return out
 
     def claim(self, match_id: str, seat: int, owner: str) -> bool:
-        args = [owner, self.now_ms(), self.lease_ms]
-        return bool(self._claim(keys=[self.key(match_id, seat)], args=args))
+        args = [f"{match_id}|{seat}", owner, self.now_ms(), self.lease_ms]
+        return bool(self._claim(keys=self._keys(match_id, seat), args=args))
 
     def renew(self, match_id: str, seat: int, owner: str, rating: Rating | None = None) -> bool:
         """Store ``rating`` (once) and renew the lease; False when the job is no longer the owner's
         (cancelled, or taken over after its lease ran out): the owner stops."""
         version, body = (rating.version, rating.to_json()) if rating is not None else (0, "")
-        args = [owner, self.now_ms(), self.lease_ms, version, body]
-        return bool(self._renew(keys=[self.key(match_id, seat)], args=args))
+        args = [f"{match_id}|{seat}", owner, self.now_ms(), self.lease_ms, version, body]
+        return bool(self._renew(keys=self._keys(match_id, seat), args=args))
 
     def set_decisions(self, match_id: str, seat: int, count: int) -> None:
         self.client.hset(self.key(match_id, seat), "decisions", count)
 
+    def _ending(self, match_id: str, seat: int, owner: str, status: Status, error: str = "") -> bool:
+        args = [f"{match_id}|{seat}", owner, status.value, self.now_ms(), self.lease_ms, error[:500]]
+        return bool(self._end(keys=self._keys(match_id, seat), args=args))
+
     def finish(self, match_id: str, seat: int, owner: str) -> bool:
-        return bool(
-            self._end(keys=[self.key(match_id, seat)], args=[owner, "done_ms", self.now_ms(), "done"])
-        )
+        return self._ending(match_id, seat, owner, Status.DONE)
 
     def fail(self, match_id: str, seat: int, owner: str, error: str) -> bool:
-        return bool(self._end(keys=[self.key(match_id, seat)], args=[owner, "error", error[:500], "failed"]))
+        return self._ending(match_id, seat, owner, Status.FAILED, error)
 
     def release(self, match_id: str, seat: int, owner: str) -> bool:
         """Back to queued (the owner sent the rest as a new task); sent again if that one is lost."""
-        lease = self.now_ms() + self.lease_ms
-        return bool(self._end(keys=[self.key(match_id, seat)], args=[owner, "lease", lease, "queued"]))
+        return self._ending(match_id, seat, owner, Status.QUEUED)
 
     def cancel(self, match_id: str, seat: int) -> bool:
         """Stop a queued or running analysis (its worker stops before its next move); False if none was."""
-        return bool(self._cancel(keys=[self.key(match_id, seat)], args=[]))
+        return bool(self._cancel(keys=self._keys(match_id, seat), args=[f"{match_id}|{seat}"]))
 
 
 # ---------------------------------------------------------------- the decisions, read from the log

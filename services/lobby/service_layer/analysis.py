@@ -5,8 +5,8 @@ spectating; a finished match's whole log is open to them). The match must be fin
 store or archived), the seat one of its seats, and its game must have a search bot (its manifest's
 bot hooks with an evaluation). The lobby records the request beside the match and sends one job to
 the ``analysis`` queue; a worker rates the moves and writes them into the same record, which every
-read answers as it stands. A job whose worker died (its lease ran out) is sent again by the next
-request or read, and goes on from the first move not rated yet.
+read answers as it stands. A job whose worker died (its lease ran out) is sent again by the reactor's
+sweep or by the next request or read, and goes on from the first move not rated yet.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class Analyses:
             searchable = False
         if not searchable:
             raise Conflict("no_search_bot", f"{game} has no search bot to rate its moves")
-        if self.records.request(match_id, seat, caller.player_id, 0, self.iterations):
+        if self.records.request(match_id, seat, caller.player_id, 0, self.iterations, game):
             self.send(match_id, game, seat)
         return Asked(match_id, seat, self.records.read(match_id, seat))
 

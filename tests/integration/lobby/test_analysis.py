@@ -169,6 +169,26 @@ def test_a_killed_worker_s_job_goes_on_from_the_last_stored_move(
     assert AnalysisStore(redis_client, 16).read("an-2", 0).duplicates == 0
 
 
+def test_the_reactor_sends_a_dead_worker_s_job_again_when_nobody_asks(
+    make_lobby: LobbyFactory, workers: Processes, store: EventStore, tmp_path: Path, redis_client: redis.Redis
+) -> None:
+    runner = finished(store, "an-8", seed=6)
+    stub = lobby_stub(make_lobby, tmp_path, iterations=120)
+    guest = sign_in(stub, "Ada")
+    first = workers.start("worker")
+    analyze(stub, guest.md, "an-8", 1)
+    records = AnalysisStore(redis_client, 16)
+    wait_until(lambda: len(records.read("an-8", 1).ratings) >= 2, 120, "two moves rated", interval=0.1)
+    workers.kill(first)
+    assert len(records.read("an-8", 1).ratings) < len(seat_versions(runner, "an-8", 1))
+    workers.start("worker")
+    workers.start("reactor", TABULA_SWEEP_INTERVAL="0.5", TABULA_REACTOR_BLOCK_MS="100")
+    wait_until(lambda: records.read("an-8", 1).status.value == "done", 240, "the analysis done", interval=0.3)
+    found = records.read("an-8", 1)
+    assert [r.version for r in found.ratings] == seat_versions(runner, "an-8", 1) and found.duplicates == 0
+    assert "stalled analysis sent again" in full_logs(workers)
+
+
 def test_a_cancelled_analysis_stops_between_moves_and_goes_on_when_asked_again(
     make_lobby: LobbyFactory, workers: Processes, store: EventStore, tmp_path: Path, redis_client: redis.Redis
 ) -> None:

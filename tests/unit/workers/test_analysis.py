@@ -14,11 +14,11 @@ from services.games import load_game
 from services.workers.analysis import NoSearch, analysis_bot, rate, rate_all
 from services.workers.bots.heuristics import bot_hooks
 from shared.core.rng import Rng
-from shared.matches.analysis import AnalysisStore, Rating, Status, decisions, label_seat
+from shared.matches.analysis import AnalysisStore, Rating, Stalled, Status, decisions, label_seat
 from shared.matches.runner import MatchRunner
 from shared.matches.simulate import play_match
 from shared.runtime.edge import wait
-from shared.store import MatchMeta, MemoryEventStore
+from shared.store import MatchMeta, MemoryEventStore, shard_of
 
 GAME = "lorenzo"
 
@@ -143,8 +143,8 @@ def test_the_record_sends_once_holds_one_owner_and_stores_each_rating_once(redis
     now = [1_000_000]
     records = AnalysisStore(redis_client, 16, lease_s=10, now_ms=lambda: now[0])
     assert not records.read("m1", 0).exists
-    assert records.request("m1", 0, "p1", 0, 50)
-    assert not records.request("m1", 0, "p2", 0, 50)  # under way: no second task
+    assert records.request("m1", 0, "p1", 0, 50, "lorenzo")
+    assert not records.request("m1", 0, "p2", 0, 50, "lorenzo")  # under way: no second task
     assert records.claim("m1", 0, "w1") and not records.claim("m1", 0, "w2")
     rating = Rating(4, "a", "b", 0.2, 0.6, False, choices=3)
     assert records.renew("m1", 0, "w1", rating) and records.renew("m1", 0, "w1", rating)
@@ -163,16 +163,31 @@ def test_the_record_sends_once_holds_one_owner_and_stores_each_rating_once(redis
     assert records.read("m1", 0).ratings == (rating,)
     assert records.cancel("m1", 0) and not records.renew("m1", 0, "w2")
     assert records.read("m1", 0).status is Status.CANCELLED and not records.cancel("m1", 0)
-    assert records.request("m1", 0, "p1", 0, 50) and records.claim("m1", 0, "w3")
+    assert records.request("m1", 0, "p1", 0, 50, "lorenzo") and records.claim("m1", 0, "w3")
     assert records.finish("m1", 0, "w3") and records.read("m1", 0).status is Status.DONE
-    assert not records.request("m1", 0, "p1", 0, 50)
+    assert not records.request("m1", 0, "p1", 0, 50, "lorenzo")
     assert records.read("m1", 0).ratings == (rating,)  # kept through the cancel and the new run
 
 
 def test_a_failed_analysis_records_why_and_may_be_asked_again(redis_client: redis.Redis) -> None:
     records = AnalysisStore(redis_client, 16)
-    assert records.request("m2", 1, "p1", 0, 50) and records.claim("m2", 1, "w1")
+    assert records.request("m2", 1, "p1", 0, 50, "lorenzo") and records.claim("m2", 1, "w1")
     assert records.fail("m2", 1, "w1", "no legal command gives the events")
     found = records.read("m2", 1)
     assert found.status is Status.FAILED and "no legal command" in found.error
-    assert records.request("m2", 1, "p1", 0, 50) and records.read("m2", 1).error == ""
+    assert records.request("m2", 1, "p1", 0, 50, "lorenzo") and records.read("m2", 1).error == ""
+
+
+def test_the_jobs_whose_lease_ran_out_are_found_per_shard_once(redis_client: redis.Redis) -> None:
+    now = [5_000_000]
+    records = AnalysisStore(redis_client, 16, lease_s=10, now_ms=lambda: now[0])
+    for match_id in ("a1", "a2", "a3"):
+        assert records.request(match_id, 1, "p1", 0, 50, "lorenzo") and records.claim(match_id, 1, "w1")
+    assert records.finish("a2", 1, "w1") and records.cancel("a3", 1)
+    shards = {shard_of(m, 16) for m in ("a1", "a2", "a3")}
+    assert not [s for shard in shards for s in records.resume(shard)]  # every lease still runs
+    now[0] += 10_001
+    found = [s for shard in shards for s in records.resume(shard)]
+    assert found == [Stalled("a1", "lorenzo", 1)]  # done and cancelled jobs left the index
+    assert not [s for shard in shards for s in records.resume(shard)]  # renewed: sent once
+    assert records.read("a1", 1).status is Status.QUEUED and records.claim("a1", 1, "w2")
