@@ -135,14 +135,21 @@ def _watch() -> list[Result]:
     return watch_benchmarks()
 
 
+def _analysis() -> list[Result]:
+    from bench.analysis import analysis_benchmarks
+
+    return analysis_benchmarks()
+
+
 def suites() -> dict[str, Callable[[], list[Result]]]:
     """The store, one suite per registered game (named after it), the bots, the CLI, Redis memory,
-    the full stack under load, the same load on a peer (boardgame.io), and the watch streams of one
-    rule-service instance."""
+    the full stack under load, the same load on a peer (boardgame.io), the watch streams of one
+    rule-service instance, and the analysis of a finished match."""
     from services.games import game_names
 
     games = {name: _game(name) for name in game_names()}
     fixed = {"bots": _bots, "cli": _cli, "memory": _memory, "load": _load, "peer": _peer, "watch": _watch}
+    fixed["analysis"] = _analysis
     return {"store": _store, **games, **fixed}
 
 

@@ -119,5 +119,6 @@ for _module in (
     "deploy",
     "rescore",
     "leaderboard",
+    "analyze",
 ):
     importlib.import_module(f"services.cli.{_module}")

@@ -200,4 +200,13 @@ LOBBY: tuple[Reason, ...] = (
         "GetLeaderboard with a season the lobby's schedule has not begun, or does not have "
         "(ListSeasons names the seasons there are).",
     ),
+    # analysis of a finished match (docs/lobby.md, "Analysis")
+    Reason("match_not_finished", F, "AnalyzeMatch on a match that is not finished yet."),
+    Reason("unknown_seat", "INVALID_ARGUMENT", "An analysis RPC naming a seat the match does not have."),
+    Reason(
+        "no_search_bot",
+        F,
+        "AnalyzeMatch on a match of a game without a search bot (its bot hooks have no evaluation).",
+    ),
+    Reason("analysis_unavailable", "UNAVAILABLE", "This lobby was started without an analysis queue."),
 )

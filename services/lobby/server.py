@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.lobby.adapters.accounts_repo import AccountRepository
+from services.lobby.adapters.analysis_jobs import AnalysisJobs
 from services.lobby.adapters.attempts import PasswordTries, tries_from_env
 from services.lobby.adapters.chat_repo import ChatRepository
 from services.lobby.adapters.friends_repo import FriendRepository
@@ -36,6 +37,7 @@ from services.lobby.domain.friends import ONLINE_TTL_S
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.entrypoints.servicer import LobbyServicer
 from services.lobby.service_layer.accounts import Accounts
+from services.lobby.service_layer.analysis import Analyses
 from services.lobby.service_layer.chat import Chat
 from services.lobby.service_layer.external import ExternalSignIn
 from services.lobby.service_layer.friends import Friends, PresenceService
@@ -47,6 +49,7 @@ from services.lobby.service_layer.notices import NoticeProjector, Notices
 from services.lobby.service_layer.profiles import Profiles
 from services.lobby.service_layer.projections import RatingsProjector, Standings
 from services.lobby.service_layer.rooms import RoomService
+from shared.matches.analysis import AnalysisStore
 from shared.matches.archive import storage_from_env
 from shared.runtime.config import Settings, port_for
 from shared.runtime.edge import wait
@@ -115,6 +118,22 @@ class Lobby:
         for thread in self.threads:
             thread.join(5)
         self.catalog.close()
+
+
+def _analyses(
+    client: Any,
+    settings: Settings,
+    store: Any,
+    private: PrivateMatches,
+    catalog: GameCatalog,
+    e: Mapping[str, str],
+) -> Analyses:
+    """Analyses sent to the workers' broker (``TABULA_BROKER_URL``, else the Redis of the store)."""
+    jobs = AnalysisJobs(e.get("TABULA_BROKER_URL", settings.redis_url))
+    records = AnalysisStore(client, settings.shards, float(e.get("TABULA_ANALYSIS_LEASE", "60")))
+    hooks = lambda game: catalog.manifest(game).bots()  # noqa: E731
+    iterations = int(e.get("TABULA_ANALYSIS_ITERATIONS", "400"))
+    return Analyses(store, records, jobs.send, private, hooks, storage_from_env(e), iterations)
 
 
 def build(
@@ -187,6 +206,7 @@ def build(
         profiles,
         limiter,
         _external(client, e, accounts),
+        _analyses(client, settings, store, private, catalog, e),
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"

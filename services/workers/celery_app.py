@@ -29,11 +29,13 @@ from celery.exceptions import TimeLimitExceeded
 from kombu.entity import Exchange, Queue
 
 from services.games import game_names, load_game
-from services.workers import context, jobs
+from services.workers import analysis, context, jobs
 from services.workers.broker import TRANSPORT
 from services.workers.planner import BATCH_TASK, TASK, JobKind
 from services.workers.processes import hard_limit, install_hard_limit, supervise
 from services.workers.settings import PROCESSES, QUEUES, WorkerSettings
+from shared.matches.analysis import QUEUE as ANALYSIS_QUEUE
+from shared.matches.analysis import TASK as ANALYSIS_TASK
 from shared.runtime.edge import run_inline
 from shared.runtime.observability import log_fields, setup_logging, start_metrics
 from shared.serving.errors import STORE_UNAVAILABLE
@@ -72,6 +74,7 @@ def configure(app: Celery, settings: WorkerSettings) -> None:
         # one direct exchange and routing key per queue, so a message goes to exactly its queue
         task_queues=[Queue(name, Exchange(name), routing_key=name) for name in QUEUES],  # type: ignore[no-untyped-call]
         task_default_queue="bots",
+        task_routes={ANALYSIS_TASK: {"queue": ANALYSIS_QUEUE}},
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         task_track_started=settings.task_results,
@@ -143,6 +146,21 @@ WORK: dict[str, Callable[..., str]] = {
     TASK[JobKind.SYSTEM]: _system_step,
     TASK[JobKind.TIMER]: _turn_timeout,
 }
+
+
+@app.task(name=ANALYSIS_TASK, **RETRY)  # type: ignore[untyped-decorator]
+def analyse_match(match_id: str, game: str, seat: int) -> str:
+    """Rate the decisions of one seat of a finished match (services.workers.analysis), a slice at a
+    time: its own hard limit is the task time limit, and a slice is well under it."""
+    ctx = context.current()
+
+    def again() -> None:
+        analyse_match.apply_async((match_id, game, seat), queue=ANALYSIS_QUEUE)
+
+    with hard_limit():
+        result = analysis.run(ctx.runner(game), ctx.records, match_id, game, seat, ctx.analysis, again)
+    log.info("task done", extra=log_fields(task="analyse_match", match_id=match_id, seat=seat, result=result))
+    return result
 
 
 @app.task(name=BATCH_TASK, **RETRY)  # type: ignore[untyped-decorator]

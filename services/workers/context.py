@@ -11,7 +11,9 @@ import threading
 from typing import Any
 
 from services.games import load_game
+from services.workers.analysis import AnalysisSettings
 from services.workers.settings import WorkerSettings
+from shared.matches.analysis import AnalysisStore
 from shared.matches.runner import MatchRunner
 from shared.store.clients import redis_client, store_from_settings
 from shared.store.redis_store import RedisClient
@@ -23,6 +25,8 @@ class WorkerContext:
         self.client = client
         self.store = store_from_settings(settings.base, client)
         self._runners: dict[str, MatchRunner[Any]] = {}
+        self.analysis = AnalysisSettings.from_env()
+        self.records = AnalysisStore(client, settings.base.shards, self.analysis.lease_s)
         self._lock = threading.Lock()
 
     def runner(self, game: str) -> MatchRunner[Any]:

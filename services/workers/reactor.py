@@ -32,6 +32,7 @@ match state, once, through the game registry, to work the progress out (see docs
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import math
 import signal
@@ -129,9 +130,12 @@ class Reactor:
         follow: FollowerSettings | None = None,
         now: Callable[[], float] = time.time,
         archiver: Archiver | None = None,
+        resume: Callable[[Sequence[int]], int] | None = None,
     ) -> None:
+        """``resume``: sends again the analyses of the owned shards whose worker went silent (every
+        sweep interval; ``services.workers.analysis.resume_stalled``)."""
         self.store, self.runners, self.dispatch, self.settings = store, runners, dispatch, settings
-        self.archiver = archiver
+        self.archiver, self.resume = archiver, resume
         self.now = now
         self.shards = owned_shards(store.shards, settings.reactor_index, settings.reactor_count)
         follow = follow or follower_settings(settings)
@@ -144,6 +148,7 @@ class Reactor:
             store, self.shards, settings.sweep_stall, settings.away_seconds, now, settings.reply_first
         )
         self._next_clocks = self._next_sweep = self._next_trim = self._next_archive = -math.inf
+        self._next_resume = -math.inf
 
     def run(self, stop: threading.Event) -> None:
         """Follow the outbox until ``stop`` is set, with the clocks and the sweeper between reads."""
@@ -238,6 +243,9 @@ class Reactor:
             if now >= self._next_trim:
                 self._next_trim = now + self.settings.outbox_trim_interval
                 self.trim()
+            if self.resume is not None and now >= self._next_resume:
+                self._next_resume = now + self.settings.sweep_interval
+                self.resume(self.shards)
             if self.archiver is not None and now >= self._next_archive:
                 done = self.archiver.run(self.shards)
                 full = len(done) >= self.archiver.batch  # more may be due: go on at the next tick
@@ -323,6 +331,7 @@ def build_archiver(store: ArchivableStore, runners: Runners, settings: WorkerSet
 def main() -> None:
     """``tabula serve reactor``: run until SIGTERM / Ctrl-C."""
     from services.workers import context  # only the entry point wires clients
+    from services.workers.analysis import analysis_sender, resume_stalled
     from services.workers.celery_app import app
 
     settings = WorkerSettings.from_env()
@@ -334,7 +343,8 @@ def main() -> None:
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     archiver = build_archiver(ctx.store, ctx.runner, settings)
     dispatch = celery_dispatch(app, settings.dispatch_batch)
-    reactor = Reactor(ctx.store, ctx.runner, dispatch, settings, archiver=archiver)
+    resume = functools.partial(resume_stalled, ctx.records, analysis_sender(app))
+    reactor = Reactor(ctx.store, ctx.runner, dispatch, settings, archiver=archiver, resume=resume)
     consumer = reactor.follower.settings.consumer
     log.info("reactor started", extra=log_fields(consumer=consumer, shards=reactor.shards))
     reactor.run(stop)

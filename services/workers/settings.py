@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from services.workers.bots import Budget
 from shared.runtime.config import Settings, available_cpus
 
-QUEUES = ("bots", "scoring", "timers")
+QUEUES = ("bots", "scoring", "timers", "analysis")  # analysis: shared.matches.analysis.QUEUE
 PROCESSES = "processes"  # the default pool: solo Celery workers, one per process (workers/processes.py)
 # Every consumer group of the outbox (the reactor's and the lobby's two): none may be missing when it
 # is trimmed, so a group whose process has not started yet loses nothing (docs/operations.md).

@@ -18,11 +18,15 @@ from typing import TypeAlias, TypeVar
 import grpc
 from tabula.common.v1 import common_pb2
 from tabula.lobby.v1 import chat_pb2, seasons_pb2
+
+from tabula.lobby.v1 import analysis_pb2 as apb
+from tabula.lobby.v1 import chat_pb2
 from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.lobby.domain.rooms import BotLevel
-from services.lobby.entrypoints import convert
+from services.lobby.entrypoints import analysis, convert
 from services.lobby.service_layer.accounts import Accounts, Session
+from services.lobby.service_layer.analysis import Analyses
 from services.lobby.service_layer.chat import Chat
 from services.lobby.service_layer.external import ExternalSignIn
 from services.lobby.service_layer.friends import Friends
@@ -37,7 +41,7 @@ from services.lobby.service_layer.rooms import RoomService
 from services.lobby.texts import TEXTS
 from shared.runtime.edge import wait
 from shared.serving import bounds
-from shared.serving.errors import Conflict, InvalidArgument
+from shared.serving.errors import Conflict, InvalidArgument, Unavailable
 from shared.serving.game_service import bearer
 from shared.serving.grpc_server import Registration, rpc, stream_rpc
 from shared.serving.ratelimit import Limiter, client_address
@@ -63,6 +67,7 @@ class LobbyServicer:
     profiles: Profiles
     limiter: Limiter | None = None  # None: no limits (tests of other things)
     external: ExternalSignIn | None = None  # None: no sign-in providers
+    analyses: Analyses | None = None  # None: no analysis queue
 
     def _caller(self, context: Ctx) -> Claims:
         """The caller's player token checked; the caller counts as online (presence)."""
@@ -566,6 +571,29 @@ class LobbyServicer:
         return seasons_pb2.ListSeasonsResponse(
             seasons=[convert.season(s, current) for s in found], current=current
         )
+
+    # ------------------------------------------------------------ analysis (service_layer/analysis.py)
+    @rpc("lobby")
+    def AnalyzeMatch(self, request: apb.AnalyzeMatchRequest, context: Ctx) -> apb.AnalyzeMatchResponse:
+        caller = self._caller(context)
+        asked = self._analyses().analyze(caller, bounds.match_id(request.match_id), request.seat)
+        return apb.AnalyzeMatchResponse(analysis=analysis.analysis(asked))
+
+    @rpc("lobby")
+    def GetAnalysis(self, request: apb.GetAnalysisRequest, context: Ctx) -> apb.GetAnalysisResponse:
+        asked = self._analyses().get(self._caller(context), bounds.match_id(request.match_id), request.seat)
+        return apb.GetAnalysisResponse(analysis=analysis.analysis(asked))
+
+    @rpc("lobby")
+    def CancelAnalysis(self, request: apb.CancelAnalysisRequest, context: Ctx) -> apb.CancelAnalysisResponse:
+        caller = self._caller(context)
+        asked, done = self._analyses().cancel(caller, bounds.match_id(request.match_id), request.seat)
+        return apb.CancelAnalysisResponse(analysis=analysis.analysis(asked), cancelled=done)
+
+    def _analyses(self) -> Analyses:
+        if self.analyses is None:
+            raise Unavailable("analysis_unavailable", "this lobby has no analysis queue", 60.0)
+        return self.analyses
 
     # ------------------------------------------------------------ wiring
     def registration(self) -> Registration:

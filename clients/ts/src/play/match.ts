@@ -17,6 +17,7 @@ import { keepLegal, memberOf, stepFor, type Choice, type Game, type Option, type
 import { saveSeat, seatKey, type SeatKey } from "./store.js";
 import { ResignBox } from "./resign.js";
 import { UndoBox } from "./undo.js";
+import { analysisPanel } from "./analysis.js";
 import { chatPanel, type ChatPanel } from "./chat.js";
 
 const EVENTS = 200; // the event list: the events of the newest this many versions
@@ -344,7 +345,7 @@ class MatchView {
     const save = el("button", { type: "button", id: "export-log", text: tr("match.download_log") }) as HTMLButtonElement;
     save.addEventListener("click", () => this.exportLog(save));
     box.replaceChildren(el("h2", { text: tr("match.final_scores") }), outcomeTable(outcome, (s) => this.chip(s)),
-      this.replayBar(), el("p", { class: "export" }, save, ` · ${tr("match.watch_again")} `, watch));
+      this.replayBar(), analysisPanel(this.app, this.matchId, this.key!.seat), el("p", { class: "export" }, save, ` · ${tr("match.watch_again")} `, watch));
   }
 
   // ------------------------------------------------------------------ a finished match: replay, export
