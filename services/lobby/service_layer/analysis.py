@@ -64,25 +64,32 @@ class Analyses:
         validation.identifier(match_id, "match_id")
         meta = self._meta(match_id)
         if not meta.game:
-            raise NotFound(f"no match {match_id!r}")
+            raise NotFound("no match {match_id!r}", match_id=match_id)
         if not self.private.may_watch(match_id, caller.player_id):
             raise PermissionDenied("a private room's match is analysed only by its players and invitees")
         if not 0 <= seat < meta.seat_count:
             raise InvalidArgument(
-                f"match {match_id} has seats 0 to {meta.seat_count - 1}, not {seat}", "seat", "unknown_seat"
+                "match {match_id} has seats 0 to {last}, not {seat}",
+                "seat",
+                "unknown_seat",
+                match_id=match_id,
+                last=meta.seat_count - 1,
+                seat=seat,
             )
         return meta, meta.game
 
     def analyze(self, caller: Claims, match_id: str, seat: int) -> Asked:
         meta, game = self._checked(caller, match_id, seat)
         if not meta.finished:
-            raise Conflict("match_not_finished", f"match {match_id} is not finished: analyse it once it is")
+            raise Conflict(
+                "match_not_finished", "match {match_id} is not finished: analyse it once it is", match_id=match_id
+            )
         try:
             searchable = has_search(self.hooks(game))
         except (KeyError, InvalidArgument):  # a game this lobby does not serve
             searchable = False
         if not searchable:
-            raise Conflict("no_search_bot", f"{game} has no search bot to rate its moves")
+            raise Conflict("no_search_bot", "{game} has no search bot to rate its moves", game=game)
         if self.records.request(match_id, seat, caller.player_id, 0, self.iterations, game):
             self.send(match_id, game, seat)
         return Asked(match_id, seat, self.records.read(match_id, seat))
