@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from shared.serving.errors import Conflict
+from shared.serving.errors import Conflict, InvalidArgument
 
 MAX_ROUNDS = 20
 MAX_PLAYERS = 256
@@ -175,11 +175,19 @@ def match_id_of(tournament_id: str, round_number: int, table: int) -> str:
 def check_shape(fmt: Format, seats: int, rounds: int) -> None:
     """Format against seat count and round count (the game's seat range is checked by the caller)."""
     if fmt is not Format.SWISS and seats != 2:
-        raise Conflict("tournament_seats", f"{fmt.value} is played at tables of 2, not {seats}")
+        raise InvalidArgument(
+            f"{fmt.value} is played at tables of 2, not {seats}", "seats_per_table", "tournament_seats"
+        )
     if fmt is Format.SWISS and not 1 <= rounds <= MAX_ROUNDS:
-        raise Conflict("tournament_rounds", f"a Swiss tournament has 1 to {MAX_ROUNDS} rounds, not {rounds}")
+        raise InvalidArgument(
+            f"a Swiss tournament has 1 to {MAX_ROUNDS} rounds, not {rounds}",
+            "round_count",
+            "tournament_rounds",
+        )
     if fmt is not Format.SWISS and rounds != 0:
-        raise Conflict("tournament_rounds", f"{fmt.value} sets its own rounds: round_count must be 0")
+        raise InvalidArgument(
+            f"{fmt.value} sets its own rounds: round_count must be 0", "round_count", "tournament_rounds"
+        )
 
 
 def register(t: Tournament, player_id: str, name: str, now: int) -> Tournament:
@@ -421,9 +429,11 @@ def record(t: Tournament, match_id: str, placings: Sequence[int], scores: Sequen
     return _with_table(
         t,
         match_id,
-        lambda table: table
-        if table.state is TableState.DONE
-        else replace(table, state=TableState.DONE, placings=tuple(placings), scores=tuple(scores)),
+        lambda table: (
+            table
+            if table.state is TableState.DONE
+            else replace(table, state=TableState.DONE, placings=tuple(placings), scores=tuple(scores))
+        ),
     )
 
 
@@ -431,7 +441,9 @@ def mark_playing(t: Tournament, match_id: str) -> Tournament:
     return _with_table(
         t,
         match_id,
-        lambda table: replace(table, state=TableState.PLAYING) if table.state is TableState.PENDING else table,
+        lambda table: (
+            replace(table, state=TableState.PLAYING) if table.state is TableState.PENDING else table
+        ),
     )
 
 
@@ -439,9 +451,11 @@ def forfeit(t: Tournament, match_id: str, seat: int) -> Tournament:
     return _with_table(
         t,
         match_id,
-        lambda table: table
-        if seat in table.forfeited or table.state is TableState.DONE
-        else replace(table, forfeited=(*table.forfeited, seat)),
+        lambda table: (
+            table
+            if seat in table.forfeited or table.state is TableState.DONE
+            else replace(table, forfeited=(*table.forfeited, seat))
+        ),
     )
 
 

@@ -22,6 +22,7 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.lobby.domain.rooms import BotLevel
 from services.lobby.entrypoints import convert
+from services.lobby.entrypoints.tournaments import TournamentRpcs
 from services.lobby.service_layer.accounts import Accounts, Session
 from services.lobby.service_layer.chat import Chat
 from services.lobby.service_layer.external import ExternalSignIn
@@ -34,6 +35,7 @@ from services.lobby.service_layer.notices import Notices
 from services.lobby.service_layer.profiles import Profiles
 from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
+from services.lobby.service_layer.tournaments import TournamentService
 from shared.runtime.edge import wait
 from shared.serving import bounds
 from shared.serving.errors import Conflict, InvalidArgument
@@ -47,7 +49,7 @@ T = TypeVar("T")
 
 
 @dataclass
-class LobbyServicer:
+class LobbyServicer(TournamentRpcs):
     identity: Identity
     rooms: RoomService
     queue: QueueService
@@ -62,6 +64,7 @@ class LobbyServicer:
     profiles: Profiles
     limiter: Limiter | None = None  # None: no limits (tests of other things)
     external: ExternalSignIn | None = None  # None: no sign-in providers
+    tournaments: TournamentService | None = None  # None: no tournaments (tests of other things)
 
     def _caller(self, context: Ctx) -> Claims:
         """The caller's player token checked; the caller counts as online (presence)."""

@@ -10,7 +10,7 @@ import pytest
 
 from services.lobby.domain import tournaments as tm
 from services.lobby.domain.tournaments import Format, Status, TableState, Tournament
-from shared.serving.errors import Conflict
+from shared.serving.errors import Conflict, InvalidArgument
 
 
 def players(n: int) -> list[str]:
@@ -31,9 +31,7 @@ def finish_round(t: Tournament, winner: dict[str, bool] | None = None) -> Tourna
         if table.is_bye:
             continue
         t = tm.mark_playing(t, table.match_id)
-        first = next(
-            (s for s, p in enumerate(table.seats) if winner and winner.get(p)), 0
-        )
+        first = next((s for s, p in enumerate(table.seats) if winner and winner.get(p)), 0)
         placings = [1 if s == first else 2 for s in range(len(table.seats))]
         t = tm.record(t, table.match_id, placings, [10 if s == first else 0 for s in range(len(table.seats))])
     return t
@@ -169,7 +167,9 @@ def test_round_robin_every_pair_meets_exactly_once(n: int) -> None:
     rounds = n - 1 if n % 2 == 0 else n
     assert len(schedule) == rounds
     pairs = [frozenset(p) for r in schedule for p in r if "" not in p]
-    assert sorted(map(sorted, pairs)) == sorted(map(sorted, map(frozenset, itertools.combinations(players(n), 2))))
+    assert sorted(map(sorted, pairs)) == sorted(
+        map(sorted, map(frozenset, itertools.combinations(players(n), 2)))
+    )
     for r in schedule:  # everyone once a round
         assert sorted(p for pair in r for p in pair if p) == players(n)
 
@@ -229,7 +229,7 @@ def test_shape_refusals() -> None:
         (Format.SWISS, 2, tm.MAX_ROUNDS + 1, "tournament_rounds"),
         (Format.ROUND_ROBIN, 2, 3, "tournament_rounds"),
     ]:
-        with pytest.raises(Conflict) as err:
+        with pytest.raises(InvalidArgument) as err:
             tm.check_shape(fmt, seats, rounds)
         assert err.value.reason == reason
     tm.check_shape(Format.SWISS, 4, 5)
