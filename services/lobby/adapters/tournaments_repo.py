@@ -153,7 +153,7 @@ class TournamentRepository:
         version, data = self.client.hmget(keys.tournament(tournament_id), ["version", "data"])
         if data is None:
             raise NotFound(f"no tournament {tournament_id!r}")
-        return from_json(data, int(version))
+        return from_json(data, int(keys.text(version)))
 
     def newest(self, limit: int) -> Iterator[Tournament]:
         """Tournaments by start time, the latest first (ended ones that expired are skipped)."""
@@ -162,12 +162,14 @@ class TournamentRepository:
             ids = self.client.zrevrange(keys.tournaments(), at, at + limit - 1)
             if not ids:
                 return
+            gone = 0
             for raw in ids:
                 try:
                     yield self.get(keys.text(raw))
-                except NotFound:
-                    self.client.zrem(keys.tournaments(), raw)
-            at += limit
+                except NotFound:  # ended and expired: off the index
+                    self.client.zrem(keys.tournaments(), keys.text(raw))
+                    gone += 1
+            at += len(ids) - gone
 
     def live(self) -> list[str]:
         return sorted(keys.text(raw) for raw in self.client.smembers(keys.live_tournaments()))

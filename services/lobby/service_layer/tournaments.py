@@ -228,7 +228,7 @@ class TournamentDirector:
         for table in t.current.tables:
             if table.state is TableState.PENDING:
                 self._create(t, table)
-                t, saved = self._save(t, lambda cur, m=table.match_id: tm.mark_playing(cur, m))
+                t, saved = self._save(t, _playing(table.match_id))
                 steps += saved
             elif table.state is TableState.PLAYING:
                 t, saved = self._follow_table(t, table)
@@ -288,7 +288,7 @@ class TournamentDirector:
             if not player or (seat not in meta.away_seats and seat not in table.forfeited):
                 continue
             if seat not in table.forfeited:  # recorded before the resignation, never after
-                t, saved = self._save(t, lambda cur, s=seat: tm.forfeit(cur, table.match_id, s))
+                t, saved = self._save(t, _forfeit(table.match_id, seat))
                 steps += saved
             if seat not in resigned:
                 self.catalog.resign(t.game, table.match_id, seat, player, f"forfeit:{table.match_id}:{seat}")
@@ -324,6 +324,14 @@ class TournamentDirector:
                 self.tick()
             except Exception:  # a bad tick (Redis blip) must not stop the tournaments; the next one retries
                 log.exception("tournament tick failed")
+
+
+def _playing(match_id: str) -> Callable[[Tournament], Tournament]:
+    return lambda t: tm.mark_playing(t, match_id)
+
+
+def _forfeit(match_id: str, seat: int) -> Callable[[Tournament], Tournament]:
+    return lambda t: tm.forfeit(t, match_id, seat)
 
 
 def tell_ended(notices: NoticeRepository, t: Tournament) -> None:

@@ -13,7 +13,9 @@ import grpc
 import redis
 from tabula.lobby.v1 import lobby_pb2_grpc
 from tabula.lobby.v1 import tournaments_pb2 as tpb
+from typer.testing import CliRunner
 
+from services.cli.main import app
 from services.games import load_game
 from services.lobby.adapters.notices_repo import NoticeRepository
 from services.lobby.domain.notices import NoticeKind
@@ -379,3 +381,38 @@ def test_a_no_show_forfeits_when_the_turn_clock_runs_out(
         raise
     finally:
         workers.stop_all()
+
+
+def test_the_terminal_client_creates_registers_shows_and_withdraws(make_lobby: LobbyFactory) -> None:
+    """``tabula tournaments`` against the lobby: create, register, list, show the standings and the
+    player's table once round 1 runs, and refusals said with their reason."""
+    lobby = make_lobby(env=FAST)
+    stub, channel = stub_of(lobby)
+    ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
+    cli = CliRunner()
+
+    def run(who: Guest, *args: str, code: int = 0) -> str:
+        done = cli.invoke(
+            app, ["tournaments", *args, "--token", who.token, "--lobby", f"127.0.0.1:{lobby.port}"]
+        )
+        assert done.exit_code == code, done.output
+        return str(done.output)
+
+    made = run(ada, "create", "--game", "race", "--name", "Spring Cup", "--rounds", "1", "--start-in", "2")
+    tournament_id = made.split()[1]
+    assert "Spring Cup  race  swiss  registering  0/64 players  round 0/1" in made
+    assert run(ada, "register", tournament_id).strip() == "registered for Spring Cup"
+    assert "already_registered" in run(ada, "register", tournament_id, code=1)
+    assert run(bob, "register", tournament_id).strip() == "registered for Spring Cup"
+    assert tournament_id in run(bob, "list")
+    round_on(stub, ada, tournament_id, 1)
+    shown = run(bob, "show", tournament_id)
+    assert "running  2/64 players  round 1/1" in shown
+    assert "1. Ada" in shown and "1. Bob" in shown  # nobody has points yet: one rank
+    assert f"table 1: Ada, Bob  (playing) {tournament_id}-r1-t1" in shown
+    assert f"Your match: {tournament_id}-r1-t1 (seat 1)" in shown
+    assert run(bob, "withdraw", tournament_id).strip() == "withdrew from Spring Cup"
+    assert "(withdrawn)" in run(ada, "show", tournament_id)
+    assert "not_creator" in run(bob, "cancel", tournament_id, code=1)
+    assert "tournament_format" not in run(ada, "create", "--game", "race", "--format", "knockout", code=2)
+    channel.close()
