@@ -7,6 +7,7 @@
 //   /play?match=ID        a match, played with the seat token kept on the device
 //   /play?invite=CODE     a private room's invite link: joins it (after signing in), then shows the room
 //   /play?profile=ID      a player's profile ("" for mine: an account changes or deletes it there)
+//   /play?tournaments     the tournaments (tournaments.ts)   /play?tournament=ID   one, live
 //   /play/auth/callback   where a sign-in provider sends the browser back (account.ts), then /play
 import { el, listGames } from "../shell.js";
 import { follow, type App, type GameEntry, type Screen } from "./app.js";
@@ -17,6 +18,7 @@ import { invitePath, joinByInvite, showRoom, showTicket } from "./room.js";
 import { showMatch } from "./match.js";
 import { mountFriends } from "./friends.js";
 import { showProfile } from "./profile.js";
+import { showTournament, showTournaments, tournamentPath } from "./tournaments.js";
 import { accountForms, accountMenu, fromCallback, resumeAccount } from "./account.js";
 
 const $ = (id: string) => document.getElementById(id)!;
@@ -83,7 +85,9 @@ function start(guest: Guest, games: Map<string, GameEntry>): void {
   out.addEventListener("click", signOut);
   const mine = el("a", { href: "/play?profile=", id: "my-profile", class: "link", text: "profile" });
   mine.addEventListener("click", (ev) => { ev.preventDefault(); app?.navigate("/play?profile="); });
-  $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), mine, out);
+  const cups = el("a", { href: "/play?tournaments", id: "tournaments-link", class: "link", text: "tournaments" });
+  cups.addEventListener("click", (ev) => { ev.preventDefault(); app?.navigate("/play?tournaments"); });
+  $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), cups, mine, out);
   accountMenu(app, $("whoami"), signOut);
   watchNotices(app);
   route();
@@ -118,6 +122,7 @@ function onNotice(app: App, n: Json): void {
   if (n.kind === "NOTICE_KIND_YOUR_TURN" && !here) app.notify(`Your turn in ${title}`, "your-turn", link);
   else if (n.kind === "NOTICE_KIND_MATCH_STARTED" && !here) app.notify(`A ${title} match has started`, "", link);
   else if (n.kind === "NOTICE_KIND_MATCH_ENDED") app.notify(`Your ${title} match has ended: you placed ${n.placing}`, "ended", here ? undefined : link);
+  else if (n.kind === "NOTICE_KIND_TOURNAMENT_ROUND_STARTED") app.notify(`A round of your ${title} tournament has started`, "", ["open", tournamentPath(n.tournamentId)]);
   else if (n.kind === "NOTICE_KIND_INVITED") {
     app.notify(`${n.fromDisplayName} invites you to a ${title} room (code ${n.inviteCode || "-"})`, "invited",
       n.inviteCode ? ["join", invitePath(n.inviteCode)] : undefined);
@@ -134,12 +139,14 @@ function route(): void {
   app.current = q.get("match") ?? "";
   // The notices about the screen now shown are done with.
   for (const line of [...$("notices").children] as HTMLElement[]) if (line.dataset.href === location.pathname + location.search) line.remove();
-  document.body.dataset.screen = q.get("match") ? "match" : q.get("room") ? "room" : q.get("ticket") ? "ticket" : q.get("invite") ? "invite" : q.has("profile") ? "profile" : "home";
+  document.body.dataset.screen = q.get("match") ? "match" : q.get("room") ? "room" : q.get("ticket") ? "ticket" : q.get("invite") ? "invite" : q.has("profile") ? "profile" : q.has("tournament") || q.has("tournaments") ? "tournaments" : "home";
   if (q.get("invite")) screen = joinByInvite(app, root, q.get("invite")!);
   else if (q.get("match")) screen = showMatch(app, root, q.get("match")!);
   else if (q.get("room")) screen = showRoom(app, root, q.get("room")!);
   else if (q.get("ticket")) screen = showTicket(app, root, q.get("ticket")!);
   else if (q.has("profile")) screen = showProfile(app, root, q.get("profile")!);
+  else if (q.get("tournament")) screen = showTournament(app, root, q.get("tournament")!);
+  else if (q.has("tournaments")) screen = showTournaments(app, root);
   else screen = showHome(app, root);
   document.dispatchEvent(new Event("tabula-screen"));
 }
