@@ -57,7 +57,7 @@ function createForm(app: App): HTMLElement {
     el("label", {}, "Seats per table", input("seats", "2")),
     el("label", {}, "Rounds (Swiss)", input("rounds", "3")),
     el("label", {}, "Seconds a turn", input("turn", "120")),
-    el("label", {}, "Starts in minutes", input("start", "5")),
+    el("label", {}, "Starts in minutes", el("input", { name: "start", value: "5", type: "number", step: "any", min: "0", required: "" })),
     el("label", {}, el("input", { type: "checkbox", name: "bots" }), " bots fill short tables"),
     el("button", { type: "submit", class: "primary", text: "Create" }), status) as HTMLFormElement;
   form.addEventListener("submit", async (ev) => {
@@ -97,6 +97,7 @@ export function showTournament(app: App, root: HTMLElement, tournamentId: string
     }
   };
   follow((request, signal) => app.lobby().stream("WatchTournament", request, signal), () => ({ tournamentId }), (item) => {
+    if (status.textContent === "reconnecting…") status.textContent = "";
     if (!item.tournament) return;
     body.replaceChildren(...view(app, item.tournament, act));
     body.dataset.version = String(item.tournament.tournament.version || 0); // tests wait on it
