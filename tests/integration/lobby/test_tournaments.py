@@ -416,3 +416,83 @@ def test_the_terminal_client_creates_registers_shows_and_withdraws(make_lobby: L
     assert "not_creator" in run(bob, "cancel", tournament_id, code=1)
     assert "tournament_format" not in run(ada, "create", "--game", "race", "--format", "knockout", code=2)
     channel.close()
+
+
+def resign_all_but_first(stub: Any, race_stub: Any, players: dict[str, Guest], seen: Any) -> None:
+    """At every table of the current round every human but the first seated resigns: the match ends
+    (at most one human left) with the first human first."""
+    race = load_game("race").modules.pb2
+    for table in seen.rounds[-1].tables:
+        humans = [s.player_id for s in table.seats if s.player_id]
+        for player in humans[1:] if table.match_id else []:
+            mine = get(stub, players[player], seen.tournament.tournament_id)
+            request = race.ResignRequest(match_id=table.match_id, command_id=f"lose-{mine.my_seat}")
+            race_stub.Resign(request, metadata=auth(mine.my_seat_token), timeout=5)
+
+
+def finished(stub: Any, who: Guest, tournament_id: str) -> Any:
+    return wait_until(
+        lambda: (
+            (s := get(stub, who, tournament_id)).tournament.status == tpb.TOURNAMENT_STATUS_FINISHED and s
+        ),
+        30,
+        "finished",
+    )
+
+
+def test_tables_of_three_by_score_groups_with_a_bye_or_with_bots(
+    make_lobby: LobbyFactory, race_stub: Any
+) -> None:
+    lobby = make_lobby(env=FAST, limits=False)
+    stub, channel = stub_of(lobby)
+    guests = [sign_in(stub, n) for n in ("Ada", "Bob", "Cy", "Di")]
+    players = {g.player_id: g for g in guests}
+    ids = [g.player_id for g in guests]
+    for bots, expected in ((False, [ids[0:3], ids[3:4]]), (True, [[*ids[0:2], ""], [*ids[2:4], ""]])):
+        t = create(stub, guests[0], start_in_ms=1000, round_count=1, seats_per_table=3, allow_bots=bots)
+        for g in guests:
+            stub.RegisterForTournament(
+                tpb.RegisterForTournamentRequest(tournament_id=t.tournament_id), metadata=g.md, timeout=5
+            )
+        seen = round_on(stub, guests[0], t.tournament_id, 1)
+        assert [[s.player_id for s in tb.seats] for tb in seen.rounds[0].tables] == expected
+        resign_all_but_first(stub, race_stub, players, seen)
+        done = finished(stub, guests[0], t.tournament_id)
+        points = {r.display_name: r.points for r in done.standings}
+        if bots:  # the first human first, the bot next, the resigned human last: 1 and 0
+            assert points == {"Ada": 1.0, "Bob": 0.0, "Cy": 1.0, "Di": 0.0}
+        else:  # Ada first of three; Bob resigned before Cy: placed last; Di's bye is 1 point
+            assert points == {"Ada": 1.0, "Bob": 0.0, "Cy": 0.5, "Di": 1.0}
+            assert [r.byes for r in done.standings if r.display_name == "Di"] == [1]
+    channel.close()
+
+
+def test_single_elimination_of_three_gives_the_top_seed_a_bye_and_crowns_one(
+    make_lobby: LobbyFactory, race_stub: Any
+) -> None:
+    lobby = make_lobby(env=FAST, limits=False)
+    stub, channel = stub_of(lobby)
+    guests = [sign_in(stub, n) for n in ("Ada", "Bob", "Cy")]
+    players = {g.player_id: g for g in guests}
+    ids = [g.player_id for g in guests]
+    t = create(
+        stub, guests[0], start_in_ms=1000, round_count=0, format=tpb.TOURNAMENT_FORMAT_SINGLE_ELIMINATION
+    )
+    for g in guests:
+        stub.RegisterForTournament(
+            tpb.RegisterForTournamentRequest(tournament_id=t.tournament_id), metadata=g.md, timeout=5
+        )
+    one = round_on(stub, guests[0], t.tournament_id, 1)
+    assert one.tournament.round_count == 2
+    assert [[s.player_id for s in tb.seats] for tb in one.rounds[0].tables] == [[ids[0]], [ids[1], ids[2]]]
+    resign_losers(stub, race_stub, players, one)
+    two = round_on(stub, guests[0], t.tournament_id, 2)
+    assert [[s.player_id for s in tb.seats] for tb in two.rounds[1].tables] == [[ids[0], ids[1]]]
+    resign_losers(stub, race_stub, players, two)
+    done = finished(stub, guests[0], t.tournament_id)
+    assert [(r.display_name, r.eliminated) for r in done.standings] == [
+        ("Ada", False),
+        ("Bob", True),
+        ("Cy", True),
+    ]
+    channel.close()
