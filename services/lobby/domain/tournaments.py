@@ -13,6 +13,7 @@ lobby resigned the seat) is 0.
 from __future__ import annotations
 
 import enum
+import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -272,9 +273,9 @@ def score_groups(
     ranked: Sequence[str], met: Mapping[str, set[str]], had_bye: set[str], seats: int, bots: bool
 ) -> list[tuple[str, ...]]:
     """Tables of ``seats`` in ranking order (score groups), then swaps between neighbouring tables
-    that lower the number of pairs who met before. With ``bots`` every player plays: as few tables
-    as hold everyone, humans spread evenly, bots in the empty seats; without, the players left over
-    are byes (the lowest-ranked without a bye yet)."""
+    that lower the number of pairs at one table who met before. With ``bots`` every player plays: as
+    few tables as hold everyone, humans spread evenly, bots in the empty seats; without, the players
+    left over are byes (the lowest-ranked without a bye yet)."""
     players = list(ranked)
     if bots:
         count = math.ceil(len(players) / seats)
@@ -305,19 +306,19 @@ def repeats(tables: Iterable[Sequence[str]], met: Mapping[str, set[str]]) -> int
 
 
 def _untangle(tables: list[list[str]], met: Mapping[str, set[str]]) -> None:
+    """Swap players between neighbouring tables (a swap keeps the score groups) while a swap lowers
+    the repeats of the two tables; each kept swap lowers the total, so this ends."""
     improved = True
     while improved:
         improved = False
-        for i in range(len(tables) - 1):
-            for j in range(i + 1, len(tables)):
-                for a in range(len(tables[i])):
-                    for b in range(len(tables[j])):
-                        before = repeats((tables[i], tables[j]), met)
-                        tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
-                        if repeats((tables[i], tables[j]), met) < before:
-                            improved = True
-                        else:
-                            tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
+        for upper, lower in itertools.pairwise(tables):
+            for a, b in itertools.product(range(len(upper)), range(len(lower))):
+                before = repeats((upper, lower), met)
+                upper[a], lower[b] = lower[b], upper[a]
+                if repeats((upper, lower), met) < before:
+                    improved = True
+                else:
+                    upper[a], lower[b] = lower[b], upper[a]
 
 
 def round_robin(players: Sequence[str]) -> list[list[tuple[str, str]]]:

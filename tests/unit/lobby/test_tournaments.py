@@ -98,18 +98,35 @@ def test_points_buchholz_and_the_games_own_score_rank_the_standings() -> None:
     assert by["p2"].points == 2 and by["p0"].points == 1 and by["p3"].points == 1 and by["p1"].points == 0
     # p0 and p3 have one point each; p0 met p1 (0) and p2 (2): Buchholz 2; p3 met p2 (2) and p1 (0): 2
     assert by["p0"].buchholz == by["p3"].buchholz == 2
-    # the game's own score breaks it: both scored 10 ... then wins ... then registration order
+    # equal on every tie-break too (10 game points and one win each): one rank, registration order
     assert [r.player_id for r in rows] == ["p2", "p0", "p3", "p1"]
     assert [r.rank for r in rows] == [1, 2, 2, 4]
 
 
-def test_buchholz_decides_between_equal_points() -> None:
-    t = tm.start(tournament(Format.SWISS, 4, rounds=1), 1000, 2, {})
-    t = finish_round(t, {"p1": True, "p2": True})  # p1 beats p0, p2 beats p3
-    t = replace(t, played=(*t.played,))
+def test_buchholz_then_the_games_score_decide_between_equal_points() -> None:
+    done = TableState.DONE
+
+    def played(a: str, b: str, scores: tuple[int, int]) -> tm.Table:
+        return tm.Table(1, (a, b), f"{a}-{b}", done, (1, 2) if scores[0] > scores[1] else (2, 1), scores)
+
+    r1 = tm.Round(
+        1, (played("p0", "p1", (0, 3)), played("p2", "p3", (5, 0)), tm.Table(3, ("p4",), "", done)), 0
+    )
+    r2 = tm.Round(
+        2, (played("p4", "p2", (4, 1)), played("p1", "p3", (0, 7)), tm.Table(3, ("p0",), "", done)), 0
+    )
+    t = replace(tournament(Format.SWISS, 5), status=Status.RUNNING, played=(r1, r2))
     rows = tm.standings(t)
-    assert [r.points for r in rows] == [1, 1, 0, 0]
-    assert rows[0].buchholz == rows[1].buchholz == 0
+    # four players on 1 point: p2 met p3 (1) and p4 (2); p1 and p3 met two 1-pointers; p0 met p1 only
+    # (a bye adds nothing); p3 scored 7 in the game, p1 3
+    assert [(r.player_id, r.points, r.buchholz, r.game_score) for r in rows] == [
+        ("p4", 2, 1, 4),
+        ("p2", 1, 3, 6),
+        ("p3", 1, 2, 7),
+        ("p1", 1, 2, 3),
+        ("p0", 1, 1, 0),
+    ]
+    assert [r.rank for r in rows] == [1, 2, 3, 4, 5]
 
 
 def test_a_draw_is_half_a_point_and_a_forfeit_is_none() -> None:
