@@ -219,6 +219,11 @@ LOBBY: tuple[Reason, ...] = (
         F,
         "RegisterForTournament once the tournament has started (registration closes at start_at_ms).",
     ),
+    Reason(
+        "registration_closed",
+        F,
+        "RegisterForTournament at or after the start time, before the lobby has started the tournament.",
+    ),
     Reason("tournament_finished", F, "A change to a tournament that has finished."),
     Reason("tournament_cancelled", F, "A change to a tournament that was cancelled."),
     Reason("not_creator", F, "CancelTournament by a player who did not create the tournament."),

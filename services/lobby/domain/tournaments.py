@@ -194,6 +194,8 @@ def check_shape(fmt: Format, seats: int, rounds: int) -> None:
 def register(t: Tournament, player_id: str, name: str, now: int) -> Tournament:
     if t.status is not Status.REGISTERING:
         raise Conflict(f"tournament_{t.status.value}", "registration is closed: the tournament has started")
+    if now >= t.start_ms:
+        raise Conflict("registration_closed", "registration closed at the start time")
     if t.entrant(player_id) is not None:
         raise Conflict("already_registered", "the player is registered already")
     if len(t.entrants) >= t.max_players:

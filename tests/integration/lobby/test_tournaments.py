@@ -173,12 +173,11 @@ def test_two_directors_racing_open_each_round_once(
     stub, channel = stub_of(lobbies[0])
     guests = [sign_in(stub, n) for n in ("Ada", "Bob", "Cy")]  # odd: a bye each round
     players = {g.player_id: g for g in guests}
-    t = create(stub, guests[0], start_in_ms=1000, round_count=3)
+    t = create(stub, guests[0], start_in_ms=2000, round_count=3)
     for g in guests:
         stub.RegisterForTournament(
             tpb.RegisterForTournamentRequest(tournament_id=t.tournament_id), metadata=g.md, timeout=5
         )
-    time.sleep(1.0)
 
     def race_ticks() -> None:
         barrier = threading.Barrier(2)
@@ -262,7 +261,7 @@ def test_refusals_change_nothing(make_lobby: LobbyFactory, redis_client: redis.R
         fails(lambda f=fields, s=start: create(stub, ada, start_in_ms=s, **f), bad, reason)
     assert state_size(redis_client) == before
 
-    t = create(stub, ada, start_in_ms=1500, round_count=1)
+    t = create(stub, ada, start_in_ms=2000, round_count=1)
     join = tpb.RegisterForTournamentRequest(tournament_id=t.tournament_id)
     leave = tpb.WithdrawFromTournamentRequest(tournament_id=t.tournament_id)
     stub.RegisterForTournament(join, metadata=ada.md, timeout=5)
@@ -312,7 +311,7 @@ def test_too_few_players_cancel_at_the_start_and_watchers_see_it(make_lobby: Lob
     lobby = make_lobby(env=FAST)
     stub, channel = stub_of(lobby)
     ada = sign_in(stub, "Ada")
-    t = create(stub, ada, start_in_ms=800, round_count=1)
+    t = create(stub, ada, start_in_ms=2000, round_count=1)
     stub.RegisterForTournament(
         tpb.RegisterForTournamentRequest(tournament_id=t.tournament_id), metadata=ada.md, timeout=5
     )
@@ -351,7 +350,7 @@ def test_a_no_show_forfeits_when_the_turn_clock_runs_out(
         lobby = make_lobby(env=FAST)
         stub, channel = stub_of(lobby)
         ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
-        t = create(stub, ada, start_in_ms=1000, round_count=1, turn_seconds=10, options={"goal": "100"})
+        t = create(stub, ada, start_in_ms=2000, round_count=1, turn_seconds=10, options={"goal": "100"})
         for g in (ada, bob):
             stub.RegisterForTournament(
                 tpb.RegisterForTournamentRequest(tournament_id=t.tournament_id), metadata=g.md, timeout=5
@@ -449,7 +448,7 @@ def test_tables_of_three_by_score_groups_with_a_bye_or_with_bots(
     players = {g.player_id: g for g in guests}
     ids = [g.player_id for g in guests]
     for bots, expected in ((False, [ids[0:3], ids[3:4]]), (True, [[*ids[0:2], ""], [*ids[2:4], ""]])):
-        t = create(stub, guests[0], start_in_ms=1000, round_count=1, seats_per_table=3, allow_bots=bots)
+        t = create(stub, guests[0], start_in_ms=2000, round_count=1, seats_per_table=3, allow_bots=bots)
         for g in guests:
             stub.RegisterForTournament(
                 tpb.RegisterForTournamentRequest(tournament_id=t.tournament_id), metadata=g.md, timeout=5
@@ -476,7 +475,7 @@ def test_single_elimination_of_three_gives_the_top_seed_a_bye_and_crowns_one(
     players = {g.player_id: g for g in guests}
     ids = [g.player_id for g in guests]
     t = create(
-        stub, guests[0], start_in_ms=1000, round_count=0, format=tpb.TOURNAMENT_FORMAT_SINGLE_ELIMINATION
+        stub, guests[0], start_in_ms=2000, round_count=0, format=tpb.TOURNAMENT_FORMAT_SINGLE_ELIMINATION
     )
     for g in guests:
         stub.RegisterForTournament(

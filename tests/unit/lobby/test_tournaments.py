@@ -263,6 +263,9 @@ def test_registration_refusals() -> None:
     with pytest.raises(Conflict) as err:
         tm.register(replace(t, max_players=2), "p9", "P9", 5)
     assert err.value.reason == "tournament_full"
+    with pytest.raises(Conflict) as err:
+        tm.register(t, "p9", "P9", t.start_ms)
+    assert err.value.reason == "registration_closed"
     running = tm.start(t, 1000, 2, {})
     with pytest.raises(Conflict) as err:
         tm.register(running, "p9", "P9", 5)
