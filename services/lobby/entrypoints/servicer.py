@@ -3,9 +3,9 @@
 Limits (``shared/serving/ratelimit.py``): sign-ins per client address (the guest's, and every account
 call that stands for one: SignUp, SignIn, RefreshSession, SignOut, UpgradeGuest, VerifyEmail,
 RequestPasswordReset, ResetPassword, StartExternalSignIn, CompleteExternalSignIn); room and
-tournament creations, joins (JoinRoom, Enqueue, RegisterForTournament), friends changes, chat messages and reports, and watch streams per address
-and per player; open watch streams per token. Password tries and mail have their own
-(``service_layer/accounts.py``).
+tournament creations, joins (JoinRoom, Enqueue, RegisterForTournament), friends changes, chat
+messages and reports, and watch streams per address and per player; open watch streams per token.
+Password tries and mail have their own (``service_layer/accounts.py``).
 """
 
 from __future__ import annotations
