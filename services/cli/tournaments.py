@@ -1,10 +1,11 @@
-"""``tabula tournaments``: list, show, create, register for, withdraw from and cancel tournaments
-(docs/tournaments.md), as the player `tabula play` last played as (or ``--token``'s).
+"""``tabula tournaments``: list, show, watch, create, register for, withdraw from and cancel
+tournaments (docs/tournaments.md), as the player `tabula play` last played as (or ``--token``'s).
 
 ``tabula tournaments`` lists the tournaments registering or running (``--all``: ended ones too);
 ``show ID`` prints one with its standings, its current round and your table (with the match to open
-with ``tabula play``); ``create --game race --format swiss --rounds 3 --start-in 300`` creates one;
-``register ID``, ``withdraw ID`` and ``cancel ID`` change one.
+with ``tabula play``); ``watch ID`` prints it again after every change until it ends;
+``create --game race --format swiss --rounds 3 --start-in 300`` creates one; ``register ID``,
+``withdraw ID`` and ``cancel ID`` change one.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ CHANGES = {
 
 @app.command()
 def tournaments(
-    action: str = typer.Argument("list", help="list, show, create, register, withdraw or cancel"),
-    tournament_id: str = typer.Argument("", help="show, register, withdraw, cancel: the tournament"),
+    action: str = typer.Argument("list", help="list, show, watch, create, register, withdraw or cancel"),
+    tournament_id: str = typer.Argument("", help="show, watch, register, withdraw, cancel: the tournament"),
     game: str = typer.Option("", help="list: only this game; create: its game"),
     name: str = typer.Option("Tournament", help="create: its name"),
     format: str = typer.Option("swiss", help="create: swiss, round_robin or single_elimination"),
@@ -46,7 +47,7 @@ def tournaments(
     lobby: str = typer.Option("", help=ADDRESS_HELP.format("LOBBY")),
     deadline: float = typer.Option(10.0, help="deadline of each call in seconds"),
 ) -> None:
-    """Tournaments: list them, show the standings, create one, register, withdraw or cancel."""
+    """Tournaments: list them, show or watch the standings, create one, register, withdraw or cancel."""
     import grpc
     from tabula.lobby.v1 import lobby_pb2_grpc
     from tabula.lobby.v1 import tournaments_pb2 as tpb
@@ -60,7 +61,7 @@ def tournaments(
             console.print("No player to act as: play a match first (tabula play), or give --token")
             raise typer.Exit(1)
         token = saved[0].guest_token
-    if action in ("show", *CHANGES) and not tournament_id:
+    if action in ("show", "watch", *CHANGES) and not tournament_id:
         raise typer.BadParameter(f"{action} needs a tournament id", param_hint="TOURNAMENT_ID")
     md = [("authorization", f"Bearer {token}")]
     with grpc.insecure_channel(_address("lobby", lobby)) as channel:
@@ -79,6 +80,13 @@ def tournaments(
                 )
                 for text in show(seen):
                     console.print(text)
+            elif action == "watch":
+                request = tpb.WatchTournamentRequest(tournament_id=tournament_id)
+                for item in stub.WatchTournament(request, metadata=md):
+                    if item.HasField("tournament"):
+                        for text in show(item.tournament):
+                            console.print(text)
+                        console.print("")
             elif action == "create":
                 if format not in FORMATS:
                     raise typer.BadParameter(f"format is one of {', '.join(FORMATS)}", param_hint="--format")

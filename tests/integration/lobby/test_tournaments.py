@@ -413,6 +413,9 @@ def test_the_terminal_client_creates_registers_shows_and_withdraws(make_lobby: L
     assert run(bob, "withdraw", tournament_id).strip() == "withdrew from Spring Cup"
     assert "(withdrawn)" in run(ada, "show", tournament_id)
     assert "not_creator" in run(bob, "cancel", tournament_id, code=1)
+    assert run(ada, "cancel", tournament_id).strip() == "cancelled Spring Cup"
+    watched = run(bob, "watch", tournament_id)  # the tournament as it is, then the stream ends: it is over
+    assert "cancelled  2/64 players  round 1/1" in watched and "ended: cancelled" in watched
     assert "tournament_format" not in run(ada, "create", "--game", "race", "--format", "knockout", code=2)
     channel.close()
 
