@@ -359,7 +359,8 @@ def elimination_rounds(entrants: int) -> int:
 
 def standings(t: Tournament) -> list[Standing]:
     """Ranked: points, then Buchholz, then the game's own score, then wins; single elimination ranks
-    who went further first. Equal on every count: registration order, the same rank shown."""
+    who went further first. Equal on every count: the same rank shown, listed by seed (the rating at
+    the start) then registration order (so a Swiss round 1 pairs by rating)."""
     points: dict[str, Fraction] = {e.player_id: Fraction(0) for e in t.entrants}
     met: dict[str, list[str]] = {p: [] for p in points}
     counts: dict[str, list[int]] = {p: [0, 0, 0, 0, 0] for p in points}  # score, wins, played, byes, forfeits
@@ -405,7 +406,8 @@ def standings(t: Tournament) -> list[Standing]:
         out = s.eliminated or (s.withdrawn and t.format is Format.SINGLE_ELIMINATION)
         return (out, -s.points, -s.buchholz, -s.game_score, -s.wins)
 
-    rows.sort(key=lambda s: (key(s), order[s.player_id]))
+    seed = {e.player_id: e.seed for e in t.entrants}
+    rows.sort(key=lambda s: (key(s), -seed[s.player_id], order[s.player_id]))
     ranked, rank = [], 0
     for i, row in enumerate(rows):
         if i == 0 or key(row) != key(rows[i - 1]):

@@ -447,10 +447,11 @@ def test_tables_of_three_by_score_groups_with_a_bye_or_with_bots(
 ) -> None:
     lobby = make_lobby(env=FAST, limits=False)
     stub, channel = stub_of(lobby)
-    guests = [sign_in(stub, n) for n in ("Ada", "Bob", "Cy", "Di")]
-    players = {g.player_id: g for g in guests}
-    ids = [g.player_id for g in guests]
-    for bots, expected in ((False, [ids[0:3], ids[3:4]]), (True, [[*ids[0:2], ""], [*ids[2:4], ""]])):
+    for bots in (False, True):
+        guests = [sign_in(stub, n) for n in ("Ada", "Bob", "Cy", "Di")]  # new players: equal ratings
+        players = {g.player_id: g for g in guests}
+        ids = [g.player_id for g in guests]
+        expected = [[*ids[0:2], ""], [*ids[2:4], ""]] if bots else [ids[0:3], ids[3:4]]
         t = create(stub, guests[0], start_in_ms=2000, round_count=1, seats_per_table=3, allow_bots=bots)
         for g in guests:
             stub.RegisterForTournament(

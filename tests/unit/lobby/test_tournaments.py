@@ -44,6 +44,12 @@ def test_swiss_pairs_top_down_in_ranking_order() -> None:
     assert tm.swiss_pairs(players(4), {}, set()) == [("p0", "p1"), ("p2", "p3")]
 
 
+def test_swiss_round_one_pairs_by_rating_then_registration() -> None:
+    seeds = {"p3": 30.0, "p1": 28.0}
+    t = tm.start(tournament(Format.SWISS, 4), 1000, 2, seeds)
+    assert [table.seats for table in t.current.tables] == [("p3", "p1"), ("p0", "p2")]  # type: ignore[union-attr]
+
+
 def test_swiss_avoids_a_repeat_when_the_round_allows_it() -> None:
     met = {"p0": {"p1"}, "p1": {"p0"}}
     assert tm.swiss_pairs(players(4), met, set()) == [("p0", "p2"), ("p1", "p3")]
