@@ -114,6 +114,7 @@ for _module in (
     "archive",
     "play",
     "friends",
+    "tournaments",
     "reasons",
     "i18n",
     "deploy",

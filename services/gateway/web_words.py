@@ -230,6 +230,8 @@ ENGLISH: dict[str, str] = {
     "analysis.refused": "Refused: {why}",
     # the leaderboards (leaderboard.ts)
     "page.leaderboards": "leaderboards",
+    "page.tournaments": "tournaments",
+    "main.notice.round_started": "A round of your {game} tournament has started",
     "leaderboard.title": "Leaderboard",
     "leaderboard.loading": "Loading the leaderboard…",
     "leaderboard.unreadable": "The leaderboard could not be read: {why}",

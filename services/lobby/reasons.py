@@ -209,4 +209,46 @@ LOBBY: tuple[Reason, ...] = (
         "AnalyzeMatch on a match of a game without a search bot (its bot hooks have no evaluation).",
     ),
     Reason("analysis_unavailable", "UNAVAILABLE", "This lobby was started without an analysis queue."),
+    # tournaments (docs/tournaments.md)
+    Reason(
+        "tournament_format",
+        "INVALID_ARGUMENT",
+        "CreateTournament without a format (SWISS, ROUND_ROBIN or SINGLE_ELIMINATION).",
+    ),
+    Reason(
+        "tournament_seats",
+        "INVALID_ARGUMENT",
+        "CreateTournament of round robin or single elimination with seats_per_table other than 2 "
+        "(a seat count outside the game's range is `invalid_argument` on seats_per_table).",
+    ),
+    Reason(
+        "tournament_rounds",
+        "INVALID_ARGUMENT",
+        "CreateTournament of Swiss with round_count outside 1 to 20, or of another format with a "
+        "round_count (they set their own: 0).",
+    ),
+    Reason("already_registered", F, "RegisterForTournament by a player registered already."),
+    Reason("not_registered", F, "WithdrawFromTournament by a player not registered (or withdrawn already)."),
+    Reason("tournament_full", F, "RegisterForTournament when max_players are registered."),
+    Reason(
+        "tournament_running",
+        F,
+        "RegisterForTournament once the tournament has started (registration closes at start_at_ms).",
+    ),
+    Reason(
+        "registration_closed",
+        F,
+        "RegisterForTournament at or after the start time, before the lobby has started the tournament.",
+    ),
+    Reason("tournament_finished", F, "A change to a tournament that has finished."),
+    Reason("tournament_cancelled", F, "A change to a tournament that was cancelled."),
+    Reason("not_creator", F, "CancelTournament by a player who did not create the tournament."),
+    Reason("busy_tournament", F, "The tournament changed 100 times while this change was tried: retry."),
+    Reason("tournament_exists", F, "A new tournament's id is taken (never in practice: ids are random)."),
+    Reason(
+        "forfeit_refused",
+        F,
+        "Internal (the tournament director retries): the rule service refused to resign a seat whose "
+        "clock ran out; never reaches a client.",
+    ),
 )

@@ -1,10 +1,12 @@
 """Bootstrap of the lobby: the one place that wires settings, Redis, the games, gRPC and threads.
 
-Besides the gRPC server, every lobby instance runs four background threads: the matcher
+Besides the gRPC server, every lobby instance runs five background threads: the matcher
 (one tick every ``TABULA_MATCH_TICK_S``, default 0.5 s), the ratings projector (the
 ``lobby-projections`` consumer group on every outbox shard, read by the shared follower), the
 notice projector (group ``lobby-notices``, the same way) and the presence sweeper (players gone
-quiet go offline, ``service_layer/friends.py``). All are safe to run in many instances.
+quiet go offline, ``service_layer/friends.py``) and the tournament director (every
+``TABULA_TOURNAMENT_TICK_S``, default 1 s: ``service_layer/tournaments.py``). All are safe to run in
+many instances.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.adapters.rooms_repo import RoomRepository
 from services.lobby.domain import seasons
+from services.lobby.adapters.tournaments_repo import TournamentRepository
 from services.lobby.domain.friends import ONLINE_TTL_S
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.entrypoints.servicer import LobbyServicer
@@ -50,6 +53,7 @@ from services.lobby.service_layer.profiles import Profiles
 from services.lobby.service_layer.projections import RatingsProjector, Standings
 from services.lobby.service_layer.rooms import RoomService
 from shared.matches.analysis import AnalysisStore
+from services.lobby.service_layer.tournaments import TournamentDirector, TournamentService
 from shared.matches.archive import storage_from_env
 from shared.runtime.config import Settings, port_for
 from shared.runtime.edge import wait
@@ -59,7 +63,9 @@ from shared.serving.ratelimit import Limiter, Rate
 from shared.serving.tokens import TokenSigner
 from shared.store.clients import redis_client, store_from_settings
 
-BACKGROUND_THREADS = 4  # start_background's matcher, projector, notices and presence: a Redis connection each
+BACKGROUND_THREADS = (
+    5  # start_background's matcher, projector, notices, presence, tournaments: a connection each
+)
 # After a read of the outbox that found notices, each projector waits this long before the next read:
 # a busy outbox comes in bigger pages (fewer reads, acknowledgements and notice writes per command).
 # Under load a "your turn" notice is written at most LINGER later (an idle projector reads at once);
@@ -67,6 +73,8 @@ BACKGROUND_THREADS = 4  # start_background's matcher, projector, notices and pre
 # RATINGS_LINGER later. Longer lingers halve the lobby's CPU per command under load (bench/README.md).
 LINGER_VAR, DEFAULT_LINGER_MS = "TABULA_LOBBY_LINGER_MS", 100
 RATINGS_LINGER_VAR, DEFAULT_RATINGS_LINGER_MS = "TABULA_LOBBY_RATINGS_LINGER_MS", 500
+# Seconds between two passes of the tournament director over the live tournaments.
+TOURNAMENT_TICK_VAR = "TABULA_TOURNAMENT_TICK_S"
 # Seconds a player stays online after their last call or stream renewal (domain/friends.py).
 PRESENCE_TTL_VAR = "TABULA_PRESENCE_TTL_S"
 # Mails (verification and reset codes) per account address (MAIL_LIMIT): 3 at once, then one every
@@ -93,6 +101,8 @@ class Lobby:
     presence: PresenceService
     stopping: threading.Event = field(default_factory=threading.Event)
     threads: list[threading.Thread] = field(default_factory=list)
+    director: TournamentDirector | None = None
+    tournament_tick_s: float = 1.0
 
     @property
     def port(self) -> int:
@@ -106,6 +116,11 @@ class Lobby:
             ("projector", self.projector.run, (self.stopping,)),
             ("notices", self.notices.run, (self.stopping,)),
             ("presence", self.presence.run, (self.stopping,)),
+            *(
+                (("tournaments", self.director.run, (self.stopping, self.tournament_tick_s)),)
+                if self.director
+                else ()
+            ),
         )
         for name, loop, args in loops:
             thread = threading.Thread(target=loop, args=args, name=f"lobby-{name}", daemon=True)
@@ -171,6 +186,7 @@ def build(
     push = push if push is not None else load_push(e)
     friend_repo = FriendRepository(client)
     chat_repo = ChatRepository(client)
+    tournament_repo = TournamentRepository(client)
     rooms = RoomService(
         RoomRepository(client), catalog, identity, clock, friend_repo.blocked_by, chat_repo.open_to_spectators
     )
@@ -207,6 +223,7 @@ def build(
         limiter,
         _external(client, e, accounts),
         _analyses(client, settings, store, private, catalog, e),
+        TournamentService(tournament_repo, catalog, identity, clock, notice_repo),
     )
     catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
@@ -220,6 +237,8 @@ def build(
         catalog,
         NoticeProjector(store, notice_repo, push, consumer, linger_ms=linger_ms, told=presence.playing),
         presence,
+        director=TournamentDirector(tournament_repo, catalog, store, ratings, notice_repo, clock),
+        tournament_tick_s=float(e.get(TOURNAMENT_TICK_VAR, "1")),
     )
 
 

@@ -139,6 +139,22 @@ class GameCatalog:
         if self.index is not None and request.listed:
             self.index.record(request.match_id, int(time.time() * 1000))
 
+    def resign(self, game: str, match_id: str, seat: int, player_id: str, command_id: str) -> None:
+        """Resign a seat for its player (a tournament's forfeit, ``service_layer/tournaments.py``) with a
+        seat token the lobby signs; the same ``command_id`` again changes nothing."""
+        pb2 = self._game(game).modules.pb2
+        stub = game_stub(pb2, self._channel(game))
+        token = self.signer.seat(game, match_id, seat, player_id, ttl_s=300)
+        request = pb2.ResignRequest(match_id=match_id, command_id=command_id)
+        try:
+            stub.Resign(request, metadata=[("authorization", f"Bearer {token}")], timeout=self.timeout_s)
+        except grpc.RpcError as err:
+            if err.code() is grpc.StatusCode.UNAVAILABLE:
+                raise Unavailable(
+                    "game_service_unavailable", f"the {game} service cannot be reached"
+                ) from err
+            raise Conflict("forfeit_refused", f"the {game} service refused: {err.details()}") from err
+
     def close(self) -> None:
         with self._lock:
             for channel in self._channels.values():

@@ -244,6 +244,27 @@ def history(player_id: str) -> str:
     return f"{P}:history:{player_id}"
 
 
+def tournament(tournament_id: str) -> str:
+    """A tournament (hash: version, data JSON; ``adapters/tournaments_repo.py``); kept while it runs,
+    then for ``TOURNAMENT_TTL_S``."""
+    return f"{P}:tournament:{tournament_id}"
+
+
+def tournament_feed(tournament_id: str) -> str:
+    """A tournament's change feed (its watchers wake on every change)."""
+    return f"{P}:tournament:{tournament_id}:feed"
+
+
+def tournaments() -> str:
+    """Every tournament kept, by start time (a sorted set of ids)."""
+    return f"{P}:tournaments"
+
+
+def live_tournaments() -> str:
+    """The tournaments not ended yet (a set of ids): the tournament director's work list."""
+    return f"{P}:tournaments:live"
+
+
 def text(raw: object) -> str:
     """A Redis reply as text (clients here return bytes; tests may decode)."""
     return raw.decode() if isinstance(raw, bytes) else str(raw)

@@ -26,6 +26,8 @@ class NoticeKind(enum.StrEnum):
     FRIEND_ACCEPTED = "friend_accepted"
     FRIEND_PRESENCE = "friend_presence"
     FRIENDS_CHANGED = "friends_changed"
+    TOURNAMENT_ROUND_STARTED = "tournament_round_started"
+    TOURNAMENT_ENDED = "tournament_ended"
 
 
 MATCH_KINDS = frozenset({NoticeKind.YOUR_TURN, NoticeKind.MATCH_STARTED, NoticeKind.MATCH_ENDED})
@@ -47,6 +49,7 @@ class Notice:
     playing_game: str = ""  # FRIEND_PRESENCE: the game of the friend's match now
     playing_match: str = ""  # FRIEND_PRESENCE: that match, if the notice's player may watch it
     last_seen_ms: int = 0  # FRIEND_PRESENCE
+    tournament_id: str = ""  # TOURNAMENT_ROUND_STARTED, TOURNAMENT_ENDED
 
     def fields(self) -> dict[str, str]:
         """As stored in the player's notice stream (every value a string)."""
@@ -73,6 +76,7 @@ class Notice:
             fields.get("playing_game", ""),
             fields.get("playing_match", ""),
             number("last_seen_ms", 0),
+            fields.get("tournament_id", ""),
         )
 
     @property

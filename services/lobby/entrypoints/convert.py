@@ -56,6 +56,8 @@ NOTICE_KIND_PB = {
     NoticeKind.FRIEND_ACCEPTED: pb.NOTICE_KIND_FRIEND_ACCEPTED,
     NoticeKind.FRIEND_PRESENCE: pb.NOTICE_KIND_FRIEND_PRESENCE,
     NoticeKind.FRIENDS_CHANGED: pb.NOTICE_KIND_FRIENDS_CHANGED,
+    NoticeKind.TOURNAMENT_ROUND_STARTED: pb.NOTICE_KIND_TOURNAMENT_ROUND_STARTED,
+    NoticeKind.TOURNAMENT_ENDED: pb.NOTICE_KIND_TOURNAMENT_ENDED,
 }
 TICKET_STATUS_PB = {
     TicketStatus.WAITING: pb.TICKET_STATUS_WAITING,
@@ -239,7 +241,7 @@ def notice(seen: NoticeSeen) -> pb.Notice:
         created_at_ms=seen.created_ms,
         game=n.game,
         match_id=n.match_id,
-        seat=n.seat if n.is_about_a_match else 0,
+        seat=n.seat if n.is_about_a_match or n.kind is NoticeKind.TOURNAMENT_ROUND_STARTED else 0,
         version=n.version,
         placing=n.placing,
         seat_token=seen.seat_token,
@@ -252,6 +254,7 @@ def notice(seen: NoticeSeen) -> pb.Notice:
             if n.kind is NoticeKind.FRIEND_PRESENCE
             else None
         ),
+        tournament_id=n.tournament_id,
     )
 
 

@@ -2,10 +2,10 @@
 
 Limits (``shared/serving/ratelimit.py``): sign-ins per client address (the guest's, and every account
 call that stands for one: SignUp, SignIn, RefreshSession, SignOut, UpgradeGuest, VerifyEmail,
-RequestPasswordReset, ResetPassword, StartExternalSignIn, CompleteExternalSignIn); room creations,
-joins (JoinRoom, Enqueue), friends changes, chat messages and reports, and watch streams per address
-and per player; open watch streams per token. Password tries and mail have their own
-(``service_layer/accounts.py``).
+RequestPasswordReset, ResetPassword, StartExternalSignIn, CompleteExternalSignIn); room and
+tournament creations, joins (JoinRoom, Enqueue, RegisterForTournament), friends changes, chat
+messages and reports, and watch streams per address and per player; open watch streams per token.
+Password tries and mail have their own (``service_layer/accounts.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.lobby.domain.rooms import BotLevel
 from services.lobby.entrypoints import analysis, convert
+from services.lobby.entrypoints import convert
+from services.lobby.entrypoints.tournaments import TournamentRpcs
 from services.lobby.service_layer.accounts import Accounts, Session
 from services.lobby.service_layer.analysis import Analyses
 from services.lobby.service_layer.chat import Chat
@@ -39,6 +41,7 @@ from services.lobby.service_layer.profiles import Profiles
 from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
 from services.lobby.texts import TEXTS
+from services.lobby.service_layer.tournaments import TournamentService
 from shared.runtime.edge import wait
 from shared.serving import bounds
 from shared.serving.errors import Conflict, InvalidArgument, Unavailable
@@ -52,7 +55,7 @@ T = TypeVar("T")
 
 
 @dataclass
-class LobbyServicer:
+class LobbyServicer(TournamentRpcs):
     identity: Identity
     rooms: RoomService
     queue: QueueService
@@ -68,6 +71,7 @@ class LobbyServicer:
     limiter: Limiter | None = None  # None: no limits (tests of other things)
     external: ExternalSignIn | None = None  # None: no sign-in providers
     analyses: Analyses | None = None  # None: no analysis queue
+    tournaments: TournamentService | None = None  # None: no tournaments (tests of other things)
 
     def _caller(self, context: Ctx) -> Claims:
         """The caller's player token checked; the caller counts as online (presence)."""

@@ -8,6 +8,7 @@
 //   /play?invite=CODE     a private room's invite link: joins it (after signing in), then shows the room
 //   /play?profile=ID      a player's profile ("" for mine: an account changes or deletes it there)
 //   /play?leaderboard=GAME&season=ID   a game's leaderboard in a season (leaderboard.ts)
+//   /play?tournaments     the tournaments (tournaments.ts)   /play?tournament=ID   one, live
 //   /play/auth/callback   where a sign-in provider sends the browser back (account.ts), then /play
 import { el, listGames } from "../shell.js";
 import { languagePicker, loadAppWords, tr, wordPage } from "../i18n.js";
@@ -20,6 +21,7 @@ import { showMatch } from "./match.js";
 import { mountFriends } from "./friends.js";
 import { showProfile } from "./profile.js";
 import { boardPath, showLeaderboard } from "./leaderboard.js";
+import { showTournament, showTournaments, tournamentPath } from "./tournaments.js";
 import { accountForms, accountMenu, fromCallback, resumeAccount } from "./account.js";
 
 const $ = (id: string) => document.getElementById(id)!;
@@ -88,7 +90,9 @@ function start(guest: Guest, games: Map<string, GameEntry>): void {
   mine.addEventListener("click", (ev) => { ev.preventDefault(); app?.navigate("/play?profile="); });
   const boards = el("a", { href: boardPath(""), id: "leaderboards", class: "link", text: tr("page.leaderboards") });
   boards.addEventListener("click", (ev) => { ev.preventDefault(); app?.navigate(boardPath("")); });
-  $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), mine, boards, out);
+  const cups = el("a", { href: "/play?tournaments", id: "tournaments-link", class: "link", text: tr("page.tournaments") });
+  cups.addEventListener("click", (ev) => { ev.preventDefault(); app?.navigate("/play?tournaments"); });
+  $("whoami").replaceChildren(el("span", { class: "me", id: "me", text: guest.name }), cups, mine, boards, out);
   accountMenu(app, $("whoami"), signOut);
   watchNotices(app);
   route();
@@ -123,6 +127,7 @@ function onNotice(app: App, n: Json): void {
   if (n.kind === "NOTICE_KIND_YOUR_TURN" && !here) app.notify(tr("main.notice.your_turn", { game: title }), "your-turn", link);
   else if (n.kind === "NOTICE_KIND_MATCH_STARTED" && !here) app.notify(tr("main.notice.started", { game: title }), "", link);
   else if (n.kind === "NOTICE_KIND_MATCH_ENDED") app.notify(tr("main.notice.ended", { game: title, placing: n.placing }), "ended", here ? undefined : link);
+  else if (n.kind === "NOTICE_KIND_TOURNAMENT_ROUND_STARTED") app.notify(tr("main.notice.round_started", { game: title }), "", [tr("main.notice.open"), tournamentPath(n.tournamentId)]);
   else if (n.kind === "NOTICE_KIND_INVITED") {
     app.notify(tr("main.notice.invited", { who: n.fromDisplayName, game: title, code: n.inviteCode || "-" }), "invited",
       n.inviteCode ? [tr("main.notice.join"), invitePath(n.inviteCode)] : undefined);
@@ -139,13 +144,15 @@ function route(): void {
   app.current = q.get("match") ?? "";
   // The notices about the screen now shown are done with.
   for (const line of [...$("notices").children] as HTMLElement[]) if (line.dataset.href === location.pathname + location.search) line.remove();
-  document.body.dataset.screen = q.get("match") ? "match" : q.get("room") ? "room" : q.get("ticket") ? "ticket" : q.get("invite") ? "invite" : q.has("profile") ? "profile" : q.has("leaderboard") ? "leaderboard" : "home";
+  document.body.dataset.screen = q.get("match") ? "match" : q.get("room") ? "room" : q.get("ticket") ? "ticket" : q.get("invite") ? "invite" : q.has("profile") ? "profile" : q.has("leaderboard") ? "leaderboard" : q.has("tournament") || q.has("tournaments") ? "tournaments" : "home";
   if (q.get("invite")) screen = joinByInvite(app, root, q.get("invite")!);
   else if (q.get("match")) screen = showMatch(app, root, q.get("match")!);
   else if (q.get("room")) screen = showRoom(app, root, q.get("room")!);
   else if (q.get("ticket")) screen = showTicket(app, root, q.get("ticket")!);
   else if (q.has("profile")) screen = showProfile(app, root, q.get("profile")!);
   else if (q.has("leaderboard")) screen = showLeaderboard(app, root, q.get("leaderboard")!, q.get("season") ?? "");
+  else if (q.get("tournament")) screen = showTournament(app, root, q.get("tournament")!);
+  else if (q.has("tournaments")) screen = showTournaments(app, root);
   else screen = showHome(app, root);
   document.dispatchEvent(new Event("tabula-screen"));
 }
