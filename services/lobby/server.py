@@ -34,8 +34,8 @@ from services.lobby.adapters.push import PushSender, load_push
 from services.lobby.adapters.queue_repo import QueueRepository
 from services.lobby.adapters.ratings_repo import RatingsRepository
 from services.lobby.adapters.rooms_repo import RoomRepository
-from services.lobby.domain import seasons
 from services.lobby.adapters.tournaments_repo import TournamentRepository
+from services.lobby.domain import seasons
 from services.lobby.domain.friends import ONLINE_TTL_S
 from services.lobby.domain.matchmaking import Policy
 from services.lobby.entrypoints.servicer import LobbyServicer
@@ -52,8 +52,8 @@ from services.lobby.service_layer.notices import NoticeProjector, Notices
 from services.lobby.service_layer.profiles import Profiles
 from services.lobby.service_layer.projections import RatingsProjector, Standings
 from services.lobby.service_layer.rooms import RoomService
-from shared.matches.analysis import AnalysisStore
 from services.lobby.service_layer.tournaments import TournamentDirector, TournamentService
+from shared.matches.analysis import AnalysisStore
 from shared.matches.archive import storage_from_env
 from shared.runtime.config import Settings, port_for
 from shared.runtime.edge import wait

@@ -30,6 +30,7 @@ from services.workers.bots import Budget, MctsBot, make_bot
 from services.workers.bots.heuristics import bot_hooks
 from services.workers.bots.mcts import Node
 from shared.core.decider import Actor
+from shared.core.i18n import DEFAULT
 from shared.core.rng import Rng
 from shared.matches.analysis import QUEUE, TASK, AnalysisStore, Decision, Rating, decisions, has_search
 from shared.matches.archive import archived_lines, archived_runner, storage_from_env
@@ -122,7 +123,7 @@ class Describe:
     def __init__(self, game: str, names: list[str]) -> None:
         self.loaded, self.names = load_game(game), names
         loader = manifest(game).presentation
-        self.presentation = loader() if loader is not None else None
+        self.presentation = loader(DEFAULT) if loader is not None else None
 
     def __call__(self, command: Any, state: Any, seat: int) -> str:
         message = self.loaded.codec.to_message(command)
@@ -202,7 +203,9 @@ def analysis_sender(app: Any) -> Callable[[str, str, int], None]:
     return lambda match_id, game, seat: app.send_task(TASK, args=[match_id, game, seat], queue=QUEUE)
 
 
-def resume_stalled(records: AnalysisStore, send: Callable[[str, str, int], None], shards: Sequence[int]) -> int:
+def resume_stalled(
+    records: AnalysisStore, send: Callable[[str, str, int], None], shards: Sequence[int]
+) -> int:
     """Send again every job of ``shards`` under way whose lease ran out (its worker died, or its
     message was lost): the reactor's sweep. Returns how many."""
     sent = 0

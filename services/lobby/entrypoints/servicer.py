@@ -17,15 +17,12 @@ from typing import TypeAlias, TypeVar
 
 import grpc
 from tabula.common.v1 import common_pb2
-from tabula.lobby.v1 import chat_pb2, seasons_pb2
-
 from tabula.lobby.v1 import analysis_pb2 as apb
-from tabula.lobby.v1 import chat_pb2
+from tabula.lobby.v1 import chat_pb2, seasons_pb2
 from tabula.lobby.v1 import lobby_pb2 as pb
 
 from services.lobby.domain.rooms import BotLevel
 from services.lobby.entrypoints import analysis, convert
-from services.lobby.entrypoints import convert
 from services.lobby.entrypoints.tournaments import TournamentRpcs
 from services.lobby.service_layer.accounts import Accounts, Session
 from services.lobby.service_layer.analysis import Analyses
@@ -40,8 +37,8 @@ from services.lobby.service_layer.notices import Notices
 from services.lobby.service_layer.profiles import Profiles
 from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
-from services.lobby.texts import TEXTS
 from services.lobby.service_layer.tournaments import TournamentService
+from services.lobby.texts import TEXTS
 from shared.runtime.edge import wait
 from shared.serving import bounds
 from shared.serving.errors import Conflict, InvalidArgument, Unavailable

@@ -82,7 +82,9 @@ class Analyses:
         meta, game = self._checked(caller, match_id, seat)
         if not meta.finished:
             raise Conflict(
-                "match_not_finished", "match {match_id} is not finished: analyse it once it is", match_id=match_id
+                "match_not_finished",
+                "match {match_id} is not finished: analyse it once it is",
+                match_id=match_id,
             )
         try:
             searchable = has_search(self.hooks(game))
