@@ -30,7 +30,7 @@ from services.workers.bots import Budget, MctsBot, make_bot
 from services.workers.bots.heuristics import bot_hooks
 from services.workers.bots.mcts import Node
 from shared.core.decider import Actor
-from shared.core.i18n import DEFAULT
+from shared.core.i18n import DEFAULT, LOCALES
 from shared.core.rng import Rng
 from shared.matches.analysis import QUEUE, TASK, AnalysisStore, Decision, Rating, decisions, has_search
 from shared.matches.archive import archived_lines, archived_runner, storage_from_env
@@ -117,13 +117,13 @@ def rate(bot: MctsBot, rules: Any, decision: Decision, seat: int, seats: int, rn
 
 
 class Describe:
-    """Commands in words, as the terminal client shows them (the game's presentation; without one,
-    the command's message in one line)."""
+    """Commands in words of ``locale``, as the terminal client shows them (the game's presentation;
+    without one, the command's message in one line)."""
 
-    def __init__(self, game: str, names: list[str]) -> None:
+    def __init__(self, game: str, names: list[str], locale: str = DEFAULT) -> None:
         self.loaded, self.names = load_game(game), names
         loader = manifest(game).presentation
-        self.presentation = loader(DEFAULT) if loader is not None else None
+        self.presentation = loader(locale) if loader is not None else None
 
     def __call__(self, command: Any, state: Any, seat: int) -> str:
         message = self.loaded.codec.to_message(command)
@@ -134,6 +134,12 @@ class Describe:
             return f"{message.DESCRIPTOR.name} {fields}".strip()
         view = self.loaded.codec.to_message(self.loaded.rules.view(state, Actor.of_seat(seat)))
         return str(self.presentation.describe_command(message, view, self.names))
+
+
+def _worded(say: Describe, decision: Decision, best: Any, seat: int) -> list[str]:
+    """The command played and the best one (``None``: the one played) in ``say``'s words."""
+    played = say(decision.command, decision.state, seat)
+    return [played, played if best is None else say(best, decision.state, seat)]
 
 
 def match_runner(runner: MatchRunner[Any], match_id: str, game: str) -> MatchRunner[Any]:
@@ -170,19 +176,22 @@ def rate_all(
         f"seat {s}" for s in range(meta.seat_count)
     ]
     describe = Describe(meta.game, names)
+    others = {locale: Describe(meta.game, names, locale) for locale in LOCALES if locale != DEFAULT}
     rated_here = False
     for decision in found:
         if decision.version in done:
             continue
         if rated_here and time.monotonic() >= until:  # a task rates one move at least
             return False
-        played = describe(decision.command, decision.state, seat)
         if decision.choices <= 1:
-            rating = Rating(decision.version, played, played, 0.0, 0.0, True, forced=True)
+            words = {locale: _worded(say, decision, None, seat) for locale, say in others.items()}
+            played = describe(decision.command, decision.state, seat)
+            rating = Rating(decision.version, played, played, 0.0, 0.0, True, forced=True, words=words)
         else:
             rng = Rng.derive(meta.seed, decision.version, f"analysis:{seat}:{seed}")
             rated = rate(bot, runner.rules, decision, seat, meta.seat_count, rng)
-            best = played if rated.same else describe(rated.best, decision.state, seat)
+            other = None if rated.same else rated.best
+            played, best = _worded(describe, decision, other, seat)
             rating = Rating(
                 decision.version,
                 played,
@@ -191,6 +200,7 @@ def rate_all(
                 rated.best_value,
                 rated.same,
                 choices=decision.choices,
+                words={locale: _worded(say, decision, other, seat) for locale, say in others.items()},
             )
         if not emit(rating):
             return False

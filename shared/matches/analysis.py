@@ -28,7 +28,7 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from shared.core.decider import Actor, RuleViolation
@@ -73,9 +73,17 @@ class Rating:
     same: bool  # the command played is the best one found
     forced: bool = False
     choices: int = 1  # legal commands at the decision
+    # the two in each other locale (shared/core/i18n.py LOCALES): locale -> [played, best]; a
+    # rating stored before analyses were worded in several languages has none (English is shown)
+    words: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+    def in_locale(self, locale: str) -> tuple[str, str]:
+        """The command played and the best one, in words of ``locale`` (English if not stored)."""
+        found = self.words.get(locale)
+        return (found[0], found[1]) if found and len(found) == 2 else (self.played, self.best)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        return json.dumps(asdict(self), separators=(",", ":"), ensure_ascii=False)
 
     @staticmethod
     def from_json(raw: str | bytes) -> Rating:

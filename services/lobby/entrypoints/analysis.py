@@ -5,6 +5,7 @@ from __future__ import annotations
 from tabula.lobby.v1 import analysis_pb2 as apb
 
 from services.lobby.service_layer.analysis import Asked
+from shared.core.i18n import DEFAULT
 from shared.matches.analysis import Status
 
 STATUSES = {
@@ -17,7 +18,8 @@ STATUSES = {
 }
 
 
-def analysis(asked: Asked) -> apb.Analysis:
+def analysis(asked: Asked, locale: str = DEFAULT) -> apb.Analysis:
+    """The analysis with its moves in words of ``locale`` (English where a rating has none in it)."""
     record = asked.record
     return apb.Analysis(
         match_id=asked.match_id,
@@ -29,8 +31,8 @@ def analysis(asked: Asked) -> apb.Analysis:
         moves=[
             apb.MoveRating(
                 version=r.version,
-                played=r.played,
-                best=r.best,
+                played=r.in_locale(locale)[0],
+                best=r.in_locale(locale)[1],
                 played_value=r.played_value,
                 best_value=r.best_value,
                 same=r.same,

@@ -39,6 +39,7 @@ from services.lobby.service_layer.projections import Standings
 from services.lobby.service_layer.rooms import RoomService
 from services.lobby.service_layer.tournaments import TournamentService
 from services.lobby.texts import TEXTS
+from shared.core.i18n import locale_of
 from shared.runtime.edge import wait
 from shared.serving import bounds
 from shared.serving.errors import Conflict, InvalidArgument, Unavailable
@@ -578,18 +579,23 @@ class LobbyServicer(TournamentRpcs):
     def AnalyzeMatch(self, request: apb.AnalyzeMatchRequest, context: Ctx) -> apb.AnalyzeMatchResponse:
         caller = self._caller(context)
         asked = self._analyses().analyze(caller, bounds.match_id(request.match_id), request.seat)
-        return apb.AnalyzeMatchResponse(analysis=analysis.analysis(asked))
+        return apb.AnalyzeMatchResponse(
+            analysis=analysis.analysis(asked, locale_of(context.invocation_metadata()))
+        )
 
     @rpc("lobby")
     def GetAnalysis(self, request: apb.GetAnalysisRequest, context: Ctx) -> apb.GetAnalysisResponse:
         asked = self._analyses().get(self._caller(context), bounds.match_id(request.match_id), request.seat)
-        return apb.GetAnalysisResponse(analysis=analysis.analysis(asked))
+        return apb.GetAnalysisResponse(
+            analysis=analysis.analysis(asked, locale_of(context.invocation_metadata()))
+        )
 
     @rpc("lobby")
     def CancelAnalysis(self, request: apb.CancelAnalysisRequest, context: Ctx) -> apb.CancelAnalysisResponse:
         caller = self._caller(context)
         asked, done = self._analyses().cancel(caller, bounds.match_id(request.match_id), request.seat)
-        return apb.CancelAnalysisResponse(analysis=analysis.analysis(asked), cancelled=done)
+        locale = locale_of(context.invocation_metadata())
+        return apb.CancelAnalysisResponse(analysis=analysis.analysis(asked, locale), cancelled=done)
 
     def _analyses(self) -> Analyses:
         if self.analyses is None:

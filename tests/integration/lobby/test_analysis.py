@@ -132,6 +132,10 @@ def test_every_decision_of_the_seat_is_rated_once_in_slices(
     assert '"result": "continued"' in full_logs(workers)  # it took more than one slice
     again = analyze(stub, guest.md, "an-1", 1)  # asked again once done: the same analysis, no new job
     assert again == found
+    chinese = get(stub, [*guest.md, ("accept-language", "zh-CN")], "an-1", 1)  # the moves in its words
+    record = AnalysisStore(redis_client, 16).read("an-1", 1)
+    assert [(m.played, m.best) for m in chinese.moves] == [r.in_locale("zh-CN") for r in record.ratings]
+    assert any(c.played != e.played for c, e in zip(chinese.moves, found.moves, strict=True))
 
     # `tabula analyze` reads the same analysis: a row per decision, the summary under the table
     from typer.testing import CliRunner

@@ -5,6 +5,7 @@ random, the one playout driver); the record's tests use the session's real Redis
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -114,6 +115,32 @@ def test_rate_all_skips_what_is_rated_and_stops_when_told(match: Any) -> None:
     stopped: list[Rating] = []
     assert not rate_all(runner, "m1", 1, bot, 0, set(), lambda r: stopped.append(r) is not None)
     assert len(stopped) == 1
+
+
+def test_each_rating_is_worded_in_every_locale_and_an_old_one_reads_in_english(match: Any) -> None:
+    runner, _ = match
+    seen: list[Rating] = []
+    assert not rate_all(
+        runner,
+        "m1",
+        0,
+        analysis_bot(GAME, 2, 30),
+        0,
+        set(),
+        lambda r: seen.append(r) is None and len(seen) < 4,
+    )
+    assert len(seen) == 4
+    for r in seen:
+        assert set(r.words) == {"zh-CN", "pt-BR"}
+        assert r.in_locale("en") == (r.played, r.best)
+        for locale in ("zh-CN", "pt-BR"):
+            played, best = r.in_locale(locale)
+            assert played and best and (played == best) == (r.played == r.best)
+        assert Rating.from_json(r.to_json()) == r
+    assert any(r.in_locale("zh-CN")[0] != r.played for r in seen)  # Chinese words, not the English
+    old = json.loads(seen[0].to_json())
+    del old["words"]
+    assert Rating.from_json(json.dumps(old)).in_locale("zh-CN") == (seen[0].played, seen[0].best)
 
 
 def test_a_game_without_an_evaluation_has_no_search_bot(monkeypatch: pytest.MonkeyPatch) -> None:
