@@ -180,7 +180,9 @@ class TournamentRepository:
     def create(self, t: Tournament) -> Tournament:
         if not self._save(t, 0):
             raise Conflict(
-                "tournament_exists", "tournament {tournament_id} already exists", tournament_id=t.tournament_id
+                "tournament_exists",
+                "tournament {tournament_id} already exists",
+                tournament_id=t.tournament_id,
             )
         return replace(t, version=1)
 

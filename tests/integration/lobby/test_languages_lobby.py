@@ -84,7 +84,10 @@ def test_a_tournament_refusal_is_in_the_callers_language(stub: Any, redis_client
     call = partial(stub.CreateTournament, bad, metadata=speaking(ada.md, "zh-CN"), timeout=5)
     err = fails(call, grpc.StatusCode.INVALID_ARGUMENT, "tournament_rounds")
     said = localized_message(err)
-    assert said is not None and (said.locale, said.message) == ("zh-CN", "瑞士制锦标赛为 1 至 20 轮，不能是 21 轮")
+    assert said is not None and (said.locale, said.message) == (
+        "zh-CN",
+        "瑞士制锦标赛为 1 至 20 轮，不能是 21 轮",
+    )
     assert err.details() == "a Swiss tournament has 1 to 20 rounds, not 21"
     assert state_size(redis_client) == before
 
