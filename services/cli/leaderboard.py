@@ -1,7 +1,9 @@
 """``tabula leaderboard GAME``: a game's best players in a season (``--season``, default the current
 one; ``all``: all-time); ``tabula seasons``: the seasons there are, newest first.
 
-As the player `tabula play` last played as, unless ``--token`` gives a player token.
+As the player `tabula play` last played as, unless ``--token`` gives a player token; in the terminal
+client's words (``--lang``, else ``LC_ALL`` / ``LANG``; services/client/texts.py), and so are the
+lobby's refusals.
 """
 
 from __future__ import annotations
@@ -12,34 +14,45 @@ from typing import Any
 import typer
 
 from services.cli.main import app
-from services.cli.play import ADDRESS_HELP, _address, _console, _fail, matches_file
+from services.cli.play import (
+    ADDRESS_HELP,
+    LANG_HELP,
+    _address,
+    _console,
+    _fail,
+    _t,
+    _use_language,
+    matches_file,
+)
 
 TOKEN_HELP = "a player token (default: the guest of your newest `tabula play` match)"
 
 
 def _token(console: Any, token: str) -> list[tuple[str, str]]:
     from services.client.saved import newest
+    from services.client.texts import language
 
     if not token:
         saved = newest(matches_file())
         if not saved:
-            console.print("No player to ask as: play a match first (tabula play), or give --token")
+            console.print(_t("cli.no_player"))
             raise typer.Exit(1)
         token = saved[0].guest_token
-    return [("authorization", f"Bearer {token}")]
+    return [("authorization", f"Bearer {token}"), *language()]
 
 
 def season_line(season: Any) -> str:
     """ "2027-q1  2027-01-01 .. 2027-04-01  (current)"; "all  all-time"."""
     if season.id == "all":
-        return "all  all-time"
+        return _t("seasons.all_time", id=season.id)
 
     def day(ms: int) -> str:
-        return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M") if ms else "no end yet"
+        return (
+            datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M") if ms else _t("seasons.no_end")
+        )
 
-    return f"{season.id}  {day(season.starts_at_ms)} .. {day(season.ends_at_ms)}" + (
-        "  (current)" if season.current else ""
-    )
+    said = _t("seasons.span", id=season.id, start=day(season.starts_at_ms), end=day(season.ends_at_ms))
+    return _t("seasons.current", season=said) if season.current else said
 
 
 @app.command()
@@ -50,12 +63,14 @@ def leaderboard(
     token: str = typer.Option("", help=TOKEN_HELP),
     lobby: str = typer.Option("", help=ADDRESS_HELP.format("LOBBY")),
     deadline: float = typer.Option(10.0, help="deadline of the call in seconds"),
+    lang: str = typer.Option("", "--lang", help=LANG_HELP),
 ) -> None:
     """A game's leaderboard in a season: rank, rating (mu - 3 sigma), matches, name."""
     import grpc
     from tabula.lobby.v1 import lobby_pb2 as pb
     from tabula.lobby.v1 import lobby_pb2_grpc
 
+    _use_language(lang)
     console = _console()
     md = _token(console, token)
     with grpc.insecure_channel(_address("lobby", lobby)) as channel:
@@ -66,9 +81,9 @@ def leaderboard(
             )
         except grpc.RpcError as err:
             raise _fail(console, err, "leaderboard") from err
-    console.print(f"{game}, season {season_line(reply.season)}")
+    console.print(_t("leaderboard.title", game=game, season=season_line(reply.season)))
     if not reply.entries:
-        console.print("No rated matches yet.")
+        console.print(_t("leaderboard.none"))
     for e in reply.entries:
         console.print(f"{e.rank:>4}  {e.rating:7.2f}  {e.matches:>4}  {e.display_name}")
 
@@ -78,11 +93,13 @@ def seasons(
     token: str = typer.Option("", help=TOKEN_HELP),
     lobby: str = typer.Option("", help=ADDRESS_HELP.format("LOBBY")),
     deadline: float = typer.Option(10.0, help="deadline of the call in seconds"),
+    lang: str = typer.Option("", "--lang", help=LANG_HELP),
 ) -> None:
     """The seasons: the current one and every earlier one a match was rated in, newest first."""
     import grpc
     from tabula.lobby.v1 import lobby_pb2_grpc, seasons_pb2
 
+    _use_language(lang)
     console = _console()
     md = _token(console, token)
     with grpc.insecure_channel(_address("lobby", lobby)) as channel:
@@ -93,6 +110,6 @@ def seasons(
         except grpc.RpcError as err:
             raise _fail(console, err, "seasons") from err
     if not reply.seasons:
-        console.print("No season has begun yet (leaderboards are all-time).")
+        console.print(_t("seasons.none"))
     for s in reply.seasons:
         console.print(season_line(s))

@@ -5,7 +5,8 @@ tournaments (docs/tournaments.md), as the player `tabula play` last played as (o
 ``show ID`` prints one with its standings, its current round and your table (with the match to open
 with ``tabula play``); ``watch ID`` prints it again after every change until it ends;
 ``create --game race --format swiss --rounds 3 --start-in 300`` creates one; ``register ID``,
-``withdraw ID`` and ``cancel ID`` change one.
+``withdraw ID`` and ``cancel ID`` change one. Its words are the terminal client's (``--lang``, else
+``LC_ALL`` / ``LANG``; services/client/texts.py), and so are the lobby's refusals.
 """
 
 from __future__ import annotations
@@ -16,13 +17,22 @@ from typing import Any
 import typer
 
 from services.cli.main import app
-from services.cli.play import ADDRESS_HELP, _address, _console, _fail, matches_file
+from services.cli.play import (
+    ADDRESS_HELP,
+    LANG_HELP,
+    _address,
+    _console,
+    _fail,
+    _t,
+    _use_language,
+    matches_file,
+)
 
 FORMATS = ("swiss", "round_robin", "single_elimination")
-CHANGES = {
-    "register": ("RegisterForTournament", "registered for {}"),
-    "withdraw": ("WithdrawFromTournament", "withdrew from {}"),
-    "cancel": ("CancelTournament", "cancelled {}"),
+CHANGES = {  # the action: its RPC and what is said once it is done (a key of the client's texts)
+    "register": ("RegisterForTournament", "tournaments.registered_for"),
+    "withdraw": ("WithdrawFromTournament", "tournaments.withdrew_from"),
+    "cancel": ("CancelTournament", "tournaments.cancelled"),
 }
 
 
@@ -46,6 +56,7 @@ def tournaments(
     ),
     lobby: str = typer.Option("", help=ADDRESS_HELP.format("LOBBY")),
     deadline: float = typer.Option(10.0, help="deadline of each call in seconds"),
+    lang: str = typer.Option("", "--lang", help=LANG_HELP),
 ) -> None:
     """Tournaments: list them, show or watch the standings, create one, register, withdraw or cancel."""
     import grpc
@@ -53,17 +64,19 @@ def tournaments(
     from tabula.lobby.v1 import tournaments_pb2 as tpb
 
     from services.client.saved import newest
+    from services.client.texts import language
 
+    _use_language(lang)
     console = _console()
     if not token:
         saved = newest(matches_file())
         if not saved:
-            console.print("No player to act as: play a match first (tabula play), or give --token")
+            console.print(_t("tournaments.no_player"))
             raise typer.Exit(1)
         token = saved[0].guest_token
     if action in ("show", "watch", *CHANGES) and not tournament_id:
-        raise typer.BadParameter(f"{action} needs a tournament id", param_hint="TOURNAMENT_ID")
-    md = [("authorization", f"Bearer {token}")]
+        raise typer.BadParameter(_t("tournaments.needs_id", action=action), param_hint="TOURNAMENT_ID")
+    md = [("authorization", f"Bearer {token}"), *language()]
     with grpc.insecure_channel(_address("lobby", lobby)) as channel:
         stub = lobby_pb2_grpc.LobbyServiceStub(channel)
         try:
@@ -71,7 +84,7 @@ def tournaments(
                 request = tpb.ListTournamentsRequest(game=game, include_ended=all)
                 found = stub.ListTournaments(request, metadata=md, timeout=deadline).tournaments
                 if not found:
-                    console.print("No tournaments")
+                    console.print(_t("tournaments.none"))
                 for t in found:
                     console.print(line(t))
             elif action == "show":
@@ -89,7 +102,9 @@ def tournaments(
                         console.print("")
             elif action == "create":
                 if format not in FORMATS:
-                    raise typer.BadParameter(f"format is one of {', '.join(FORMATS)}", param_hint="--format")
+                    raise typer.BadParameter(
+                        _t("tournaments.bad_format", formats=", ".join(FORMATS)), param_hint="--format"
+                    )
                 options = dict(o.partition("=")[::2] for o in option)
                 request = tpb.CreateTournamentRequest(
                     name=name,
@@ -104,34 +119,47 @@ def tournaments(
                     max_players=max_players,
                 )
                 made = stub.CreateTournament(request, metadata=md, timeout=deadline).tournament
-                console.print(f"created {made.tournament_id}")
+                console.print(_t("tournaments.created", id=made.tournament_id))
                 console.print(line(made))
             elif action in CHANGES:
                 rpc, said = CHANGES[action]
                 request = getattr(tpb, f"{rpc}Request")(tournament_id=tournament_id)
                 changed = getattr(stub, rpc)(request, metadata=md, timeout=deadline).tournament
-                console.print(said.format(changed.name))
+                console.print(_t(said, name=changed.name))
             else:
-                raise typer.BadParameter(f"unknown action {action!r}", param_hint="ACTION")
+                raise typer.BadParameter(_t("tournaments.unknown_action", action=action), param_hint="ACTION")
         except grpc.RpcError as err:
             raise _fail(console, err, action) from err
 
 
-def _enum(value: Any, enum: str) -> str:
+def _named(kind: str, value: str) -> str:
+    """An enum value in the client's words (``tournaments.status.running``), else as it is."""
+    from services.client.texts import word
+
+    return word(f"tournaments.{kind}.{value}", value)
+
+
+def _enum(value: Any, enum: str, kind: str) -> str:
     from tabula.lobby.v1 import tournaments_pb2 as tpb
 
     full: str = getattr(tpb, enum).Name(value)
-    return full.split("_", 2)[2].lower()
+    return _named(kind, full.split("_", 2)[2].lower())
 
 
 def line(t: Any) -> str:
     """One tournament on one line: id, name, game, format, status, players, round, start."""
-    start = time.strftime("%Y-%m-%d %H:%M", time.localtime(t.start_at_ms / 1000))
-    rounds = f"round {t.current_round}/{t.round_count or '?'}"
-    return (
-        f"{t.tournament_id}  {t.name}  {t.game}  {_enum(t.format, 'TournamentFormat')}  "
-        f"{_enum(t.status, 'TournamentStatus')}  {t.registered}/{t.max_players} players  {rounds}  "
-        f"starts {start}"
+    return _t(
+        "tournaments.line",
+        id=t.tournament_id,
+        name=t.name,
+        game=t.game,
+        format=_enum(t.format, "TournamentFormat", "format"),
+        status=_enum(t.status, "TournamentStatus", "status"),
+        registered=t.registered,
+        most=t.max_players,
+        round=t.current_round,
+        rounds=t.round_count or "?",
+        start=time.strftime("%Y-%m-%d %H:%M", time.localtime(t.start_at_ms / 1000)),
     )
 
 
@@ -140,31 +168,50 @@ def show(seen: Any) -> list[str]:
     t = seen.tournament
     out = [line(t)]
     if t.ended_reason:
-        out.append(f"ended: {t.ended_reason}")
-    out.append("Standings:" if seen.standings else "Standings: nobody registered")
+        out.append(_t("tournaments.ended", reason=_named("ended", t.ended_reason)))
+    out.append(_t("tournaments.standings" if seen.standings else "tournaments.standings_none"))
     for s in seen.standings:
-        marks = [m for m, on in (("withdrawn", s.withdrawn), ("out", s.eliminated)) if on]
-        out.append(
-            f"  {s.rank:>3}. {s.display_name:<20} {s.points:g} pts  Buchholz {s.buchholz:g}  "
-            f"score {s.game_score}  wins {s.wins}  played {s.played}  byes {s.byes}  "
-            f"forfeits {s.forfeits}" + (f"  ({', '.join(marks)})" if marks else "")
+        marks = [
+            _t(m)
+            for m, on in (("tournaments.withdrawn", s.withdrawn), ("tournaments.out", s.eliminated))
+            if on
+        ]
+        row = _t(
+            "tournaments.standing",
+            rank=f"{s.rank:>3}",
+            name=f"{s.display_name:<20}",
+            points=f"{s.points:g}",
+            buchholz=f"{s.buchholz:g}",
+            score=s.game_score,
+            wins=s.wins,
+            played=s.played,
+            byes=s.byes,
+            forfeits=s.forfeits,
         )
+        out.append(_t("tournaments.marked", row=row, marks=", ".join(marks)) if marks else row)
     if seen.rounds:
         now = seen.rounds[-1]
-        out.append(f"Round {now.number}:")
+        out.append(_t("tournaments.round", n=now.number))
         for table in now.tables:
-            seats = ", ".join(_seat(s) for s in table.seats)
-            what = table.match_id or "bye"
-            out.append(f"  table {table.number}: {seats}  ({_enum(table.status, 'TableStatus')}) {what}")
+            out.append(
+                _t(
+                    "tournaments.table",
+                    n=table.number,
+                    seats=", ".join(_seat(s) for s in table.seats),
+                    status=_enum(table.status, "TableStatus", "table"),
+                    match=table.match_id or _t("tournaments.bye"),
+                )
+            )
     if seen.my_match_id:
-        out.append(f"Your match: {seen.my_match_id} (seat {seen.my_seat})")
+        out.append(_t("tournaments.your_match", match=seen.my_match_id, seat=seen.my_seat))
     elif seen.registered:
-        out.append("You are registered")
+        out.append(_t("tournaments.you_registered"))
     return out
 
 
 def _seat(s: Any) -> str:
-    who = s.display_name or ("bot" if not s.player_id else s.player_id)
+    who = s.display_name or (_t("tournaments.bot") if not s.player_id else s.player_id)
     if s.placing:
-        who += f" #{s.placing}" + (" forfeit" if s.forfeited else "")
+        key = "tournaments.placed_forfeit" if s.forfeited else "tournaments.placed"
+        who = _t(key, who=who, placing=s.placing)
     return who

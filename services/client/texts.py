@@ -2,8 +2,9 @@
 """The terminal client's own words, in the player's language: English declared once here (the
 registered Texts ``client``), translations in ``services/client/locales/<locale>.yaml``.
 
-The locale is the ``--lang`` option of ``tabula play | watch | replay``, else the environment's
-(``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``zh_CN.UTF-8``), through ``shared.core.i18n.negotiate``;
+The locale is the ``--lang`` option of ``tabula play | watch | replay | tournaments | leaderboard |
+seasons | analyze``, else the environment's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``zh_CN.UTF-8``),
+through ``shared.core.i18n.negotiate``;
 :func:`use` sets it for the process (one player, one language). Every gRPC call the client makes
 carries it as the metadata ``accept-language`` (:func:`language`), so the server's texts and
 refusals come in it too; the game's presentation is loaded in it.
@@ -103,6 +104,74 @@ ENGLISH: dict[str, str] = {
     "cli.replay_hint": "replay it: tabula replay {match} --at VERSION",
     "cli.left": "Left the match; rejoin it with: tabula play --match {match}",
     "cli.stopped": "stopped at version {version}",
+    "cli.no_player": "No player to ask as: play a match first (tabula play), or give --token",
+    # tabula tournaments
+    "tournaments.no_player": "No player to act as: play a match first (tabula play), or give --token",
+    "tournaments.needs_id": "{action} needs a tournament id",
+    "tournaments.bad_format": "format is one of {formats}",
+    "tournaments.unknown_action": "unknown action '{action}'",
+    "tournaments.none": "No tournaments",
+    "tournaments.created": "created {id}",
+    "tournaments.registered_for": "registered for {name}",
+    "tournaments.withdrew_from": "withdrew from {name}",
+    "tournaments.cancelled": "cancelled {name}",
+    "tournaments.line": "{id}  {name}  {game}  {format}  {status}  {registered}/{most} players  round {round}/{rounds}  starts {start}",
+    "tournaments.format.swiss": "swiss",
+    "tournaments.format.round_robin": "round_robin",
+    "tournaments.format.single_elimination": "single_elimination",
+    "tournaments.status.registering": "registering",
+    "tournaments.status.running": "running",
+    "tournaments.status.finished": "finished",
+    "tournaments.status.cancelled": "cancelled",
+    "tournaments.table.pending": "pending",
+    "tournaments.table.playing": "playing",
+    "tournaments.table.done": "done",
+    "tournaments.ended.finished": "finished",
+    "tournaments.ended.cancelled": "cancelled",
+    "tournaments.ended.too_few_players": "too_few_players",
+    "tournaments.ended": "ended: {reason}",
+    "tournaments.standings": "Standings:",
+    "tournaments.standings_none": "Standings: nobody registered",
+    "tournaments.standing": "  {rank}. {name} {points} pts  Buchholz {buchholz}  score {score}  wins {wins}  played {played}  byes {byes}  forfeits {forfeits}",
+    "tournaments.marked": "{row}  ({marks})",
+    "tournaments.withdrawn": "withdrawn",
+    "tournaments.out": "out",
+    "tournaments.round": "Round {n}:",
+    "tournaments.table": "  table {n}: {seats}  ({status}) {match}",
+    "tournaments.bye": "bye",
+    "tournaments.bot": "bot",
+    "tournaments.placed": "{who} #{placing}",
+    "tournaments.placed_forfeit": "{who} #{placing} forfeit",
+    "tournaments.your_match": "Your match: {match} (seat {seat})",
+    "tournaments.you_registered": "You are registered",
+    # tabula leaderboard | seasons
+    "leaderboard.title": "{game}, season {season}",
+    "leaderboard.none": "No rated matches yet.",
+    "seasons.all_time": "{id}  all-time",
+    "seasons.span": "{id}  {start} .. {end}",
+    "seasons.no_end": "no end yet",
+    "seasons.current": "{season}  (current)",
+    "seasons.none": "No season has begun yet (leaderboards are all-time).",
+    # tabula analyze
+    "analyze.cancelled": "cancelled",
+    "analyze.nothing_to_cancel": "nothing to cancel (not queued or running)",
+    "analyze.title": "match {match}, seat {seat}",
+    "analyze.col.version": "version",
+    "analyze.col.played": "played",
+    "analyze.col.rating": "rating",
+    "analyze.col.best": "best was",
+    "analyze.forced": "forced",
+    "analyze.rating": "{played} vs {best}",
+    "analyze.same": "(the same)",
+    "analyze.status.queued": "queued",
+    "analyze.status.running": "running",
+    "analyze.status.done": "done",
+    "analyze.status.cancelled": "cancelled",
+    "analyze.status.failed": "failed",
+    "analyze.rated": "{status}: {rated} decisions rated ({iterations} iterations each)",
+    "analyze.rated_of": "{status}: {rated} of {total} decisions rated ({iterations} iterations each)",
+    "analyze.best_played": "{line}; the best move found played in {best} of {searched} searched decisions",
+    "analyze.failed": "{line}; {error}",
 }
 
 TEXTS = Texts("client", Path(__file__).parent, ENGLISH)
@@ -133,6 +202,12 @@ def locale() -> str:
 def t(key: str, **values: Any) -> str:
     """One of the client's texts in its locale (English where the locale has none)."""
     return _catalog.text(key, **values)
+
+
+def word(key: str, default: str, **values: Any) -> str:
+    """``key``'s text in the client's locale, or ``default`` for a key the client does not declare
+    (an enum value a newer server sends)."""
+    return _catalog.get(key, default, **values)
 
 
 def language() -> tuple[tuple[str, str], ...]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from services.lobby.domain.rooms import RoomStatus
+from services.lobby.domain.tournaments import Status as TournamentStatus
 from shared.core.i18n import Texts, register
 from shared.core.reasons import refusal_texts
 
@@ -19,6 +20,10 @@ FOLDER = Path(__file__).resolve().parent
 
 # the codes ``f"room_{status}"`` is raised as: a room that is not open
 ROOM_CODES = [f"room_{status.value}" for status in RoomStatus if status is not RoomStatus.OPEN]
+# and ``f"tournament_{status}"``: a tournament no longer registering
+TOURNAMENT_CODES = [
+    f"tournament_{status.value}" for status in TournamentStatus if status is not TournamentStatus.REGISTERING
+]
 
-TEXTS = Texts("lobby", FOLDER, lambda: refusal_texts(FOLDER, ROOM_CODES))
+TEXTS = Texts("lobby", FOLDER, lambda: refusal_texts(FOLDER, ROOM_CODES + TOURNAMENT_CODES))
 register("lobby", lambda: TEXTS)

@@ -96,6 +96,23 @@ def test_the_play_app_switched_to_a_language(browser: Any, gateway: str, locale:
         assert any(w in shown for w in words), shown[:3000]
     else:  # no words yet: the module's ctx.t answers keys, and the page still draws
         assert page.locator("#board").inner_text().strip()
+
+    # The tournaments screen: its words, and the lobby's refusal of a Swiss tournament of 21 rounds.
+    page.locator("#tournaments-link").click()
+    page.wait_for_selector("#tournament-create")
+    assert page.locator("#screen h2").first.inner_text() == _ours(locale, "tournament.title")
+    form = page.locator("#tournament-create")
+    swiss = form.locator('[name="format"] option[value="TOURNAMENT_FORMAT_SWISS"]').inner_text()
+    assert swiss == _ours(locale, "tournament.format.swiss") != _ours("en", "tournament.format.swiss")
+    form.locator('[name="game"]').select_option(GAME)
+    form.locator('[name="rounds"]').fill("21")
+    form.locator('button[type="submit"]').click()
+    page.wait_for_function(
+        "() => /tournament_rounds/.test(document.querySelector('#tournament-create-status').textContent)"
+    )
+    said = page.locator("#tournament-create-status").inner_text()
+    key = "reason.tournament_rounds: a Swiss tournament has 1 to {most} rounds, not {rounds}"
+    assert LOBBY.catalog(locale).text(key, most=20, rounds=21) in said, said
     _shot(page, f"languages-{locale}")
     refused = "Failed to load resource: the server responded with a status of 400 ()"  # the bad code's
     assert [e for e in errors if e != refused] == [], errors

@@ -151,9 +151,11 @@ class GameCatalog:
         except grpc.RpcError as err:
             if err.code() is grpc.StatusCode.UNAVAILABLE:
                 raise Unavailable(
-                    "game_service_unavailable", f"the {game} service cannot be reached"
+                    "game_service_unavailable", "the {game} service cannot be reached; retry", game=game
                 ) from err
-            raise Conflict("forfeit_refused", f"the {game} service refused: {err.details()}") from err
+            raise Conflict(
+                "forfeit_refused", "the {game} service refused: {details}", game=game, details=err.details()
+            ) from err
 
     def close(self) -> None:
         with self._lock:

@@ -152,7 +152,7 @@ class TournamentRepository:
     def get(self, tournament_id: str) -> Tournament:
         version, data = self.client.hmget(keys.tournament(tournament_id), ["version", "data"])
         if data is None:
-            raise NotFound(f"no tournament {tournament_id!r}")
+            raise NotFound("no tournament {tournament_id!r}", tournament_id=tournament_id)
         return from_json(data, int(keys.text(version)))
 
     def newest(self, limit: int) -> Iterator[Tournament]:
@@ -179,7 +179,11 @@ class TournamentRepository:
 
     def create(self, t: Tournament) -> Tournament:
         if not self._save(t, 0):
-            raise Conflict("tournament_exists", f"tournament {t.tournament_id} already exists")
+            raise Conflict(
+                "tournament_exists",
+                "tournament {tournament_id} already exists",
+                tournament_id=t.tournament_id,
+            )
         return replace(t, version=1)
 
     def update(
@@ -194,7 +198,11 @@ class TournamentRepository:
                 return t, out
             if self._save(new, t.version):
                 return replace(new, version=t.version + 1), out
-        raise Conflict("busy_tournament", f"tournament {tournament_id} is changing too fast; try again")
+        raise Conflict(
+            "busy_tournament",
+            "tournament {tournament_id} is changing too fast; try again",
+            tournament_id=tournament_id,
+        )
 
     def _save(self, t: Tournament, expected: int) -> bool:
         live = t.status in (Status.REGISTERING, Status.RUNNING)

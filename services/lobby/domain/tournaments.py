@@ -177,17 +177,26 @@ def check_shape(fmt: Format, seats: int, rounds: int) -> None:
     """Format against seat count and round count (the game's seat range is checked by the caller)."""
     if fmt is not Format.SWISS and seats != 2:
         raise InvalidArgument(
-            f"{fmt.value} is played at tables of 2, not {seats}", "seats_per_table", "tournament_seats"
+            "{format} is played at tables of 2, not {seats}",
+            "seats_per_table",
+            "tournament_seats",
+            format=fmt.value,
+            seats=seats,
         )
     if fmt is Format.SWISS and not 1 <= rounds <= MAX_ROUNDS:
         raise InvalidArgument(
-            f"a Swiss tournament has 1 to {MAX_ROUNDS} rounds, not {rounds}",
+            "a Swiss tournament has 1 to {most} rounds, not {rounds}",
             "round_count",
             "tournament_rounds",
+            most=MAX_ROUNDS,
+            rounds=rounds,
         )
     if fmt is not Format.SWISS and rounds != 0:
         raise InvalidArgument(
-            f"{fmt.value} sets its own rounds: round_count must be 0", "round_count", "tournament_rounds"
+            "{format} sets its own rounds: round_count must be 0",
+            "round_count",
+            "tournament_rounds",
+            format=fmt.value,
         )
 
 
@@ -199,7 +208,7 @@ def register(t: Tournament, player_id: str, name: str, now: int) -> Tournament:
     if t.entrant(player_id) is not None:
         raise Conflict("already_registered", "the player is registered already")
     if len(t.entrants) >= t.max_players:
-        raise Conflict("tournament_full", f"the tournament takes {t.max_players} players")
+        raise Conflict("tournament_full", "the tournament takes {most} players", most=t.max_players)
     return replace(t, entrants=(*t.entrants, Entrant(player_id, name, now)))
 
 

@@ -91,9 +91,10 @@ class TournamentService:
         options = validation.game_options(new.options, new.seats, info, rules)
         if not validation.MIN_TURN_SECONDS <= new.turn_seconds <= validation.MAX_TURN_SECONDS:
             raise InvalidArgument(
-                f"turn_seconds is {validation.MIN_TURN_SECONDS} to {validation.MAX_TURN_SECONDS}: "
-                "a tournament match always has a clock",
+                "turn_seconds is {least} to {most}: a tournament match always has a clock",
                 "turn_seconds",
+                least=validation.MIN_TURN_SECONDS,
+                most=validation.MAX_TURN_SECONDS,
             )
         level = new.bot_level or BotLevel.GREEDY.value
         if level not in {b.value for b in BotLevel}:
@@ -101,7 +102,10 @@ class TournamentService:
         most = new.max_players or DEFAULT_PLAYERS
         if not 2 <= most <= tm.MAX_PLAYERS:
             raise InvalidArgument(
-                f"max_players is 2 to {tm.MAX_PLAYERS} (0: {DEFAULT_PLAYERS})", "max_players"
+                "max_players is 2 to {most} (0: {default})",
+                "max_players",
+                most=tm.MAX_PLAYERS,
+                default=DEFAULT_PLAYERS,
             )
         now = self.clock()
         if not now <= new.start_ms <= now + MAX_AHEAD_MS:

@@ -152,6 +152,10 @@ def test_every_decision_of_the_seat_is_rated_once_in_slices(
     assert f"played in {sum(m.same for m in searched)} of {len(searched)} searched decisions" in shown.output
     for move in found.moves:
         assert re.search(rf"^\s*{move.version}\s", shown.output, re.M), move.version
+    portuguese = CliRunner().invoke(app, [*args, "--lang", "pt-BR"], env={"COLUMNS": "300"})
+    assert portuguese.exit_code == 0, portuguese.output
+    assert "a melhor era" in portuguese.output and "best was" not in portuguese.output
+    assert f"concluída: {len(versions)} de {len(versions)} decisões avaliadas" in portuguese.output
 
 
 def test_a_killed_worker_s_job_goes_on_from_the_last_stored_move(

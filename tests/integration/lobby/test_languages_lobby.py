@@ -5,6 +5,7 @@ gRPC on a private Redis)."""
 
 from __future__ import annotations
 
+import time
 from functools import partial
 from typing import Any
 
@@ -68,3 +69,34 @@ def test_the_lobbys_own_codes_and_values_are_translated(stub: Any, redis_client:
         )
     )
     assert said is not None and (said.locale, said.message) == ("pt-BR", "o token está malformado")
+
+
+def test_a_tournament_refusal_is_in_the_callers_language(stub: Any, redis_client: redis.Redis) -> None:
+    """A refusal raised with values (the rounds a Swiss tournament takes) in Chinese, a plain one
+    (registered twice) in Portuguese; its reason and English status message as ever."""
+    from tabula.lobby.v1 import tournaments_pb2 as tpb
+
+    ada = sign_in(stub, "Ada")
+    before = state_size(redis_client)
+    start = int(time.time() * 1000) + 60_000
+    shape = {"name": "Cup", "game": "race", "format": tpb.TOURNAMENT_FORMAT_SWISS, "seats_per_table": 2}
+    bad = tpb.CreateTournamentRequest(**shape, round_count=21, turn_seconds=60, start_at_ms=start)
+    call = partial(stub.CreateTournament, bad, metadata=speaking(ada.md, "zh-CN"), timeout=5)
+    err = fails(call, grpc.StatusCode.INVALID_ARGUMENT, "tournament_rounds")
+    said = localized_message(err)
+    assert said is not None and (said.locale, said.message) == (
+        "zh-CN",
+        "瑞士制锦标赛为 1 至 20 轮，不能是 21 轮",
+    )
+    assert err.details() == "a Swiss tournament has 1 to 20 rounds, not 21"
+    assert state_size(redis_client) == before
+
+    good = tpb.CreateTournamentRequest(**shape, round_count=2, turn_seconds=60, start_at_ms=start)
+    made = stub.CreateTournament(good, metadata=ada.md, timeout=5).tournament
+    join = tpb.RegisterForTournamentRequest(tournament_id=made.tournament_id)
+    stub.RegisterForTournament(join, metadata=ada.md, timeout=5)
+    call = partial(stub.RegisterForTournament, join, metadata=speaking(ada.md, "pt-BR"), timeout=5)
+    err = fails(call, grpc.StatusCode.FAILED_PRECONDITION, "already_registered")
+    said = localized_message(err)
+    assert said is not None and (said.locale, said.message) == ("pt-BR", "o jogador já está inscrito")
+    assert err.details() == "the player is registered already"

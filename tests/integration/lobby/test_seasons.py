@@ -188,6 +188,17 @@ def test_the_terminal_client_shows_a_season_board_and_the_seasons(
     assert run("seasons") == [f"{FIRST}  2020-01-01 00:00 .. no end yet  (current)"]
     refused = cli.invoke(app, ["leaderboard", "race", "--season", "2020-06-01", *where])
     assert refused.exit_code == 1 and "season_unknown" in refused.output
+    # in Portuguese (--lang), the lobby's refusal too; in Chinese from the environment
+    assert run("leaderboard", "race", "--season", "all", "--lang", "pt-BR")[0] == (
+        "race, temporada all  de todos os tempos"
+    )
+    assert run("seasons", "--lang", "pt-BR") == [f"{FIRST}  2020-01-01 00:00 .. sem fim ainda  (atual)"]
+    refused = cli.invoke(app, ["leaderboard", "race", "--season", "2020-06-01", "--lang", "pt-BR", *where])
+    assert refused.exit_code == 1 and "season_unknown" in refused.output
+    assert "nenhuma temporada '2020-06-01' começou" in refused.output
+    chinese = cli.invoke(app, ["seasons", *where], env={"LC_ALL": "zh_CN.UTF-8"})
+    assert chinese.output.splitlines() == [f"{FIRST}  2020-01-01 00:00 .. 尚未结束  （本赛季）"]
+    assert run("seasons", "--lang", "en") == [f"{FIRST}  2020-01-01 00:00 .. no end yet  (current)"]
 
 
 def test_the_lobby_process_refuses_to_start_with_a_bad_schedule(tmp_path: Path) -> None:

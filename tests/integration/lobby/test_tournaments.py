@@ -384,15 +384,18 @@ def test_a_no_show_forfeits_when_the_turn_clock_runs_out(
 
 def test_the_terminal_client_creates_registers_shows_and_withdraws(make_lobby: LobbyFactory) -> None:
     """``tabula tournaments`` against the lobby: create, register, list, show the standings and the
-    player's table once round 1 runs, and refusals said with their reason."""
+    player's table once round 1 runs, and refusals said with their reason; in Portuguese with
+    ``--lang pt-BR`` and in Chinese with ``LANG=zh_CN.UTF-8``, the lobby's refusals too."""
     lobby = make_lobby(env=FAST)
     stub, channel = stub_of(lobby)
     ada, bob = sign_in(stub, "Ada"), sign_in(stub, "Bob")
     cli = CliRunner()
 
-    def run(who: Guest, *args: str, code: int = 0) -> str:
+    def run(who: Guest, *args: str, code: int = 0, lang: str = "C.UTF-8") -> str:
         done = cli.invoke(
-            app, ["tournaments", *args, "--token", who.token, "--lobby", f"127.0.0.1:{lobby.port}"]
+            app,
+            ["tournaments", *args, "--token", who.token, "--lobby", f"127.0.0.1:{lobby.port}"],
+            env={"LC_ALL": "", "LC_MESSAGES": "", "LANG": lang},
         )
         assert done.exit_code == code, done.output
         return str(done.output)
@@ -402,6 +405,9 @@ def test_the_terminal_client_creates_registers_shows_and_withdraws(make_lobby: L
     assert "Spring Cup  race  swiss  registering  0/64 players  round 0/1" in made
     assert run(ada, "register", tournament_id).strip() == "registered for Spring Cup"
     assert "already_registered" in run(ada, "register", tournament_id, code=1)
+    refused = run(ada, "register", tournament_id, "--lang", "pt-BR", code=1)
+    assert "already_registered" in refused and "o jogador já está inscrito" in refused
+    assert "该玩家已经报名" in run(ada, "register", tournament_id, code=1, lang="zh_CN.UTF-8")
     assert run(bob, "register", tournament_id).strip() == "registered for Spring Cup"
     assert tournament_id in run(bob, "list")
     round_on(stub, ada, tournament_id, 1)
@@ -410,6 +416,17 @@ def test_the_terminal_client_creates_registers_shows_and_withdraws(make_lobby: L
     assert "1. Ada" in shown and "1. Bob" in shown  # nobody has points yet: one rank
     assert f"table 1: Ada, Bob  (playing) {tournament_id}-r1-t1" in shown
     assert f"Your match: {tournament_id}-r1-t1 (seat 1)" in shown
+    shown = run(bob, "show", tournament_id, "--lang", "pt-BR")
+    assert "Spring Cup  race  suíço  em andamento  2/64 jogadores  rodada 1/1  começa " in shown
+    assert "Classificação:" in shown and "Buchholz 0  placar 0  vitórias 0  partidas 0" in shown
+    assert f"mesa 1: Ada, Bob  (em jogo) {tournament_id}-r1-t1" in shown
+    assert f"Sua partida: {tournament_id}-r1-t1 (lugar 1)" in shown
+    assert "Standings" not in shown and "players" not in shown
+    shown = run(bob, "show", tournament_id, lang="zh_CN.UTF-8")
+    assert (
+        "瑞士制  进行中  2/64 名玩家  第 1/1 轮" in shown
+        and f"你的对局：{tournament_id}-r1-t1（座位 1）" in shown
+    )
     assert run(bob, "withdraw", tournament_id).strip() == "withdrew from Spring Cup"
     assert "(withdrawn)" in run(ada, "show", tournament_id)
     assert "not_creator" in run(bob, "cancel", tournament_id, code=1)
