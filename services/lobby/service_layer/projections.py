@@ -69,7 +69,11 @@ class RatingsProjector(OutboxGroup):
         finished = FinishedMatch(match_id, meta.game, tuple(progress.outcome.placings), meta.players)
         last = wait(self.store.read(match_id, meta.head, meta.head))
         if not last:  # the archiver waits for this group's acknowledgement: never in practice
-            raise Conflict("busy_ratings", f"match {match_id} has no last event to date its end; will retry")
+            raise Conflict(
+                "busy_ratings",
+                "match {match_id} has no last event to date its end; will retry",
+                match_id=match_id,
+            )
         return self.record(finished, last[-1].server_time_ms)
 
     def record(self, match: FinishedMatch, finished_ms: int) -> bool:
