@@ -239,8 +239,8 @@ DESCRIPTION_KEY = "game.description"
 
 
 def option_key(name: str) -> str:
-    """The key of an option's description: ``game.option.<name>`` (a game's own words may use
-    ``option.`` for something else: Trajan's steps do)."""
+    """The key of an option's description: ``game.option.<name>`` (beside the title's, apart from
+    the keys a game's own words use)."""
     return f"game.option.{name}"
 
 
