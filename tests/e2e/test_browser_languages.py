@@ -83,7 +83,8 @@ def test_the_play_app_switched_to_a_language(browser: Any, gateway: str, locale:
     assert card.locator("h3").inner_text() == words.title
     assert card.locator("details.about p").text_content() == words.description
     helps = card.locator("label.option small.help").all_text_contents()
-    assert helps == list(words.options.values()) and helps != [o.description for o in manifest(GAME).match_options]
+    english = [o.description for o in manifest(GAME).match_options]
+    assert helps == list(words.options.values()) and helps != english
 
     # A refusal in the page's language: the lobby's LocalizedMessage, with its reason code.
     page.fill('#join-form [name="code"]', BAD_CODE)
