@@ -36,12 +36,7 @@ def option_text(o: GameOption) -> str:
 
 
 def worded(m: GameManifest, locale: str) -> ManifestWords:
-    """``m``'s title and descriptions in ``locale`` (its texts are loaded only for another than English)."""
-    from shared.core.i18n import DEFAULT
-    from shared.core.manifest import manifest_words
-
-    if locale == DEFAULT:
-        return manifest_words(m)
+    """``m``'s title and descriptions in ``locale``."""
     from shared.serving.refusals import game_words
 
     return game_words(m, locale)
