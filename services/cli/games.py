@@ -1,4 +1,8 @@
-"""``tabula games``: every registered game with its seat range and options, from the manifests."""
+"""``tabula games``: every registered game with its seat range and options, from the manifests.
+
+Titles and options' descriptions are in the language of ``--lang``, else of the environment
+(``LC_ALL``, ``LC_MESSAGES``, ``LANG``), as ``tabula play`` speaks; English where untranslated.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,9 @@ import typer
 from services.cli.main import app
 
 if TYPE_CHECKING:
-    from shared.core.manifest import GameManifest, GameOption
+    from shared.core.manifest import GameManifest, GameOption, ManifestWords
+
+LANG_HELP = "the language of titles and descriptions: en, zh-CN or pt-BR (default: LC_ALL / LANG)"
 
 
 def option_text(o: GameOption) -> str:
@@ -29,12 +35,20 @@ def option_text(o: GameOption) -> str:
     return f"{o.name}={values} (default {o.default})"
 
 
-def as_plain(m: GameManifest) -> dict[str, Any]:
+def worded(m: GameManifest, locale: str) -> ManifestWords:
+    """``m``'s title and descriptions in ``locale``."""
+    from shared.serving.refusals import game_words
+
+    return game_words(m, locale)
+
+
+def as_plain(m: GameManifest, locale: str = "en") -> dict[str, Any]:
     from services.games import game_port
 
+    words = worded(m, locale)
     return {
         "name": m.name,
-        "title": m.title,
+        "title": words.title,
         "seats": [m.min_seats, m.max_seats],
         "port": game_port(m.name),
         "options": [
@@ -42,7 +56,7 @@ def as_plain(m: GameManifest) -> dict[str, Any]:
                 "name": o.name,
                 "type": o.type.value,
                 "default": o.default,
-                "description": o.description,
+                "description": words.options.get(o.name, o.description),
                 "choices": list(o.choices),
                 "minimum": o.minimum,
                 "maximum": o.maximum,
@@ -53,15 +67,21 @@ def as_plain(m: GameManifest) -> dict[str, Any]:
 
 
 @app.command()
-def games(as_json: bool = typer.Option(False, "--json")) -> None:
+def games(
+    as_json: bool = typer.Option(False, "--json"),
+    lang: str = typer.Option("", "--lang", help=LANG_HELP),
+) -> None:
     """List the games: name, title, seats, rule service port and options (``--option name=value``)."""
+    from services.client.texts import locale_from
     from services.games import game_port, manifests
 
+    locale = locale_from(lang)
     if as_json:
-        typer.echo(json.dumps([as_plain(m) for m in manifests()], indent=2))
+        typer.echo(json.dumps([as_plain(m, locale) for m in manifests()], indent=2, ensure_ascii=False))
         return
     for m in manifests():
-        typer.echo(f"{m.name}: {m.title}, {m.min_seats}-{m.max_seats} seats, port {game_port(m.name)}")
+        words = worded(m, locale)
+        typer.echo(f"{m.name}: {words.title}, {m.min_seats}-{m.max_seats} seats, port {game_port(m.name)}")
         for o in m.match_options:
             typer.echo(f"    --option {option_text(o)}")
-            typer.echo(f"        {o.description}")
+            typer.echo(f"        {words.options.get(o.name, o.description)}")

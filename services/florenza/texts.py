@@ -43,6 +43,7 @@ from services.florenza.rules.goods import Resource
 from services.florenza.rules.model import Trade
 from services.florenza.words import WORDS
 from shared.core.i18n import Texts
+from shared.core.manifest import manifest_texts
 from shared.core.reasons import rule_reason_texts
 from shared.core.wire import message, pb
 
@@ -343,8 +344,15 @@ def component_names(content: Content) -> dict[str, str]:
 def english() -> dict[str, str]:
     """Every English text of the package: the fixed words, the components' names, the refusals."""
     from services.florenza.content import load_content
+    from services.florenza.manifest import MANIFEST
 
-    return {**WORDS, **component_names(load_content()), **rule_reason_texts(RULES)}
+    # the manifest's title, description and options' descriptions first
+    return {
+        **manifest_texts(MANIFEST),
+        **WORDS,
+        **component_names(load_content()),
+        **rule_reason_texts(RULES),
+    }
 
 
 TEXTS = Texts("florenza", Path(__file__).parent, english)

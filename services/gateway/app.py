@@ -29,6 +29,8 @@ from services.games import game_names, manifest
 from services.gateway import http, rpc, texts
 from services.gateway.backends import Backends
 from services.gateway.registry import Registry
+from shared.core.i18n import negotiate
+from shared.serving.refusals import game_words
 from shared.serving.tokens import Key
 
 log = logging.getLogger("tabula.gateway")
@@ -92,7 +94,9 @@ def _game(request: Request) -> str:
 
 async def games(request: Request) -> JSONResponse:
     """Every game of the registry: name, title, seats, and whether it ships a spectator module,
-    content tables and words (``/texts/<name>``)."""
+    content tables and words (``/texts/<name>``). The title is in the locale of ``?lang=`` if given,
+    else of the ``Accept-Language`` header (English by default)."""
+    locale = negotiate(request.query_params.get("lang") or request.headers.get("accept-language"))
     out = []
     for name in game_names():
         game = manifest(name)
@@ -100,7 +104,7 @@ async def games(request: Request) -> JSONResponse:
         out.append(
             {
                 "name": name,
-                "title": game.title,
+                "title": game_words(game, locale).title,
                 "minSeats": game.min_seats,
                 "maxSeats": game.max_seats,
                 "module": module,
@@ -108,7 +112,7 @@ async def games(request: Request) -> JSONResponse:
                 "texts": texts.has_texts(name),  # its words in every language: /texts/<name>
             }
         )
-    return JSONResponse({"games": out})
+    return JSONResponse({"games": out}, headers={"Vary": "Accept-Language", "Content-Language": locale})
 
 
 async def content(request: Request) -> JSONResponse:

@@ -53,6 +53,7 @@ from services.lobby.service_layer.profiles import Profiles
 from services.lobby.service_layer.projections import RatingsProjector, Standings
 from services.lobby.service_layer.rooms import RoomService
 from services.lobby.service_layer.tournaments import TournamentDirector, TournamentService
+from shared.core.i18n import LOCALES
 from shared.matches.analysis import AnalysisStore
 from shared.matches.archive import storage_from_env
 from shared.runtime.config import Settings, port_for
@@ -60,6 +61,7 @@ from shared.runtime.edge import wait
 from shared.serving.grpc_server import Limits, RunningServer, serve_forever, start_server
 from shared.serving.process import boot
 from shared.serving.ratelimit import Limiter, Rate
+from shared.serving.refusals import game_words
 from shared.serving.tokens import TokenSigner
 from shared.store.clients import redis_client, store_from_settings
 
@@ -225,7 +227,10 @@ def build(
         _analyses(client, settings, store, private, catalog, e),
         TournamentService(tournament_repo, catalog, identity, clock, notice_repo),
     )
-    catalog.available()  # every game's rules loaded before serving, not in a first call (seconds)
+    for game in catalog.available():  # every game's rules loaded before serving, not in a first call
+        # (seconds), and its texts: ListGames answers at once in every language
+        for locale in LOCALES:
+            game_words(game, locale)
     consumer = f"{socket.gethostname()}-{os.getpid()}-{port}"
     linger_ms = int(e.get(LINGER_VAR, DEFAULT_LINGER_MS))
     ratings_linger_ms = int(e.get(RATINGS_LINGER_VAR, DEFAULT_RATINGS_LINGER_MS))

@@ -51,6 +51,7 @@ from services.lorenzo.rules.content_types import (
 from services.lorenzo.rules.goods import GOODS_FIELDS, ZERO, Goods
 from services.lorenzo.rules.model import Privilege
 from shared.core.i18n import Catalog, Texts
+from shared.core.manifest import manifest_texts
 from shared.core.reasons import rule_reason_texts
 from shared.core.wire import message, pb
 
@@ -560,8 +561,10 @@ def content_names(content: Content) -> dict[str, str]:
 
 def english() -> dict[str, str]:
     from services.lorenzo.content import load_content
+    from services.lorenzo.manifest import MANIFEST
 
     return {
+        **manifest_texts(MANIFEST),  # its title, description and options' descriptions
         **WORDS,
         **PRESENTATION,
         **WEB,

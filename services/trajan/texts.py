@@ -40,6 +40,7 @@ from services.trajan.rules.content_types import (
     TrajanTile,
 )
 from shared.core.i18n import Texts
+from shared.core.manifest import manifest_texts
 from shared.core.reasons import rule_reason_texts
 from shared.core.wire import message, pb
 
@@ -62,9 +63,11 @@ WORDS: dict[str, str] = {
 def english() -> dict[str, str]:
     """Every English text of Trajan, by key."""
     from services.trajan.content import load_content
+    from services.trajan.manifest import MANIFEST
 
     content = load_content()
     parts = (
+        manifest_texts(MANIFEST),  # its title, description and options' descriptions
         LABELS,
         DESCRIBE,
         BOARD,

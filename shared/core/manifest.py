@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from shared.core.decider import BaseRules
-from shared.core.i18n import Texts
+from shared.core.i18n import Catalog, Texts
 
 
 class OptionType(enum.StrEnum):
@@ -230,3 +230,58 @@ class GameManifest:
             raise ValueError(f"{self.name}: unknown option(s) {', '.join(unknown)}")
         out = {o.name: (o.parse(raw[o.name]) if o.name in raw else o.default) for o in self.options}
         return out | {name: known[name].parse(raw[name]) for name in raw if name not in out}
+
+
+# What a player reads of a manifest, under stable keys of the game's texts (docs/languages.md): the
+# manifest keeps the English, declared once; its translations are the game's ``locales/``.
+TITLE_KEY = "game.title"
+DESCRIPTION_KEY = "game.description"
+
+
+def option_key(name: str) -> str:
+    """The key of an option's description: ``game.option.<name>`` (beside the title's, apart from
+    the keys a game's own words use)."""
+    return f"game.option.{name}"
+
+
+def option_texts(options: Iterable[GameOption]) -> dict[str, str]:
+    """The English of the options' descriptions, by key (``game.option.<name>``). A choice's value is shown
+    as it is sent (``basic``), so it has no text of its own."""
+    return {option_key(o.name): o.description for o in options}
+
+
+def manifest_texts(m: GameManifest) -> dict[str, str]:
+    """The English of ``m`` that players read (its title, description and own options' descriptions)
+    under their keys, for the game's ``TEXTS`` to include; the platform's options are the platform's
+    texts."""
+    texts = {TITLE_KEY: m.title, **option_texts(m.options)}
+    if m.description:
+        texts[DESCRIPTION_KEY] = m.description
+    return texts
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestWords:
+    """A game's title, description and match options' descriptions (by option name) in one locale."""
+
+    title: str
+    description: str
+    options: Mapping[str, str]
+
+
+def manifest_words(m: GameManifest, catalogs: Sequence[Catalog] = ()) -> ManifestWords:
+    """``m``'s words from the first of ``catalogs`` that translates each (the game's texts, then the
+    platform's), the manifest's English otherwise; no catalogs: the English as declared."""
+
+    def word(key: str, english: str) -> str:
+        for catalog in catalogs:
+            found = catalog.translated.get(key)
+            if found is not None and key in catalog.english:
+                return found
+        return english
+
+    return ManifestWords(
+        title=word(TITLE_KEY, m.title),
+        description=word(DESCRIPTION_KEY, m.description) if m.description else "",
+        options={o.name: word(option_key(o.name), o.description) for o in m.match_options},
+    )

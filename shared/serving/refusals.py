@@ -10,7 +10,9 @@ in the service's texts (a game's ``TEXTS``, the lobby's), then in the platform's
 one and the locale ``en``.
 
 The platform's English is collected from its raise sites (``shared.core.reasons.refusal_texts``),
-so a refusal is worded once, where it is raised.
+so a refusal is worded once, where it is raised. The platform's texts also word its match options
+(``game.option.undo``, every game's); :func:`game_words` is a game's title, description and options in a
+locale, for the lobby's ``ListGames``, the gateway's ``GET /games`` and ``tabula games``.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from typing import Any
 from google.rpc import error_details_pb2
 
 from shared.core.i18n import DEFAULT, Texts, register
-from shared.core.manifest import GameManifest
+from shared.core.manifest import GameManifest, ManifestWords, manifest_words, option_texts
 from shared.core.reasons import PLATFORM, ROOT, reason_key, refusal_texts
+from shared.core.undo import PLATFORM_OPTIONS
 from shared.matches.runner import MatchExists, MatchNotFound
 from shared.serving.errors import MAX_MESSAGE, STORE_UNAVAILABLE_TEXT, Mapped, clip
 from shared.store import VersionConflict
@@ -43,7 +46,7 @@ def _platform_english() -> dict[str, str]:
         "store_unavailable": STORE_UNAVAILABLE_TEXT,
     }
     found.update({reason_key(code, template): template for code, template in worded_in_class.items()})
-    return found
+    return found | option_texts(PLATFORM_OPTIONS)
 
 
 PLATFORM_TEXTS = Texts("platform", SHARED, _platform_english)
@@ -59,6 +62,16 @@ def game_texts(manifest: GameManifest) -> Texts | None:
         return manifest.texts()
     except (ModuleNotFoundError, AttributeError):
         return None
+
+
+def game_words(manifest: GameManifest, locale: str) -> ManifestWords:
+    """The game's title, description and match options' descriptions in ``locale``: its own from its
+    ``TEXTS`` (``shared.core.manifest.manifest_texts``), the platform's options from the platform's,
+    English where untranslated. English is the manifest's, with no texts loaded."""
+    if locale == DEFAULT:
+        return manifest_words(manifest)
+    texts = [t for t in (game_texts(manifest), PLATFORM_TEXTS) if t is not None]
+    return manifest_words(manifest, [t.catalog(locale) for t in texts])
 
 
 class _Given(dict[str, Any]):

@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
+from services.games import manifest
 from services.gateway.web_words import PLAY
 from services.lobby.texts import TEXTS as LOBBY
+from shared.serving.refusals import game_words
 from tests.e2e.test_browser_play import OPENED, _context, _create, _page, _shot
 from tests.e2e.test_browser_play import gateway as gateway  # the stack of test_browser_play.py, once here
 from tests.e2e.test_browser_play import stack as stack
@@ -75,6 +77,14 @@ def test_the_play_app_switched_to_a_language(browser: Any, gateway: str, locale:
     assert page.locator(f'form.new-match[data-game="{GAME}"] [name="quick"]').inner_text() == _ours(
         locale, "home.quick_match"
     )
+    # The game's title, description and options' descriptions (GET /games, ListGames) in it too.
+    words = game_words(manifest(GAME), locale)
+    card = page.locator(f'article.game[data-game="{GAME}"]')
+    assert card.locator("h3").inner_text() == words.title
+    assert card.locator("details.about p").text_content() == words.description
+    helps = card.locator("label.option small.help").all_text_contents()
+    english = [o.description for o in manifest(GAME).match_options]
+    assert helps == list(words.options.values()) and helps != english
 
     # A refusal in the page's language: the lobby's LocalizedMessage, with its reason code.
     page.fill('#join-form [name="code"]', BAD_CODE)

@@ -14,8 +14,12 @@ from typer.testing import CliRunner
 
 from services.cli.i18n import all_texts
 from services.cli.main import app
+from services.games import GAMES
 from shared.core import i18n
 from shared.core.i18n import DEFAULT, LOCALES, Texts, coverage, placeholders
+from shared.core.manifest import GameManifest, manifest_texts, option_texts
+from shared.core.undo import PLATFORM_OPTIONS
+from shared.serving.refusals import PLATFORM_TEXTS, game_texts, game_words
 
 TRANSLATED = [locale for locale in LOCALES if locale != DEFAULT]
 TEXTS = all_texts()
@@ -51,6 +55,29 @@ def test_every_template_with_placeholders_fills_in_every_language(texts: Texts) 
                     f"{texts.name} {locale} {key!r}: {{{name}}} is not filled: {text!r}"
                 )
             assert "{" not in text.replace("{{", ""), f"{texts.name} {locale} {key!r}: {text!r}"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda m: m.name)
+def test_a_games_texts_word_its_manifest_and_translate_its_title(game: GameManifest) -> None:
+    """Its title, description and options' descriptions are among its texts, as the manifest declares
+    them, and each language translates its title: what the game lists, ListGames and tabula games show."""
+    texts = game_texts(game)
+    assert texts is not None
+    declared = manifest_texts(game)
+    assert {key: texts.english.get(key) for key in declared} == declared
+    assert {"game.title", "game.description"} <= declared.keys()
+    for locale in TRANSLATED:
+        assert "game.title" in texts.translations(locale), (game.name, locale)
+        words = game_words(game, locale)
+        assert words.options.keys() == {o.name for o in game.match_options}
+        assert words.description != game.description, (game.name, locale)
+
+
+def test_the_platform_words_its_own_options() -> None:
+    declared = option_texts(PLATFORM_OPTIONS)
+    assert declared and {key: PLATFORM_TEXTS.english.get(key) for key in declared} == declared
+    for locale in TRANSLATED:
+        assert declared.keys() <= PLATFORM_TEXTS.translations(locale).keys(), locale
 
 
 def test_the_platform_and_the_lobby_translate_every_refusal_they_word() -> None:

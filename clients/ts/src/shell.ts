@@ -4,7 +4,7 @@
 // events in words. Nothing here names a game: each game's module (services/<game>/web/<game>.js, served
 // as /games/<game>/<game>.js) draws its board and words its events, in the page's language through
 // ctx.t (the game's words, GET /texts/<game>: src/i18n.ts).
-import { loadWords, tr, type Locale, type Translate, type Words } from "./i18n.js";
+import { loadWords, pageLocale, tr, type Locale, type Translate, type Words } from "./i18n.js";
 
 /** What GET /games says of one game. */
 export interface GameInfo {
@@ -58,9 +58,9 @@ export const num = (v: unknown): number => Number(v || 0);
 
 // ------------------------------------------------------------------ the game's module and tables
 
-/** Every game of the gateway's registry (GET /games). */
+/** Every game of the gateway's registry (GET /games), their titles in the page's language. */
 export async function listGames(): Promise<GameInfo[]> {
-  const reply = await fetch("/games");
+  const reply = await fetch("/games", { headers: { "accept-language": pageLocale() } });
   if (!reply.ok) throw new Error(`GET /games: HTTP ${reply.status}`);
   return (await reply.json()).games as GameInfo[];
 }

@@ -21,7 +21,7 @@ from services.lobby.service_layer.mine import MyMatch, Whereabouts
 from services.lobby.service_layer.notices import NoticeSeen
 from services.lobby.service_layer.profiles import Profile
 from services.lobby.service_layer.rooms import RoomSeen
-from shared.core.manifest import GameManifest, GameOption, OptionType
+from shared.core.manifest import GameManifest, GameOption, ManifestWords, OptionType, manifest_words
 from shared.core.seats import SeatInfo
 from shared.serving.errors import InvalidArgument
 
@@ -166,23 +166,26 @@ def season(s: Season, current: str) -> seasons_pb2.Season:
     )
 
 
-def game(m: GameManifest) -> pb.GameInfo:
+def game(m: GameManifest, words: ManifestWords | None = None) -> pb.GameInfo:
+    """A game as ``ListGames`` describes it, its title and descriptions in ``words``' locale (the
+    manifest's English without them)."""
+    words = words or manifest_words(m)
     return pb.GameInfo(
         name=m.name,
         min_seats=m.min_seats,
         max_seats=m.max_seats,
-        title=m.title,
-        description=m.description,
-        options=[game_option(o) for o in m.match_options],
+        title=words.title,
+        description=words.description,
+        options=[game_option(o, words.options.get(o.name, o.description)) for o in m.match_options],
     )
 
 
-def game_option(o: GameOption) -> pb.GameOption:
+def game_option(o: GameOption, description: str | None = None) -> pb.GameOption:
     return pb.GameOption(
         name=o.name,
         type=OPTION_TYPE_PB[o.type],
         default_value=o.default,
-        description=o.description,
+        description=o.description if description is None else description,
         choices=list(o.choices),
         minimum=o.minimum,
         maximum=o.maximum,

@@ -46,6 +46,7 @@ from shared.serving.errors import Conflict, InvalidArgument, Unavailable
 from shared.serving.game_service import bearer
 from shared.serving.grpc_server import Registration, rpc, stream_rpc
 from shared.serving.ratelimit import Limiter, client_address
+from shared.serving.refusals import game_words
 from shared.serving.tokens import Claims
 
 Ctx: TypeAlias = grpc.ServicerContext
@@ -185,7 +186,10 @@ class LobbyServicer(TournamentRpcs):
 
     @rpc("lobby")
     def ListGames(self, request: pb.ListGamesRequest, context: Ctx) -> pb.ListGamesResponse:
-        return pb.ListGamesResponse(games=[convert.game(m) for m in self.rooms.catalog.available()])
+        """Titles and descriptions in the call's language (metadata ``accept-language``)."""
+        locale = locale_of(context.invocation_metadata())
+        games = self.rooms.catalog.available()
+        return pb.ListGamesResponse(games=[convert.game(m, game_words(m, locale)) for m in games])
 
     @rpc("lobby")
     def GetSpectatorToken(

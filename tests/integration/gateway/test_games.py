@@ -64,6 +64,39 @@ def test_games_lists_every_registered_game_with_its_title_and_module(gw: Gateway
     assert listed[_with_module()]["module"] is True
 
 
+def get_games(gw: GatewayThread, path: str, **headers: str) -> tuple[dict[str, str], dict[str, Any]]:
+    async def go() -> tuple[dict[str, str], dict[str, Any]]:
+        async with aiohttp.ClientSession() as session, session.get(gw.url + path, headers=headers) as reply:
+            assert reply.status == 200
+            return dict(reply.headers), {g["name"]: g for g in (await reply.json())["games"]}
+
+    return asyncio.run(go())
+
+
+def test_games_titles_follow_the_accept_language(gw: GatewayThread) -> None:
+    """Each title in the asked language from the game's texts (``game.title``), English where the
+    language leaves it out; everything else as in English."""
+    _, english = get_games(gw, "/games")
+    headers, portuguese = get_games(gw, "/games", **{"Accept-Language": "pt-BR,pt;q=0.9,en;q=0.8"})
+    assert headers["Content-Language"] == "pt-BR" and "Accept-Language" in headers["Vary"]
+    assert portuguese["race"]["title"] == "Corrida de dados" and english["race"]["title"] == "Dice race"
+    assert portuguese["lorenzo"]["title"] == "Lorenzo il Magnifico"  # as the Portuguese rulebook prints it
+    assert {name: {**g, "title": ""} for name, g in portuguese.items()} == {
+        name: {**g, "title": ""} for name, g in english.items()
+    }
+    _, chinese = get_games(gw, "/games", **{"Accept-Language": "zh-CN"})
+    assert (chinese["lorenzo"]["title"], chinese["trajan"]["title"], chinese["florenza"]["title"]) == (
+        "伟大的罗伦佐",
+        "图拉真",
+        "佛罗伦萨",
+    )
+    assert chinese["race"]["title"] == "Dice race"  # its Chinese leaves the title in English
+    _, asked = get_games(gw, "/games?lang=zh-CN", **{"Accept-Language": "pt-BR"})  # ?lang= first
+    assert asked["lorenzo"]["title"] == "伟大的罗伦佐"
+    headers, other = get_games(gw, "/games", **{"Accept-Language": "fr-FR"})
+    assert other == english and headers["Content-Language"] == "en"
+
+
 def test_a_games_module_and_stylesheet_are_served_from_its_web_folder(gw: GatewayThread) -> None:
     name = _with_module()
     folder = manifest(name).web

@@ -41,6 +41,10 @@ def test_a_games_words_in_the_asked_locale_with_english_under_what_is_untranslat
     status, headers, body = get(gw, "/texts/race?lang=pt-BR")
     assert status == 200 and body["locale"] == "pt-BR" and headers["Content-Language"] == "pt-BR"
     assert body["texts"] == {
+        "game.title": "Corrida de dados",  # its manifest's words (manifest_texts)
+        "game.description": "Role um dado na sua vez e corra até a chegada; um bônus secreto por assento "
+        "decide a pontuação final.",
+        "game.option.goal": "casa que termina a corrida",
         "web.position": "{seat} está na casa {square}",
         "web.goal": "Chegada: casa {goal}",
         "web.english_only": "Only in English",  # no translation: the English

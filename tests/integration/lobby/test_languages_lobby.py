@@ -14,6 +14,7 @@ import pytest
 import redis
 from tabula.lobby.v1 import lobby_pb2 as pb
 
+from services.games import manifest
 from shared.serving.errors import localized_message
 from tests.integration.lobby.conftest import fails, sign_in, state_size
 
@@ -100,3 +101,41 @@ def test_a_tournament_refusal_is_in_the_callers_language(stub: Any, redis_client
     said = localized_message(err)
     assert said is not None and (said.locale, said.message) == ("pt-BR", "o jogador já está inscrito")
     assert err.details() == "the player is registered already"
+
+
+def _listed(stub: Any, language: str | None) -> dict[str, Any]:
+    reply = stub.ListGames(pb.ListGamesRequest(), metadata=speaking([], language), timeout=30)
+    return {g.name: g for g in reply.games}
+
+
+def test_list_games_words_titles_and_options_in_the_callers_language(stub: Any) -> None:
+    """The titles of the Chinese rulebooks, the descriptions and options' descriptions from the games'
+    and the platform's translations; the rest of the answer as in English."""
+    english, chinese = _listed(stub, None), _listed(stub, "zh-CN,zh;q=0.9")
+    lorenzo = chinese["lorenzo"]
+    assert lorenzo.title == "伟大的罗伦佐" and english["lorenzo"].title == "Lorenzo il Magnifico"
+    assert (chinese["trajan"].title, chinese["florenza"].title) == ("图拉真", "佛罗伦萨")
+    assert lorenzo.description.startswith("三个时期") and "梵蒂冈发言" in lorenzo.description
+    options = {o.name: o.description for o in lorenzo.options}
+    assert "领袖卡" in options["advanced"] and options["undo"].startswith("玩家可以撤回")
+    hidden = {o.name: o.description for o in chinese["florenza"].options}["hidden_certificates"]
+    assert "声望点数纸牌" in hidden
+    for name, game in chinese.items():
+        plain = english[name]
+        assert [(o.name, o.type, o.default_value) for o in game.options] == [
+            (o.name, o.type, o.default_value) for o in plain.options
+        ]
+        assert (game.min_seats, game.max_seats) == (plain.min_seats, plain.max_seats)
+    # a game whose texts do not translate its title (the test game) keeps its English, the platform's
+    # option is still worded in Chinese
+    race = chinese["race"]
+    assert race.title == english["race"].title == "Dice race"
+    assert {o.name: o.description for o in race.options}["undo"] == options["undo"]
+
+
+def test_list_games_in_english_is_the_manifests_english(stub: Any) -> None:
+    for language in (None, "en-GB", "fr-FR"):
+        lorenzo = _listed(stub, language)["lorenzo"]
+        m = manifest("lorenzo")
+        assert (lorenzo.title, lorenzo.description) == (m.title, m.description)
+        assert [o.description for o in lorenzo.options] == [o.description for o in m.match_options]
