@@ -363,7 +363,8 @@ ENGLISH: dict[str, str] = {
     "shell.place": "place",
     "shell.player": "player",
     "shell.score": "score",
-    # refusals the app words itself, by reason code (api.ts); a refusal's LocalizedMessage comes first
+    # refusals the app words itself, by reason code (api.ts): refusal.<code> before the refusal's
+    # LocalizedMessage (they say what the app does next), fallback.<code> only without one
     "refusal.stale_version": "The match moved on before your command arrived; nothing changed. The board is redrawn: choose again.",
     "refusal.match_over": "The match is over; nothing changed.",
     "refusal.no_effect": "That would change nothing, so it was not recorded.",
@@ -373,12 +374,12 @@ ENGLISH: dict[str, str] = {
     "refusal.undo_not_yours": "Someone else has moved since (or it was not your move): it stands.",
     "refusal.undo_revealed": "That move drew, rolled or showed something: it stands.",
     "refusal.bad_token": "Your sign-in or seat token is no longer valid: open the match again from My matches.",
-    "refusal.forbidden": "You may not do that with this seat.",
-    "refusal.match_not_found": "There is no such match.",
-    "refusal.not_found": "There is no such room, code or ticket.",
+    "fallback.forbidden": "You may not do that with this seat.",
+    "fallback.match_not_found": "There is no such match.",
+    "fallback.not_found": "There is no such room, code or ticket.",
     "refusal.rate_limited": "Too many calls at once; wait a moment and try again.",
     "refusal.store_unavailable": "The server cannot reach its store right now; try again in a moment.",
-    "refusal.invalid_argument": "The server did not understand that request.",
+    "fallback.invalid_argument": "The server did not understand that request.",
     # the spectator page (spectator.js, index.html)
     "spectator.seat": "Seat {n}",
     "spectator.no_matches": "No public matches yet.",

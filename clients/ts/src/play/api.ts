@@ -43,15 +43,15 @@ export async function gameClient(game: string, token: string): Promise<{ client:
   return { client: new JsonClient(service, transport, token), command: commandMessage(service), docs: await gameDocs(game) };
 }
 
-/** An error in words, "You cannot pay the card's cost (cannot_afford)": the refusal's LocalizedMessage
- * (the server's words in the page's language), else the app's words for its reason code (some platform
- * codes: `refusal.<code>` of services/gateway/web_words.py), else the English message as it is. */
+/** An error in words, "You cannot pay the card's cost (cannot_afford)": the app's words for its reason
+ * code where they say what happens next (`refusal.<code>` of services/gateway/web_words.py: a stale
+ * version, undo), else the refusal's LocalizedMessage (the server's words in the page's language), else
+ * the app's general words for the code (`fallback.<code>`), else the English message as it is. */
 export function refusal(err: unknown): string {
   if (!(err instanceof ConnectError)) return String(err instanceof Error ? err.message : err);
   const why = reason(err);
-  const key = `refusal.${why}`;
-  const ours = why && tr(key) !== key ? tr(key) : "";
-  const said = localized(err) || ours || (err.rawMessage ? err.rawMessage.charAt(0).toUpperCase() + err.rawMessage.slice(1) : Code[err.code]);
+  const words = (kind: string) => (why && tr(`${kind}.${why}`) !== `${kind}.${why}` ? tr(`${kind}.${why}`) : "");
+  const said = words("refusal") || localized(err) || words("fallback") || (err.rawMessage ? err.rawMessage.charAt(0).toUpperCase() + err.rawMessage.slice(1) : Code[err.code]);
   return `${said}${why ? ` (${why})` : ` (${Code[err.code]})`}`;
 }
 
