@@ -53,7 +53,7 @@ pytestmark = pytest.mark.skipif(
 )
 DESKTOP = {"width": 1400, "height": 1000}
 PHONE = {"width": 390, "height": 844}
-STREAM_DEADLINE_S = "4"  # every WatchMatch ends this soon: the page resumes it from the last version
+STREAM_DEADLINE_S = "1.5"  # every WatchMatch ends this soon (several times in a match): the page resumes it
 PHONE_MOVES = 4
 READY = "() => document.getElementById('picker')?.dataset.ready === '1'"
 FINISHED = "() => document.getElementById('match-status')?.textContent === 'finished'"
