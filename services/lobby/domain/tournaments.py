@@ -435,7 +435,14 @@ def _met(t: Tournament) -> dict[str, set[str]]:
 
 
 def _had_bye(t: Tournament) -> set[str]:
-    return {table.seats[0] for rnd in t.played for table in rnd.tables if table.is_bye}
+    """Who sat a round out: a bye, or (with bots) the one human at a table of bots, so the odd one out
+    turns over as it would with byes."""
+    return {
+        table.humans[0]
+        for rnd in t.played
+        for table in rnd.tables
+        if table.humans and (table.is_bye or len(table.humans) == 1)
+    }
 
 
 def record(t: Tournament, match_id: str, placings: Sequence[int], scores: Sequence[int]) -> Tournament:
@@ -509,18 +516,32 @@ def advance(t: Tournament, now: int) -> Tournament:
     if t.status is not Status.RUNNING or rnd is None or not rnd.complete:
         return t
     alive = _alive(t)
-    if rnd.number >= t.rounds or len(alive) < 2:
+    short = t.format is Format.SWISS and not t.allow_bots and len(alive) < t.seats  # no full table left
+    if rnd.number >= t.rounds or len(alive) < 2 or short:
         return replace(t, status=Status.FINISHED, ended_ms=now, ended_reason="finished")
     return _open_round(t, rnd.number + 1, now)
 
 
 def _alive(t: Tournament) -> list[str]:
     """Who may be paired next: the players not withdrawn (single elimination: and not knocked out)."""
-    active = set(t.active)
     if t.format is not Format.SINGLE_ELIMINATION or t.current is None:
         return list(t.active)
-    winners = [table.winner() for table in t.current.tables]
-    return [p for p in winners if p in active]
+    return [p for p in _positions(t) if p is not None]
+
+
+def _positions(t: Tournament) -> list[str | None]:
+    """Single elimination: the current round's winners in bracket order, ``None`` where the winner
+    withdrew (their next opponent has a bye), so the bracket keeps its shape."""
+    active = set(t.active)
+    rnd = t.current
+    winners = [table.winner() for table in rnd.tables] if rnd is not None else []
+    return [p if p in active else None for p in winners]
+
+
+def _by_seed(t: Tournament, players: Iterable[str]) -> tuple[str, ...]:
+    """Higher seed first (then registration order): the first seat, who goes on after a draw."""
+    order = {e.player_id: i for i, e in enumerate(t.entrants)}
+    return tuple(sorted(players, key=lambda p: (-_seed(t, p), order.get(p, len(order)))))
 
 
 def _open_round(t: Tournament, number: int, now: int) -> Tournament:
@@ -545,13 +566,13 @@ def _pairings(t: Tournament, number: int) -> list[tuple[str, ...]]:
         return out
     if t.format is Format.SINGLE_ELIMINATION:
         if number == 1:
-            order = {e.player_id: i for i, e in enumerate(t.entrants)}
-            seeded = sorted(t.active, key=lambda p: (-_seed(t, p), order[p]))
-            return bracket(seeded)
-        alive = _alive(t)
+            return bracket(_by_seed(t, t.active))
+        positions = _positions(t)
         out = []
-        for i in range(0, len(alive), 2):
-            out.append(tuple(alive[i : i + 2]))
+        for i in range(0, len(positions), 2):
+            pair = [p for p in positions[i : i + 2] if p is not None]
+            if pair:
+                out.append(_by_seed(t, pair))
         return out
     ranked = [s.player_id for s in standings(t) if not s.withdrawn]
     met, byes = _met(t), _had_bye(t)

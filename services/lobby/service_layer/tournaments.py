@@ -214,6 +214,8 @@ class TournamentDirector:
                 log.warning(
                     "tournament step failed", extra=log_fields(tournament_id=tournament_id, error=str(err))
                 )
+            except Exception:  # one tournament's fault (a game this lobby lacks) stops no other
+                log.exception("tournament step failed", extra=log_fields(tournament_id=tournament_id))
         return steps
 
     def step(self, tournament_id: str) -> int:

@@ -317,3 +317,38 @@ def test_advance_waits_for_every_table_and_a_result_is_recorded_once() -> None:
     t = tm.record(t, t.current.tables[1].match_id, [1, 2], [0, 0])  # type: ignore[union-attr]
     assert tm.advance(t, 2000).current.number == 2  # type: ignore[union-attr]
     assert {r.player_id: r.forfeits for r in tm.standings(t)}["p3"] == 1
+
+
+def test_single_elimination_keeps_its_bracket_when_a_winner_withdraws() -> None:
+    seeds = {p: float(10 - i) for i, p in enumerate(players(8))}
+    t = tm.start(tournament(Format.SINGLE_ELIMINATION, 8, rounds=0), 1000, 2, seeds)
+    t = finish_round(t)  # the top seed of each table goes on: p0, p3, p1, p2
+    t = tm.withdraw(t, "p3")
+    t = tm.advance(t, 2000)
+    assert t.current is not None
+    assert [table.seats for table in t.current.tables] == [("p0",), ("p1", "p2")]  # p0's opponent left
+
+
+def test_single_elimination_seats_the_higher_seed_first_after_an_upset() -> None:
+    seeds = {p: float(10 - i) for i, p in enumerate(players(8))}
+    t = tm.start(tournament(Format.SINGLE_ELIMINATION, 8, rounds=0), 1000, 2, seeds)
+    t = tm.advance(finish_round(t, {"p7": True, "p4": True}), 2000)  # seeds 8 and 5 win
+    assert t.current is not None
+    assert [table.seats for table in t.current.tables] == [("p4", "p7"), ("p1", "p2")]
+
+
+def test_swiss_with_bots_turns_the_bot_table_over_as_byes_would() -> None:
+    t = tm.start(tournament(Format.SWISS, 5, rounds=4, bots=True), 1000, 2, {})
+    at_the_bot: list[str] = []
+    for number in range(1, 5):
+        assert t.current is not None
+        at_the_bot += [table.humans[0] for table in t.current.tables if "" in table.seats]
+        t = tm.advance(finish_round(t, {"": True}), 2000 + number)  # the bot wins every time
+    assert len(at_the_bot) == 4 and len(set(at_the_bot)) == 4
+
+
+def test_multi_seat_swiss_ends_when_no_full_table_is_left() -> None:
+    t = tm.start(tournament(Format.SWISS, 4, seats=4, rounds=5), 1000, 2, {})
+    t = tm.withdraw(tm.withdraw(finish_round(t), "p2"), "p3")
+    t = tm.advance(t, 2000)
+    assert t.status is Status.FINISHED and t.ended_reason == "finished"
