@@ -570,9 +570,9 @@ def _pairings(t: Tournament, number: int) -> list[tuple[str, ...]]:
         positions = _positions(t)
         out = []
         for i in range(0, len(positions), 2):
-            pair = [p for p in positions[i : i + 2] if p is not None]
-            if pair:
-                out.append(_by_seed(t, pair))
+            met_here = [p for p in positions[i : i + 2] if p is not None]
+            if met_here:
+                out.append(_by_seed(t, met_here))
         return out
     ranked = [s.player_id for s in standings(t) if not s.withdrawn]
     met, byes = _met(t), _had_bye(t)
