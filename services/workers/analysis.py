@@ -227,6 +227,13 @@ def resume_stalled(
     return sent
 
 
+def _read_back(records: AnalysisStore, match_id: str, seat: int, owner: str, count: int) -> None:
+    """The seat's decisions are read back from the log (a long replay for a long match): their count
+    stored, and the lease renewed before the first search, so no sweep takes the job over meanwhile."""
+    records.set_decisions(match_id, seat, count)
+    records.renew(match_id, seat, owner)
+
+
 def owner_name() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
@@ -258,7 +265,7 @@ def run(
             record.seed,
             {r.version for r in record.ratings},
             lambda rating: records.renew(match_id, seat, owner, rating),
-            lambda count: records.set_decisions(match_id, seat, count),
+            lambda count: _read_back(records, match_id, seat, owner, count),
             until,
         )
     except (NoSearch, ValueError, KeyError) as err:

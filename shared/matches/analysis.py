@@ -217,6 +217,15 @@ if status == 'queued' or status == 'running' then
 end
 return 0
 """
+# ARGV: member. An index entry whose record is no longer under way (its key gone) leaves the index.
+PRUNE_LUA = """
+local status = redis.call('HGET', KEYS[1], 'status')
+if status == 'queued' or status == 'running' then return 0 end
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
+"""
+HEAD = ("status", "by", "game", "seed", "iterations", "lease")  # a record's fields but its ratings
+SWEEP_LIMIT = 100  # stalled jobs a sweep sends again per shard (the rest at the next sweep)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +256,7 @@ class AnalysisStore:
         self._renew = client.register_script(RENEW_LUA)
         self._end = client.register_script(END_LUA)
         self._cancel = client.register_script(CANCEL_LUA)
+        self._prune = client.register_script(PRUNE_LUA)
 
     def key(self, match_id: str, seat: int) -> str:
         return f"{{s{shard_of(match_id, self.shards):02d}}}:match:{match_id}:analysis:{seat}"
@@ -271,21 +281,27 @@ class AnalysisStore:
     def stalled(self, match_id: str, seat: int) -> bool:
         """Under way with its lease run out (a lost message or a dead worker): True when the caller
         is to send it again (its lease is renewed, so one caller does)."""
-        found = self.read(match_id, seat)
+        found = self.head(match_id, seat)
         if not found.active or found.lease_ms > self.now_ms():
             return False
         return self.request(match_id, seat, found.by, found.seed, found.iterations, found.game)
 
-    def resume(self, shard: int) -> list[Stalled]:
-        """The shard's jobs under way whose lease ran out, each renewed: the caller sends them again."""
+    def head(self, match_id: str, seat: int) -> Record:
+        """The record without its ratings (status, lease, who asked, the search's settings)."""
+        values = self.client.hmget(self.key(match_id, seat), HEAD)
+        return record_of({k: v for k, v in zip(HEAD, values, strict=True) if v is not None})
+
+    def resume(self, shard: int, limit: int = SWEEP_LIMIT) -> list[Stalled]:
+        """The shard's jobs under way whose lease ran out (the ``limit`` longest overdue), each renewed:
+        the caller sends them again."""
         out = []
-        for raw in self.client.zrangebyscore(self.index(shard), "-inf", self.now_ms()):
+        for raw in self.client.zrangebyscore(self.index(shard), "-inf", self.now_ms(), start=0, num=limit):
             match_id, _, seat = _text(raw).rpartition("|")
-            found = self.read(match_id, int(seat))
-            if not found.active:  # the index's entry outlived its record
-                self.client.zrem(self.index(shard), raw)
-            elif self.stalled(match_id, int(seat)):
-                out.append(Stalled(match_id, found.game, int(seat)))
+            keys = self._keys(match_id, int(seat))
+            if self._prune(keys=keys, args=[raw]):  # the index's entry outlived its record
+                continue
+            if self.stalled(match_id, int(seat)):
+                out.append(Stalled(match_id, self.head(match_id, int(seat)).game, int(seat)))
         return out
 
     def claim(self, match_id: str, seat: int, owner: str) -> bool:

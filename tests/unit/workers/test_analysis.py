@@ -218,3 +218,21 @@ def test_the_jobs_whose_lease_ran_out_are_found_per_shard_once(redis_client: red
     assert found == [Stalled("a1", "lorenzo", 1)]  # done and cancelled jobs left the index
     assert not [s for shard in shards for s in records.resume(shard)]  # renewed: sent once
     assert records.read("a1", 1).status is Status.QUEUED and records.claim("a1", 1, "w2")
+
+
+def test_a_sweep_sends_at_most_its_limit_and_drops_entries_whose_record_is_gone(
+    redis_client: redis.Redis,
+) -> None:
+    now = [9_000_000]
+    records = AnalysisStore(redis_client, 16, lease_s=10, now_ms=lambda: now[0])
+    shard = shard_of("b0", 16)
+    same = ["b0", *[m for m in (f"b{i}" for i in range(1, 200)) if shard_of(m, 16) == shard][:2]]
+    for match_id in same:
+        assert records.request(match_id, 0, "p1", 0, 50, "lorenzo")
+    redis_client.delete(records.key(same[2], 0))  # its record expired or was removed: the entry stays
+    now[0] += 10_001
+    first = records.resume(shard, limit=1)
+    assert [s.match_id for s in first] == [same[0]]  # one only (equal leases: by name)
+    assert [s.match_id for s in records.resume(shard, limit=5)] == [same[1]]  # the gone one dropped
+    assert redis_client.zscore(records.index(shard), f"{same[2]}|0") is None
+    assert records.head(same[0], 0).status is Status.QUEUED and records.head(same[0], 0).ratings == ()
