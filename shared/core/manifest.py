@@ -271,9 +271,9 @@ def option_texts(options: Iterable[GameOption]) -> dict[str, str]:
 
 
 def manifest_texts(m: GameManifest) -> dict[str, str]:
-    """The English of ``m`` that players read (its title, description and own options' descriptions and labels)
-    under their keys, for the game's ``TEXTS`` to include; the platform's options are the platform's
-    texts."""
+    """The English of ``m`` that players read (its title, description and own options' descriptions
+    and labels) under their keys, for the game's ``TEXTS`` to include; the platform's options are the
+    platform's texts."""
     texts = {TITLE_KEY: m.title, **option_texts(m.options)}
     if m.description:
         texts[DESCRIPTION_KEY] = m.description

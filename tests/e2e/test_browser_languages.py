@@ -88,7 +88,8 @@ def test_the_play_app_switched_to_a_language(browser: Any, gateway: str, locale:
     labels = card.locator("label.option span.option-label").all_text_contents()
     shown = [o.shown for o in manifest(GAME).match_options]
     assert labels == list(words.labels.values()) and labels != shown
-    assert labels == {"zh-CN": ["进阶规则", "允许撤回"], "pt-BR": ["Regras Avançadas", "Desfazer jogadas"]}[locale]
+    expected = {"zh-CN": ["进阶规则", "允许撤回"], "pt-BR": ["Regras Avançadas", "Desfazer jogadas"]}
+    assert labels == expected[locale]
 
     # A refusal in the page's language: the lobby's LocalizedMessage, with its reason code.
     page.fill('#join-form [name="code"]', BAD_CODE)

@@ -59,8 +59,9 @@ def test_every_template_with_placeholders_fills_in_every_language(texts: Texts) 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda m: m.name)
 def test_a_games_texts_word_its_manifest_and_translate_its_title(game: GameManifest) -> None:
-    """Its title, description and options' descriptions and labels are among its texts, as the manifest declares
-    them, and each language translates its title and its options' labels: what the game lists, ListGames and tabula games show."""
+    """Its title, description and options' descriptions and labels are among its texts, as the manifest
+    declares them, and each language translates its title and its own options' labels: what the game
+    lists, ListGames and tabula games show."""
     texts = game_texts(game)
     assert texts is not None
     declared = manifest_texts(game)

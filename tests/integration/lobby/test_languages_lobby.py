@@ -150,6 +150,9 @@ def test_list_games_in_english_is_the_manifests_english(stub: Any) -> None:
         assert (lorenzo.title, lorenzo.description) == (m.title, m.description)
         assert [o.description for o in lorenzo.options] == [o.description for o in m.match_options]
         # labels: the one the manifest declares, else the name's words
-        assert [(o.name, o.label) for o in lorenzo.options] == [("advanced", "Advanced rules"), ("undo", "Undo")]
+        assert [(o.name, o.label) for o in lorenzo.options] == [
+            ("advanced", "Advanced rules"),
+            ("undo", "Undo"),
+        ]
         florenza = _listed(stub, language)["florenza"]
         assert [o.label for o in florenza.options] == ["Hidden certificates", "Undo"]
