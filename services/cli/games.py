@@ -1,6 +1,6 @@
 """``tabula games``: every registered game with its seat range and options, from the manifests.
 
-Titles and options' descriptions are in the language of ``--lang``, else of the environment
+Titles and options' labels and descriptions are in the language of ``--lang``, else of the environment
 (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), as ``tabula play`` speaks; English where untranslated.
 """
 
@@ -54,6 +54,7 @@ def as_plain(m: GameManifest, locale: str = "en") -> dict[str, Any]:
         "options": [
             {
                 "name": o.name,
+                "label": words.labels.get(o.name, o.shown),
                 "type": o.type.value,
                 "default": o.default,
                 "description": words.options.get(o.name, o.description),
@@ -71,7 +72,8 @@ def games(
     as_json: bool = typer.Option(False, "--json"),
     lang: str = typer.Option("", "--lang", help=LANG_HELP),
 ) -> None:
-    """List the games: name, title, seats, rule service port and options (``--option name=value``)."""
+    """List the games: name, title, seats, rule service port and options (``--option name=value``, with
+    the label a player reads beside it)."""
     from services.client.texts import locale_from
     from services.games import game_port, manifests
 
@@ -83,5 +85,5 @@ def games(
         words = worded(m, locale)
         typer.echo(f"{m.name}: {words.title}, {m.min_seats}-{m.max_seats} seats, port {game_port(m.name)}")
         for o in m.match_options:
-            typer.echo(f"    --option {option_text(o)}")
+            typer.echo(f"    --option {option_text(o)}  {words.labels.get(o.name, o.shown)}")
             typer.echo(f"        {words.options.get(o.name, o.description)}")

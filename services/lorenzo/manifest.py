@@ -17,6 +17,7 @@ ADVANCED = GameOption(
     "The full game with the advanced rules: each player picks a personal bonus tile, advanced side "
     "up, in reverse turn order, and drafts 4 Leader cards (keep one, pass the rest to the right). "
     "false: the basic game, everyone on the standard bonus tile and no leaders.",
+    label="Advanced rules",  # the rulebook's name for them (Regras Avançadas, 進階規則)
 )
 
 MANIFEST = GameManifest(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -43,6 +43,7 @@ class GameOption:
     choices: tuple[str, ...] = ()  # CHOICE only
     minimum: int | None = None  # INT only
     maximum: int | None = None
+    label: str = ""  # a player's short name for it (English); empty: the name's (``hidden certificates``)
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or self.name != self.name.lower():
@@ -51,6 +52,15 @@ class GameOption:
             raise ValueError(f"option {self.name}: a choice needs its choices")
         if self.parse(self.default) != self.default:
             raise ValueError(f"option {self.name}: default {self.default!r} is not canonical")
+
+    @property
+    def shown(self) -> str:
+        """The English a player reads for the option: its ``label``, else its name with ``_`` as spaces,
+        first letter capitalised (``Hidden certificates``). Its name stays what requests send."""
+        if self.label:
+            return self.label
+        words = self.name.replace("_", " ")
+        return words[:1].upper() + words[1:]
 
     def parse(self, raw: str) -> str:
         """The canonical string for ``raw``, or ValueError naming the option."""
@@ -244,16 +254,26 @@ def option_key(name: str) -> str:
     return f"game.option.{name}"
 
 
+def option_label_key(name: str) -> str:
+    """The key of an option's label, the short name a player reads: ``game.option_label.<name>``."""
+    return f"game.option_label.{name}"
+
+
 def option_texts(options: Iterable[GameOption]) -> dict[str, str]:
-    """The English of the options' descriptions, by key (``game.option.<name>``). A choice's value is shown
-    as it is sent (``basic``), so it has no text of its own."""
-    return {option_key(o.name): o.description for o in options}
+    """The English of the options' descriptions and labels, by key (``game.option.<name>``,
+    ``game.option_label.<name>``). A choice's value is shown as it is sent (``basic``), so it has no
+    text of its own."""
+    out: dict[str, str] = {}
+    for o in options:
+        out[option_key(o.name)] = o.description
+        out[option_label_key(o.name)] = o.shown
+    return out
 
 
 def manifest_texts(m: GameManifest) -> dict[str, str]:
-    """The English of ``m`` that players read (its title, description and own options' descriptions)
-    under their keys, for the game's ``TEXTS`` to include; the platform's options are the platform's
-    texts."""
+    """The English of ``m`` that players read (its title, description and own options' descriptions
+    and labels) under their keys, for the game's ``TEXTS`` to include; the platform's options are the
+    platform's texts."""
     texts = {TITLE_KEY: m.title, **option_texts(m.options)}
     if m.description:
         texts[DESCRIPTION_KEY] = m.description
@@ -262,11 +282,13 @@ def manifest_texts(m: GameManifest) -> dict[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class ManifestWords:
-    """A game's title, description and match options' descriptions (by option name) in one locale."""
+    """A game's title, description, match options' descriptions and labels (both by option name) in one
+    locale."""
 
     title: str
     description: str
     options: Mapping[str, str]
+    labels: Mapping[str, str] = field(default_factory=dict)
 
 
 def manifest_words(m: GameManifest, catalogs: Sequence[Catalog] = ()) -> ManifestWords:
@@ -284,4 +306,5 @@ def manifest_words(m: GameManifest, catalogs: Sequence[Catalog] = ()) -> Manifes
         title=word(TITLE_KEY, m.title),
         description=word(DESCRIPTION_KEY, m.description) if m.description else "",
         options={o.name: word(option_key(o.name), o.description) for o in m.match_options},
+        labels={o.name: word(option_label_key(o.name), o.shown) for o in m.match_options},
     )

@@ -77,7 +77,7 @@ def test_the_play_app_switched_to_a_language(browser: Any, gateway: str, locale:
     assert page.locator(f'form.new-match[data-game="{GAME}"] [name="quick"]').inner_text() == _ours(
         locale, "home.quick_match"
     )
-    # The game's title, description and options' descriptions (GET /games, ListGames) in it too.
+    # The game's title, description and options' labels and descriptions (GET /games, ListGames) in it too.
     words = game_words(manifest(GAME), locale)
     card = page.locator(f'article.game[data-game="{GAME}"]')
     assert card.locator("h3").inner_text() == words.title
@@ -85,6 +85,11 @@ def test_the_play_app_switched_to_a_language(browser: Any, gateway: str, locale:
     helps = card.locator("label.option small.help").all_text_contents()
     english = [o.description for o in manifest(GAME).match_options]
     assert helps == list(words.options.values()) and helps != english
+    labels = card.locator("label.option span.option-label").all_text_contents()
+    shown = [o.shown for o in manifest(GAME).match_options]
+    assert labels == list(words.labels.values()) and labels != shown
+    expected = {"zh-CN": ["进阶规则", "允许撤回"], "pt-BR": ["Regras Avançadas", "Desfazer jogadas"]}
+    assert labels == expected[locale]
 
     # A refusal in the page's language: the lobby's LocalizedMessage, with its reason code.
     page.fill('#join-form [name="code"]', BAD_CODE)

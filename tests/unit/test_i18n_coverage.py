@@ -59,8 +59,9 @@ def test_every_template_with_placeholders_fills_in_every_language(texts: Texts) 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda m: m.name)
 def test_a_games_texts_word_its_manifest_and_translate_its_title(game: GameManifest) -> None:
-    """Its title, description and options' descriptions are among its texts, as the manifest declares
-    them, and each language translates its title: what the game lists, ListGames and tabula games show."""
+    """Its title, description and options' descriptions and labels are among its texts, as the manifest
+    declares them, and each language translates its title and its own options' labels: what the game
+    lists, ListGames and tabula games show."""
     texts = game_texts(game)
     assert texts is not None
     declared = manifest_texts(game)
@@ -69,7 +70,8 @@ def test_a_games_texts_word_its_manifest_and_translate_its_title(game: GameManif
     for locale in TRANSLATED:
         assert "game.title" in texts.translations(locale), (game.name, locale)
         words = game_words(game, locale)
-        assert words.options.keys() == {o.name for o in game.match_options}
+        assert words.options.keys() == words.labels.keys() == {o.name for o in game.match_options}
+        assert all(words.labels[o.name] != o.shown for o in game.options), (game.name, locale)
         assert words.description != game.description, (game.name, locale)
 
 

@@ -111,6 +111,21 @@ def test_int_and_choice_options_check_their_range_and_choices() -> None:
         goal.parse("ten")
 
 
+def test_an_options_label_is_declared_or_its_names_words() -> None:
+    from shared.core.manifest import option_texts
+
+    hidden = GameOption("hidden_cards", OptionType.BOOL, "true", "cards stay hidden")
+    pace = GameOption("pace", OptionType.BOOL, "true", "a quick game", label="Quick game")
+    assert (hidden.shown, pace.shown) == ("Hidden cards", "Quick game")
+    assert option_texts([hidden, pace]) == {
+        "game.option.hidden_cards": "cards stay hidden",
+        "game.option_label.hidden_cards": "Hidden cards",
+        "game.option.pace": "a quick game",
+        "game.option_label.pace": "Quick game",
+    }
+    assert [o.shown for o in games.manifest("lorenzo").match_options] == ["Advanced rules", "Undo"]
+
+
 def test_a_manifest_that_cannot_be_right_fails_where_it_is_written() -> None:
     with pytest.raises(ValueError, match="not canonical"):
         GameOption("advanced", OptionType.BOOL, "True", "x")
@@ -228,6 +243,7 @@ def test_tabula_games_lists_the_manifests() -> None:
     assert listed["lorenzo"]["options"][0]["name"] == "advanced"
     assert listed["race"]["options"][0] == {
         "name": "goal",
+        "label": "Goal",
         "type": "int",
         "default": "20",
         "description": "position that ends the race",
@@ -237,7 +253,7 @@ def test_tabula_games_lists_the_manifests() -> None:
     }
     text = _cli("games").output
     assert "Lorenzo il Magnifico, 2-4 seats, port 50061" in text
-    assert "--option advanced=true|false (default true)" in text
+    assert "--option advanced=true|false (default true)  Advanced rules" in text
 
 
 @pytest.mark.parametrize(

@@ -176,13 +176,19 @@ def game(m: GameManifest, words: ManifestWords | None = None) -> pb.GameInfo:
         max_seats=m.max_seats,
         title=words.title,
         description=words.description,
-        options=[game_option(o, words.options.get(o.name, o.description)) for o in m.match_options],
+        options=[
+            game_option(o, words.options.get(o.name, o.description), words.labels.get(o.name, o.shown))
+            for o in m.match_options
+        ],
     )
 
 
-def game_option(o: GameOption, description: str | None = None) -> pb.GameOption:
+def game_option(o: GameOption, description: str | None = None, label: str | None = None) -> pb.GameOption:
+    """``o`` for ``ListGames``: its description and label as given (in the caller's locale), else the
+    manifest's English."""
     return pb.GameOption(
         name=o.name,
+        label=o.shown if label is None else label,
         type=OPTION_TYPE_PB[o.type],
         default_value=o.default,
         description=o.description if description is None else description,

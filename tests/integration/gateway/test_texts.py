@@ -45,6 +45,7 @@ def test_a_games_words_in_the_asked_locale_with_english_under_what_is_untranslat
         "game.description": "Role um dado na sua vez e corra até a chegada; um bônus secreto por assento "
         "decide a pontuação final.",
         "game.option.goal": "casa que termina a corrida",
+        "game.option_label.goal": "Chegada",
         "web.position": "{seat} está na casa {square}",
         "web.goal": "Chegada: casa {goal}",
         "web.english_only": "Only in English",  # no translation: the English

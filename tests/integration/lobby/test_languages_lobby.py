@@ -109,8 +109,8 @@ def _listed(stub: Any, language: str | None) -> dict[str, Any]:
 
 
 def test_list_games_words_titles_and_options_in_the_callers_language(stub: Any) -> None:
-    """The titles of the Chinese rulebooks, the descriptions and options' descriptions from the games'
-    and the platform's translations; the rest of the answer as in English."""
+    """The titles of the Chinese rulebooks, the descriptions and options' descriptions and labels from
+    the games' and the platform's translations; the rest of the answer as in English."""
     english, chinese = _listed(stub, None), _listed(stub, "zh-CN,zh;q=0.9")
     lorenzo = chinese["lorenzo"]
     assert lorenzo.title == "伟大的罗伦佐" and english["lorenzo"].title == "Lorenzo il Magnifico"
@@ -120,6 +120,16 @@ def test_list_games_words_titles_and_options_in_the_callers_language(stub: Any) 
     assert "领袖卡" in options["advanced"] and options["undo"].startswith("玩家可以撤回")
     hidden = {o.name: o.description for o in chinese["florenza"].options}["hidden_certificates"]
     assert "声望点数纸牌" in hidden
+    labels = {name: {o.name: o.label for o in game.options} for name, game in chinese.items()}
+    assert labels["lorenzo"] == {"advanced": "进阶规则", "undo": "允许撤回"}
+    assert labels["florenza"] == {"hidden_certificates": "隐藏声望点数纸牌", "undo": "允许撤回"}
+    assert labels["race"] == {"goal": "Goal", "undo": "允许撤回"}  # the test game's Chinese leaves its own
+    portuguese = _listed(stub, "pt-BR")
+    assert {o.name: o.label for o in portuguese["lorenzo"].options} == {
+        "advanced": "Regras Avançadas",
+        "undo": "Desfazer jogadas",
+    }
+    assert {o.name: o.label for o in portuguese["race"].options}["goal"] == "Chegada"
     for name, game in chinese.items():
         plain = english[name]
         assert [(o.name, o.type, o.default_value) for o in game.options] == [
@@ -139,3 +149,10 @@ def test_list_games_in_english_is_the_manifests_english(stub: Any) -> None:
         m = manifest("lorenzo")
         assert (lorenzo.title, lorenzo.description) == (m.title, m.description)
         assert [o.description for o in lorenzo.options] == [o.description for o in m.match_options]
+        # labels: the one the manifest declares, else the name's words
+        assert [(o.name, o.label) for o in lorenzo.options] == [
+            ("advanced", "Advanced rules"),
+            ("undo", "Undo"),
+        ]
+        florenza = _listed(stub, language)["florenza"]
+        assert [o.label for o in florenza.options] == ["Hidden certificates", "Undo"]

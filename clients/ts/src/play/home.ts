@@ -107,7 +107,9 @@ function optionInput(option: Json): HTMLElement {
     input = el("input", { type: "number", name, value: option.defaultValue,
       ...(option.minimum !== undefined ? { min: String(option.minimum) } : {}), ...(option.maximum !== undefined ? { max: String(option.maximum) } : {}) });
   }
-  return el("label", { class: "option", title: option.description }, el("span", { text: option.name.replace(/_/g, " ") }), input,
+  // the label ListGames words in the page's language; a lobby without labels: the option's name
+  const label: string = option.label || option.name.replace(/_/g, " ");
+  return el("label", { class: "option", title: option.description }, el("span", { class: "option-label", text: label }), input,
     el("small", { class: "help", text: option.description }));
 }
 
