@@ -187,8 +187,9 @@ def refused_port() -> Iterator[socket.socket]:
 
 def state_size(client: redis.Redis) -> int:
     """How many keys hold state: all but the rate limits' buckets (a refused request still counts
-    against its caller's rate, and changes nothing else) and the callers' presence (any call renews it)."""
-    kept = (f"{PREFIX}:*", keys.online(), keys.presence("*"))
+    against its caller's rate, and changes nothing else), the callers' presence (any call renews it)
+    and the matcher's per-game lock (taken and released by every matching pass)."""
+    kept = (f"{PREFIX}:*", keys.online(), keys.presence("*"), keys.queue_lock("*"))
     return sum(1 for _ in client.scan_iter()) - sum(1 for p in kept for _ in client.scan_iter(p))
 
 
