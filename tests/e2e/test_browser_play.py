@@ -53,7 +53,9 @@ pytestmark = pytest.mark.skipif(
 )
 DESKTOP = {"width": 1400, "height": 1000}
 PHONE = {"width": 390, "height": 844}
-STREAM_DEADLINE_S = "1.5"  # every WatchMatch ends this soon (several times in a match): the page resumes it
+# every server stream ends this soon, so a match's is cut and resumed; not so soon that a page's
+# streams (match, notices, chat) reopen faster than the lobby's and the services' watch rates allow
+STREAM_DEADLINE_S = "2.5"
 PHONE_MOVES = 4
 READY = "() => document.getElementById('picker')?.dataset.ready === '1'"
 FINISHED = "() => document.getElementById('match-status')?.textContent === 'finished'"
@@ -291,7 +293,8 @@ def test_a_whole_match_played_by_clicks_on_the_desktop(browser: Any, gateway: st
     assert versions == sorted(set(versions), reverse=True), versions[:20]  # newest first, none twice
     assert versions[0] == _version(page) and events[0][1].startswith("The game ends"), events[:3]
     # Streams were cut short and resumed, each from after the last version seen (never back).
-    assert len(watches) > 2 and all(a <= b for a, b in pairwise(watches)), watches
+    assert len(watches) >= 2 and all(a <= b for a, b in pairwise(watches)), watches
+    assert watches[-1] > watches[0], watches
     _shot(page, "desktop-finished")
     _replay_and_export(page, match_id, events)
 
