@@ -15,6 +15,7 @@ carries on from.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import uuid
@@ -42,6 +43,7 @@ Clock = Callable[[], int]  # milliseconds
 MAX_AHEAD_MS = 30 * 24 * 3600 * 1000
 DEFAULT_PLAYERS = 64
 ENDED = (Status.FINISHED, Status.CANCELLED)
+LIST_SCAN = 1000  # tournaments ListTournaments reads at most, newest first, to find its page
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +135,7 @@ class TournamentService:
             validation.game_name(game, self.catalog.names())
         most = validation.limit(limit, 20, 100)
         out = []
-        for t in self.repo.newest(most):
+        for t in itertools.islice(self.repo.newest(most), LIST_SCAN):
             if (not game or t.game == game) and (include_ended or t.status not in ENDED):
                 out.append(t)
                 if len(out) == most:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -352,3 +353,20 @@ def test_multi_seat_swiss_ends_when_no_full_table_is_left() -> None:
     t = tm.withdraw(tm.withdraw(finish_round(t), "p2"), "p3")
     t = tm.advance(t, 2000)
     assert t.status is Status.FINISHED and t.ended_reason == "finished"
+
+
+def test_listing_reads_a_bounded_number_of_tournaments() -> None:
+    from services.lobby.service_layer import tournaments as service
+
+    read = [0]
+
+    class Repo:
+        def newest(self, limit: int) -> Any:
+            for i in range(10 * service.LIST_SCAN):
+                read[0] += 1
+                yield replace(tournament(Format.SWISS, 2), tournament_id=f"t{i}", status=Status.FINISHED)
+
+    listing = service.TournamentService(Repo(), None, None, lambda: 0, None)  # type: ignore[arg-type]
+    assert listing.list("", 20, include_ended=False) == []  # every one ended: none shown
+    assert read[0] == service.LIST_SCAN
+    assert len(listing.list("", 20, include_ended=True)) == 20
