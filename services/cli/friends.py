@@ -13,7 +13,7 @@ import re
 import typer
 
 from services.cli.main import app
-from services.cli.play import ADDRESS_HELP, _address, _console, _fail, matches_file
+from services.cli.play import ADDRESS_HELP, TOKEN_HELP, _address, _console, _fail, _player_metadata
 
 PLAYER_ID = re.compile(r"[ag]-[0-9a-f]{32}")
 ACTIONS = {
@@ -32,9 +32,7 @@ def friends(
     who: str = typer.Argument(
         "", help="add: an account's exact name or a player id; the others: a player id"
     ),
-    token: str = typer.Option(
-        "", help="a player token (default: the guest of your newest `tabula play` match)"
-    ),
+    token: str = typer.Option("", help=TOKEN_HELP),
     lobby: str = typer.Option("", help=ADDRESS_HELP.format("LOBBY")),
     deadline: float = typer.Option(10.0, help="deadline of each call in seconds"),
 ) -> None:
@@ -43,18 +41,10 @@ def friends(
     from tabula.lobby.v1 import lobby_pb2 as pb
     from tabula.lobby.v1 import lobby_pb2_grpc
 
-    from services.client.saved import newest
-
     console = _console()
-    if not token:
-        saved = newest(matches_file())
-        if not saved:
-            console.print("No player to act as: play a match first (tabula play), or give --token")
-            raise typer.Exit(1)
-        token = saved[0].guest_token
+    md = _player_metadata(console, token)
     if action != "list" and not who:
         raise typer.BadParameter(f"{action} needs a player", param_hint="WHO")
-    md = [("authorization", f"Bearer {token}")]
     with grpc.insecure_channel(_address("lobby", lobby)) as channel:
         stub = lobby_pb2_grpc.LobbyServiceStub(channel)
         try:

@@ -17,32 +17,18 @@ from services.cli.main import app
 from services.cli.play import (
     ADDRESS_HELP,
     LANG_HELP,
+    TOKEN_HELP,
     _address,
     _console,
     _fail,
+    _player_metadata,
     _t,
     _use_language,
-    matches_file,
 )
-
-TOKEN_HELP = "a player token (default: the guest of your newest `tabula play` match)"
-
-
-def _token(console: Any, token: str) -> list[tuple[str, str]]:
-    from services.client.saved import newest
-    from services.client.texts import language
-
-    if not token:
-        saved = newest(matches_file())
-        if not saved:
-            console.print(_t("cli.no_player"))
-            raise typer.Exit(1)
-        token = saved[0].guest_token
-    return [("authorization", f"Bearer {token}"), *language()]
 
 
 def season_line(season: Any) -> str:
-    """ "2027-q1  2027-01-01 .. 2027-04-01  (current)"; "all  all-time"."""
+    """A season's id, its start and end (UTC dates) and whether it is current; "all  all-time"."""
     if season.id == "all":
         return _t("seasons.all_time", id=season.id)
 
@@ -72,7 +58,7 @@ def leaderboard(
 
     _use_language(lang)
     console = _console()
-    md = _token(console, token)
+    md = _player_metadata(console, token)
     with grpc.insecure_channel(_address("lobby", lobby)) as channel:
         request = pb.GetLeaderboardRequest(game=game, season=season, limit=limit)
         try:
@@ -101,7 +87,7 @@ def seasons(
 
     _use_language(lang)
     console = _console()
-    md = _token(console, token)
+    md = _player_metadata(console, token)
     with grpc.insecure_channel(_address("lobby", lobby)) as channel:
         try:
             reply = lobby_pb2_grpc.LobbyServiceStub(channel).ListSeasons(

@@ -42,6 +42,24 @@ def _t(key: str, **values: Any) -> str:
     return t(key, **values)
 
 
+TOKEN_HELP = "a player token (default: the guest of your newest `tabula play` match)"
+
+
+def _player_metadata(console: Any, token: str) -> list[tuple[str, str]]:
+    """The metadata of a lobby call as ``token``'s player (default: the guest of the newest match in
+    matches.json), in the client's language; exit 1 when there is none."""
+    from services.client.saved import newest
+    from services.client.texts import language
+
+    if not token:
+        saved = newest(matches_file())
+        if not saved:
+            console.print(_t("cli.no_player"))
+            raise typer.Exit(1)
+        token = saved[0].guest_token
+    return [("authorization", f"Bearer {token}"), *language()]
+
+
 def _address(service: str, flag: str) -> str:
     try:
         return service_address(service, flag)

@@ -20,12 +20,13 @@ from services.cli.main import app
 from services.cli.play import (
     ADDRESS_HELP,
     LANG_HELP,
+    TOKEN_HELP,
     _address,
     _console,
     _fail,
+    _player_metadata,
     _t,
     _use_language,
-    matches_file,
 )
 
 FORMATS = ("swiss", "round_robin", "single_elimination")
@@ -51,9 +52,7 @@ def tournaments(
     max_players: int = typer.Option(0, help="create: at most this many players (0: 64)"),
     option: list[str] = typer.Option([], help="create: a game option NAME=VALUE (repeatable)"),
     all: bool = typer.Option(False, "--all", help="list: ended tournaments too"),
-    token: str = typer.Option(
-        "", help="a player token (default: the guest of your newest `tabula play` match)"
-    ),
+    token: str = typer.Option("", help=TOKEN_HELP),
     lobby: str = typer.Option("", help=ADDRESS_HELP.format("LOBBY")),
     deadline: float = typer.Option(10.0, help="deadline of each call in seconds"),
     lang: str = typer.Option("", "--lang", help=LANG_HELP),
@@ -63,20 +62,11 @@ def tournaments(
     from tabula.lobby.v1 import lobby_pb2_grpc
     from tabula.lobby.v1 import tournaments_pb2 as tpb
 
-    from services.client.saved import newest
-    from services.client.texts import language
-
     _use_language(lang)
     console = _console()
-    if not token:
-        saved = newest(matches_file())
-        if not saved:
-            console.print(_t("tournaments.no_player"))
-            raise typer.Exit(1)
-        token = saved[0].guest_token
+    md = _player_metadata(console, token)
     if action in ("show", "watch", *CHANGES) and not tournament_id:
         raise typer.BadParameter(_t("tournaments.needs_id", action=action), param_hint="TOURNAMENT_ID")
-    md = [("authorization", f"Bearer {token}"), *language()]
     with grpc.insecure_channel(_address("lobby", lobby)) as channel:
         stub = lobby_pb2_grpc.LobbyServiceStub(channel)
         try:

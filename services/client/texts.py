@@ -104,9 +104,8 @@ ENGLISH: dict[str, str] = {
     "cli.replay_hint": "replay it: tabula replay {match} --at VERSION",
     "cli.left": "Left the match; rejoin it with: tabula play --match {match}",
     "cli.stopped": "stopped at version {version}",
-    "cli.no_player": "No player to ask as: play a match first (tabula play), or give --token",
+    "cli.no_player": "No player to act as: play a match first (tabula play), or give --token",
     # tabula tournaments
-    "tournaments.no_player": "No player to act as: play a match first (tabula play), or give --token",
     "tournaments.needs_id": "{action} needs a tournament id",
     "tournaments.bad_format": "format is one of {formats}",
     "tournaments.unknown_action": "unknown action '{action}'",

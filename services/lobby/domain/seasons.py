@@ -2,10 +2,10 @@
 
 The schedule is configuration (``TABULA_SEASONS``, docs/operations.md), in UTC:
 
-* ``quarterly`` (the default), ``monthly`` or ``yearly``: calendar periods, named ``2027-q1``,
-  ``2027-01`` and ``2027``; every moment falls in one.
-* a comma-separated list of start moments, ascending: ``2027-01-01,2027-03-15`` (a date is its
-  midnight) or ``2027-03-15T18:00:00Z``. Each season is named by its start as written and runs to
+* ``quarterly`` (the default), ``monthly`` or ``yearly``: calendar periods, named ``YYYY-q1``,
+  ``YYYY-MM`` and ``YYYY``; every moment falls in one.
+* a comma-separated list of start moments, ascending, each ``YYYY-MM-DD`` (a date is its
+  midnight) or ``YYYY-MM-DDTHH:MM:SSZ``. Each season is named by its start as written and runs to
   the next start; the last runs on until a later start is added. A moment before the first start
   falls in no season (it counts for the all-time rating only).
 
@@ -123,7 +123,7 @@ def parse(text: str) -> Schedule:
         else:
             raise ValueError(
                 f"TABULA_SEASONS: {part!r} is neither a period ({', '.join(PERIODS)}) nor a UTC start "
-                "(2027-01-01 or 2027-01-01T18:00:00Z)"
+                "(YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)"
             )
         try:
             start = _ms(datetime.fromisoformat(moment))

@@ -10,7 +10,7 @@ import { tr } from "../i18n.js";
 export const boardPath = (game: string, season = ""): string =>
   `/play?leaderboard=${encodeURIComponent(game)}` + (season ? `&season=${encodeURIComponent(season)}` : "");
 
-/** "2027-q1 (current)", "all-time". */
+/** A season's id, "(current)" beside the current one; "all-time" for all. */
 const seasonName = (s: Json): string =>
   s.id === "all" ? tr("leaderboard.all_time") : s.current ? tr("leaderboard.current", { season: s.id }) : s.id;
 
