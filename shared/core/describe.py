@@ -110,13 +110,31 @@ class Describer:
                 continue
             if fd.type == FieldDescriptor.TYPE_MESSAGE and not fd.is_repeated and not raw.ListFields():
                 continue  # an empty nested message says nothing
-            label = words(fd.name).lower()
+            label = self.field_label(fd.name)
             if fd.is_repeated:
-                parts.append(f"{label}: " + ", ".join(self.value(fd, item, context) for item in raw))
+                items = self.comma.join(self.value(fd, item, context) for item in raw)
+                parts.append(self.titled(label, items))
             else:
                 text = self.value(fd, raw, context)
                 parts.append(text if text.lower().startswith(label) else f"{label} {text}")
-        return "; ".join(parts)
+        return self.semicolon.join(parts)
+
+    # the words of :meth:`fields`, for a describer in another language to override
+    @property
+    def comma(self) -> str:
+        return ", "
+
+    @property
+    def semicolon(self) -> str:
+        return "; "
+
+    def field_label(self, name: str) -> str:
+        """A field's name in words (``source_market`` -> ``source market``)."""
+        return words(name).lower()
+
+    def titled(self, label: str, text: str) -> str:
+        """A repeated field: ``label: a, b``."""
+        return f"{label}: {text}"
 
     def special(self, member: Msg, view: Msg | None) -> str | None:
         """A game's own words for a command after its title (``""``: the title alone); None: the

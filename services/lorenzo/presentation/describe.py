@@ -20,7 +20,7 @@ from services.lorenzo.rules.model import Member
 from services.lorenzo.rules.queries import die_value
 from services.lorenzo.rules.view import PlayerView
 from shared.core.codec import from_proto
-from shared.core.describe import LabelledDescriber, enum_label, is_id, is_set, words
+from shared.core.describe import LabelledDescriber, enum_label, is_id, words
 
 Msg = Any
 
@@ -65,29 +65,16 @@ class LorenzoDescriber(LabelledDescriber):
     def field_label(self, name: str) -> str:
         return self.word("field", name, words(name).lower())
 
-    def fields(self, message: Msg, skip: tuple[str, ...] = ()) -> str:
-        """``Describer.fields`` with the field names in the locale."""
-        parts = []
-        context = message.DESCRIPTOR.name
-        for fd in message.DESCRIPTOR.fields:
-            if fd.name in skip:
-                continue
-            raw = getattr(message, fd.name)
-            if fd.name == "seat" and not fd.is_repeated:  # seat 0 is a seat, not "unset"
-                parts.append(self.seat(int(raw)))
-                continue
-            if not is_set(message, fd):
-                continue
-            if fd.type == FieldDescriptor.TYPE_MESSAGE and not fd.is_repeated and not raw.ListFields():
-                continue  # an empty nested message says nothing
-            label = self.field_label(fd.name)
-            if fd.is_repeated:
-                items = self.t("list.comma").join(self.value(fd, item, context) for item in raw)
-                parts.append(self.t("describe.titled", title=label, text=items))
-            else:
-                text = self.value(fd, raw, context)
-                parts.append(text if text.lower().startswith(label) else f"{label} {text}")
-        return self.t("list.semicolon").join(parts)
+    def titled(self, label: str, text: str) -> str:
+        return self.t("describe.titled", title=label, text=text)
+
+    @property
+    def comma(self) -> str:
+        return self.t("list.comma")
+
+    @property
+    def semicolon(self) -> str:
+        return self.t("list.semicolon")
 
     def title(self, kind: str, member: Msg) -> str:
         name = member.DESCRIPTOR.name
