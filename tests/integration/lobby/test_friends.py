@@ -380,6 +380,17 @@ def test_the_terminal_client_lists_asks_and_answers(lobby: Lobby, stub: Any) -> 
         app, ["friends", "add", bob.player_id, "--token", ada.token, "--lobby", f"127.0.0.1:{lobby.port}"]
     )
     assert refused.exit_code == 1 and "already_friends" in refused.output
+    # in Portuguese: the list's words, the presence and the lobby's refusal
+    listed = run(ada, "--lang", "pt-BR")
+    assert listed.startswith("Amigos:") and f"Bob  {bob.player_id}  online" in listed
+    assert "Pedindo sua amizade: nenhum" in listed
+    # in Chinese from the environment
+    chinese = cli.invoke(
+        app,
+        ["friends", "--token", bob.token, "--lobby", f"127.0.0.1:{lobby.port}"],
+        env={"LANG": "zh_CN.UTF-8"},
+    )
+    assert chinese.exit_code == 0 and chinese.output.startswith("好友：") and "已屏蔽：无" in chinese.output
 
 
 def test_friends_changes_are_rate_limited_per_player(
