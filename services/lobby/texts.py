@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from services.lobby.domain.friends import REFUSALS as FRIENDS_REFUSALS
 from services.lobby.domain.rooms import RoomStatus
 from services.lobby.domain.tournaments import Status as TournamentStatus
 from shared.core.i18n import Texts, register
-from shared.core.reasons import refusal_texts
+from shared.core.reasons import reason_key, refusal_texts
 
 FOLDER = Path(__file__).resolve().parent
 
@@ -25,5 +26,12 @@ TOURNAMENT_CODES = [
     f"tournament_{status.value}" for status in TournamentStatus if status is not TournamentStatus.REGISTERING
 ]
 
-TEXTS = Texts("lobby", FOLDER, lambda: refusal_texts(FOLDER, ROOM_CODES + TOURNAMENT_CODES))
+
+def _english() -> dict[str, str]:
+    """The raise sites' refusals, and the friends script's (raised from its table)."""
+    found = refusal_texts(FOLDER, ROOM_CODES + TOURNAMENT_CODES)
+    return found | {reason_key(code, template): template for code, template, _ in FRIENDS_REFUSALS.values()}
+
+
+TEXTS = Texts("lobby", FOLDER, _english)
 register("lobby", lambda: TEXTS)

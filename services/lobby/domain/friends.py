@@ -20,24 +20,38 @@ MAX_BLOCKED = 500  # players a player has blocked
 ONLINE_TTL_S = 60
 LAST_SEEN_KEPT_S = 30 * 24 * 3600  # a player's last seen and current match, after their last renewal
 
-# What the friends script answers for a refusal: (reason code, message).
-REFUSALS: dict[str, tuple[str, str]] = {
-    "you_blocked": ("you_blocked", "you blocked this player: unblock them first"),
-    "blocked": ("blocked", "this player does not take requests or invitations from you"),
-    "already_friends": ("already_friends", "you are friends already"),
-    "already_requested": ("already_requested", "you asked this player already: wait for their answer"),
-    "friends_full": ("friends_full", f"you have {MAX_FRIENDS} friends, the most: remove one first"),
-    "their_friends_full": ("friends_full", f"this player has {MAX_FRIENDS} friends, the most"),
+# What the friends script answers for a refusal: (reason code, English template, its values); the
+# lobby's texts key their translations on the code and the template.
+REFUSALS: dict[str, tuple[str, str, dict[str, int]]] = {
+    "you_blocked": ("you_blocked", "you blocked this player: unblock them first", {}),
+    "blocked": ("blocked", "this player does not take requests or invitations from you", {}),
+    "already_friends": ("already_friends", "you are friends already", {}),
+    "already_requested": ("already_requested", "you asked this player already: wait for their answer", {}),
+    "friends_full": (
+        "friends_full",
+        "you have {most} friends, the most: remove one first",
+        {"most": MAX_FRIENDS},
+    ),
+    "their_friends_full": ("friends_full", "this player has {most} friends, the most", {"most": MAX_FRIENDS}),
     "outgoing_full": (
         "requests_full",
-        f"{MAX_OUTGOING} of your requests wait for an answer, the most: cancel one first",
+        "{most} of your requests wait for an answer, the most: cancel one first",
+        {"most": MAX_OUTGOING},
     ),
-    "incoming_full": ("requests_full", f"{MAX_INCOMING} requests wait for this player's answer, the most"),
-    "no_request": ("no_request", "there is no such request"),
-    "not_friends": ("not_friends", "you are not friends"),
-    "already_blocked": ("already_blocked", "you blocked this player already"),
-    "not_blocked": ("not_blocked", "you have not blocked this player"),
-    "blocked_full": ("blocked_full", f"you blocked {MAX_BLOCKED} players, the most: unblock one first"),
+    "incoming_full": (
+        "requests_full",
+        "{most} requests wait for this player's answer, the most",
+        {"most": MAX_INCOMING},
+    ),
+    "no_request": ("no_request", "there is no such request", {}),
+    "not_friends": ("not_friends", "you are not friends", {}),
+    "already_blocked": ("already_blocked", "you blocked this player already", {}),
+    "not_blocked": ("not_blocked", "you have not blocked this player", {}),
+    "blocked_full": (
+        "blocked_full",
+        "you blocked {most} players, the most: unblock one first",
+        {"most": MAX_BLOCKED},
+    ),
 }
 
 

@@ -243,8 +243,8 @@ class Friends:
     def _apply(self, operation: str, caller: Claims, target: str) -> str:
         answer = self.repo.apply(operation, caller.player_id, target, self.clock())
         if answer in REFUSALS:
-            code, message = REFUSALS[answer]
-            raise Conflict(code, message)
+            code, template, values = REFUSALS[answer]
+            raise Conflict(code, template, **values)
         return answer
 
     def _tell(self, player_id: str, kind: NoticeKind, caller: Claims, pushed: bool = False) -> None:

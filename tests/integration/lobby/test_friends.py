@@ -391,6 +391,11 @@ def test_the_terminal_client_lists_asks_and_answers(lobby: Lobby, stub: Any) -> 
         env={"LANG": "zh_CN.UTF-8"},
     )
     assert chinese.exit_code == 0 and chinese.output.startswith("好友：") and "已屏蔽：无" in chinese.output
+    again = ["friends", "add", bob.player_id, "--token", ada.token, "--lobby", f"127.0.0.1:{lobby.port}"]
+    refused = cli.invoke(app, [*again, "--lang", "zh-CN"])  # the friends script's refusal, translated
+    assert (
+        refused.exit_code == 1 and "你们已经是好友" in refused.output and "already_friends" in refused.output
+    )
 
 
 def test_friends_changes_are_rate_limited_per_player(
