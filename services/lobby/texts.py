@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from services.lobby.adapters.accounts_repo import REFUSALS as ACCOUNT_REFUSALS
 from services.lobby.domain.friends import REFUSALS as FRIENDS_REFUSALS
 from services.lobby.domain.rooms import RoomStatus
 from services.lobby.domain.tournaments import Status as TournamentStatus
@@ -28,9 +29,11 @@ TOURNAMENT_CODES = [
 
 
 def _english() -> dict[str, str]:
-    """The raise sites' refusals, and the friends script's (raised from its table)."""
+    """The raise sites' refusals, and the friends' and accounts' scripts' (raised from their tables)."""
     found = refusal_texts(FOLDER, ROOM_CODES + TOURNAMENT_CODES)
-    return found | {reason_key(code, template): template for code, template, _ in FRIENDS_REFUSALS.values()}
+    found |= {reason_key(code, template): template for code, template, _ in FRIENDS_REFUSALS.values()}
+    tables = ACCOUNT_REFUSALS.values()
+    return found | {reason_key(code, text): text for table in tables for code, text in table.items()}
 
 
 TEXTS = Texts("lobby", FOLDER, _english)

@@ -121,6 +121,33 @@ return tonumber(redis.call('HGET', KEYS[3], 'epoch'))
 """
 
 
+# What the accounts scripts answer for a refusal, by operation: reason code -> English (the lobby's
+# texts key their translations on them, services/lobby/texts.py).
+REFUSALS: dict[str, dict[str, str]] = {
+    "create": {
+        "already_account": "this player already has an account: sign in",
+        "email_taken": "an account with this email address exists: sign in, or reset its password",
+        "name_taken": "an account already has this display name: choose another",
+    },
+    "create_external": {
+        "already_account": "this player already has an account",
+        "email_taken": "an account has this email address: sign in to it, then link the provider",
+        "name_taken": "an account already has this display name",
+    },
+    "link": {
+        "external_linked": "this identity of the provider is linked to another account",
+        "not_an_account": "this player has no account",
+        "already_linked": "this account is linked to another identity of this provider",
+    },
+}
+
+
+def _refuse(answer: str, refusals: dict[str, str]) -> None:
+    """A script's answer that is a refusal of ``refusals``, raised."""
+    if answer in refusals:
+        raise Conflict(answer, refusals[answer])
+
+
 @dataclass(frozen=True, slots=True)
 class Account:
     player_id: str
@@ -169,13 +196,7 @@ class AccountRepository:
             *keys.friend_keys(player_id),
         ]
         answer = _text(self._create(keys=key_list, args=[player_id, email, name, password_hash, now_ms]))
-        messages = {
-            "already_account": "this player already has an account: sign in",
-            "email_taken": "an account with this email address exists: sign in, or reset its password",
-            "name_taken": "an account already has this display name: choose another",
-        }
-        if answer in messages:
-            raise Conflict(answer, messages[answer])
+        _refuse(answer, REFUSALS["create"])
 
     def create_external(
         self, player_id: str, email: str, verified: bool, name: str, issuer: str, subject: str, now_ms: int
@@ -193,13 +214,7 @@ class AccountRepository:
         ]
         args = [player_id, email, name, "1" if verified else "0", now_ms, issuer, subject]
         answer = _text(self._create_external(keys=key_list, args=args))
-        messages = {
-            "already_account": "this player already has an account",
-            "email_taken": "an account has this email address: sign in to it, then link the provider",
-            "name_taken": "an account already has this display name",
-        }
-        if answer in messages:
-            raise Conflict(answer, messages[answer])
+        _refuse(answer, REFUSALS["create_external"])
         return answer
 
     def signed_in_again(self, player_id: str, ttl_s: int) -> None:
@@ -216,13 +231,7 @@ class AccountRepository:
         ``external_linked``, ``not_an_account``, ``already_linked``."""
         key_list = [keys.external(external_digest(issuer, subject)), keys.account(player_id)]
         answer = _text(self._link(keys=key_list, args=[player_id, issuer, subject]))
-        messages = {
-            "external_linked": "this identity of the provider is linked to another account",
-            "not_an_account": "this player has no account",
-            "already_linked": "this account is linked to another identity of this provider",
-        }
-        if answer in messages:
-            raise Conflict(answer, messages[answer])
+        _refuse(answer, REFUSALS["link"])
 
     def get(self, player_id: str) -> Account | None:
         found = self.client.hgetall(keys.account(player_id))
